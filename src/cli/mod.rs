@@ -1,0 +1,142 @@
+//! The command line: argument definitions (clap) and one module per command.
+//! Errors are `anyhow` here (the edge), printed by `main` as one line.
+
+mod gen;
+mod languages;
+mod problems;
+mod report;
+mod status;
+mod submit;
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+
+use crate::config::Config;
+use crate::context::Context;
+
+/// grundy: an online judge for combinatorial game theory.
+#[derive(Debug, Parser)]
+#[command(name = "grundy", version, about)]
+pub struct Args {
+    /// Configuration file.
+    #[arg(long, global = true, default_value = "config.toml")]
+    pub config: PathBuf,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Judge a source file on a problem and record the verdict.
+    ///
+    /// Exit status: 0 accepted, 1 judged but not accepted, 2 usage or internal error.
+    Submit {
+        /// Problem slug, e.g. `nim`.
+        problem: String,
+        /// Source file; the language follows from its extension unless --lang is given.
+        file: PathBuf,
+        /// Language id from config.toml (c, cpp, rust, python, java).
+        #[arg(long)]
+        lang: Option<String>,
+        /// Print exactly one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a stored submission and its tests.
+    Status {
+        /// Submission id.
+        id: i64,
+        /// Print exactly one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the problems with their titles and limits.
+    Problems {
+        /// Print a JSON array on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a problem's statement and limits.
+    Show {
+        /// Problem slug.
+        problem: String,
+    },
+    /// Generate test data: inputs, validation and expected answers.
+    Gen {
+        /// Problem slugs.
+        problems: Vec<String>,
+        /// Every problem.
+        #[arg(long, conflicts_with = "problems")]
+        all: bool,
+    },
+    /// List the configured languages with their toolchain versions.
+    Languages,
+}
+
+/// Runs a command; returns the exit status.
+///
+/// # Errors
+/// Usage and internal errors, printed by `main` as one line (exit 2).
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let config = Config::load(&args.config)?;
+    let ctx = Context::new(config);
+    let result = match args.command {
+        Command::Submit {
+            problem,
+            file,
+            lang,
+            json,
+        } => submit::run(&ctx, &problem, &file, lang.as_deref(), json),
+        Command::Status { id, json } => status::run(&ctx, id, json),
+        Command::Problems { json } => problems::list(&ctx, json),
+        Command::Show { problem } => problems::show(&ctx, &problem),
+        Command::Gen { problems, all } => gen::run(&ctx, &problems, all),
+        Command::Languages => languages::run(&ctx),
+    };
+    match result {
+        Err(e) if is_broken_pipe(&e) => Ok(0),
+        other => other,
+    }
+}
+
+/// A closed stdout (e.g. `grundy problems | head -1`) ends quietly.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// A single-threaded tokio runtime for the database.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+/// Opens the store, creating the data directory if needed.
+async fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
+    let dir = &ctx.config.data_dir;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating data directory {}", dir.display()))?;
+    Ok(crate::store::Store::open(&ctx.config.database_url()).await?)
+}
+
+/// An error and its causes on one line, each cause shown once (library
+/// errors already include their source in their message).
+pub fn one_line(err: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            if !message.is_empty() {
+                message.push_str(": ");
+            }
+            message.push_str(&text);
+        }
+    }
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}

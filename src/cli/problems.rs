@@ -1,0 +1,90 @@
+//! `grundy problems` and `grundy show PROBLEM`.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::context::Context;
+
+#[derive(Serialize)]
+struct Row {
+    slug: String,
+    name: String,
+    source: String,
+    time_limit: f64,
+    memory_limit: u64,
+    tests: usize,
+}
+
+pub fn list(ctx: &Context, json: bool) -> anyhow::Result<u8> {
+    let mut rows = Vec::new();
+    let mut broken = Vec::new();
+    for slug in ctx.catalog.slugs()? {
+        match ctx.catalog.load(&slug) {
+            Ok(p) => rows.push(Row {
+                slug,
+                name: p.manifest.name.clone(),
+                source: p.manifest.source.clone(),
+                time_limit: p.manifest.time_limit,
+                memory_limit: p.manifest.memory_limit,
+                tests: p.manifest.tests.len(),
+            }),
+            Err(e) => broken.push(e),
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if json {
+        serde_json::to_writer(&mut out, &rows)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{:<20} {:<34} {:>6} {:>8} {:>6}", "problem", "title", "time", "memory", "tests")?;
+        for r in &rows {
+            writeln!(
+                out,
+                "{:<20} {:<34} {:>5}s {:>4} MiB {:>6}",
+                r.slug,
+                truncate(&r.name, 34),
+                r.time_limit,
+                r.memory_limit,
+                r.tests
+            )?;
+        }
+    }
+    for e in &broken {
+        eprintln!("grundy: skipped a broken package: {e}");
+    }
+    Ok(if broken.is_empty() { 0 } else { 2 })
+}
+
+fn truncate(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(width - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+pub fn show(ctx: &Context, slug: &str) -> anyhow::Result<u8> {
+    let p = ctx.catalog.load(slug)?;
+    let statement = p.statement()?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{} — {}", p.slug, p.manifest.name)?;
+    writeln!(out, "source: {}", p.manifest.source)?;
+    writeln!(
+        out,
+        "limits: {} s CPU, {} MiB memory; {} tests",
+        p.manifest.time_limit,
+        p.manifest.memory_limit,
+        p.manifest.tests.len()
+    )?;
+    writeln!(out)?;
+    write!(out, "{statement}")?;
+    if !statement.ends_with('\n') {
+        writeln!(out)?;
+    }
+    Ok(0)
+}

@@ -1,0 +1,285 @@
+//! The typed configuration tree, loaded once from `config.toml` and passed
+//! down. Each layer receives only its own part: the sandbox and judge get
+//! [`Limits`] and [`CompileLimits`], the language layer gets
+//! [`LanguageConfig`]s, the store gets the database URL.
+//!
+//! Unknown keys are rejected with their name (`deny_unknown_fields`), so a
+//! typo never silently falls back to a default. Relative paths are resolved
+//! against the directory of the configuration file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Errors while loading the configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("reading {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: PathBuf, message: String },
+}
+
+/// The whole configuration.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Generated tests, compiled programs and the default database (default `var`).
+    #[serde(default = "default_data_dir")]
+    pub data_dir: PathBuf,
+    /// The problem packages, one directory each (default `problems`).
+    #[serde(default = "default_problems_dir")]
+    pub problems_dir: PathBuf,
+    /// SQLite URL (default: `sqlite://<data_dir>/grundy.db`).
+    #[serde(default)]
+    pub database_url: Option<String>,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub compile: CompileLimits,
+    /// Languages by id (`cpp`, `python`, ...).
+    #[serde(default)]
+    pub languages: BTreeMap<String, LanguageConfig>,
+}
+
+/// Default run limits, for problems that do not set their own.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Seconds of CPU time (default 1.0).
+    pub time_limit: f64,
+    /// MiB of peak resident memory (default 256).
+    pub memory_limit: u64,
+    /// Wall-clock limit as a multiple of the CPU limit (default 3.0).
+    pub wall_factor: f64,
+    /// MiB of standard output per run (default 64).
+    pub output_limit: u64,
+    /// KiB of source code accepted per submission (default 256).
+    pub source_limit: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time_limit: 1.0,
+            memory_limit: 256,
+            wall_factor: 3.0,
+            output_limit: 64,
+            source_limit: 256,
+        }
+    }
+}
+
+/// Limits for compilers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CompileLimits {
+    /// Seconds of wall-clock time (default 30).
+    pub time_limit: f64,
+    /// MiB of memory (default 2048).
+    pub memory_limit: u64,
+    /// KiB of compiler messages kept (default 64).
+    pub output_limit: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> Self {
+        CompileLimits {
+            time_limit: 30.0,
+            memory_limit: 2048,
+            output_limit: 64,
+        }
+    }
+}
+
+/// How to compile and run one language.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguageConfig {
+    /// Human-readable name, e.g. "C++17 (g++)".
+    pub name: String,
+    /// File extensions (without the dot) that select this language.
+    pub extensions: Vec<String>,
+    /// The file name the source is saved as before compiling (e.g. `Main.java`).
+    pub source: String,
+    /// Compile command, run in the directory holding the source; empty for none.
+    #[serde(default)]
+    pub compile: Vec<String>,
+    /// Run command; `{dir}` is the compiled program's directory,
+    /// `{memory_mib}` the memory limit.
+    pub run: Vec<String>,
+    /// Command printing the toolchain's version.
+    #[serde(default)]
+    pub version: Vec<String>,
+    /// Multiplier on the problem's time limit (default 1.0).
+    #[serde(default = "one")]
+    pub time_factor: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn default_problems_dir() -> PathBuf {
+    PathBuf::from("problems")
+}
+
+fn default_data_dir() -> PathBuf {
+    PathBuf::from("var")
+}
+
+impl Config {
+    /// Loads and validates the configuration at `path`.
+    ///
+    /// # Errors
+    /// When the file cannot be read, is not valid TOML, has an unknown key,
+    /// or a value is out of range.
+    pub fn load(path: &Path) -> Result<Config, Error> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        // Programs run in other directories: every path must be absolute.
+        let base = std::path::absolute(parent).map_err(|source| Error::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text, &base).map_err(|message| Error::Parse {
+            path: path.to_path_buf(),
+            message,
+        })
+    }
+
+    /// Parses configuration text; relative paths are taken from `base`.
+    ///
+    /// # Errors
+    /// A one-line message naming the offending key.
+    pub fn parse(text: &str, base: &Path) -> Result<Config, String> {
+        let mut config: Config = toml::from_str(text).map_err(|e| one_line(&e.to_string()))?;
+        if config.data_dir.is_relative() {
+            config.data_dir = base.join(&config.data_dir);
+        }
+        if config.problems_dir.is_relative() {
+            config.problems_dir = base.join(&config.problems_dir);
+        }
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let l = &self.limits;
+        if !(l.time_limit > 0.0 && l.time_limit.is_finite()) {
+            return Err("limits.time_limit must be a positive number of seconds".into());
+        }
+        if l.wall_factor < 1.0 || !l.wall_factor.is_finite() {
+            return Err("limits.wall_factor must be at least 1".into());
+        }
+        if l.memory_limit == 0 || l.output_limit == 0 || l.source_limit == 0 {
+            return Err("limits: memory_limit, output_limit and source_limit must be positive".into());
+        }
+        if !(self.compile.time_limit > 0.0 && self.compile.time_limit.is_finite()) {
+            return Err("compile.time_limit must be a positive number of seconds".into());
+        }
+        let mut seen = BTreeMap::new();
+        for (id, lang) in &self.languages {
+            if lang.run.is_empty() {
+                return Err(format!("languages.{id}.run must not be empty"));
+            }
+            if lang.source.is_empty() || lang.source.contains('/') {
+                return Err(format!("languages.{id}.source must be a plain file name"));
+            }
+            if !(lang.time_factor > 0.0 && lang.time_factor.is_finite()) {
+                return Err(format!("languages.{id}.time_factor must be positive"));
+            }
+            for ext in &lang.extensions {
+                if let Some(other) = seen.insert(ext.clone(), id.clone()) {
+                    return Err(format!(
+                        "languages.{id}.extensions: .{ext} is already claimed by {other}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The SQLite URL in force.
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!("sqlite://{}", self.data_dir.join("grundy.db").display()),
+        }
+    }
+}
+
+/// TOML errors span several lines (with a source excerpt); we report one.
+fn one_line(message: &str) -> String {
+    let mut lines = message.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid TOML").trim().to_string();
+    let last = message.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    if last.is_empty() || last == first {
+        first
+    } else {
+        format!("{first}: {last}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_takes_every_default() {
+        let c = Config::parse("", Path::new("/srv")).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/srv/var"));
+        assert_eq!(c.limits.memory_limit, 256);
+        assert_eq!(c.database_url(), "sqlite:///srv/var/grundy.db");
+    }
+
+    #[test]
+    fn unknown_key_is_rejected_by_name() {
+        let err = Config::parse("[limits]\ntime_limt = 2.0\n", Path::new(".")).unwrap_err();
+        assert!(err.contains("time_limt"), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+
+    #[test]
+    fn duplicate_extension_is_rejected() {
+        let text = r#"
+            [languages.a]
+            name = "A"
+            extensions = ["x"]
+            source = "a.x"
+            run = ["a"]
+            [languages.b]
+            name = "B"
+            extensions = ["x"]
+            source = "b.x"
+            run = ["b"]
+        "#;
+        let err = Config::parse(text, Path::new(".")).unwrap_err();
+        assert!(err.contains(".x is already claimed"), "{err}");
+    }
+
+    #[test]
+    fn negative_time_limit_is_rejected() {
+        let err = Config::parse("[limits]\ntime_limit = -1.0\n", Path::new(".")).unwrap_err();
+        assert!(err.contains("limits.time_limit"), "{err}");
+    }
+
+    #[test]
+    fn shipped_config_parses() {
+        let text = include_str!("../config.toml");
+        let c = Config::parse(text, Path::new(".")).unwrap();
+        for id in ["c", "cpp", "rust", "python", "java"] {
+            assert!(c.languages.contains_key(id), "missing language {id}");
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! Test data: turns a problem package into inputs and expected answers
+//! under `<data_dir>/tests/<slug>/<key>/`, where the key hashes everything
+//! the data depends on (manifest, hand-made inputs, generator, validator,
+//! reference solver and their shared code). An unchanged package is never
+//! regenerated; any change to one of those files is.
+//!
+//! Per test: the input is copied or generated, the validator must accept
+//! it, and the reference solver's output becomes the answer. The set is
+//! built in a scratch directory and renamed into place with its index
+//! (`index.json`, holding each test's provenance) written last, so a
+//! crash never leaves a half-built set that looks complete.
+
+mod programs;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::config::CompileLimits;
+use crate::lang::{self, Languages, ProgramCache};
+use crate::problem::{Group, Problem, Role, TestInput};
+use crate::sandbox::{self, Limits, Runner};
+
+pub use programs::{PackageProgram, PackagePrograms};
+
+/// Errors while producing test data. Every one names the problem and, where
+/// it applies, the test and the program.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{slug}: {role} does not compile:\n{message}")]
+    Compile {
+        slug: String,
+        role: &'static str,
+        message: String,
+    },
+    #[error("{slug}: test {test}: {what}")]
+    Test {
+        slug: String,
+        test: String,
+        what: String,
+    },
+    #[error("{slug}: {path}: {source}")]
+    Io {
+        slug: String,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{slug}: test data at {path} is corrupted: {what} (delete that directory to regenerate)")]
+    Corrupt {
+        slug: String,
+        path: PathBuf,
+        what: String,
+    },
+    #[error(transparent)]
+    Lang(#[from] lang::Error),
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::Error),
+}
+
+/// One generated test, with its provenance.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TestRecord {
+    pub name: String,
+    pub group: Group,
+    /// Generator arguments, or the hand-made file it was copied from.
+    pub origin: String,
+    pub input_sha256: String,
+    pub input_bytes: u64,
+    pub answer_sha256: String,
+    pub answer_bytes: u64,
+    /// CPU time the reference solver took, ms.
+    pub solver_ms: u64,
+}
+
+/// The index of one generated test set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Index {
+    pub slug: String,
+    pub key: String,
+    pub generator_sha256: Option<String>,
+    pub validator_sha256: Option<String>,
+    pub solution_sha256: String,
+    pub tests: Vec<TestRecord>,
+}
+
+/// A ready test set on disk.
+#[derive(Debug, Clone)]
+pub struct TestSet {
+    pub dir: PathBuf,
+    pub index: Index,
+    /// Whether it was built just now (false: found ready).
+    pub built: bool,
+}
+
+impl TestSet {
+    pub fn input(&self, test: &TestRecord) -> PathBuf {
+        self.dir.join(format!("{}.in", test.name))
+    }
+
+    pub fn answer(&self, test: &TestRecord) -> PathBuf {
+        self.dir.join(format!("{}.ans", test.name))
+    }
+}
+
+/// Progress of a build, for the command line.
+#[derive(Debug, Clone)]
+pub enum Progress {
+    Compiling,
+    Test { done: usize, total: usize },
+}
+
+/// Where test data lives and how it is produced.
+pub struct TestData<'a> {
+    pub root: PathBuf,
+    pub runner: &'a dyn Runner,
+    pub languages: &'a Languages,
+    pub cache: &'a ProgramCache,
+    pub compile: &'a CompileLimits,
+    /// Worker threads for generating (at least 1).
+    pub jobs: usize,
+}
+
+/// Limits for the package's own programs (generator, validator, solvers).
+pub fn trusted_limits(time_limit: f64) -> Limits {
+    let cpu = Duration::from_secs_f64((time_limit * 10.0).max(10.0));
+    Limits {
+        cpu,
+        wall: cpu * 2,
+        memory: 2 << 30,
+        output: 256 << 20,
+        open_files: 64,
+    }
+}
+
+impl TestData<'_> {
+    /// The key of a package's data: a hash of every file it depends on.
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn key(&self, problem: &Problem) -> Result<String, Error> {
+        let slug = &problem.slug;
+        let read = |path: &Path| {
+            std::fs::read(path).map_err(|source| Error::Io {
+                slug: slug.clone(),
+                path: path.to_path_buf(),
+                source,
+            })
+        };
+        let mut h = Sha256::new();
+        let mut add = |label: &str, bytes: &[u8]| {
+            h.update((label.len() as u64).to_le_bytes());
+            h.update(label.as_bytes());
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        };
+        add("manifest", &read(&problem.dir.join("problem.toml"))?);
+        for role in [Role::Generator, Role::Validator, Role::Solution] {
+            let path = problem.program_path(role);
+            if path.is_file() {
+                add(role.file_name(), &read(&path)?);
+            }
+        }
+        for (rel, text) in programs::shared_files(problem).map_err(|(path, source)| Error::Io {
+            slug: slug.clone(),
+            path,
+            source,
+        })? {
+            add(&rel.display().to_string(), &text);
+        }
+        for test in &problem.manifest.tests {
+            if let TestInput::File(rel) = &test.input {
+                add(&rel.display().to_string(), &read(&problem.dir.join(rel))?);
+            }
+        }
+        Ok(lang::hex(&h.finalize()))
+    }
+
+    fn set_dir(&self, problem: &Problem, key: &str) -> PathBuf {
+        self.root.join(&problem.slug).join(key)
+    }
+
+    /// The ready test set of a package, if it exists.
+    ///
+    /// # Errors
+    /// When an index exists but cannot be read or lists a missing file.
+    pub fn existing(&self, problem: &Problem) -> Result<Option<TestSet>, Error> {
+        let key = self.key(problem)?;
+        let dir = self.set_dir(problem, &key);
+        let index_path = dir.join("index.json");
+        if !index_path.exists() {
+            return Ok(None);
+        }
+        let corrupt = |what: String| Error::Corrupt {
+            slug: problem.slug.clone(),
+            path: dir.clone(),
+            what,
+        };
+        let text = std::fs::read_to_string(&index_path).map_err(|e| corrupt(e.to_string()))?;
+        let index: Index =
+            serde_json::from_str(&text).map_err(|e| corrupt(format!("index.json: {e}")))?;
+        if index.tests.len() != problem.manifest.tests.len() {
+            return Err(corrupt("index.json does not match the test plan".into()));
+        }
+        let set = TestSet {
+            dir: dir.clone(),
+            index,
+            built: false,
+        };
+        for t in &set.index.tests {
+            for (path, bytes) in [(set.input(t), t.input_bytes), (set.answer(t), t.answer_bytes)] {
+                let len = std::fs::metadata(&path).map(|m| m.len()).ok();
+                if len != Some(bytes) {
+                    return Err(corrupt(format!("{} is missing or has the wrong size", path.display())));
+                }
+            }
+        }
+        Ok(Some(set))
+    }
+
+    /// The package's test set, built now if it is missing.
+    ///
+    /// # Errors
+    /// When a program does not compile or fails, an input is invalid, or
+    /// the data directory cannot be written.
+    pub fn ensure(
+        &self,
+        problem: &Problem,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<TestSet, Error> {
+        if let Some(set) = self.existing(problem)? {
+            return Ok(set);
+        }
+        self.build(problem, progress)
+    }
+
+    /// Builds the package's test set from scratch.
+    ///
+    /// # Errors
+    /// As [`TestData::ensure`].
+    pub fn build(
+        &self,
+        problem: &Problem,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<TestSet, Error> {
+        let slug = &problem.slug;
+        let key = self.key(problem)?;
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            let slug = slug.clone();
+            move |source| Error::Io { slug, path, source }
+        };
+        progress(Progress::Compiling);
+        let programs = PackagePrograms::compile(
+            problem,
+            self.runner,
+            self.languages,
+            self.cache,
+            self.compile,
+            &[Role::Generator, Role::Validator, Role::Solution],
+        )?;
+        let parent = self.root.join(slug);
+        std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+        let scratch = tempfile::Builder::new()
+            .prefix(".build-")
+            .tempdir_in(&parent)
+            .map_err(io(&parent))?;
+
+        let total = problem.manifest.tests.len();
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<TestRecord, Error>>>> =
+            Mutex::new((0..total).map(|_| None).collect());
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.max(1) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= total || failed.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let r = self.make_test(problem, &programs, i, scratch.path());
+                    if r.is_err() {
+                        failed.store(true, Ordering::SeqCst);
+                    }
+                    // The lock is held only to store a value; poisoning is impossible
+                    // short of a panic in `Vec` indexing, which `i < total` rules out.
+                    if let Ok(mut slots) = results.lock() {
+                        slots[i] = Some(r);
+                    }
+                    let d = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    progress(Progress::Test { done: d, total });
+                });
+            }
+        });
+        let results = results.into_inner().unwrap_or_default();
+        let mut tests = Vec::with_capacity(total);
+        for r in results.into_iter().flatten() {
+            tests.push(r?);
+        }
+        let index = Index {
+            slug: slug.clone(),
+            key: key.clone(),
+            generator_sha256: programs.sha256(Role::Generator),
+            validator_sha256: programs.sha256(Role::Validator),
+            solution_sha256: programs.sha256(Role::Solution).unwrap_or_default(),
+            tests,
+        };
+        let index_path = scratch.path().join("index.json");
+        let json = serde_json::to_vec_pretty(&index).unwrap_or_default();
+        std::fs::write(&index_path, json).map_err(io(&index_path))?;
+        let dir = self.set_dir(problem, &key);
+        let built = scratch.keep();
+        if dir.exists() {
+            // A stale or corrupted set under the same key: replace it.
+            std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
+        }
+        std::fs::rename(&built, &dir).map_err(io(&dir))?;
+        Ok(TestSet {
+            dir,
+            index,
+            built: true,
+        })
+    }
+
+    fn make_test(
+        &self,
+        problem: &Problem,
+        programs: &PackagePrograms,
+        i: usize,
+        out: &Path,
+    ) -> Result<TestRecord, Error> {
+        let test = &problem.manifest.tests[i];
+        let slug = &problem.slug;
+        let fail = |what: String| Error::Test {
+            slug: slug.clone(),
+            test: test.name.clone(),
+            what,
+        };
+        let input = out.join(format!("{}.in", test.name));
+        let answer = out.join(format!("{}.ans", test.name));
+        let origin = match &test.input {
+            TestInput::File(rel) => {
+                let src = problem.dir.join(rel);
+                std::fs::copy(&src, &input).map_err(|e| fail(format!("copying {}: {e}", src.display())))?;
+                rel.display().to_string()
+            }
+            TestInput::Gen(args) => {
+                let run = programs.run(Role::Generator, self.runner, args, None, &input)?;
+                if !run.outcome.success() {
+                    return Err(fail(format!(
+                        "generator `gen {}` failed ({:?}): {}",
+                        args.join(" "),
+                        run.outcome.termination,
+                        run.stderr_line
+                    )));
+                }
+                format!("gen {}", args.join(" "))
+            }
+        };
+        if programs.has(Role::Validator) {
+            let scratch = out.join(format!("{}.validator", test.name));
+            let run = programs.run(Role::Validator, self.runner, &[], Some(&input), &scratch)?;
+            let _ = std::fs::remove_file(&scratch);
+            if !run.outcome.success() {
+                return Err(fail(format!("invalid input: {}", run.stderr_line)));
+            }
+        }
+        let run = programs.run(Role::Solution, self.runner, &[], Some(&input), &answer)?;
+        if !run.outcome.success() {
+            return Err(fail(format!(
+                "reference solver failed ({:?}): {}",
+                run.outcome.termination, run.stderr_line
+            )));
+        }
+        let (input_sha256, input_bytes) = hash_file(&input).map_err(|e| fail(e.to_string()))?;
+        let (answer_sha256, answer_bytes) = hash_file(&answer).map_err(|e| fail(e.to_string()))?;
+        Ok(TestRecord {
+            name: test.name.clone(),
+            group: test.group,
+            origin,
+            input_sha256,
+            input_bytes,
+            answer_sha256,
+            answer_bytes,
+            solver_ms: run.outcome.cpu_ms,
+        })
+    }
+}
+
+/// SHA-256 and length of a file, streamed.
+pub fn hash_file(path: &Path) -> std::io::Result<(String, u64)> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+        total += n as u64;
+    }
+    Ok((lang::hex(&h.finalize()), total))
+}

@@ -1,0 +1,310 @@
+//! The judge: compile, run every test in the sandbox, check, aggregate.
+//! Knows the sandbox, languages, checkers, problems and verdicts; knows
+//! nothing of HTTP or SQL. A submission's failures (CE, WA, TLE, ...) are
+//! values in the [`Report`]; an `Err` is the judge's own failure and
+//! becomes `IE` at the caller.
+
+mod aggregate;
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+pub use aggregate::aggregate;
+
+use crate::checker::Decision;
+use crate::config::{CompileLimits, Limits as DefaultLimits};
+use crate::data::{self, TestData, TestSet};
+use crate::lang::{self, Compiled, Language, Languages, ProgramCache, Source};
+use crate::problem::Problem;
+use crate::sandbox::{self, Limits, Outcome, RunSpec, Runner, Termination};
+use crate::verdict::Verdict;
+
+/// The judge's own failures.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Lang(#[from] lang::Error),
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::Error),
+    #[error(transparent)]
+    Data(#[from] data::Error),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+/// The result of one test.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TestReport {
+    pub name: String,
+    pub group: String,
+    pub verdict: Verdict,
+    pub time_ms: u64,
+    pub wall_ms: u64,
+    pub memory_kib: u64,
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    pub message: String,
+}
+
+/// The result of judging one submission.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub score: u32,
+    pub time_ms: u64,
+    pub memory_kib: u64,
+    pub compile_output: String,
+    pub tests: Vec<TestReport>,
+}
+
+/// What happens while judging, for progress displays.
+#[derive(Debug)]
+pub enum Event<'a> {
+    PreparingTests,
+    Compiling,
+    Compiled { cached: bool },
+    TestDone { index: usize, total: usize, report: &'a TestReport },
+}
+
+/// Everything the judge needs, borrowed from the caller.
+pub struct Judge<'a> {
+    pub runner: &'a dyn Runner,
+    pub languages: &'a Languages,
+    pub cache: &'a ProgramCache,
+    pub data: &'a TestData<'a>,
+    pub limits: &'a DefaultLimits,
+    pub compile: &'a CompileLimits,
+}
+
+impl Judge<'_> {
+    /// Judges `source` in `language` on every test of `problem`, stopping at
+    /// the first failure.
+    ///
+    /// # Errors
+    /// Only the judge's own failures (test data that cannot be produced, a
+    /// missing toolchain, a sandbox failure).
+    pub fn judge(
+        &self,
+        problem: &Problem,
+        language: &Language,
+        source: &[u8],
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<Report, Error> {
+        on_event(Event::PreparingTests);
+        let tests = self.data.ensure(problem, &|_| {})?;
+        on_event(Event::Compiling);
+        let program = match language.compile(
+            self.runner,
+            self.cache,
+            &Source::new(source.to_vec()),
+            self.compile,
+        )? {
+            Compiled::Ok(program) => program,
+            Compiled::Failed(message) => {
+                return Ok(Report {
+                    verdict: Verdict::CE,
+                    score: 0,
+                    time_ms: 0,
+                    memory_kib: 0,
+                    compile_output: message,
+                    tests: Vec::new(),
+                })
+            }
+        };
+        on_event(Event::Compiled {
+            cached: program.cached,
+        });
+        let limits = self.run_limits(problem, program.time_factor);
+        let total = tests.index.tests.len();
+        let mut reports = Vec::with_capacity(total);
+        for (index, test) in tests.index.tests.iter().enumerate() {
+            let report = self.run_test(problem, &program, &tests, index, limits)?;
+            on_event(Event::TestDone {
+                index,
+                total,
+                report: &report,
+            });
+            let failed = !report.verdict.is_accepted();
+            reports.push(report);
+            if failed {
+                break;
+            }
+            let _ = test;
+        }
+        let verdicts: Vec<Verdict> = reports.iter().map(|r| r.verdict).collect();
+        let (verdict, score) = aggregate(&verdicts, total);
+        Ok(Report {
+            verdict,
+            score,
+            time_ms: reports.iter().map(|r| r.time_ms).max().unwrap_or(0),
+            memory_kib: reports.iter().map(|r| r.memory_kib).max().unwrap_or(0),
+            compile_output: String::new(),
+            tests: reports,
+        })
+    }
+
+    /// The limits of one run of a submission on this problem.
+    pub fn run_limits(&self, problem: &Problem, time_factor: f64) -> Limits {
+        let cpu = Duration::from_secs_f64(problem.manifest.time_limit * time_factor);
+        Limits {
+            cpu,
+            wall: cpu.mul_f64(self.limits.wall_factor) + Duration::from_millis(500),
+            memory: problem.manifest.memory_limit << 20,
+            output: self.limits.output_limit << 20,
+            open_files: 256,
+        }
+    }
+
+    fn run_test(
+        &self,
+        problem: &Problem,
+        program: &lang::Program,
+        tests: &TestSet,
+        index: usize,
+        limits: Limits,
+    ) -> Result<TestReport, Error> {
+        let test = &tests.index.tests[index];
+        let io = |what: String| move |source| Error::Io { what, source };
+        let cwd = tempfile::Builder::new()
+            .prefix("grundy-run-")
+            .tempdir()
+            .map_err(io("creating a run directory".into()))?;
+        let capture = tempfile::Builder::new()
+            .prefix("grundy-out-")
+            .tempdir()
+            .map_err(io("creating a capture directory".into()))?;
+        let stdout = capture.path().join("stdout");
+        let stderr = capture.path().join("stderr");
+        let (prog, args) = program.command(problem.manifest.memory_limit);
+        let spec = RunSpec {
+            program: prog,
+            args,
+            env: lang::base_env(),
+            cwd: cwd.path().to_path_buf(),
+            stdin: Some(tests.input(test)),
+            stdout: stdout.clone(),
+            stderr: stderr.clone(),
+            limits,
+        };
+        let outcome = self.runner.run(&spec)?;
+        let (verdict, message) = match run_verdict(&outcome) {
+            Some(failure) => failure,
+            None => self.check(problem, tests, test, &stdout)?,
+        };
+        let (exit_code, signal) = match outcome.termination {
+            Termination::Exited(code) => (Some(code), None),
+            Termination::Signaled(sig) => (None, Some(sig)),
+            _ => (None, None),
+        };
+        Ok(TestReport {
+            name: test.name.clone(),
+            group: test.group.as_str().to_string(),
+            verdict,
+            time_ms: outcome.cpu_ms,
+            wall_ms: outcome.wall_ms,
+            memory_kib: outcome.memory_kib,
+            exit_code,
+            signal,
+            message,
+        })
+    }
+
+    fn check(
+        &self,
+        problem: &Problem,
+        tests: &TestSet,
+        test: &data::TestRecord,
+        stdout: &Path,
+    ) -> Result<(Verdict, String), Error> {
+        let read = |path: &Path| {
+            std::fs::read(path).map_err(|source| Error::Io {
+                what: format!("reading {}", path.display()),
+                source,
+            })
+        };
+        let input = read(&tests.input(test))?;
+        let answer = read(&tests.answer(test))?;
+        let output = read(stdout)?;
+        let result = problem.manifest.checker.check(&input, &answer, &output);
+        let verdict = match result.decision {
+            Decision::Accepted => Verdict::AC,
+            Decision::WrongAnswer => Verdict::WA,
+            Decision::PresentationError => Verdict::PE,
+        };
+        Ok((verdict, result.message))
+    }
+}
+
+/// The verdict of a run that did not end cleanly, or `None` when the
+/// output should go to the checker.
+pub fn run_verdict(outcome: &Outcome) -> Option<(Verdict, String)> {
+    match outcome.termination {
+        Termination::Exited(0) => None,
+        Termination::Exited(code) => Some((Verdict::RE, format!("exit code {code}"))),
+        Termination::Signaled(sig) => Some((Verdict::RE, format!("killed by {}", signal_name(sig)))),
+        Termination::CpuTimeout => Some((Verdict::TLE, "CPU time limit exceeded".into())),
+        Termination::WallTimeout => Some((Verdict::TLE, "wall-clock time limit exceeded".into())),
+        Termination::MemoryExceeded => Some((Verdict::MLE, "memory limit exceeded".into())),
+        Termination::OutputExceeded => Some((Verdict::OLE, "output limit exceeded".into())),
+    }
+}
+
+fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => return format!("signal {sig}"),
+    };
+    format!("{name} (signal {sig})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::Measurement;
+
+    fn outcome(termination: Termination) -> Outcome {
+        Outcome {
+            termination,
+            cpu_ms: 1,
+            wall_ms: 1,
+            memory_kib: 1,
+            measured_by: Measurement::Rusage,
+        }
+    }
+
+    #[test]
+    fn outcome_maps_to_verdict() {
+        let table = [
+            (Termination::Exited(0), None),
+            (Termination::Exited(1), Some(Verdict::RE)),
+            (Termination::Signaled(libc::SIGSEGV), Some(Verdict::RE)),
+            (Termination::CpuTimeout, Some(Verdict::TLE)),
+            (Termination::WallTimeout, Some(Verdict::TLE)),
+            (Termination::MemoryExceeded, Some(Verdict::MLE)),
+            (Termination::OutputExceeded, Some(Verdict::OLE)),
+        ];
+        for (t, want) in table {
+            assert_eq!(run_verdict(&outcome(t)).map(|(v, _)| v), want, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn signal_message_names_the_signal() {
+        let (_, msg) = run_verdict(&outcome(Termination::Signaled(libc::SIGSEGV))).unwrap();
+        assert_eq!(msg, "killed by SIGSEGV (signal 11)");
+    }
+}

@@ -1,0 +1,375 @@
+//! Languages: how to compile and run a source, as `config.toml` says.
+//! Knows the sandbox (every compiler runs in it, under the compile limits)
+//! and the content-addressed program cache; knows nothing of tests,
+//! checkers or verdicts.
+
+mod cache;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::config::{CompileLimits, LanguageConfig};
+use crate::sandbox::{self, Limits, RunSpec, Runner};
+
+pub use cache::ProgramCache;
+
+/// Errors of the language layer: all of them the judge's, never the source's.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("unknown language {0:?} (see `grundy languages`)")]
+    Unknown(String),
+    #[error("cannot tell the language of {0}: unknown extension (use --lang)")]
+    Extension(String),
+    #[error("{language}: toolchain missing: {program} not found")]
+    Missing { language: String, program: String },
+    #[error("program cache at {path}: {source}")]
+    Cache {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::Error),
+}
+
+/// One configured language.
+#[derive(Debug)]
+pub struct Language {
+    pub id: String,
+    pub config: LanguageConfig,
+    version: OnceLock<Result<String, String>>,
+}
+
+/// Every configured language.
+#[derive(Debug)]
+pub struct Languages {
+    by_id: BTreeMap<String, Language>,
+}
+
+/// A source to compile: the main file and files placed beside its
+/// directory (paths relative to the parent of the compile directory, e.g.
+/// `_common/rng.rs` for a generator's `#[path = "../_common/rng.rs"]`).
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub text: Vec<u8>,
+    pub siblings: Vec<(PathBuf, Vec<u8>)>,
+}
+
+impl Source {
+    pub fn new(text: Vec<u8>) -> Source {
+        Source {
+            text,
+            siblings: Vec::new(),
+        }
+    }
+}
+
+/// A compiled program, ready to run: a directory in the program cache.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub dir: PathBuf,
+    pub run: Vec<String>,
+    pub time_factor: f64,
+    /// Whether this compile was served from the cache.
+    pub cached: bool,
+}
+
+/// The result of a compilation that the judge performed correctly.
+#[derive(Debug)]
+pub enum Compiled {
+    Ok(Program),
+    /// The source did not compile; the compiler's message (bounded).
+    Failed(String),
+}
+
+impl Languages {
+    pub fn new(configs: &BTreeMap<String, LanguageConfig>) -> Languages {
+        let by_id = configs
+            .iter()
+            .map(|(id, config)| {
+                let lang = Language {
+                    id: id.clone(),
+                    config: config.clone(),
+                    version: OnceLock::new(),
+                };
+                (id.clone(), lang)
+            })
+            .collect();
+        Languages { by_id }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Language> {
+        self.by_id.values()
+    }
+
+    /// The language with this id.
+    ///
+    /// # Errors
+    /// [`Error::Unknown`] when none is configured.
+    pub fn get(&self, id: &str) -> Result<&Language, Error> {
+        self.by_id
+            .get(id)
+            .ok_or_else(|| Error::Unknown(id.to_string()))
+    }
+
+    /// The language a file name's extension selects.
+    ///
+    /// # Errors
+    /// [`Error::Extension`] when no language claims the extension.
+    pub fn for_path(&self, path: &Path) -> Result<&Language, Error> {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        self.by_id
+            .values()
+            .find(|l| l.config.extensions.iter().any(|e| e == ext))
+            .ok_or_else(|| Error::Extension(path.display().to_string()))
+    }
+}
+
+impl Language {
+    /// The toolchain's version line, or what is missing. Computed once.
+    pub fn version(&self, runner: &dyn Runner) -> Result<String, String> {
+        self.version
+            .get_or_init(|| self.probe_version(runner))
+            .clone()
+    }
+
+    fn probe_version(&self, runner: &dyn Runner) -> Result<String, String> {
+        for argv in [&self.config.compile, &self.config.run] {
+            if let Some(program) = argv.first() {
+                if !program.contains('{') && resolve(program).is_none() {
+                    return Err(format!("{program} not found"));
+                }
+            }
+        }
+        let Some(program) = self.config.version.first() else {
+            return Ok("(no version command)".to_string());
+        };
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let out = dir.path().join("out");
+        let spec = RunSpec {
+            program: resolve(program).ok_or_else(|| format!("{program} not found"))?,
+            args: self.config.version[1..].to_vec(),
+            env: base_env(),
+            cwd: dir.path().to_path_buf(),
+            stdin: None,
+            stdout: out.clone(),
+            stderr: out.clone(),
+            limits: Limits {
+                cpu: Duration::from_secs(10),
+                wall: Duration::from_secs(20),
+                memory: 1 << 30,
+                output: 1 << 20,
+                open_files: 256,
+            },
+        };
+        let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if outcome.success() {
+            Ok(line.trim().to_string())
+        } else {
+            Err(format!("{program} failed: {line}"))
+        }
+    }
+
+    /// The cache key of a compilation: language, commands, toolchain
+    /// version and every byte of the source.
+    fn key(&self, version: &str, source: &Source) -> String {
+        let mut h = Sha256::new();
+        let mut field = |bytes: &[u8]| {
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        };
+        field(self.id.as_bytes());
+        field(version.as_bytes());
+        field(self.config.source.as_bytes());
+        for arg in self.config.compile.iter().chain(&self.config.run) {
+            field(arg.as_bytes());
+        }
+        field(&source.text);
+        for (path, text) in &source.siblings {
+            field(path.to_string_lossy().as_bytes());
+            field(text);
+        }
+        hex(&h.finalize())
+    }
+
+    /// Compiles `source` (or finds it in the cache).
+    ///
+    /// # Errors
+    /// Only the judge's own failures: a missing toolchain, an unusable cache,
+    /// a sandbox failure. A source that does not compile is
+    /// `Ok(Compiled::Failed)`.
+    pub fn compile(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        source: &Source,
+        limits: &CompileLimits,
+    ) -> Result<Compiled, Error> {
+        let version = self.version(runner).map_err(|program| Error::Missing {
+            language: self.id.clone(),
+            program,
+        })?;
+        let key = self.key(&version, source);
+        if let Some(hit) = cache.lookup(&key)? {
+            return Ok(match hit {
+                Ok(dir) => Compiled::Ok(self.program(dir, true)),
+                Err(message) => Compiled::Failed(message),
+            });
+        }
+        let work = cache.workspace()?;
+        let src_dir = work.path().join("box");
+        let cache_err = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Cache { path, source }
+        };
+        std::fs::create_dir_all(&src_dir).map_err(cache_err(&src_dir))?;
+        let main = src_dir.join(&self.config.source);
+        std::fs::write(&main, &source.text).map_err(cache_err(&main))?;
+        for (rel, text) in &source.siblings {
+            let path = work.path().join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(cache_err(parent))?;
+            }
+            std::fs::write(&path, text).map_err(cache_err(&path))?;
+        }
+
+        if let Some(program) = self.config.compile.first() {
+            let program = resolve(program).ok_or_else(|| Error::Missing {
+                language: self.id.clone(),
+                program: program.clone(),
+            })?;
+            let log = work.path().join("compile.log");
+            let spec = RunSpec {
+                program,
+                args: self.config.compile[1..].to_vec(),
+                env: base_env(),
+                cwd: src_dir.clone(),
+                stdin: None,
+                stdout: log.clone(),
+                stderr: log.clone(),
+                limits: Limits {
+                    cpu: Duration::from_secs_f64(limits.time_limit),
+                    wall: Duration::from_secs_f64(limits.time_limit),
+                    memory: limits.memory_limit << 20,
+                    output: 512 << 20,
+                    open_files: 512,
+                },
+            };
+            let outcome = runner.run(&spec)?;
+            if !outcome.success() {
+                let mut message = read_bounded(&log, (limits.output_limit as usize) << 10);
+                let why = match outcome.termination {
+                    sandbox::Termination::CpuTimeout | sandbox::Termination::WallTimeout => {
+                        Some(format!("compilation exceeded {} s", limits.time_limit))
+                    }
+                    sandbox::Termination::MemoryExceeded => Some(format!(
+                        "compilation exceeded {} MiB of memory",
+                        limits.memory_limit
+                    )),
+                    sandbox::Termination::OutputExceeded => {
+                        Some("compilation wrote too much output".to_string())
+                    }
+                    _ => None,
+                };
+                match why {
+                    // A resource failure may be the machine's load, not the
+                    // source: it is reported but never cached.
+                    Some(why) => {
+                        if !message.is_empty() && !message.ends_with('\n') {
+                            message.push('\n');
+                        }
+                        message.push_str(&why);
+                    }
+                    None => cache.store_failure(&key, &message)?,
+                }
+                return Ok(Compiled::Failed(message));
+            }
+        }
+        let dir = cache.store(&key, &src_dir)?;
+        Ok(Compiled::Ok(self.program(dir, false)))
+    }
+
+    fn program(&self, dir: PathBuf, cached: bool) -> Program {
+        Program {
+            dir,
+            run: self.config.run.clone(),
+            time_factor: self.config.time_factor,
+            cached,
+        }
+    }
+}
+
+impl Program {
+    /// The program and arguments to run, with `{dir}` and `{memory_mib}`
+    /// filled in.
+    pub fn command(&self, memory_mib: u64) -> (PathBuf, Vec<String>) {
+        let fill = |arg: &String| {
+            arg.replace("{dir}", &self.dir.display().to_string())
+                .replace("{memory_mib}", &memory_mib.to_string())
+        };
+        let argv: Vec<String> = self.run.iter().map(fill).collect();
+        let program = resolve(&argv[0]).unwrap_or_else(|| PathBuf::from(&argv[0]));
+        (program, argv[1..].to_vec())
+    }
+}
+
+/// The environment every compiler and program gets: a fixed `PATH`, a
+/// UTF-8 locale, and `HOME` (toolchain proxies such as rustup's need it).
+pub fn base_env() -> Vec<(String, String)> {
+    let mut env = vec![
+        ("PATH".to_string(), "/usr/local/bin:/usr/bin:/bin".to_string()),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+    ];
+    if let Some(home) = std::env::var_os("HOME") {
+        env.push(("HOME".to_string(), home.to_string_lossy().into_owned()));
+    }
+    env
+}
+
+/// Finds a program: a path with `/` is taken as is; a bare name is looked
+/// up in `PATH`, skipping version-manager shim directories (a pyenv shim
+/// is a shell script costing ~200 ms per start).
+pub fn resolve(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return p.exists().then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| !dir.ends_with("shims"))
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Reads at most `limit` bytes of a file as (lossy) UTF-8, marking a cut.
+pub fn read_bounded(path: &Path, limit: usize) -> String {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(limit as u64 + 1).read_to_end(&mut buf);
+    }
+    let cut = buf.len() > limit;
+    buf.truncate(limit);
+    let mut text = String::from_utf8_lossy(&buf).into_owned();
+    if cut {
+        text.push_str("\n[... truncated]");
+    }
+    text
+}
+
+/// Lower-case hex of a digest.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

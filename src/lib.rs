@@ -1,0 +1,32 @@
+//! grundy: an online judge for combinatorial game theory problems.
+//!
+//! The judge is this library; `src/main.rs` is a thin command line over it.
+//!
+//! # Layout
+//!
+//! Each module owns one layer and knows only the layers below it
+//! (DESIGN.md's boundary table):
+//!
+//! * [`sandbox`]: runs a program under limits and reports what it saw.
+//! * [`lang`]: compiles and runs a source per `config.toml`, with a
+//!   content-addressed program cache.
+//! * [`checker`]: compares output with the expected answer.
+//! * [`problem`]: the on-disk package (manifest, statement, test plan).
+//! * [`data`]: turns a package into inputs and expected answers.
+//! * [`judge`]: the pipeline compile → run → check → aggregate.
+//! * [`store`]: SQLite through sqlx; the submissions queue.
+//! * [`cli`]: the command line on top.
+//!
+//! [`config`], [`verdict`] and [`context`] are shared vocabulary.
+
+pub mod checker;
+pub mod cli;
+pub mod config;
+pub mod context;
+pub mod data;
+pub mod judge;
+pub mod lang;
+pub mod problem;
+pub mod sandbox;
+pub mod store;
+pub mod verdict;

@@ -1,0 +1,25 @@
+//! The `grundy` command: parses arguments, installs logging, runs the
+//! command and turns its result into the exit status (0 accepted, 1 judged
+//! but not accepted, 2 usage or internal error).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = grundy::cli::Args::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    match grundy::cli::run(args) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("grundy: {}", grundy::cli::one_line(&err));
+            ExitCode::from(2)
+        }
+    }
+}

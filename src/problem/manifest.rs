@@ -1,0 +1,349 @@
+//! `problem.toml`: parsed from raw serde structs into validated types, so
+//! an invalid manifest fails at load time with the field and the reason.
+//! The format is documented in `docs/problem-format.md`.
+
+use std::collections::BTreeSet;
+use std::path::{Component, PathBuf};
+
+use serde::Deserialize;
+
+use crate::checker::CheckerKind;
+
+/// A validated manifest.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub name: String,
+    pub source: String,
+    /// Seconds of CPU time.
+    pub time_limit: f64,
+    /// MiB of peak resident memory.
+    pub memory_limit: u64,
+    pub checker: CheckerKind,
+    pub python_exempt: Option<String>,
+    /// The expanded test plan, in judging order.
+    pub tests: Vec<TestCase>,
+    pub stress: Vec<StressPlan>,
+}
+
+/// One test of the plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestCase {
+    pub name: String,
+    pub group: Group,
+    pub input: TestInput,
+}
+
+/// Where a test's input comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TestInput {
+    /// A hand-made file, relative to the package.
+    File(PathBuf),
+    /// Generator arguments.
+    Gen(Vec<String>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Group {
+    Sample,
+    Secret,
+}
+
+impl Group {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Group::Sample => "sample",
+            Group::Secret => "secret",
+        }
+    }
+}
+
+/// Random small inputs for cross-checking the solution with the brute force.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StressPlan {
+    pub args: Vec<String>,
+    pub count: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    name: String,
+    source: String,
+    time_limit: f64,
+    memory_limit: u64,
+    #[serde(default = "default_checker")]
+    checker: CheckerKind,
+    #[serde(default)]
+    python_exempt: Option<String>,
+    #[serde(default)]
+    tests: Vec<RawTest>,
+    #[serde(default)]
+    stress: Vec<RawStress>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTest {
+    name: String,
+    #[serde(default)]
+    group: Option<Group>,
+    #[serde(default)]
+    file: Option<PathBuf>,
+    #[serde(default)]
+    gen: Option<String>,
+    #[serde(default)]
+    count: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStress {
+    gen: String,
+    #[serde(default = "default_stress_count")]
+    count: u32,
+}
+
+fn default_checker() -> CheckerKind {
+    CheckerKind::Tokens
+}
+
+fn default_stress_count() -> u32 {
+    100
+}
+
+/// The largest time limit a manifest may ask for, seconds.
+const MAX_TIME_LIMIT: f64 = 60.0;
+/// The largest memory limit, MiB.
+const MAX_MEMORY_LIMIT: u64 = 16 * 1024;
+
+impl Manifest {
+    /// Parses and validates manifest text.
+    ///
+    /// # Errors
+    /// A one-line message naming the field and what is wrong.
+    pub fn parse(text: &str) -> Result<Manifest, String> {
+        let raw: RawManifest = toml::from_str(text).map_err(|e| {
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("invalid TOML").to_string();
+            let last = msg.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            if last.trim() == first.trim() {
+                first
+            } else {
+                format!("{first}: {}", last.trim())
+            }
+        })?;
+        if raw.name.trim().is_empty() {
+            return Err("name: must not be empty".into());
+        }
+        if !(raw.time_limit > 0.0 && raw.time_limit <= MAX_TIME_LIMIT) {
+            return Err(format!(
+                "time_limit: {} is not a number of seconds in (0, {MAX_TIME_LIMIT}]",
+                raw.time_limit
+            ));
+        }
+        if raw.memory_limit < 16 || raw.memory_limit > MAX_MEMORY_LIMIT {
+            return Err(format!(
+                "memory_limit: {} is not a number of MiB in [16, {MAX_MEMORY_LIMIT}]",
+                raw.memory_limit
+            ));
+        }
+        let mut tests = Vec::new();
+        let mut names = BTreeSet::new();
+        for (i, t) in raw.tests.into_iter().enumerate() {
+            let at = format!("tests[{i}] ({})", t.name);
+            if !valid_name(&t.name) {
+                return Err(format!("{at}: name must be 1-64 characters of [a-z0-9._-]"));
+            }
+            let group = t.group.unwrap_or(Group::Secret);
+            let expanded: Vec<(String, TestInput)> = match (t.file, t.gen) {
+                (Some(_), Some(_)) => return Err(format!("{at}: give either file or gen, not both")),
+                (None, None) => return Err(format!("{at}: needs file or gen")),
+                (Some(file), None) => {
+                    if t.count.is_some() {
+                        return Err(format!("{at}: count applies only to gen tests"));
+                    }
+                    if !is_inside(&file) {
+                        return Err(format!("{at}: file must be a relative path inside the package"));
+                    }
+                    vec![(t.name.clone(), TestInput::File(file))]
+                }
+                (None, Some(gen)) => {
+                    let args = split_args(&gen);
+                    if args.is_empty() {
+                        return Err(format!("{at}: gen must not be empty"));
+                    }
+                    match t.count {
+                        None => vec![(t.name.clone(), TestInput::Gen(args))],
+                        Some(0) => return Err(format!("{at}: count must be at least 1")),
+                        Some(n) if n > 1000 => return Err(format!("{at}: count {n} is above 1000")),
+                        Some(n) => {
+                            let width = n.to_string().len().max(2);
+                            (1..=n)
+                                .map(|k| {
+                                    let mut a = args.clone();
+                                    a.push(format!("seed={k}"));
+                                    (format!("{}-{k:0width$}", t.name), TestInput::Gen(a))
+                                })
+                                .collect()
+                        }
+                    }
+                }
+            };
+            for (name, input) in expanded {
+                if !names.insert(name.clone()) {
+                    return Err(format!("{at}: duplicate test name {name}"));
+                }
+                tests.push(TestCase { name, group, input });
+            }
+        }
+        if tests.is_empty() {
+            return Err("tests: the test plan is empty".into());
+        }
+        let mut stress = Vec::new();
+        for (i, s) in raw.stress.into_iter().enumerate() {
+            let args = split_args(&s.gen);
+            if args.is_empty() {
+                return Err(format!("stress[{i}]: gen must not be empty"));
+            }
+            if s.count == 0 || s.count > 100_000 {
+                return Err(format!("stress[{i}]: count must be in [1, 100000]"));
+            }
+            stress.push(StressPlan {
+                args,
+                count: s.count,
+            });
+        }
+        Ok(Manifest {
+            name: raw.name,
+            source: raw.source,
+            time_limit: raw.time_limit,
+            memory_limit: raw.memory_limit,
+            checker: raw.checker,
+            python_exempt: raw.python_exempt,
+            tests,
+            stress,
+        })
+    }
+
+    /// Whether any test or stress run needs the generator.
+    pub fn needs_generator(&self) -> bool {
+        !self.stress.is_empty() || self.tests.iter().any(|t| matches!(t.input, TestInput::Gen(_)))
+    }
+}
+
+fn split_args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+fn valid_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
+}
+
+fn is_inside(path: &std::path::Path) -> bool {
+    path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+        name = "Nim"
+        source = "AcWing 891"
+        time_limit = 1.0
+        memory_limit = 256
+
+        [[tests]]
+        name = "sample-1"
+        group = "sample"
+        file = "tests/sample-1.in"
+
+        [[tests]]
+        name = "random"
+        gen = "mode=random n=4"
+        count = 3
+
+        [[stress]]
+        gen = "n=3"
+    "#;
+
+    #[test]
+    fn good_manifest_expands_counted_tests() {
+        let m = Manifest::parse(GOOD).unwrap();
+        let names: Vec<_> = m.tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["sample-1", "random-01", "random-02", "random-03"]);
+        assert_eq!(m.tests[0].group, Group::Sample);
+        assert_eq!(m.tests[1].group, Group::Secret);
+        assert_eq!(
+            m.tests[2].input,
+            TestInput::Gen(vec!["mode=random".into(), "n=4".into(), "seed=2".into()])
+        );
+        assert_eq!(m.stress[0].count, 100);
+        assert_eq!(m.checker, CheckerKind::Tokens);
+    }
+
+    fn error_of(text: &str) -> String {
+        let e = Manifest::parse(text).unwrap_err();
+        assert!(!e.contains('\n'), "one line: {e}");
+        e
+    }
+
+    #[test]
+    fn missing_field_is_named() {
+        let e = error_of("name = \"x\"\nsource = \"y\"\ntime_limit = 1.0\n");
+        assert!(e.contains("memory_limit"), "{e}");
+    }
+
+    #[test]
+    fn unknown_field_is_named() {
+        let e = error_of(&GOOD.replace("time_limit = 1.0", "time_limit = 1.0\ntimelimit = 2"));
+        assert!(e.contains("timelimit"), "{e}");
+    }
+
+    #[test]
+    fn nonpositive_time_limit_is_rejected() {
+        let e = error_of(&GOOD.replace("time_limit = 1.0", "time_limit = 0.0"));
+        assert!(e.starts_with("time_limit:"), "{e}");
+    }
+
+    #[test]
+    fn unknown_checker_is_rejected() {
+        let e = error_of(&GOOD.replace("memory_limit = 256", "memory_limit = 256\nchecker = \"magic\""));
+        assert!(e.contains("magic"), "{e}");
+    }
+
+    #[test]
+    fn test_with_both_file_and_gen_is_rejected() {
+        let e = error_of(&GOOD.replace("file = \"tests/sample-1.in\"", "file = \"a\"\ngen = \"b\""));
+        assert!(e.contains("tests[0] (sample-1): give either file or gen"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_test_names_are_rejected() {
+        let text = format!("{GOOD}\n[[tests]]\nname = \"random-02\"\ngen = \"x\"\n");
+        let e = error_of(&text);
+        assert!(e.contains("duplicate test name random-02"), "{e}");
+    }
+
+    #[test]
+    fn file_escaping_the_package_is_rejected() {
+        let e = error_of(&GOOD.replace("tests/sample-1.in", "../../etc/passwd"));
+        assert!(e.contains("inside the package"), "{e}");
+    }
+
+    #[test]
+    fn empty_plan_is_rejected() {
+        let e = error_of("name = \"x\"\nsource = \"y\"\ntime_limit = 1.0\nmemory_limit = 64\n");
+        assert!(e.contains("test plan is empty"), "{e}");
+    }
+
+    #[test]
+    fn bad_test_name_is_rejected() {
+        let e = error_of(&GOOD.replace("name = \"sample-1\"", "name = \"Sample 1\""));
+        assert!(e.contains("name must be"), "{e}");
+    }
+}

@@ -1,0 +1,235 @@
+//! Problem packages on disk: the manifest (`problem.toml`), the statement,
+//! the programs (reference solver, brute force, generator, validator), the
+//! hand-made tests and the example submissions. This layer reads and
+//! validates; it never runs anything.
+
+mod manifest;
+
+use std::path::{Path, PathBuf};
+
+pub use manifest::{Group, Manifest, StressPlan, TestCase, TestInput};
+
+/// Errors while loading a package: each names the file and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("unknown problem {slug:?} (see `grundy problems`)")]
+    Unknown { slug: String },
+    #[error("{path}: {message}")]
+    Manifest { path: PathBuf, message: String },
+    #[error("{path}: missing (every problem needs it)")]
+    Missing { path: PathBuf },
+    #[error("reading {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The expected outcome of an example submission, from its directory name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Expected {
+    Accepted,
+    WrongAnswer,
+    TimeLimitExceeded,
+    MemoryLimitExceeded,
+    RuntimeError,
+}
+
+impl Expected {
+    pub const ALL: [Expected; 5] = [
+        Expected::Accepted,
+        Expected::WrongAnswer,
+        Expected::TimeLimitExceeded,
+        Expected::MemoryLimitExceeded,
+        Expected::RuntimeError,
+    ];
+
+    /// The directory name under `submissions/`.
+    pub fn dir_name(self) -> &'static str {
+        match self {
+            Expected::Accepted => "accepted",
+            Expected::WrongAnswer => "wrong_answer",
+            Expected::TimeLimitExceeded => "time_limit_exceeded",
+            Expected::MemoryLimitExceeded => "memory_limit_exceeded",
+            Expected::RuntimeError => "runtime_error",
+        }
+    }
+}
+
+/// An example submission of a package.
+#[derive(Debug, Clone)]
+pub struct ExampleSubmission {
+    pub expected: Expected,
+    pub path: PathBuf,
+}
+
+/// A loaded, validated problem package.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub slug: String,
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+}
+
+/// The programs of a package, by role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Solution,
+    Brute,
+    Generator,
+    Validator,
+}
+
+impl Role {
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Role::Solution => "solution.rs",
+            Role::Brute => "brute.rs",
+            Role::Generator => "gen.rs",
+            Role::Validator => "validator.rs",
+        }
+    }
+}
+
+impl Problem {
+    /// Loads the package in `dir`; the slug is the directory's name.
+    ///
+    /// # Errors
+    /// A malformed manifest or a missing file, naming the file and the field.
+    pub fn load(dir: &Path) -> Result<Problem, Error> {
+        let slug = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let manifest_path = dir.join("problem.toml");
+        if !manifest_path.is_file() {
+            return Err(Error::Missing {
+                path: manifest_path,
+            });
+        }
+        let text = std::fs::read_to_string(&manifest_path).map_err(|source| Error::Read {
+            path: manifest_path.clone(),
+            source,
+        })?;
+        let manifest = Manifest::parse(&text).map_err(|message| Error::Manifest {
+            path: manifest_path.clone(),
+            message,
+        })?;
+        let problem = Problem {
+            slug,
+            dir: dir.to_path_buf(),
+            manifest,
+        };
+        for required in ["statement.md", "solution.rs"] {
+            let path = dir.join(required);
+            if !path.is_file() {
+                return Err(Error::Missing { path });
+            }
+        }
+        for test in &problem.manifest.tests {
+            if let TestInput::File(rel) = &test.input {
+                let path = dir.join(rel);
+                if !path.is_file() {
+                    return Err(Error::Manifest {
+                        path: manifest_path.clone(),
+                        message: format!("tests.{}: file {} does not exist", test.name, rel.display()),
+                    });
+                }
+            }
+        }
+        if problem.manifest.needs_generator() && !dir.join("gen.rs").is_file() {
+            return Err(Error::Missing {
+                path: dir.join("gen.rs"),
+            });
+        }
+        Ok(problem)
+    }
+
+    /// The path of one of the package's programs.
+    pub fn program_path(&self, role: Role) -> PathBuf {
+        self.dir.join(role.file_name())
+    }
+
+    /// Whether the package has this program.
+    pub fn has(&self, role: Role) -> bool {
+        self.program_path(role).is_file()
+    }
+
+    /// The statement's Markdown.
+    ///
+    /// # Errors
+    /// When `statement.md` cannot be read.
+    pub fn statement(&self) -> Result<String, Error> {
+        let path = self.dir.join("statement.md");
+        std::fs::read_to_string(&path).map_err(|source| Error::Read { path, source })
+    }
+
+    /// Every example submission, sorted by expectation then path.
+    pub fn submissions(&self) -> Vec<ExampleSubmission> {
+        let mut out = Vec::new();
+        for expected in Expected::ALL {
+            let dir = self.dir.join("submissions").join(expected.dir_name());
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut paths: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect();
+            paths.sort();
+            out.extend(paths.into_iter().map(|path| ExampleSubmission { expected, path }));
+        }
+        out
+    }
+}
+
+/// All packages under a problems directory.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    pub root: PathBuf,
+}
+
+impl Catalog {
+    pub fn new(root: PathBuf) -> Catalog {
+        Catalog { root }
+    }
+
+    /// The slugs of every package (directories not starting with `_` or `.`), sorted.
+    ///
+    /// # Errors
+    /// When the problems directory cannot be read.
+    pub fn slugs(&self) -> Result<Vec<String>, Error> {
+        let entries = std::fs::read_dir(&self.root).map_err(|source| Error::Read {
+            path: self.root.clone(),
+            source,
+        })?;
+        let mut slugs: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| !n.starts_with('_') && !n.starts_with('.'))
+            .collect();
+        slugs.sort();
+        Ok(slugs)
+    }
+
+    /// Loads one package by slug.
+    ///
+    /// # Errors
+    /// [`Error::Unknown`] for a slug that is not a package (or not a valid
+    /// slug); otherwise as [`Problem::load`].
+    pub fn load(&self, slug: &str) -> Result<Problem, Error> {
+        let valid = !slug.is_empty()
+            && slug
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        let dir = self.root.join(slug);
+        if !valid || !dir.is_dir() {
+            return Err(Error::Unknown {
+                slug: slug.to_string(),
+            });
+        }
+        Problem::load(&dir)
+    }
+}
