@@ -122,7 +122,7 @@ impl Judge<'_> {
         let limits = self.run_limits(problem, program.time_factor);
         let total = tests.index.tests.len();
         let mut reports = Vec::with_capacity(total);
-        for (index, test) in tests.index.tests.iter().enumerate() {
+        for index in 0..total {
             let report = self.run_test(problem, &program, &tests, index, limits)?;
             on_event(Event::TestDone {
                 index,
@@ -134,7 +134,6 @@ impl Judge<'_> {
             if failed {
                 break;
             }
-            let _ = test;
         }
         let verdicts: Vec<Verdict> = reports.iter().map(|r| r.verdict).collect();
         let (verdict, score) = aggregate(&verdicts, total);

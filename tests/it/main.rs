@@ -1,0 +1,5 @@
+//! The integration test binary: one module per area.
+
+mod cli;
+mod helpers;
+mod store;
