@@ -183,7 +183,9 @@ impl Config {
             return Err("limits.wall_factor must be at least 1".into());
         }
         if l.memory_limit == 0 || l.output_limit == 0 || l.source_limit == 0 {
-            return Err("limits: memory_limit, output_limit and source_limit must be positive".into());
+            return Err(
+                "limits: memory_limit, output_limit and source_limit must be positive".into(),
+            );
         }
         if !(self.compile.time_limit > 0.0 && self.compile.time_limit.is_finite()) {
             return Err("compile.time_limit must be a positive number of seconds".into());
@@ -223,7 +225,12 @@ impl Config {
 fn one_line(message: &str) -> String {
     let mut lines = message.lines().filter(|l| !l.trim().is_empty());
     let first = lines.next().unwrap_or("invalid TOML").trim().to_string();
-    let last = message.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let last = message
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
     if last.is_empty() || last == first {
         first
     } else {

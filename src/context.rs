@@ -62,5 +62,7 @@ impl Context {
 
 /// Worker threads for CPU-bound batch work: one per core.
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }

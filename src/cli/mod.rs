@@ -121,7 +121,8 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// Opens the store, creating the data directory if needed.
 async fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
     let dir = &ctx.config.data_dir;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating data directory {}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("creating data directory {}", dir.display()))?;
     Ok(crate::store::Store::open(&ctx.config.database_url()).await?)
 }
 

@@ -211,10 +211,16 @@ impl TestData<'_> {
             built: false,
         };
         for t in &set.index.tests {
-            for (path, bytes) in [(set.input(t), t.input_bytes), (set.answer(t), t.answer_bytes)] {
+            for (path, bytes) in [
+                (set.input(t), t.input_bytes),
+                (set.answer(t), t.answer_bytes),
+            ] {
                 let len = std::fs::metadata(&path).map(|m| m.len()).ok();
                 if len != Some(bytes) {
-                    return Err(corrupt(format!("{} is missing or has the wrong size", path.display())));
+                    return Err(corrupt(format!(
+                        "{} is missing or has the wrong size",
+                        path.display()
+                    )));
                 }
             }
         }
@@ -366,7 +372,8 @@ impl TestData<'_> {
         let origin = match &test.input {
             TestInput::File(rel) => {
                 let src = problem.dir.join(rel);
-                std::fs::copy(&src, &input).map_err(|e| fail(format!("copying {}: {e}", src.display())))?;
+                std::fs::copy(&src, &input)
+                    .map_err(|e| fail(format!("copying {}: {e}", src.display())))?;
                 rel.display().to_string()
             }
             TestInput::Gen(args) => {

@@ -67,8 +67,14 @@ pub struct Report {
 pub enum Event<'a> {
     PreparingTests,
     Compiling,
-    Compiled { cached: bool },
-    TestDone { index: usize, total: usize, report: &'a TestReport },
+    Compiled {
+        cached: bool,
+    },
+    TestDone {
+        index: usize,
+        total: usize,
+        report: &'a TestReport,
+    },
 }
 
 /// Everything the judge needs, borrowed from the caller.
@@ -245,7 +251,9 @@ pub fn run_verdict(outcome: &Outcome) -> Option<(Verdict, String)> {
     match outcome.termination {
         Termination::Exited(0) => None,
         Termination::Exited(code) => Some((Verdict::RE, format!("exit code {code}"))),
-        Termination::Signaled(sig) => Some((Verdict::RE, format!("killed by {}", signal_name(sig)))),
+        Termination::Signaled(sig) => {
+            Some((Verdict::RE, format!("killed by {}", signal_name(sig))))
+        }
         Termination::CpuTimeout => Some((Verdict::TLE, "CPU time limit exceeded".into())),
         Termination::WallTimeout => Some((Verdict::TLE, "wall-clock time limit exceeded".into())),
         Termination::MemoryExceeded => Some((Verdict::MLE, "memory limit exceeded".into())),

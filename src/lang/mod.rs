@@ -322,7 +322,10 @@ impl Program {
 /// UTF-8 locale, and `HOME` (toolchain proxies such as rustup's need it).
 pub fn base_env() -> Vec<(String, String)> {
     let mut env = vec![
-        ("PATH".to_string(), "/usr/local/bin:/usr/bin:/bin".to_string()),
+        (
+            "PATH".to_string(),
+            "/usr/local/bin:/usr/bin:/bin".to_string(),
+        ),
         ("LANG".to_string(), "C.UTF-8".to_string()),
     ];
     if let Some(home) = std::env::var_os("HOME") {

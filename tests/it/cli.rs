@@ -119,7 +119,13 @@ const C_FLOOD: &str = r#"
 int main(void) { for (;;) fputs("Yes Yes Yes Yes Yes Yes Yes Yes\n", stdout); }
 "#;
 
-fn assert_verdict(ws: &Workspace, name: &str, source: &str, verdict: &str, code: i32) -> serde_json::Value {
+fn assert_verdict(
+    ws: &Workspace,
+    name: &str,
+    source: &str,
+    verdict: &str,
+    code: i32,
+) -> serde_json::Value {
     let out = ws.submit("nim", name, source);
     assert_eq!(out.code, code, "{name}: exit code; stderr: {}", out.stderr);
     let json = out.json();
@@ -130,7 +136,14 @@ fn assert_verdict(ws: &Workspace, name: &str, source: &str, verdict: &str, code:
     assert_eq!(status.code, 0, "{}", status.stderr);
     let stored = status.json();
     assert_eq!(stored["status"], "done");
-    for key in ["verdict", "score", "problem", "language", "tests", "compile_output"] {
+    for key in [
+        "verdict",
+        "score",
+        "problem",
+        "language",
+        "tests",
+        "compile_output",
+    ] {
         assert_eq!(stored[key], json[key], "{name}: stored {key}");
     }
     json
@@ -164,8 +177,16 @@ fn wrong_answer_is_wa_and_stops_at_the_first_failure() {
     let tests = json["tests"].as_array().expect("tests");
     let last = tests.last().expect("a failing test");
     assert_eq!(last["verdict"], "WA");
-    assert!(last["message"].as_str().unwrap().contains("expected \"No\""), "{last}");
-    assert!(tests[..tests.len() - 1].iter().all(|t| t["verdict"] == "AC"));
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected \"No\""),
+        "{last}"
+    );
+    assert!(tests[..tests.len() - 1]
+        .iter()
+        .all(|t| t["verdict"] == "AC"));
     assert!(json["score"].as_u64().unwrap() < 100);
 }
 
@@ -176,8 +197,14 @@ fn cpu_loop_and_sleep_are_tle() {
     assert_verdict(&ws, "loop.c", C_CPU_LOOP, "TLE", 1);
     let json = assert_verdict(&ws, "sleep.py", PY_SLEEP, "TLE", 1);
     let t = &json["tests"][0];
-    assert!(t["time_ms"].as_u64().unwrap() < 1000, "sleeping uses no CPU: {t}");
-    assert!(t["wall_ms"].as_u64().unwrap() >= 2000, "stopped by the wall clock: {t}");
+    assert!(
+        t["time_ms"].as_u64().unwrap() < 1000,
+        "sleeping uses no CPU: {t}"
+    );
+    assert!(
+        t["wall_ms"].as_u64().unwrap() >= 2000,
+        "stopped by the wall clock: {t}"
+    );
     assert!(t["wall_ms"].as_u64().unwrap() < 20_000, "{t}");
 }
 
@@ -226,7 +253,10 @@ fn human_output_has_a_row_per_test_and_a_summary() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("sample-1"), "{}", out.stdout);
     let last = out.stdout.lines().last().unwrap();
-    assert!(last.starts_with("submission 1: AC (accepted), score 100"), "{last}");
+    assert!(
+        last.starts_with("submission 1: AC (accepted), score 100"),
+        "{last}"
+    );
     let status = ws.grundy(&["status", "1"]);
     assert_eq!(status.code, 0);
     assert!(status.stdout.contains("sample-1"), "{}", status.stdout);
@@ -260,7 +290,10 @@ fn bad_input_exits_2_with_one_line_and_stores_nothing() {
     let empty = ws.file("empty.py", "\n  \n");
     let out = ws.grundy(&["submit", "nim", empty.to_str().unwrap()]);
     assert_usage_error(&out, "source is empty");
-    let huge = ws.file("huge.c", &format!("{C_AC}\n/*{}*/\n", "x".repeat(300 * 1024)));
+    let huge = ws.file(
+        "huge.c",
+        &format!("{C_AC}\n/*{}*/\n", "x".repeat(300 * 1024)),
+    );
     let out = ws.grundy(&["submit", "nim", huge.to_str().unwrap()]);
     assert_usage_error(&out, "above the limit of 256 KiB");
     let out = ws.grundy(&["status", "1"]);
@@ -275,7 +308,14 @@ fn bad_input_exits_2_with_one_line_and_stores_nothing() {
 fn explicit_lang_overrides_the_extension() {
     let ws = Workspace::new();
     let path = ws.file("solution.txt", PY_AC);
-    let out = ws.grundy(&["submit", "nim", path.to_str().unwrap(), "--lang", "python", "--json"]);
+    let out = ws.grundy(&[
+        "submit",
+        "nim",
+        path.to_str().unwrap(),
+        "--lang",
+        "python",
+        "--json",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["language"], "python");
 }
@@ -286,8 +326,17 @@ fn corrupted_test_data_is_reported_and_regenerated_by_gen() {
     let gen = ws.grundy(&["gen", "nim"]);
     assert_eq!(gen.code, 0, "{}", gen.stderr);
     let data = ws.dir.path().join("var").join("tests").join("nim");
-    let set = std::fs::read_dir(&data).unwrap().flatten().find(|e| e.path().is_dir()).unwrap().path();
-    std::fs::write(set.join("sample-1.ans"), "garbage that is longer than the answer").unwrap();
+    let set = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .find(|e| e.path().is_dir())
+        .unwrap()
+        .path();
+    std::fs::write(
+        set.join("sample-1.ans"),
+        "garbage that is longer than the answer",
+    )
+    .unwrap();
     let ok = ws.file("ok.c", C_AC);
     let out = ws.grundy(&["submit", "nim", ok.to_str().unwrap()]);
     assert_usage_error(&out, "corrupted");
@@ -322,9 +371,17 @@ fn gen_is_cached_until_an_input_changes() {
 fn languages_lists_every_toolchain() {
     let ws = Workspace::new();
     let out = ws.grundy(&["languages"]);
-    assert_eq!(out.code, 0, "a configured toolchain is missing:\n{}", out.stdout);
+    assert_eq!(
+        out.code, 0,
+        "a configured toolchain is missing:\n{}",
+        out.stdout
+    );
     for id in ["c", "cpp", "rust", "python", "java"] {
-        assert!(out.stdout.lines().any(|l| l.starts_with(id)), "{id} in {}", out.stdout);
+        assert!(
+            out.stdout.lines().any(|l| l.starts_with(id)),
+            "{id} in {}",
+            out.stdout
+        );
     }
 }
 
@@ -333,7 +390,12 @@ fn problems_lists_nim_with_its_limits() {
     let ws = Workspace::new();
     let out = ws.grundy(&["problems", "--json"]);
     let list = out.json();
-    let nim = list.as_array().unwrap().iter().find(|p| p["slug"] == "nim").expect("nim");
+    let nim = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["slug"] == "nim")
+        .expect("nim");
     assert_eq!(nim["time_limit"], 1.0);
     assert_eq!(nim["memory_limit"], 256);
 }

@@ -105,6 +105,11 @@ impl Workspace {
     /// Submits `source` as file `name` to `problem` with `--json`.
     pub fn submit(&self, problem: &str, name: &str, source: &str) -> Output {
         let path = self.file(name, source);
-        self.grundy(&["submit", problem, path.to_str().expect("utf-8 path"), "--json"])
+        self.grundy(&[
+            "submit",
+            problem,
+            path.to_str().expect("utf-8 path"),
+            "--json",
+        ])
     }
 }

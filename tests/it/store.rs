@@ -53,7 +53,10 @@ async fn claim_next_takes_the_oldest_once(pool: SqlitePool) {
     assert_eq!(store.claim_next_pending().await.unwrap().unwrap().id, a);
     assert_eq!(store.claim_next_pending().await.unwrap().unwrap().id, b);
     assert!(store.claim_next_pending().await.unwrap().is_none());
-    assert!(!store.claim(a).await.unwrap(), "a claimed submission is not claimed twice");
+    assert!(
+        !store.claim(a).await.unwrap(),
+        "a claimed submission is not claimed twice"
+    );
 }
 
 #[sqlx::test]
@@ -75,7 +78,10 @@ async fn unfinished_submissions_are_requeued(pool: SqlitePool) {
     let done = store.insert_submission(new("nim")).await.unwrap();
     assert!(store.claim(id).await.unwrap());
     assert!(store.claim(done).await.unwrap());
-    store.finish_submission(done, &report(Verdict::AC)).await.unwrap();
+    store
+        .finish_submission(done, &report(Verdict::AC))
+        .await
+        .unwrap();
     // The judge dies here; on restart:
     assert_eq!(store.requeue_unfinished().await.unwrap(), 1);
     assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
