@@ -19,9 +19,7 @@ const SHARED_DIR: &str = "_common";
 
 /// The files of `problems/_common/`, as (path relative to the problems
 /// directory, bytes), sorted. Empty when there is no such directory.
-pub fn shared_files(
-    problem: &Problem,
-) -> Result<Vec<SharedFile>, (PathBuf, std::io::Error)> {
+pub fn shared_files(problem: &Problem) -> Result<Vec<SharedFile>, (PathBuf, std::io::Error)> {
     let Some(parent) = problem.dir.parent() else {
         return Ok(Vec::new());
     };

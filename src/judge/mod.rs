@@ -85,11 +85,15 @@ pub struct Judge<'a> {
     pub data: &'a TestData<'a>,
     pub limits: &'a DefaultLimits,
     pub compile: &'a CompileLimits,
+    /// Run every test even after a failure (for `grundy verify`, which must
+    /// see that a TLE submission never answers wrong). The verdict is still
+    /// the first failure's.
+    pub run_all: bool,
 }
 
 impl Judge<'_> {
     /// Judges `source` in `language` on every test of `problem`, stopping at
-    /// the first failure.
+    /// the first failure unless `run_all` is set.
     ///
     /// # Errors
     /// Only the judge's own failures (test data that cannot be produced, a
@@ -137,7 +141,7 @@ impl Judge<'_> {
             });
             let failed = !report.verdict.is_accepted();
             reports.push(report);
-            if failed {
+            if failed && !self.run_all {
                 break;
             }
         }
