@@ -86,8 +86,9 @@ pub struct Judge<'a> {
     pub limits: &'a DefaultLimits,
     pub compile: &'a CompileLimits,
     /// Run every test even after a failure (for `grundy verify`, which must
-    /// see that a TLE submission never answers wrong). The verdict is still
-    /// the first failure's.
+    /// see that a TLE submission never answers wrong), except tests at
+    /// least as large as one that timed out. The verdict is still the first
+    /// failure's.
     pub run_all: bool,
 }
 
@@ -132,8 +133,18 @@ impl Judge<'_> {
         let limits = self.run_limits(problem, program.time_factor);
         let total = tests.index.tests.len();
         let mut reports = Vec::with_capacity(total);
+        // In run_all mode, a test at least as large as one that already
+        // timed out is skipped: it would only time out again, slowly.
+        let mut timed_out_at: Option<u64> = None;
         for index in 0..total {
+            let size = tests.index.tests[index].input_bytes;
+            if timed_out_at.is_some_and(|t| size >= t) {
+                continue;
+            }
             let report = self.run_test(problem, &program, &tests, index, limits)?;
+            if report.verdict == Verdict::TLE {
+                timed_out_at = Some(timed_out_at.map_or(size, |t| t.min(size)));
+            }
             on_event(Event::TestDone {
                 index,
                 total,
