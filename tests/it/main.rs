@@ -3,3 +3,4 @@
 mod cli;
 mod helpers;
 mod store;
+mod verify;

@@ -1,0 +1,202 @@
+//! `grundy verify` on a correct fixture package and on copies broken one
+//! way each: every failure is reported as exactly that failure.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::helpers::{repo, Workspace};
+
+/// A copy of the fixture package, to break.
+fn package(ws: &Workspace, name: &str) -> PathBuf {
+    let from = repo().join("tests/fixtures/verify/base");
+    let to = ws.dir.path().join(name);
+    copy_dir(&from, &to);
+    to
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn verify(ws: &Workspace, dir: &Path) -> (i32, Value) {
+    let out = ws.grundy(&["verify", dir.to_str().unwrap(), "--json", "--stress", "20"]);
+    assert!(out.code == 0 || out.code == 1, "exit {}: {}", out.code, out.stderr);
+    let json = out.json();
+    assert_eq!(json["verified"], out.code == 0, "exit status matches: {json}");
+    (out.code, json["problems"][0].clone())
+}
+
+/// The names of the failed checks.
+fn failed(report: &Value) -> Vec<String> {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn detail<'a>(report: &'a Value, check: &str) -> &'a str {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == check)
+        .and_then(|c| c["detail"].as_str())
+        .unwrap_or_else(|| panic!("no check {check}: {report}"))
+}
+
+#[test]
+fn correct_package_verifies() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "good");
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    assert!(failed(&report).is_empty());
+    assert!(detail(&report, "cross-check").contains("20 stress runs"), "{report}");
+    assert!(detail(&report, "answer balance").contains("\"First\""), "{report}");
+}
+
+#[test]
+fn validator_rejecting_a_generated_input_is_reported_with_the_test() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "strict-validator");
+    let v = std::fs::read_to_string(dir.join("validator.rs")).unwrap();
+    std::fs::write(dir.join("validator.rs"), v.replace("1_000_000_000", "1_000")).unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert_eq!(failed(&report), ["tests"]);
+    let d = detail(&report, "tests");
+    assert!(d.contains("test large-"), "names the test: {d}");
+    assert!(d.contains("invalid input: expected one integer in [1, 10^9]"), "gives the reason: {d}");
+}
+
+#[test]
+fn solver_disagreeing_with_the_brute_force_shows_the_smallest_input() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "wrong-solver");
+    // Wrong on exactly one small case: n = 7.
+    let s = std::fs::read_to_string(dir.join("solution.rs")).unwrap();
+    std::fs::write(
+        dir.join("solution.rs"),
+        s.replace("if n % 3 == 0", "if n % 3 == 0 || n == 7"),
+    )
+    .unwrap();
+    // Make sure n = 7 is met: a stress plan of exactly that.
+    let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
+    std::fs::write(dir.join("problem.toml"), toml + "\n[[stress]]\ngen = \"min=7 max=7\"\ncount = 1\n").unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert!(failed(&report).contains(&"cross-check".to_string()), "{report:#}");
+    let d = detail(&report, "cross-check");
+    assert!(d.contains("disagree"), "{d}");
+    assert!(d.contains("\n7\n"), "shows the input 7: {d}");
+    assert!(d.contains("solution.rs says:\nSecond"), "{d}");
+    assert!(d.contains("brute.rs says:\nFirst"), "{d}");
+}
+
+#[test]
+fn wrong_answer_submission_that_is_accepted_is_reported() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "lucky-wa");
+    std::fs::copy(
+        dir.join("submissions/accepted/mod3.py"),
+        dir.join("submissions/wrong_answer/actually-right.py"),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert_eq!(failed(&report), ["submissions"]);
+    let sub = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "submissions/wrong_answer/actually-right.py")
+        .unwrap();
+    assert_eq!(sub["ok"], false);
+    assert_eq!(sub["verdict"], "AC");
+    assert!(sub["detail"].as_str().unwrap().contains("every test was accepted"), "{sub}");
+}
+
+#[test]
+fn tle_submission_that_answers_wrong_is_reported() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "tle-gives-wa");
+    let src = std::fs::read_to_string(dir.join("submissions/time_limit_exceeded/walk.c")).unwrap();
+    // Wrong on small piles of 5, slow on the large ones.
+    let broken = src.replace("puts(win ?", "puts(n == 5 ? \"Second\" : win ?");
+    std::fs::write(dir.join("submissions/time_limit_exceeded/walk.c"), broken).unwrap();
+    std::fs::write(dir.join("tests/five.in"), "5\n").unwrap();
+    let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
+    let toml = toml.replacen("[[tests]]\nname = \"small\"", "[[tests]]\nname = \"five\"\nfile = \"tests/five.in\"\n\n[[tests]]\nname = \"small\"", 1);
+    std::fs::write(dir.join("problem.toml"), toml).unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert_eq!(failed(&report), ["submissions"]);
+    let sub = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["expected"] == "time_limit_exceeded")
+        .unwrap();
+    assert_eq!(sub["ok"], false);
+    assert!(sub["detail"].as_str().unwrap().contains("expected TLE, got WA on test five"), "{sub}");
+}
+
+#[test]
+fn missing_brute_force_fails_the_cross_check() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "no-brute");
+    std::fs::remove_file(dir.join("brute.rs")).unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert_eq!(failed(&report), ["cross-check"]);
+    assert_eq!(detail(&report, "cross-check"), "brute.rs is missing");
+}
+
+#[test]
+fn one_dominant_answer_fails_the_balance() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "unbalanced");
+    // Every generated pile is 1 mod 3: "First" everywhere but the sample.
+    let g = std::fs::read_to_string(dir.join("gen.rs")).unwrap();
+    std::fs::write(
+        dir.join("gen.rs"),
+        g.replace("println!(\"{}\", lo + h % (hi - lo + 1));", "let n = lo + h % (hi - lo + 1);\n    println!(\"{}\", n - n % 3 + 1);"),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(failed(&report), ["answer balance"], "{report:#}");
+    assert!(detail(&report, "answer balance").contains("one answer dominates"));
+}
+
+#[test]
+fn every_shipped_problem_verifies() {
+    // The golden test of the problem set: every package's example
+    // submissions get their declared verdicts, the brute force agrees, the
+    // answers are balanced. A reduced stress count keeps CI fast; the full
+    // count runs with `grundy verify --all`.
+    let ws = Workspace::new();
+    let out = ws.grundy(&["verify", "--all", "--json", "--stress", "30"]);
+    let json = out.json();
+    let failed: Vec<String> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["verified"] == false)
+        .map(|p| format!("{p:#}"))
+        .collect();
+    assert!(failed.is_empty(), "not verified:\n{}", failed.join("\n"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
