@@ -1,0 +1,148 @@
+// Generator for `georgia-bob`. Arguments (key=value):
+//   T=<tests>                number of test cases (default 1)
+//   n=<N> | nmin= nmax=      pieces per case (default 1..=1000)
+//   parity=any|odd|even      restrict N's parity
+//   maxp=10000               largest cell
+//   gap=<g>                  largest gap between neighbours for built kinds
+//                            (default: about 1.8 * (maxp - N) / N, at least 1)
+//   zero=<percent>           chance that a built gap is 0 (adjacent pieces), default 20
+//   kinds=k1,k2,...          each case picks one kind uniformly (default random,win,lose):
+//     random   N distinct cells uniform in 1..=maxp
+//     win      built from random gaps, pair-gap XOR != 0     (Georgia)
+//     lose     built from random gaps, pair-gap XOR == 0     (Bob)
+//     packed   N adjacent pieces starting at a random cell
+//   first=<kind>             kind of the first case
+//   order=shuffled|sorted|reversed   order of the cells in the input (default shuffled)
+// Output: T, then per case `N` on a line and the N cells on the next line.
+#[path = "../_common/rng.rs"]
+mod rng;
+
+use rng::{Args, Rng};
+
+// XOR of the gaps inside the pairs (p1,p2), (p3,p4), ... after adding a wall
+// piece at 0 for odd N; cells sorted.
+fn pair_xor(sorted: &[u64]) -> u64 {
+    let mut p = sorted.to_vec();
+    if p.len() % 2 == 1 {
+        p.insert(0, 0);
+    }
+    p.chunks(2).fold(0, |a, c| a ^ (c[1] - c[0] - 1))
+}
+
+struct Cfg {
+    nmin: u64,
+    nmax: u64,
+    parity: String,
+    maxp: u64,
+    gap: Option<u64>,
+    zero: u64,
+}
+
+fn pick_n(rng: &mut Rng, c: &Cfg) -> u64 {
+    loop {
+        let n = rng.range(c.nmin, c.nmax);
+        let ok = match c.parity.as_str() {
+            "odd" => n % 2 == 1,
+            "even" => n % 2 == 0,
+            _ => true,
+        };
+        if ok {
+            return n;
+        }
+    }
+}
+
+fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
+    for _attempt in 0..1_000_000 {
+        let n = pick_n(rng, c);
+        let v: Vec<u64> = match kind {
+            "random" => {
+                let mut v = rng.distinct(n as usize, 1, c.maxp);
+                v.sort_unstable();
+                v
+            }
+            "packed" => {
+                let s = rng.range(1, c.maxp - n + 1);
+                (s..s + n).collect()
+            }
+            "win" | "lose" => {
+                let gmax = c.gap.unwrap_or(((c.maxp - n) * 9 / (5 * n)).max(1));
+                let mut g: Vec<u64> = (0..n)
+                    .map(|_| if rng.chance(c.zero, 100) { 0 } else { rng.range(1, gmax) })
+                    .collect();
+                if kind == "lose" {
+                    // The pair gaps are g[n-1], g[n-3], ... (0-based); fix the first one.
+                    let idx: Vec<usize> = (0..n as usize).rev().step_by(2).collect();
+                    let x = idx[1..].iter().fold(0, |a, &i| a ^ g[i]);
+                    g[idx[0]] = x;
+                }
+                let mut v = Vec::with_capacity(n as usize);
+                let mut at = 0;
+                for gi in g {
+                    at += gi + 1;
+                    v.push(at);
+                }
+                v
+            }
+            other => panic!("unknown kind {other}"),
+        };
+        if v[v.len() - 1] > c.maxp {
+            continue;
+        }
+        let ok = match kind {
+            "win" => pair_xor(&v) != 0,
+            "lose" => pair_xor(&v) == 0,
+            _ => true,
+        };
+        if ok {
+            return v;
+        }
+    }
+    panic!("could not build a case of kind {kind}");
+}
+
+fn main() {
+    let args = Args::from_env();
+    let mut rng = Rng::from_args(&args);
+    let t: usize = args.get("T", 1);
+    let (nmin, nmax) = if args.has("n") {
+        let n = args.get("n", 1u64);
+        (n, n)
+    } else {
+        (args.get("nmin", 1u64), args.get("nmax", 1000u64))
+    };
+    let cfg = Cfg {
+        nmin,
+        nmax,
+        parity: args.str("parity", "any").to_string(),
+        maxp: args.get("maxp", 10_000),
+        gap: if args.has("gap") { Some(args.get("gap", 1u64)) } else { None },
+        zero: args.get("zero", 20),
+    };
+    let kinds: Vec<String> = args
+        .str("kinds", "random,win,lose")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let order = args.str("order", "shuffled").to_string();
+    let mut out = format!("{t}\n");
+    for i in 0..t {
+        let kind = if i == 0 && args.has("first") {
+            args.str("first", "random").to_string()
+        } else {
+            rng.pick(&kinds).clone()
+        };
+        let mut v = make(&mut rng, &cfg, &kind);
+        match order.as_str() {
+            "sorted" => {}
+            "reversed" => v.reverse(),
+            "shuffled" => rng.shuffle(&mut v),
+            other => panic!("unknown order={other}"),
+        }
+        out.push_str(&format!("{}\n", v.len()));
+        let line: Vec<String> = v.iter().map(u64::to_string).collect();
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    print!("{out}");
+}

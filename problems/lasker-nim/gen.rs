@@ -1,0 +1,148 @@
+// Generator for `lasker-nim`. Arguments (key=value):
+//   T=<tests>                number of test cases (default 1)
+//   n=<N> | nmin= nmax=      pile count per case (default 1..=10)
+//   min=1 max=2147483647     pile size range
+//   kinds=k1,k2,...          each case picks one kind uniformly (default random,win,lose):
+//     random     uniform piles
+//     win        XOR of SG values != 0                          (Alice)
+//     lose       XOR of SG values == 0, needs N >= 2             (Bob)
+//     nim-lose   SG XOR == 0 but the plain pile XOR != 0        (Bob)
+//     nim-win    plain pile XOR == 0 but SG XOR != 0            (Alice)
+//     top-odd    an odd number of piles 2^31-1, the rest uniform (Alice; SG XOR >= 2^31)
+//     top-even   an even number (>= 2) of piles 2^31-1, the rest with SG XOR 0 (Bob)
+//   first=<kind>             kind of the first case
+// The plan keeps T * nmax <= 10^6 (the bound on the total N of a file).
+// Output: T, then per case `N` on a line and the N piles on the next line.
+#[path = "../_common/rng.rs"]
+mod rng;
+
+use rng::{Args, Rng};
+
+const TOP: u64 = 2_147_483_647;
+
+fn sg(x: u64) -> u64 {
+    // Lasker's Nim; an involution on the positive integers (swaps 4k+3 and 4k+4).
+    match x % 4 {
+        0 => x - 1,
+        3 => x + 1,
+        _ => x,
+    }
+}
+
+fn sg_xor(v: &[u64]) -> u64 {
+    v.iter().fold(0, |a, &b| a ^ sg(b))
+}
+
+fn nim_xor(v: &[u64]) -> u64 {
+    v.iter().fold(0, |a, &b| a ^ b)
+}
+
+struct Cfg {
+    nmin: u64,
+    nmax: u64,
+    lo: u64,
+    hi: u64,
+}
+
+fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
+    for _attempt in 0..1_000_000 {
+        let need2 = matches!(kind, "lose" | "nim-lose" | "nim-win" | "top-even");
+        let n = rng.range(if need2 { c.nmin.max(2) } else { c.nmin }, c.nmax) as usize;
+        let mut v: Vec<u64> = Vec::with_capacity(n);
+        match kind {
+            "random" | "win" => v.extend((0..n).map(|_| rng.range(c.lo, c.hi))),
+            "lose" | "nim-lose" => {
+                v.extend((0..n - 1).map(|_| rng.range(c.lo, c.hi)));
+                let x = sg_xor(&v);
+                if x == 0 {
+                    continue;
+                }
+                v.push(sg(x)); // sg(sg(x)) = x cancels the XOR
+            }
+            "nim-win" => {
+                v.extend((0..n - 1).map(|_| rng.range(c.lo, c.hi)));
+                v.push(nim_xor(&v));
+            }
+            "top-odd" => {
+                let mut k = rng.range(1, n as u64) as usize;
+                if k % 2 == 0 {
+                    k -= 1;
+                }
+                v.extend(std::iter::repeat(TOP).take(k));
+                v.extend((k..n).map(|_| rng.range(c.lo, c.hi)));
+            }
+            "top-even" => {
+                // k copies of 2^31-1 (k even, >= 2) and n - k other piles with SG XOR 0
+                // (so n - k is 0 or at least 2).
+                let ks: Vec<usize> = (2..=n).filter(|&k| k % 2 == 0 && n - k != 1).collect();
+                if ks.is_empty() {
+                    continue;
+                }
+                let k = *rng.pick(&ks);
+                v.extend(std::iter::repeat(TOP).take(k));
+                if n > k {
+                    v.extend((k..n - 1).map(|_| rng.range(c.lo, c.hi)));
+                    let x = sg_xor(&v);
+                    if x == 0 {
+                        continue;
+                    }
+                    v.push(sg(x));
+                }
+            }
+            other => panic!("unknown kind {other}"),
+        }
+        // Every pile in 1..=2^31-1, and within min..=max unless it is a forced 2^31-1.
+        if v.iter().any(|&p| p == 0 || p > TOP || (p != TOP && (p < c.lo || p > c.hi))) {
+            continue;
+        }
+        let ok = match kind {
+            "win" | "nim-win" | "top-odd" => sg_xor(&v) != 0 && (kind != "nim-win" || nim_xor(&v) == 0),
+            "lose" | "top-even" => sg_xor(&v) == 0,
+            "nim-lose" => sg_xor(&v) == 0 && nim_xor(&v) != 0,
+            _ => true,
+        };
+        if ok {
+            rng.shuffle(&mut v);
+            return v;
+        }
+    }
+    panic!("could not build a case of kind {kind}");
+}
+
+fn main() {
+    let args = Args::from_env();
+    let mut rng = Rng::from_args(&args);
+    let t: usize = args.get("T", 1);
+    let (nmin, nmax) = if args.has("n") {
+        let n = args.get("n", 1u64);
+        (n, n)
+    } else {
+        (args.get("nmin", 1u64), args.get("nmax", 10u64))
+    };
+    let cfg = Cfg { nmin, nmax, lo: args.get("min", 1), hi: args.get("max", TOP) };
+    let kinds: Vec<String> = args
+        .str("kinds", "random,win,lose")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let mut out = String::with_capacity(t * (nmax as usize * 11 + 8) + 8);
+    out.push_str(&format!("{t}\n"));
+    for i in 0..t {
+        let kind = if i == 0 && args.has("first") {
+            args.str("first", "random").to_string()
+        } else {
+            rng.pick(&kinds).clone()
+        };
+        let v = make(&mut rng, &cfg, &kind);
+        out.push_str(&v.len().to_string());
+        out.push('\n');
+        for (j, p) in v.iter().enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            out.push_str(&p.to_string());
+        }
+        out.push('\n');
+    }
+    print!("{out}");
+}
