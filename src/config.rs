@@ -41,6 +41,8 @@ pub struct Config {
     pub limits: Limits,
     #[serde(default)]
     pub compile: CompileLimits,
+    #[serde(default)]
+    pub sandbox: SandboxConfig,
     /// Languages by id (`cpp`, `python`, ...).
     #[serde(default)]
     pub languages: BTreeMap<String, LanguageConfig>,
@@ -96,6 +98,73 @@ impl Default for CompileLimits {
     }
 }
 
+/// How untrusted programs are isolated and measured (`[sandbox]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxConfig {
+    /// `auto` (default): the best tier this machine allows; `namespaces`:
+    /// refuse to start without namespace isolation; `none`: rlimits and a
+    /// process group only (insecure: for trusted code or broken hosts).
+    pub isolation: Isolation,
+    /// `auto` (default): cgroup v2, else cgroup v1, else rusage; or force
+    /// one of `cgroup-v2`, `cgroup-v1`, `rusage`.
+    pub measurement: MeasurementChoice,
+    /// Host uid (and gid) a box runs as when the judge runs as root
+    /// (default 60000, a uid that owns nothing). Unprivileged judges run
+    /// boxes as themselves.
+    pub uid: u32,
+    /// Host paths every box sees read-only (default: `/usr`, `/bin`, `/lib`,
+    /// `/lib64`, `/lib32`, `/sbin`, `/etc/ld.so.cache`, `/etc/alternatives`;
+    /// missing ones are skipped). Languages add their own (`paths`).
+    pub paths: Vec<PathBuf>,
+    /// MiB of the box's private `/tmp` (default 64); what is written there
+    /// also counts towards the memory limit where cgroups measure.
+    pub tmp_size: u64,
+}
+
+/// The isolation requested in `[sandbox] isolation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    Auto,
+    Namespaces,
+    None,
+}
+
+/// The measurement requested in `[sandbox] measurement`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeasurementChoice {
+    Auto,
+    CgroupV2,
+    CgroupV1,
+    Rusage,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            isolation: Isolation::Auto,
+            measurement: MeasurementChoice::Auto,
+            uid: 60000,
+            paths: [
+                "/usr",
+                "/bin",
+                "/lib",
+                "/lib64",
+                "/lib32",
+                "/sbin",
+                "/etc/ld.so.cache",
+                "/etc/alternatives",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .collect(),
+            tmp_size: 64,
+        }
+    }
+}
+
 /// How to compile and run one language.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -115,6 +184,17 @@ pub struct LanguageConfig {
     /// Command printing the toolchain's version.
     #[serde(default)]
     pub version: Vec<String>,
+    /// Command printing the toolchain's root directory (e.g. `rustc --print
+    /// sysroot`), run once outside the box; its output replaces
+    /// `{toolchain}` in `compile`, `run`, `version` and `paths`, so a box
+    /// can use the real toolchain without seeing a version manager's home.
+    #[serde(default)]
+    pub toolchain: Vec<String>,
+    /// Host paths the box must see read-only to compile and run this
+    /// language (its installation, when outside the system paths of
+    /// `[sandbox]`).
+    #[serde(default)]
+    pub paths: Vec<String>,
     /// Multiplier on the problem's time limit (default 1.0).
     #[serde(default = "one")]
     pub time_factor: f64,
@@ -183,10 +263,21 @@ impl Config {
             return Err("limits.wall_factor must be at least 1".into());
         }
         if l.memory_limit == 0 || l.output_limit == 0 || l.source_limit == 0 {
-            return Err("limits: memory_limit, output_limit and source_limit must be positive".into());
+            return Err(
+                "limits: memory_limit, output_limit and source_limit must be positive".into(),
+            );
         }
         if !(self.compile.time_limit > 0.0 && self.compile.time_limit.is_finite()) {
             return Err("compile.time_limit must be a positive number of seconds".into());
+        }
+        if self.sandbox.tmp_size == 0 {
+            return Err("sandbox.tmp_size must be positive".into());
+        }
+        if self.sandbox.uid == 0 {
+            return Err("sandbox.uid must not be 0 (boxes never run as root)".into());
+        }
+        if let Some(p) = self.sandbox.paths.iter().find(|p| p.is_relative()) {
+            return Err(format!("sandbox.paths: {} must be absolute", p.display()));
         }
         let mut seen = BTreeMap::new();
         for (id, lang) in &self.languages {
@@ -223,7 +314,12 @@ impl Config {
 fn one_line(message: &str) -> String {
     let mut lines = message.lines().filter(|l| !l.trim().is_empty());
     let first = lines.next().unwrap_or("invalid TOML").trim().to_string();
-    let last = message.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let last = message
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
     if last.is_empty() || last == first {
         first
     } else {

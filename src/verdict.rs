@@ -150,7 +150,10 @@ mod tests {
             (Verdict::CE, Verdict::IE),
         ];
         for (lesser, greater) in table {
-            assert!(lesser.severity() < greater.severity(), "{lesser} < {greater}");
+            assert!(
+                lesser.severity() < greater.severity(),
+                "{lesser} < {greater}"
+            );
         }
     }
 

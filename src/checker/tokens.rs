@@ -6,8 +6,12 @@ use super::CheckResult;
 
 /// Compares `output` with `answer` token by token.
 pub fn check_tokens(_input: &[u8], answer: &[u8], output: &[u8]) -> CheckResult {
-    let mut want = answer.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty());
-    let mut got = output.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty());
+    let mut want = answer
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty());
+    let mut got = output
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty());
     let mut index = 0usize;
     loop {
         index += 1;
@@ -69,7 +73,11 @@ mod tests {
             ("", "\n \n"),
         ];
         for (answer, output) in table {
-            assert_eq!(decide(answer, output), Decision::Accepted, "{answer:?} vs {output:?}");
+            assert_eq!(
+                decide(answer, output),
+                Decision::Accepted,
+                "{answer:?} vs {output:?}"
+            );
             assert_eq!(decide(output, answer), Decision::Accepted, "symmetric");
         }
     }
@@ -84,7 +92,11 @@ mod tests {
             ("12\n", "012\n"),
         ];
         for (answer, output) in table {
-            assert_eq!(decide(answer, output), Decision::WrongAnswer, "{answer:?} vs {output:?}");
+            assert_eq!(
+                decide(answer, output),
+                Decision::WrongAnswer,
+                "{answer:?} vs {output:?}"
+            );
             assert_eq!(decide(output, answer), Decision::WrongAnswer, "symmetric");
         }
     }

@@ -23,14 +23,18 @@ pub fn run(ctx: &Context, slugs: &[String], all: bool) -> anyhow::Result<u8> {
     let tty = std::io::stderr().is_terminal();
     for slug in &slugs {
         let start = Instant::now();
-        let result = ctx.catalog.load(slug).map_err(anyhow::Error::from).and_then(|p| {
-            data.ensure(&p, &|progress| {
-                if let (true, Progress::Test { done, total }) = (tty, progress) {
-                    eprint!("\r{slug}: {done}/{total} tests");
-                }
-            })
+        let result = ctx
+            .catalog
+            .load(slug)
             .map_err(anyhow::Error::from)
-        });
+            .and_then(|p| {
+                data.ensure(&p, &|progress| {
+                    if let (true, Progress::Test { done, total }) = (tty, progress) {
+                        eprint!("\r{slug}: {done}/{total} tests");
+                    }
+                })
+                .map_err(anyhow::Error::from)
+            });
         match result {
             Ok(set) => {
                 if tty {

@@ -9,7 +9,12 @@ pub fn run(ctx: &Context) -> anyhow::Result<u8> {
     let mut out = stdout.lock();
     let mut missing = 0;
     for lang in ctx.languages.iter() {
-        let exts: Vec<String> = lang.config.extensions.iter().map(|e| format!(".{e}")).collect();
+        let exts: Vec<String> = lang
+            .config
+            .extensions
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect();
         let status = match lang.version(ctx.runner.as_ref()) {
             Ok(v) => v,
             Err(why) => {
@@ -17,7 +22,14 @@ pub fn run(ctx: &Context) -> anyhow::Result<u8> {
                 format!("MISSING: {why}")
             }
         };
-        writeln!(out, "{:<8} {:<20} {:<16} {}", lang.id, lang.config.name, exts.join(" "), status)?;
+        writeln!(
+            out,
+            "{:<8} {:<20} {:<16} {}",
+            lang.id,
+            lang.config.name,
+            exts.join(" "),
+            status
+        )?;
     }
     Ok(if missing == 0 { 0 } else { 1 })
 }

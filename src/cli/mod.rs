@@ -1,6 +1,7 @@
 //! The command line: argument definitions (clap) and one module per command.
 //! Errors are `anyhow` here (the edge), printed by `main` as one line.
 
+mod doctor;
 mod gen;
 mod languages;
 mod problems;
@@ -73,6 +74,11 @@ pub enum Command {
     },
     /// List the configured languages with their toolchain versions.
     Languages,
+    /// Show the sandbox's isolation and measurement tiers in force, what is
+    /// missing for better ones, and whether each toolchain works in the box.
+    ///
+    /// Exit status: 0 isolated and every toolchain works, 1 otherwise.
+    Doctor,
 }
 
 /// Runs a command; returns the exit status.
@@ -94,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Show { problem } => problems::show(&ctx, &problem),
         Command::Gen { problems, all } => gen::run(&ctx, &problems, all),
         Command::Languages => languages::run(&ctx),
+        Command::Doctor => doctor::run(&ctx),
     };
     match result {
         Err(e) if is_broken_pipe(&e) => Ok(0),
@@ -121,7 +128,8 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// Opens the store, creating the data directory if needed.
 async fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
     let dir = &ctx.config.data_dir;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating data directory {}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("creating data directory {}", dir.display()))?;
     Ok(crate::store::Store::open(&ctx.config.database_url()).await?)
 }
 

@@ -38,7 +38,11 @@ pub fn list(ctx: &Context, json: bool) -> anyhow::Result<u8> {
         serde_json::to_writer(&mut out, &rows)?;
         writeln!(out)?;
     } else {
-        writeln!(out, "{:<20} {:<34} {:>6} {:>8} {:>6}", "problem", "title", "time", "memory", "tests")?;
+        writeln!(
+            out,
+            "{:<20} {:<34} {:>6} {:>8} {:>6}",
+            "problem", "title", "time", "memory", "tests"
+        )?;
         for r in &rows {
             writeln!(
                 out,

@@ -56,23 +56,25 @@ pub fn run(
         writeln!(out, "submission {id}: {slug} in {}", language.config.name)?;
     }
     let mut write_error = None;
-    let judged = ctx.judge(&data).judge(&problem, language, &source, &mut |event| {
-        if json {
-            return;
-        }
-        let r = match event {
-            Event::Compiling => {
-                eprintln!("compiling...");
-                Ok(())
+    let judged = ctx
+        .judge(&data)
+        .judge(&problem, language, &source, &mut |event| {
+            if json {
+                return;
             }
-            Event::Compiled { .. } => report::table_header(&mut out),
-            Event::TestDone { index, report, .. } => report::table_row(&mut out, index, report),
-            Event::PreparingTests => Ok(()),
-        };
-        if let Err(e) = r {
-            write_error.get_or_insert(e);
-        }
-    });
+            let r = match event {
+                Event::Compiling => {
+                    eprintln!("compiling...");
+                    Ok(())
+                }
+                Event::Compiled { .. } => report::table_header(&mut out),
+                Event::TestDone { index, report, .. } => report::table_row(&mut out, index, report),
+                Event::PreparingTests => Ok(()),
+            };
+            if let Err(e) = r {
+                write_error.get_or_insert(e);
+            }
+        });
     let (report, failure) = match judged {
         Ok(report) => (report, None),
         Err(e) => {
@@ -98,7 +100,10 @@ pub fn run(
         return Err(e.into());
     }
     if json {
-        report::print_json(&mut out, &JsonReport::new(id, slug, &language.id, Some(&report)))?;
+        report::print_json(
+            &mut out,
+            &JsonReport::new(id, slug, &language.id, Some(&report)),
+        )?;
     } else {
         report::summary(&mut out, id, &report)?;
     }

@@ -49,7 +49,9 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{slug}: test data at {path} is corrupted: {what} (delete that directory to regenerate)")]
+    #[error(
+        "{slug}: test data at {path} is corrupted: {what} (delete that directory to regenerate)"
+    )]
     Corrupt {
         slug: String,
         path: PathBuf,
@@ -133,6 +135,7 @@ pub fn trusted_limits(time_limit: f64) -> Limits {
         memory: 2 << 30,
         output: 256 << 20,
         open_files: 64,
+        processes: 64,
     }
 }
 
@@ -211,10 +214,16 @@ impl TestData<'_> {
             built: false,
         };
         for t in &set.index.tests {
-            for (path, bytes) in [(set.input(t), t.input_bytes), (set.answer(t), t.answer_bytes)] {
+            for (path, bytes) in [
+                (set.input(t), t.input_bytes),
+                (set.answer(t), t.answer_bytes),
+            ] {
                 let len = std::fs::metadata(&path).map(|m| m.len()).ok();
                 if len != Some(bytes) {
-                    return Err(corrupt(format!("{} is missing or has the wrong size", path.display())));
+                    return Err(corrupt(format!(
+                        "{} is missing or has the wrong size",
+                        path.display()
+                    )));
                 }
             }
         }
@@ -345,7 +354,8 @@ impl TestData<'_> {
         let origin = match &test.input {
             TestInput::File(rel) => {
                 let src = problem.dir.join(rel);
-                std::fs::copy(&src, &input).map_err(|e| fail(format!("copying {}: {e}", src.display())))?;
+                std::fs::copy(&src, &input)
+                    .map_err(|e| fail(format!("copying {}: {e}", src.display())))?;
                 rel.display().to_string()
             }
             TestInput::Gen(args) => {

@@ -19,7 +19,9 @@ const SHARED_DIR: &str = "_common";
 
 /// The files of `problems/_common/`, as (path relative to the problems
 /// directory, bytes), sorted. Empty when there is no such directory.
-pub fn shared_files(problem: &Problem) -> Result<Vec<(PathBuf, Vec<u8>)>, (PathBuf, std::io::Error)> {
+pub fn shared_files(
+    problem: &Problem,
+) -> Result<Vec<(PathBuf, Vec<u8>)>, (PathBuf, std::io::Error)> {
     let Some(parent) = problem.dir.parent() else {
         return Ok(Vec::new());
     };
@@ -164,6 +166,7 @@ impl PackagePrograms {
             stdin: stdin.map(Path::to_path_buf),
             stdout: stdout.to_path_buf(),
             stderr: stderr.clone(),
+            binds: p.program.binds(),
             limits,
         };
         let outcome = runner.run(&spec)?;

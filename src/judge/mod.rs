@@ -67,8 +67,14 @@ pub struct Report {
 pub enum Event<'a> {
     PreparingTests,
     Compiling,
-    Compiled { cached: bool },
-    TestDone { index: usize, total: usize, report: &'a TestReport },
+    Compiled {
+        cached: bool,
+    },
+    TestDone {
+        index: usize,
+        total: usize,
+        report: &'a TestReport,
+    },
 }
 
 /// Everything the judge needs, borrowed from the caller.
@@ -157,6 +163,7 @@ impl Judge<'_> {
             memory: problem.manifest.memory_limit << 20,
             output: self.limits.output_limit << 20,
             open_files: 256,
+            processes: 64,
         }
     }
 
@@ -189,6 +196,7 @@ impl Judge<'_> {
             stdin: Some(tests.input(test)),
             stdout: stdout.clone(),
             stderr: stderr.clone(),
+            binds: program.binds(),
             limits,
         };
         let outcome = self.runner.run(&spec)?;
@@ -246,7 +254,9 @@ pub fn run_verdict(outcome: &Outcome) -> Option<(Verdict, String)> {
     match outcome.termination {
         Termination::Exited(0) => None,
         Termination::Exited(code) => Some((Verdict::RE, format!("exit code {code}"))),
-        Termination::Signaled(sig) => Some((Verdict::RE, format!("killed by {}", signal_name(sig)))),
+        Termination::Signaled(sig) => {
+            Some((Verdict::RE, format!("killed by {}", signal_name(sig))))
+        }
         Termination::CpuTimeout => Some((Verdict::TLE, "CPU time limit exceeded".into())),
         Termination::WallTimeout => Some((Verdict::TLE, "wall-clock time limit exceeded".into())),
         Termination::MemoryExceeded => Some((Verdict::MLE, "memory limit exceeded".into())),

@@ -62,7 +62,9 @@ impl ProgramCache {
     /// Records a compilation error.
     pub fn store_failure(&self, key: &str, message: &str) -> Result<(), Error> {
         let path = self.root.join(format!("{key}.ce"));
-        let tmp = self.root.join(format!("{key}.ce.tmp{}", std::process::id()));
+        let tmp = self
+            .root
+            .join(format!("{key}.ce.tmp{}", std::process::id()));
         std::fs::write(&tmp, message).map_err(Self::err(&tmp))?;
         std::fs::rename(&tmp, &path).map_err(Self::err(&path))
     }

@@ -126,7 +126,11 @@ impl Manifest {
         let raw: RawManifest = toml::from_str(text).map_err(|e| {
             let msg = e.to_string();
             let first = msg.lines().next().unwrap_or("invalid TOML").to_string();
-            let last = msg.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let last = msg
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
             if last.trim() == first.trim() {
                 first
             } else {
@@ -157,14 +161,18 @@ impl Manifest {
             }
             let group = t.group.unwrap_or(Group::Secret);
             let expanded: Vec<(String, TestInput)> = match (t.file, t.gen) {
-                (Some(_), Some(_)) => return Err(format!("{at}: give either file or gen, not both")),
+                (Some(_), Some(_)) => {
+                    return Err(format!("{at}: give either file or gen, not both"))
+                }
                 (None, None) => return Err(format!("{at}: needs file or gen")),
                 (Some(file), None) => {
                     if t.count.is_some() {
                         return Err(format!("{at}: count applies only to gen tests"));
                     }
                     if !is_inside(&file) {
-                        return Err(format!("{at}: file must be a relative path inside the package"));
+                        return Err(format!(
+                            "{at}: file must be a relative path inside the package"
+                        ));
                     }
                     vec![(t.name.clone(), TestInput::File(file))]
                 }
@@ -176,7 +184,9 @@ impl Manifest {
                     match t.count {
                         None => vec![(t.name.clone(), TestInput::Gen(args))],
                         Some(0) => return Err(format!("{at}: count must be at least 1")),
-                        Some(n) if n > 1000 => return Err(format!("{at}: count {n} is above 1000")),
+                        Some(n) if n > 1000 => {
+                            return Err(format!("{at}: count {n} is above 1000"))
+                        }
                         Some(n) => {
                             let width = n.to_string().len().max(2);
                             (1..=n)
@@ -228,7 +238,11 @@ impl Manifest {
 
     /// Whether any test or stress run needs the generator.
     pub fn needs_generator(&self) -> bool {
-        !self.stress.is_empty() || self.tests.iter().any(|t| matches!(t.input, TestInput::Gen(_)))
+        !self.stress.is_empty()
+            || self
+                .tests
+                .iter()
+                .any(|t| matches!(t.input, TestInput::Gen(_)))
     }
 }
 
@@ -312,14 +326,21 @@ mod tests {
 
     #[test]
     fn unknown_checker_is_rejected() {
-        let e = error_of(&GOOD.replace("memory_limit = 256", "memory_limit = 256\nchecker = \"magic\""));
+        let e = error_of(&GOOD.replace(
+            "memory_limit = 256",
+            "memory_limit = 256\nchecker = \"magic\"",
+        ));
         assert!(e.contains("magic"), "{e}");
     }
 
     #[test]
     fn test_with_both_file_and_gen_is_rejected() {
-        let e = error_of(&GOOD.replace("file = \"tests/sample-1.in\"", "file = \"a\"\ngen = \"b\""));
-        assert!(e.contains("tests[0] (sample-1): give either file or gen"), "{e}");
+        let e =
+            error_of(&GOOD.replace("file = \"tests/sample-1.in\"", "file = \"a\"\ngen = \"b\""));
+        assert!(
+            e.contains("tests[0] (sample-1): give either file or gen"),
+            "{e}"
+        );
     }
 
     #[test]

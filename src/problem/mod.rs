@@ -133,7 +133,11 @@ impl Problem {
                 if !path.is_file() {
                     return Err(Error::Manifest {
                         path: manifest_path.clone(),
-                        message: format!("tests.{}: file {} does not exist", test.name, rel.display()),
+                        message: format!(
+                            "tests.{}: file {} does not exist",
+                            test.name,
+                            rel.display()
+                        ),
                     });
                 }
             }
@@ -178,7 +182,11 @@ impl Problem {
                 .filter(|p| p.is_file())
                 .collect();
             paths.sort();
-            out.extend(paths.into_iter().map(|path| ExampleSubmission { expected, path }));
+            out.extend(
+                paths
+                    .into_iter()
+                    .map(|path| ExampleSubmission { expected, path }),
+            );
         }
         out
     }

@@ -264,7 +264,10 @@ impl Store {
         .bind(id)
         .fetch_all(&self.pool)
         .await?;
-        let parse = |v: &str| v.parse::<Verdict>().map_err(|_| Error::BadVerdict(id, v.to_string()));
+        let parse = |v: &str| {
+            v.parse::<Verdict>()
+                .map_err(|_| Error::BadVerdict(id, v.to_string()))
+        };
         let status = match row.status.as_str() {
             "queued" => Status::Queued,
             "judging" => Status::Judging,

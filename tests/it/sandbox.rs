@@ -1,0 +1,1 @@
+//! The sandbox against hostile programs.
