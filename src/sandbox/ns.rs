@@ -1070,10 +1070,10 @@ unsafe fn init(plan: &Plan) -> ! {
         // capabilities: an unmapped uid cannot create files on the box's
         // own tmpfs (EOVERFLOW). The program drops the capabilities.
         if plan.drop_groups {
-            check(libc::setgroups(0, std::ptr::null()), report, S_GROUPS);
+            check(raw_setgroups(), report, S_GROUPS);
         }
-        check(libc::setresgid(BOX_ID, BOX_ID, BOX_ID), report, S_SETUID);
-        check(libc::setresuid(BOX_ID, BOX_ID, BOX_ID), report, S_SETUID);
+        check(raw_setresgid(BOX_ID), report, S_SETUID);
+        check(raw_setresuid(BOX_ID), report, S_SETUID);
     }
     // Nothing in the box may read init's memory or descriptors.
     libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
@@ -1244,6 +1244,23 @@ unsafe fn init(plan: &Plan) -> ! {
     libc::_exit(0)
 }
 
+// The C library's set*id and setgroups apply the change to every thread of
+// the process (POSIX), by signalling them and waiting: after a fork-like
+// clone of a multi-threaded judge those threads do not exist and the wait
+// never ends. The raw system calls change this thread only, which is all
+// the child has.
+unsafe fn raw_setgroups() -> libc::c_int {
+    libc::syscall(libc::SYS_setgroups, 0usize, std::ptr::null::<libc::gid_t>()) as libc::c_int
+}
+
+unsafe fn raw_setresgid(gid: u32) -> libc::c_int {
+    libc::syscall(libc::SYS_setresgid, gid, gid, gid) as libc::c_int
+}
+
+unsafe fn raw_setresuid(uid: u32) -> libc::c_int {
+    libc::syscall(libc::SYS_setresuid, uid, uid, uid) as libc::c_int
+}
+
 /// Closes every descriptor from 3 up except `keep`.
 unsafe fn close_all_but(keep: RawFd) {
     if keep > 3 {
@@ -1291,10 +1308,10 @@ unsafe fn exec_program(plan: &Plan) -> ! {
         Users::Setuid => (plan.host_uid, plan.host_gid),
     };
     if plan.drop_groups && plan.users == Users::Setuid {
-        check(libc::setgroups(0, std::ptr::null()), report, S_GROUPS);
+        check(raw_setgroups(), report, S_GROUPS);
     }
-    check(libc::setresgid(gid, gid, gid), report, S_SETUID);
-    check(libc::setresuid(uid, uid, uid), report, S_SETUID);
+    check(raw_setresgid(gid), report, S_SETUID);
+    check(raw_setresuid(uid), report, S_SETUID);
     // No capabilities left, in any set.
     #[repr(C)]
     struct CapHeader {
