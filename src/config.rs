@@ -195,6 +195,12 @@ pub struct LanguageConfig {
     /// `[sandbox]`).
     #[serde(default)]
     pub paths: Vec<String>,
+    /// The exit status by which this language's runtime reports that it
+    /// ran out of its own memory limit (Java with
+    /// `-XX:+ExitOnOutOfMemoryError` exits 3): the judge calls it MLE,
+    /// as it does when the kernel stops a program at the limit.
+    #[serde(default)]
+    pub memory_exit_code: Option<i32>,
     /// Multiplier on the problem's time limit (default 1.0).
     #[serde(default = "one")]
     pub time_factor: f64,

@@ -76,6 +76,8 @@ pub struct Program {
     pub run: Vec<String>,
     /// Host paths the program needs besides its directory (read-only).
     pub paths: Vec<PathBuf>,
+    /// The exit status meaning "the runtime ran out of memory", if any.
+    pub memory_exit_code: Option<i32>,
     pub time_factor: f64,
     /// Whether this compile was served from the cache.
     pub cached: bool,
@@ -385,6 +387,7 @@ impl Language {
             dir,
             run: self.filled(&self.config.run).map_err(missing)?,
             paths: self.paths().map_err(missing)?,
+            memory_exit_code: self.config.memory_exit_code,
             time_factor: self.config.time_factor,
             cached,
         })

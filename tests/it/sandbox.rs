@@ -834,3 +834,66 @@ fn box_writes_land_only_in_its_working_directory() {
         "ok"
     );
 }
+
+/// Compiles `text` as `id` in the box and runs it there under `limits`.
+fn compile_and_run(
+    sb: &dyn Runner,
+    id: &str,
+    text: &str,
+    limits: Limits,
+) -> (Option<Verdict>, Outcome, String) {
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let lang = languages.get(id).unwrap();
+    let source = Source::new(text.as_bytes().to_vec());
+    let Compiled::Ok(program) = lang
+        .compile(sb, &cache, &source, &compile_limits())
+        .unwrap()
+    else {
+        panic!("{id} source does not compile");
+    };
+    let (prog, args) = program.command(limits.memory >> 20);
+    let cwd = tempfile::tempdir().unwrap();
+    let capture = tempfile::tempdir().unwrap();
+    let spec = RunSpec {
+        program: prog,
+        args,
+        env: grundy::lang::base_env(),
+        cwd: cwd.path().to_path_buf(),
+        stdin: None,
+        stdout: capture.path().join("out"),
+        stderr: capture.path().join("err"),
+        binds: program.binds(),
+        limits,
+    };
+    let outcome = sb.run(&spec).unwrap();
+    let out = std::fs::read_to_string(capture.path().join("out")).unwrap_or_default()
+        + &std::fs::read_to_string(capture.path().join("err")).unwrap_or_default();
+    let verdict = grundy::judge::program_run_verdict(&outcome, &program).map(|v| v.0);
+    (verdict, outcome, out)
+}
+
+#[test]
+fn java_catching_out_of_memory_is_memory_limit_exceeded() {
+    let Some(sb) = boxed() else { return };
+    let l = Limits {
+        cpu: Duration::from_secs(5),
+        wall: Duration::from_secs(10),
+        ..limits()
+    };
+    for body in [
+        // Many small allocations until the heap is full.
+        "java.util.List<long[]> l = new java.util.ArrayList<>(); while (true) l.add(new long[1 << 17]);",
+        // One allocation larger than the limit.
+        "long[] a = new long[1 << 30]; System.out.println(a.length);",
+    ] {
+        let text = format!(
+            "public class Main {{ public static void main(String[] x) {{ try {{ {body} }} catch (OutOfMemoryError e) {{ System.out.println(\"caught\"); }} }} }}"
+        );
+        let (verdict, outcome, out) = compile_and_run(sb.as_ref(), "java", &text, l);
+        assert_eq!(verdict, Some(Verdict::MLE), "{body}: {outcome:?} {out}");
+        assert!(!out.contains("caught"), "{body}: {out}");
+    }
+}
