@@ -190,6 +190,13 @@ pub struct LanguageConfig {
     /// can use the real toolchain without seeing a version manager's home.
     #[serde(default)]
     pub toolchain: Vec<String>,
+    /// Command run once per toolchain version, in a box whose working
+    /// directory is kept under the data directory (e.g. to build a
+    /// precompiled header); that directory fills `{prepared}` in `compile`
+    /// and is visible read-only to compilations. If it fails, compile
+    /// arguments naming `{prepared}` are dropped.
+    #[serde(default)]
+    pub prepare: Vec<String>,
     /// Host paths the box must see read-only to compile and run this
     /// language (its installation, when outside the system paths of
     /// `[sandbox]`).

@@ -42,6 +42,7 @@ pub struct Language {
     pub config: LanguageConfig,
     version: OnceLock<Result<String, String>>,
     toolchain: OnceLock<Result<String, String>>,
+    prepared: OnceLock<Option<PathBuf>>,
 }
 
 /// Every configured language.
@@ -101,6 +102,7 @@ impl Languages {
                     config: config.clone(),
                     version: OnceLock::new(),
                     toolchain: OnceLock::new(),
+                    prepared: OnceLock::new(),
                 };
                 (id.clone(), lang)
             })
@@ -181,6 +183,87 @@ impl Language {
 
     fn filled(&self, argv: &[String]) -> Result<Vec<String>, String> {
         argv.iter().map(|a| self.fill(a)).collect()
+    }
+
+    /// The directory the `prepare` command filled (built once per
+    /// toolchain version and kept in the program cache), or `None` when
+    /// there is no such command or it failed (compiling then goes on
+    /// without it: slower, never wrong).
+    fn prepared(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        version: &str,
+    ) -> Option<PathBuf> {
+        self.prepared
+            .get_or_init(|| {
+                if self.config.prepare.is_empty() {
+                    return None;
+                }
+                match self.prepare(runner, cache, version) {
+                    Ok(dir) => Some(dir),
+                    Err(why) => {
+                        tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+
+    fn prepare(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        version: &str,
+    ) -> Result<PathBuf, String> {
+        let mut h = Sha256::new();
+        for part in [self.id.as_str(), version]
+            .into_iter()
+            .chain(self.config.prepare.iter().map(String::as_str))
+        {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        let name = format!("prepared-{}", hex(&h.finalize()));
+        if let Some(dir) = cache.prepared(&name) {
+            return Ok(dir);
+        }
+        let work = cache.workspace().map_err(|e| e.to_string())?;
+        let dir = work.path().join("prepared");
+        std::fs::create_dir(&dir).map_err(|e| e.to_string())?;
+        let argv = self.filled(&self.config.prepare)?;
+        let program = resolve(&argv[0]).ok_or_else(|| format!("{} not found", argv[0]))?;
+        let log = work.path().join("prepare.log");
+        let mut binds = self.binds()?;
+        binds.push(Bind::writable(&dir));
+        let spec = RunSpec {
+            program,
+            args: argv[1..].to_vec(),
+            env: base_env(),
+            cwd: dir.clone(),
+            stdin: None,
+            stdout: log.clone(),
+            stderr: log.clone(),
+            binds,
+            limits: Limits {
+                cpu: Duration::from_secs(60),
+                wall: Duration::from_secs(120),
+                memory: 2 << 30,
+                output: 1 << 30,
+                open_files: 256,
+                processes: 64,
+            },
+        };
+        let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
+        if !outcome.success() {
+            return Err(format!(
+                "{:?}: {}",
+                outcome.termination,
+                read_bounded(&log, 2000)
+            ));
+        }
+        cache.store_prepared(&name, &dir).map_err(|e| e.to_string())
     }
 
     /// The host paths every box of this language sees read-only.
@@ -308,7 +391,21 @@ impl Language {
             language: self.id.clone(),
             program,
         };
-        let compile = self.filled(&self.config.compile).map_err(missing)?;
+        let mut compile = self.filled(&self.config.compile).map_err(missing)?;
+        let prepared = if compile.iter().any(|a| a.contains("{prepared}")) {
+            self.prepared(runner, cache, &version)
+        } else {
+            None
+        };
+        match &prepared {
+            Some(dir) => {
+                let dir = dir.display().to_string();
+                for arg in &mut compile {
+                    *arg = arg.replace("{prepared}", &dir);
+                }
+            }
+            None => compile.retain(|a| !a.contains("{prepared}")),
+        }
         if let Some(program) = compile.first() {
             let program = resolve(program).ok_or_else(|| missing(program.clone()))?;
             // The compiler sees the language's paths, its own directory
@@ -325,6 +422,7 @@ impl Language {
                 }
             }
             binds.extend(tops.into_iter().map(Bind::read_only));
+            binds.extend(prepared.iter().map(Bind::read_only));
             let log = work.path().join("compile.log");
             let spec = RunSpec {
                 program,

@@ -553,16 +553,24 @@ int main(int argc, char **argv) {
     snprintf(p, sizeof p, "%s/escaped", argv[1]); try(p);
     snprintf(p, sizeof p, "%s/main", argv[2]); try(p);
     snprintf(p, sizeof p, "%s/planted", argv[2]); try(p);
-    try("/escaped"); try("/etc/escaped"); try("/usr/escaped"); try("/proc/sys/kernel/hostname");
+    snprintf(p, sizeof p, "/%s", argv[3]); try(p);
+    snprintf(p, sizeof p, "/etc/%s", argv[3]); try(p);
+    snprintf(p, sizeof p, "/usr/%s", argv[3]); try(p);
+    try("/proc/sys/kernel/hostname");
     try("/tmp/own"); try("own");
     return 0;
 }"#,
     );
     let before = std::fs::read(fx.path().join("main")).unwrap();
+    let name = format!("grundy-escaped-{}", std::process::id());
     let ran = run(
         sb.as_ref(),
         &fx,
-        &[target.path().to_str().unwrap(), fx.path().to_str().unwrap()],
+        &[
+            target.path().to_str().unwrap(),
+            fx.path().to_str().unwrap(),
+            &name,
+        ],
         limits(),
     );
     assert_eq!(
@@ -577,7 +585,9 @@ int main(int argc, char **argv) {
     assert!(std::fs::read_dir(target.path()).unwrap().next().is_none());
     assert!(!fx.path().join("planted").exists());
     assert_eq!(std::fs::read(fx.path().join("main")).unwrap(), before);
-    assert!(!Path::new("/escaped").exists() && !Path::new("/etc/escaped").exists());
+    for dir in ["/", "/etc", "/usr"] {
+        assert!(!Path::new(dir).join(&name).exists(), "{dir}/{name} written");
+    }
 }
 
 #[test]
