@@ -64,7 +64,11 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let run = |part: &str| wanted.is_empty() || wanted.iter().any(|w| w == part);
-    let (runner, tiers) = sandbox::select(&SandboxConfig::default());
+    let mut sc = SandboxConfig::default();
+    if std::env::var_os("BENCH_RUSAGE").is_some() {
+        sc.measurement = grundy::config::MeasurementChoice::Rusage;
+    }
+    let (runner, tiers) = sandbox::select(&sc);
     println!("sandbox: {}", runner.describe());
     for m in &tiers.missing {
         println!("  missing: {m}");
@@ -162,7 +166,7 @@ fn compile(runner: &dyn Runner) {
             "#include <{header}>\n#include <vector>\nusing namespace std;\nint main() {{ int n; cin >> n; vector<long long> a(n); long long x = 0; for (auto &v : a) {{ cin >> v; x ^= v; }} cout << (x ? \"Yes\" : \"No\") << \" {i}\" << endl; }}\n"
         )
     };
-    let mut timed = |header: &str, i: usize| {
+    let timed = |header: &str, i: usize| {
         let t = Instant::now();
         let source = Source::new(solution(header, i).into_bytes());
         match cpp

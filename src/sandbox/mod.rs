@@ -1,29 +1,99 @@
 //! The sandbox: runs one untrusted program under limits and reports what it
-//! saw. It knows processes, limits and measurement; it knows nothing of
-//! problems, languages, verdicts or the database. The judge maps an
-//! [`Outcome`] to a verdict.
+//! saw. It knows processes, limits, isolation and measurement; it knows
+//! nothing of problems, languages, verdicts or the database (its only
+//! import from the crate is [`SandboxConfig`]). The judge maps an
+//! [`Outcome`] to a verdict; an `Err` is the sandbox's own failure and
+//! becomes `IE`, never a program's verdict.
 //!
-//! # Theory of operation (the `rlimit` tier)
+//! # Tiers
 //!
-//! * **Process group.** The child calls `setpgid(0, 0)` before `exec`, so it
-//!   and everything it forks share one group, which is killed with
-//!   `SIGKILL` when the run ends or a limit hits.
-//! * **rlimits**, set between `fork` and `exec`: `RLIMIT_CPU` (a backstop one
-//!   second above the limit; the precise check is on the measured time),
-//!   `RLIMIT_FSIZE` (stdout and stderr go to files, so an output flood dies
-//!   of `SIGXFSZ` and is never buffered), `RLIMIT_STACK` (the memory limit:
-//!   deep recursion works as contestants expect), `RLIMIT_NOFILE`,
-//!   `RLIMIT_CORE = 0`.
-//! * **Waiting.** The calling thread blocks in `wait4`, which returns the
-//!   exit status together with the rusage of the child and of every
-//!   descendant it reaped: CPU time (user + system) and peak RSS.
-//! * **Watchdog.** A second thread wakes every few milliseconds until the
-//!   child is reaped: it enforces the wall-clock limit, samples the child's
-//!   resident memory (so a memory bomb is stopped near the limit instead of
-//!   eating the machine) and its CPU time. Whatever limit it enforces is
-//!   recorded, so the outcome names the limit that stopped the run.
-//! * **Kill path.** After `wait4` returns (or the watchdog fires), the whole
-//!   process group gets `SIGKILL`; nothing survives a run.
+//! [`select`] picks the best tier the machine allows, proving each with a
+//! probe run (`/usr/bin/true` in a box) before trusting it, and says which
+//! in [`Tiers`] (`grundy doctor` prints them):
+//!
+//! * isolation: [`IsolationTier::UserNamespace`] (no root needed),
+//!   [`IsolationTier::RootNamespaces`] (root where user namespaces are
+//!   forbidden), or [`IsolationTier::None`] (the `rlimit` tier, which
+//!   isolates nothing; refused when `[sandbox] isolation = "namespaces"`);
+//! * measurement: [`Measurement::CgroupV2`], [`Measurement::CgroupV1`] or
+//!   [`Measurement::Rusage`].
+//!
+//! # Theory of operation (the `namespaces` tier, `ns.rs`)
+//!
+//! * **Preparation, in the judge.** Before anything is forked the judge
+//!   opens the program's stdin, stdout and stderr files (so the box never
+//!   needs their paths), creates the run's cgroup, and turns the spec into
+//!   a plan of C strings: the mount list, argv, envp, rlimits, the seccomp
+//!   filter. The child only makes system calls: the judge is
+//!   multi-threaded, so after the fork-like `clone` nothing may allocate
+//!   or take a lock (even glibc's `setresuid` is avoided: it signals
+//!   threads that no longer exist).
+//! * **Namespaces.** One `clone` makes the box's init with fresh user,
+//!   PID, mount, network, IPC, UTS and cgroup namespaces. The judge writes
+//!   the user namespace's maps (box uid 1000 inside = `[sandbox] uid`
+//!   outside when the judge is root, the judge's own uid otherwise; no
+//!   supplementary groups), moves init into the run's cgroup, and only then
+//!   lets it go on (a pipe). The network namespace has only a loopback
+//!   device, down: nothing is reachable, not even the host's loopback.
+//! * **File system.** Init makes every mount private, reopens each bind
+//!   source inside its own mount namespace (the judge reserved the
+//!   descriptor numbers), becomes the box user (keeping its capabilities
+//!   in the namespace), and builds a root on a small tmpfs: read-only
+//!   recursive binds (`mount_setattr`, or a remount keeping locked flags)
+//!   of the `[sandbox] paths` (`/usr`, `/lib*`, `/bin`, ...; symlinks are
+//!   copied as symlinks), of the language's `paths` and of the spec's
+//!   read-only [`Bind`]s (the program's directory), writable binds of the
+//!   spec's writable directories and its `cwd`, a size-bounded `/tmp`
+//!   tmpfs, a fresh `/proc` of the new PID namespace, `/dev/{null,zero,full,
+//!   random,urandom}` and a synthetic `/etc/passwd`. The root is made
+//!   read-only, `pivot_root` enters it and the old root is detached: no
+//!   path, `/proc/*/root` and `/proc/*/cwd` included, leads back to the
+//!   host. Every path appears at its host path, so `{dir}` arguments work.
+//! * **The program.** Init forks it (init stays as PID 1, so signals,
+//!   orphans and `abort` behave as on a normal system). The program puts
+//!   its stdio on 0..2, marks every other descriptor close-on-exec, resets
+//!   `SIGPIPE` and the signal mask, sets rlimits (`RLIMIT_CPU` as a
+//!   backstop a second above the limit, `RLIMIT_FSIZE` = the output limit,
+//!   so a flood dies of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` =
+//!   the memory limit, so deep recursion works, `RLIMIT_NOFILE`,
+//!   `RLIMIT_CORE = 0`, and without a pids controller `RLIMIT_NPROC`,
+//!   which counts this user namespace only), drops every capability, sets
+//!   `no_new_privs`, installs the seccomp filter (`seccomp.rs`: ptrace,
+//!   mount, kexec, bpf, perf, keyctl, namespaces, io_uring, ... fail with
+//!   `EPERM`) and `execve`s with exactly the spec's environment.
+//! * **Time and memory** (`cgroup.rs`). With a cgroup, CPU time is the
+//!   cgroup's (`cpuacct.usage` or `cpu.stat`): every thread and child,
+//!   reaped or not; peak memory is the cgroup's high-water mark
+//!   (`memory.max_usage_in_bytes` or `memory.peak`), page cache written by
+//!   the program included; the kernel enforces the memory limit and the
+//!   process limit (`pids.max`: fork and thread bombs meet it). A run the
+//!   kernel OOM-killed (`oom_kill` in `memory.oom_control` or
+//!   `memory.events`), or that failed after meeting the limit (`failcnt`,
+//!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: `wait4`
+//!   rusage of init, which reaped the whole tree (CPU of reaped processes,
+//!   peak RSS of the largest), plus sampling of the program's RSS and CPU
+//!   in `/proc` to stop it near the limits.
+//! * **Watching.** The judge's thread polls a pidfd of init every 10 ms:
+//!   past the wall-clock limit, or past the CPU limit by the cgroup's
+//!   count, it kills init. Whatever it enforced is recorded, so the
+//!   outcome names the limit that stopped the run.
+//! * **Kill path.** When the program ends, init `kill(-1, SIGKILL)`s the
+//!   rest of its namespace, reports the program's wait status on a pipe
+//!   and exits; when init dies (by itself, by the judge's `SIGKILL`, or by
+//!   `PR_SET_PDEATHSIG` when the judge dies) the kernel kills every process
+//!   of the PID namespace. The cgroup is then checked empty (`cgroup.kill`
+//!   on v2) and removed. Nothing survives a run.
+//! * **Setup failures.** A failing step in the child is reported on the
+//!   same pipe with its `errno` and becomes [`Error::Setup`] naming the
+//!   step: the judge's fault, never the program's.
+//!
+//! # Theory of operation (the `rlimit` tier, `rlimit.rs`)
+//!
+//! No isolation: the child calls `setpgid(0, 0)` and gets the rlimits
+//! above; `wait4` gives CPU time and peak RSS; a watchdog thread enforces
+//! the wall clock and samples `/proc` for memory and CPU; the process group
+//! is killed at the end. Only for trusted code or machines with no
+//! namespaces at all, and said loudly by `grundy doctor`.
 
 mod cgroup;
 mod ns;

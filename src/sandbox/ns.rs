@@ -215,7 +215,7 @@ enum Entry {
 
 impl NamespaceSandbox {
     /// Prepares the tier; does not check that the kernel allows it (see
-    /// [`super::detect`], which runs a probe).
+    /// [`super::select`], which runs a probe).
     ///
     /// # Errors
     /// When the staging directory cannot be created or seccomp is not

@@ -264,6 +264,7 @@ mod tests {
             memory: 256 << 20,
             output: 1 << 20,
             open_files: 64,
+            processes: 64,
         }
     }
 
