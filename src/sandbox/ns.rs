@@ -721,7 +721,8 @@ impl Runner for NamespaceSandbox {
         drop(plan);
         drop((stdin, stdout, stderr));
 
-        let stopped = watch(pid, &spec.limits, start, group.as_ref());
+        let mut sampled = Sampled::default();
+        let stopped = watch(pid, &spec.limits, start, group.as_ref(), &mut sampled);
         let mut guard = guard;
         let (_, usage) = guard.wait().map_err(|source| Error::Wait {
             program: program.clone(),
@@ -751,7 +752,9 @@ impl Runner for NamespaceSandbox {
             }
             None => {
                 let cpu = timeval_ms(usage.ru_utime) + timeval_ms(usage.ru_stime);
-                (cpu, usage.ru_maxrss as u64, 0, 0, Measurement::Rusage)
+                let cpu = cpu.max(sampled.cpu_ms);
+                let rss = (usage.ru_maxrss as u64).max(sampled.rss_kib);
+                (cpu, rss, 0, 0, Measurement::Rusage)
             }
         };
         let termination = classify(
@@ -827,6 +830,15 @@ impl Drop for Reaper {
     }
 }
 
+/// What the watchdog saw without a cgroup: the program's last sampled CPU
+/// time (ms) and peak RSS (KiB). A program killed with its namespace is
+/// never reaped by init, so rusage alone would miss it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Sampled {
+    cpu_ms: u64,
+    rss_kib: u64,
+}
+
 /// Waits for init to end, enforcing the wall-clock and CPU limits; kills
 /// init (and with it the whole PID namespace) when one is exceeded.
 fn watch(
@@ -834,6 +846,7 @@ fn watch(
     limits: &Limits,
     start: Instant,
     group: Option<&RunGroup>,
+    sampled: &mut Sampled,
 ) -> Option<Stopped> {
     // SAFETY: plain syscall; our unreaped child cannot be recycled.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as RawFd;
@@ -886,6 +899,8 @@ fn watch(
         } else if let Some(child) = first_child(pid) {
             // No cgroup: sample the program itself, as the rlimit tier does.
             if let Some((rss_kib, cpu_ms)) = rlimit::sample(child, ticks) {
+                sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
+                sampled.rss_kib = sampled.rss_kib.max(rss_kib);
                 if rss_kib * 1024 > limits.memory {
                     stop = Some(Stopped::Memory);
                 } else if cpu_ms * 1_000_000 > cpu_limit_ns + 50_000_000 {
