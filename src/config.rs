@@ -384,6 +384,31 @@ mod tests {
     }
 
     #[test]
+    fn sandbox_section_defaults_to_the_best_tier() {
+        let c = Config::parse("", Path::new("/")).unwrap();
+        assert_eq!(c.sandbox.isolation, Isolation::Auto);
+        assert_eq!(c.sandbox.measurement, MeasurementChoice::Auto);
+        assert!(c.sandbox.paths.contains(&PathBuf::from("/usr")));
+        let c = Config::parse(
+            "[sandbox]\nisolation = \"namespaces\"\nmeasurement = \"cgroup-v1\"\n",
+            Path::new("/"),
+        )
+        .unwrap();
+        assert_eq!(c.sandbox.isolation, Isolation::Namespaces);
+        assert_eq!(c.sandbox.measurement, MeasurementChoice::CgroupV1);
+    }
+
+    #[test]
+    fn sandbox_root_uid_and_relative_paths_are_rejected() {
+        let err = Config::parse("[sandbox]\nuid = 0\n", Path::new("/")).unwrap_err();
+        assert!(err.contains("sandbox.uid"), "{err}");
+        let err = Config::parse("[sandbox]\npaths = [\"usr\"]\n", Path::new("/")).unwrap_err();
+        assert!(err.contains("must be absolute"), "{err}");
+        let err = Config::parse("[sandbox]\nisolation = \"chroot\"\n", Path::new("/")).unwrap_err();
+        assert!(err.contains("chroot"), "{err}");
+    }
+
+    #[test]
     fn shipped_config_parses() {
         let text = include_str!("../config.toml");
         let c = Config::parse(text, Path::new(".")).unwrap();

@@ -129,6 +129,47 @@ fn own_cgroups() -> Vec<(String, String)> {
         .collect()
 }
 
+/// `<prefix>-<pid>-<nanoseconds>`: the pid alone is not unique across PID
+/// namespaces (a judge in a container may well be pid 1).
+fn unique_name(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("{prefix}-{}-{nanos}", std::process::id())
+}
+
+/// Removes what judges that died (or never dropped their sandbox) left in
+/// `base`: their `grundy-*` directories once empty, and run groups inside
+/// them older than an hour (a live judge's runs are younger, or busy).
+/// Best effort: a cgroup with processes or children cannot be removed.
+fn remove_stale(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    let hour = std::time::Duration::from_secs(3600);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_string_lossy().starts_with("grundy-") {
+            continue;
+        }
+        if let Ok(runs) = std::fs::read_dir(entry.path()) {
+            for run in runs.flatten() {
+                let old = run
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > hour);
+                if old && run.file_name().to_string_lossy().starts_with("run-") {
+                    let _ = std::fs::remove_dir(run.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(entry.path());
+    }
+}
+
 fn join_cgroup(mount: &Path, path: &str) -> PathBuf {
     mount.join(path.trim_start_matches('/'))
 }
@@ -196,7 +237,9 @@ impl Cgroups {
                 .find(|(c, _)| c.split(',').any(|x| x == controller))
                 .map(|(_, p)| p.clone())
                 .unwrap_or_else(|| "/".to_string());
-            let dir = join_cgroup(&mount, &path).join(format!("grundy-{}", std::process::id()));
+            let base = join_cgroup(&mount, &path);
+            remove_stale(&base);
+            let dir = base.join(unique_name("grundy"));
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             Ok(dir)
         };

@@ -316,6 +316,26 @@ pub struct Tiers {
     pub refused: Option<String>,
 }
 
+impl Tiers {
+    /// Whether untrusted programs run isolated. A judge serving others
+    /// refuses to start when they do not, unless told it is insecure.
+    ///
+    /// # Errors
+    /// A one-line reason naming what is missing.
+    pub fn require_isolation(&self) -> Result<(), String> {
+        if let Some(why) = &self.refused {
+            return Err(why.clone());
+        }
+        if self.isolation == IsolationTier::None {
+            return Err(format!(
+                "no isolating sandbox on this machine ({}); see `grundy doctor`",
+                self.missing.join("; ")
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Picks the best sandbox this machine allows under `config`, proving
 /// each isolating tier with a probe run before trusting it.
 pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
@@ -358,6 +378,7 @@ pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
                 .and_then(|sb| probe(&sb).map(|()| sb));
                 match attempt {
                     Ok(sb) => {
+                        dedup(&mut missing);
                         let tiers = Tiers {
                             isolation: tier,
                             measurement: sb.measurement(),
@@ -378,6 +399,7 @@ pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
             }
         }
     }
+    dedup(&mut missing);
     let refused = (config.isolation == Isolation::Namespaces)
         .then(|| "sandbox.isolation = \"namespaces\" but no namespace tier works here".to_string());
     let tiers = Tiers {
@@ -391,6 +413,12 @@ pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
         None => std::sync::Arc::new(RlimitSandbox),
     };
     (runner, tiers)
+}
+
+/// Drops repeated lines (each tier retries the same cgroup setup).
+fn dedup(lines: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    lines.retain(|l| seen.insert(l.clone()));
 }
 
 /// Runs `/bin/true` (or `/usr/bin/true`) in a box, proving the tier works.

@@ -871,9 +871,9 @@ fn watch(
             }
             None => {
                 std::thread::sleep(wait.min(Duration::from_millis(1)));
-                let mut status = 0;
-                // SAFETY: WNOWAIT leaves the child for the real wait.
+                // SAFETY: siginfo_t is plain old data.
                 let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+                // SAFETY: WNOWAIT leaves the child for the real wait.
                 let r = unsafe {
                     libc::waitid(
                         libc::P_PID,
@@ -882,7 +882,6 @@ fn watch(
                         libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
                     )
                 };
-                let _ = &mut status;
                 // SAFETY: reading the pid field of a filled siginfo.
                 r == 0 && unsafe { info.si_pid() } == pid
             }

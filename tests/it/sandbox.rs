@@ -672,6 +672,33 @@ int main(void) {
 }
 
 #[test]
+fn tiers_say_the_judge_is_isolated() {
+    let Some(_) = boxed() else { return };
+    let (_, tiers) = sandbox::select(&SandboxConfig::default());
+    assert_eq!(tiers.require_isolation(), Ok(()));
+}
+
+// Regression: glibc's setresuid in the child of a fork-like clone waited
+// for threads of the judge that no longer existed, so boxes started while
+// another thread was busy hung until the wall limit.
+#[test]
+fn boxes_started_from_many_threads_at_once_all_run() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c("int main(void) { return 0; }");
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..15 {
+                    let ran = run(sb.as_ref(), &fx, &[], limits());
+                    assert_eq!(ran.outcome.termination, Termination::Exited(0));
+                    assert!(ran.elapsed < Duration::from_secs(2), "{:?}", ran.elapsed);
+                }
+            });
+        }
+    });
+}
+
+#[test]
 fn measurement_names_its_mechanism() {
     let Some(sb) = boxed() else { return };
     let fx = Fixture::c("int main(void) { return 7; }");
