@@ -339,6 +339,19 @@ impl Tiers {
 /// Picks the best sandbox this machine allows under `config`, proving
 /// each isolating tier with a probe run before trusting it.
 pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
+    select_among(
+        config,
+        &[IsolationTier::UserNamespace, IsolationTier::RootNamespaces],
+    )
+}
+
+/// [`select`] among the given isolation tiers only (in order), for tests
+/// and benchmarks of a tier this machine would not pick by itself; falls
+/// back like [`select`] when none works.
+pub fn select_among(
+    config: &SandboxConfig,
+    candidates: &[IsolationTier],
+) -> (std::sync::Arc<dyn Runner>, Tiers) {
     let mut missing = Vec::new();
     let want_cgroups = |missing: &mut Vec<String>| -> Option<cgroup::Cgroups> {
         let v2 = || cgroup::Cgroups::v2().map_err(|e| format!("cgroup v2: {e}"));
@@ -360,9 +373,16 @@ pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
     if config.isolation != Isolation::None {
         // SAFETY: plain syscall.
         let root = unsafe { libc::geteuid() } == 0;
-        let mut modes = vec![(ns::Users::Namespace, IsolationTier::UserNamespace)];
-        if root {
-            modes.push((ns::Users::Setuid, IsolationTier::RootNamespaces));
+        let mut modes = Vec::new();
+        for &tier in candidates {
+            match tier {
+                IsolationTier::UserNamespace => modes.push((ns::Users::Namespace, tier)),
+                IsolationTier::RootNamespaces if root => modes.push((ns::Users::Setuid, tier)),
+                IsolationTier::RootNamespaces => {
+                    missing.push(format!("{tier}: the judge is not root"));
+                }
+                IsolationTier::None => {}
+            }
         }
         for (users, tier) in modes {
             let mut cg = want_cgroups(&mut missing);

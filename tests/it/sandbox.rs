@@ -21,10 +21,24 @@ use grundy::sandbox::{
 use grundy::verdict::Verdict;
 
 /// The best sandbox of this machine, or `None` (and a loud message) when
-/// it cannot isolate.
+/// it cannot isolate. `GRUNDY_TEST_TIER=root-namespaces` (or
+/// `user-namespace`) runs the corpus against that tier only, so a machine
+/// that has both can test the one it would not pick.
 fn boxed() -> Option<Arc<dyn Runner>> {
     static SELECTED: OnceLock<(Arc<dyn Runner>, sandbox::Tiers)> = OnceLock::new();
-    let (runner, tiers) = SELECTED.get_or_init(|| sandbox::select(&SandboxConfig::default()));
+    let (runner, tiers) = SELECTED.get_or_init(|| {
+        let config = SandboxConfig::default();
+        match std::env::var("GRUNDY_TEST_TIER").as_deref() {
+            Ok("root-namespaces") => {
+                sandbox::select_among(&config, &[IsolationTier::RootNamespaces])
+            }
+            Ok("user-namespace") => sandbox::select_among(&config, &[IsolationTier::UserNamespace]),
+            Ok(other) => {
+                panic!("GRUNDY_TEST_TIER={other}: expected root-namespaces or user-namespace")
+            }
+            Err(_) => sandbox::select(&config),
+        }
+    });
     if tiers.isolation == IsolationTier::None {
         assert!(
             std::env::var_os("GRUNDY_REQUIRE_SANDBOX").is_none(),
@@ -510,6 +524,19 @@ int main(int argc, char **argv) {
             if (d) closedir(d);
         }
     for (char **e = environ; *e; e++) if (strstr(*e, marker) || strstr(*e, "GRUNDY_TEST")) printf("LEAK env %s\n", *e);
+    /* Init is a copy of the judge: its environment and memory hold the judge's. */
+    const char *init[] = {"/proc/1/environ", "/proc/1/mem", "/proc/1/maps", "/proc/1/cmdline"};
+    for (int i = 0; i < 4; i++) {
+        char buf[65536];
+        FILE *f = fopen(init[i], "r");
+        if (!f) continue;
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        for (size_t j = 0; j + 10 < n; j++) if (memcmp(buf + j, "GRUNDY_TEST", 11) == 0) { printf("LEAK %s\n", init[i]); break; }
+        if (n && i != 3) printf("READ %s\n", init[i]);
+    }
+    DIR *fds = opendir("/proc/1/fd");
+    if (fds) { struct dirent *e; while ((e = readdir(fds))) if (e->d_name[0] != '.') printf("READ /proc/1/fd/%s\n", e->d_name); closedir(fds); }
     const char *host[] = {"/root", "/home", "/etc/shadow", "/work", "/var/lib", "/proc/1/root/root"};
     for (int i = 0; i < 6; i++) if (access(host[i], F_OK) == 0) printf("VISIBLE %s\n", host[i]);
     return 0;
@@ -528,6 +555,7 @@ int main(int argc, char **argv) {
     );
     assert!(!ran.stdout.contains("LEAK"), "{}", ran.stdout);
     assert!(!ran.stdout.contains("VISIBLE"), "{}", ran.stdout);
+    assert!(!ran.stdout.contains("READ"), "{}", ran.stdout);
 }
 
 #[test]
