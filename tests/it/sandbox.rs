@@ -962,3 +962,31 @@ fn java_catching_out_of_memory_is_memory_limit_exceeded() {
         assert!(!out.contains("caught"), "{body}: {out}");
     }
 }
+
+#[test]
+fn doctor_names_the_tiers_in_force() {
+    let Some(_) = boxed() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let text = include_str!("../../config.toml").replace(
+        "data_dir = \"var\"",
+        &format!("data_dir = \"{}\"", dir.path().join("var").display()),
+    );
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(&config)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("isolation:   namespaces"), "{stdout}");
+    assert!(stdout.contains("\nmeasurement: "), "{stdout}");
+    for id in ["c", "cpp", "rust", "python", "java"] {
+        assert!(
+            stdout.contains(&format!("language:    {id:<8} ok")),
+            "{stdout}"
+        );
+    }
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}
