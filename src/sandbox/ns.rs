@@ -48,9 +48,34 @@ pub struct NamespaceSandbox {
     tmp_size_mib: u64,
     cgroups: Option<Cgroups>,
     seccomp: Filter,
-    /// An empty directory the box root is mounted on (inside the box's own
-    /// mount namespace only; the host sees it empty).
-    staging: tempfile::TempDir,
+    /// An empty directory the box root is mounted on, inside each box's
+    /// own mount namespace only: the host always sees it empty, so every
+    /// sandbox shares one (`<tmp>/grundy-box`) and nothing is left behind.
+    staging: PathBuf,
+}
+
+/// The shared staging directory, created if needed (mode 0755, so judges
+/// of any user can use it).
+fn staging_dir() -> Result<PathBuf, Error> {
+    let dir = std::env::temp_dir().join("grundy-box");
+    let io = |source| Error::Io {
+        path: dir.clone(),
+        source,
+    };
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(io(e)),
+    }
+    // A symlink planted there would move where boxes are built: refuse.
+    let meta = std::fs::symlink_metadata(&dir).map_err(io)?;
+    if !meta.is_dir() {
+        return Err(io(std::io::Error::other("not a directory")));
+    }
+    Ok(dir)
 }
 
 /// Steps of the child's setup, reported with `errno` when one fails.
@@ -229,13 +254,7 @@ impl NamespaceSandbox {
     ) -> Result<NamespaceSandbox, Error> {
         let seccomp = Filter::new()
             .ok_or_else(|| Error::Unavailable("no seccomp filter for this architecture".into()))?;
-        let staging = tempfile::Builder::new()
-            .prefix("grundy-box-")
-            .tempdir()
-            .map_err(|source| Error::Io {
-                path: std::env::temp_dir(),
-                source,
-            })?;
+        let staging = staging_dir()?;
         // SAFETY: plain syscalls.
         let (euid, egid) = unsafe { (libc::geteuid(), libc::getegid()) };
         let privileged = euid == 0;
@@ -362,7 +381,7 @@ impl NamespaceSandbox {
         go: RawFd,
         report: RawFd,
     ) -> Result<Plan<'a>, Error> {
-        let root = self.staging.path();
+        let root = self.staging.as_path();
         let mut ops = Vec::new();
         let mut sources: Vec<OwnedFd> = Vec::new();
         let mut open_path = |path: &Path| -> Result<(RawFd, CString), Error> {
