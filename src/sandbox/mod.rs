@@ -49,8 +49,11 @@
 //!   read-only, `pivot_root` enters it and the old root is detached: no
 //!   path, `/proc/*/root` and `/proc/*/cwd` included, leads back to the
 //!   host. Every path appears at its host path, so `{dir}` arguments work.
-//! * **The program.** Init forks it (init stays as PID 1, so signals,
-//!   orphans and `abort` behave as on a normal system). The program puts
+//! * **The program.** Init spawns it as `posix_spawn` does
+//!   (`CLONE_VM | CLONE_VFORK` on a stack of its own: nothing of the
+//!   judge's address space is copied, which a fork would do at a cost
+//!   growing with the judge's size); init stays as PID 1, so signals,
+//!   orphans and `abort` behave as on a normal system. The program puts
 //!   its stdio on 0..2, marks every other descriptor close-on-exec, resets
 //!   `SIGPIPE` and the signal mask, sets rlimits (`RLIMIT_CPU` as a
 //!   backstop a second above the limit, `RLIMIT_FSIZE` = the output limit,
