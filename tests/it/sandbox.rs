@@ -706,6 +706,24 @@ fn tiers_say_the_judge_is_isolated() {
     assert_eq!(tiers.require_isolation(), Ok(()));
 }
 
+#[test]
+fn isolation_none_is_the_rlimit_tier_and_says_it_is_insecure() {
+    let config = SandboxConfig {
+        isolation: grundy::config::Isolation::None,
+        ..SandboxConfig::default()
+    };
+    let (runner, tiers) = sandbox::select(&config);
+    assert_eq!(tiers.isolation, IsolationTier::None);
+    assert_eq!(tiers.measurement, Measurement::Rusage);
+    assert!(tiers.refused.is_none());
+    assert!(tiers.require_isolation().is_err());
+    assert!(
+        runner.describe().starts_with("isolation: none"),
+        "{}",
+        runner.describe()
+    );
+}
+
 // Regression: glibc's setresuid in the child of a fork-like clone waited
 // for threads of the judge that no longer existed, so boxes started while
 // another thread was busy hung until the wall limit.
