@@ -64,6 +64,7 @@ impl Context {
             data,
             limits: &self.config.limits,
             compile: &self.config.compile,
+            run_all: false,
         }
     }
 }

@@ -15,6 +15,7 @@
 //! * [`data`]: turns a package into inputs and expected answers.
 //! * [`judge`]: the pipeline compile → run → check → aggregate.
 //! * [`store`]: SQLite through sqlx; the submissions queue.
+//! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`cli`]: the command line on top.
 //!
 //! [`config`], [`verdict`] and [`context`] are shared vocabulary.
@@ -30,3 +31,4 @@ pub mod problem;
 pub mod sandbox;
 pub mod store;
 pub mod verdict;
+pub mod verify;

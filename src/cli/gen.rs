@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, slugs: &[String], all: bool) -> anyhow::Result<u8> {
             .load(slug)
             .map_err(anyhow::Error::from)
             .and_then(|p| {
-                data.ensure(&p, &|progress| {
+                data.mend(&p, &|progress| {
                     if let (true, Progress::Test { done, total }) = (tty, progress) {
                         eprint!("\r{slug}: {done}/{total} tests");
                     }

@@ -8,6 +8,7 @@ mod problems;
 mod report;
 mod status;
 mod submit;
+mod verify;
 
 use std::path::PathBuf;
 
@@ -74,6 +75,23 @@ pub enum Command {
     },
     /// List the configured languages with their toolchain versions.
     Languages,
+    /// Prove problem packages right: valid inputs, brute force agreement,
+    /// example submissions' verdicts, time margin, answer balance.
+    ///
+    /// Exit status: 0 every package verified, 1 some did not, 2 usage or internal error.
+    Verify {
+        /// Problem slugs or package directories.
+        problems: Vec<String>,
+        /// Every problem.
+        #[arg(long, conflicts_with = "problems")]
+        all: bool,
+        /// Print exactly one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Random small inputs per stress plan (overrides problem.toml).
+        #[arg(long)]
+        stress: Option<u32>,
+    },
     /// Show the sandbox's isolation and measurement tiers in force, what is
     /// missing for better ones, and whether each toolchain works in the box.
     ///
@@ -101,6 +119,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Gen { problems, all } => gen::run(&ctx, &problems, all),
         Command::Languages => languages::run(&ctx),
         Command::Doctor => doctor::run(&ctx),
+        Command::Verify {
+            problems,
+            all,
+            json,
+            stress,
+        } => verify::run(&ctx, &problems, all, json, stress),
     };
     match result {
         Err(e) if is_broken_pipe(&e) => Ok(0),

@@ -50,8 +50,8 @@ pub fn print_json(out: &mut dyn Write, value: &impl Serialize) -> std::io::Resul
 pub fn table_header(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:>4}  {:<28} {:<7} {:>8} {:>11}  {}",
-        "#", "test", "verdict", "time", "memory", "message"
+        "{:>4}  {:<28} {:<7} {:>8} {:>11}  message",
+        "#", "test", "verdict", "time", "memory"
     )
 }
 

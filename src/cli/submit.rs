@@ -6,7 +6,7 @@
 //! Once stored, the submission always ends with a verdict: a judge failure
 //! is recorded as `IE` (and exits 2), never blamed on the submission.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context as _};
@@ -34,7 +34,7 @@ pub fn run(
         bail!("language {}: toolchain missing: {missing}", language.id);
     }
     let data = ctx.test_data(default_jobs());
-    if !json {
+    if !json && std::io::stderr().is_terminal() {
         eprintln!("preparing test data for {slug}...");
     }
     data.ensure(&problem, &|_| {})?;
@@ -63,13 +63,13 @@ pub fn run(
                 return;
             }
             let r = match event {
-                Event::Compiling => {
+                Event::Compiling if std::io::stderr().is_terminal() => {
                     eprintln!("compiling...");
                     Ok(())
                 }
                 Event::Compiled { .. } => report::table_header(&mut out),
                 Event::TestDone { index, report, .. } => report::table_row(&mut out, index, report),
-                Event::PreparingTests => Ok(()),
+                Event::PreparingTests | Event::Compiling => Ok(()),
             };
             if let Err(e) = r {
                 write_error.get_or_insert(e);

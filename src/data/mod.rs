@@ -49,9 +49,7 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error(
-        "{slug}: test data at {path} is corrupted: {what} (delete that directory to regenerate)"
-    )]
+    #[error("{slug}: test data at {path} is corrupted: {what} (run `grundy gen {slug}` to regenerate it)")]
     Corrupt {
         slug: String,
         path: PathBuf,
@@ -246,6 +244,23 @@ impl TestData<'_> {
         self.build(problem, progress)
     }
 
+    /// Like [`TestData::ensure`], but a corrupted set is rebuilt instead of
+    /// reported (what `grundy gen` does).
+    ///
+    /// # Errors
+    /// As [`TestData::build`].
+    pub fn mend(
+        &self,
+        problem: &Problem,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<TestSet, Error> {
+        match self.existing(problem) {
+            Ok(Some(set)) => Ok(set),
+            Ok(None) | Err(Error::Corrupt { .. }) => self.build(problem, progress),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Builds the package's test set from scratch.
     ///
     /// # Errors
@@ -322,12 +337,16 @@ impl TestData<'_> {
         let json = serde_json::to_vec_pretty(&index).unwrap_or_default();
         std::fs::write(&index_path, json).map_err(io(&index_path))?;
         let dir = self.set_dir(problem, &key);
-        let built = scratch.keep();
-        if dir.exists() {
-            // A stale or corrupted set under the same key: replace it.
+        if std::fs::rename(scratch.path(), &dir).is_err() {
+            // Another judge finished the same set first: use theirs.
+            if let Ok(Some(set)) = self.existing(problem) {
+                return Ok(set);
+            }
+            // A corrupted set under the same key: replace it.
             std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
+            std::fs::rename(scratch.path(), &dir).map_err(io(&dir))?;
         }
-        std::fs::rename(&built, &dir).map_err(io(&dir))?;
+        let _ = scratch.keep();
         Ok(TestSet {
             dir,
             index,

@@ -19,9 +19,7 @@ const SHARED_DIR: &str = "_common";
 
 /// The files of `problems/_common/`, as (path relative to the problems
 /// directory, bytes), sorted. Empty when there is no such directory.
-pub fn shared_files(
-    problem: &Problem,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, (PathBuf, std::io::Error)> {
+pub fn shared_files(problem: &Problem) -> Result<Vec<SharedFile>, (PathBuf, std::io::Error)> {
     let Some(parent) = problem.dir.parent() else {
         return Ok(Vec::new());
     };
@@ -40,6 +38,9 @@ pub fn shared_files(
     files.sort();
     Ok(files)
 }
+
+/// A shared file: its path relative to the problems directory, and its bytes.
+pub type SharedFile = (PathBuf, Vec<u8>);
 
 /// One compiled package program.
 #[derive(Debug, Clone)]

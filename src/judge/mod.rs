@@ -85,11 +85,15 @@ pub struct Judge<'a> {
     pub data: &'a TestData<'a>,
     pub limits: &'a DefaultLimits,
     pub compile: &'a CompileLimits,
+    /// Run every test even after a failure (for `grundy verify`, which must
+    /// see that a TLE submission never answers wrong). The verdict is still
+    /// the first failure's.
+    pub run_all: bool,
 }
 
 impl Judge<'_> {
     /// Judges `source` in `language` on every test of `problem`, stopping at
-    /// the first failure.
+    /// the first failure unless `run_all` is set.
     ///
     /// # Errors
     /// Only the judge's own failures (test data that cannot be produced, a
@@ -128,7 +132,7 @@ impl Judge<'_> {
         let limits = self.run_limits(problem, program.time_factor);
         let total = tests.index.tests.len();
         let mut reports = Vec::with_capacity(total);
-        for (index, test) in tests.index.tests.iter().enumerate() {
+        for index in 0..total {
             let report = self.run_test(problem, &program, &tests, index, limits)?;
             on_event(Event::TestDone {
                 index,
@@ -137,10 +141,9 @@ impl Judge<'_> {
             });
             let failed = !report.verdict.is_accepted();
             reports.push(report);
-            if failed {
+            if failed && !self.run_all {
                 break;
             }
-            let _ = test;
         }
         let verdicts: Vec<Verdict> = reports.iter().map(|r| r.verdict).collect();
         let (verdict, score) = aggregate(&verdicts, total);

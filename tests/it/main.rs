@@ -1,3 +1,6 @@
 //! The integration test binary: one module per area.
 
+mod cli;
+mod helpers;
 mod sandbox;
+mod store;

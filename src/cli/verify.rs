@@ -1,0 +1,127 @@
+//! `grundy verify [PROBLEM|DIR...|--all] [--json]`: prove packages right.
+//! Exit status 0 iff every package verified, 1 if one did not, 2 on
+//! usage or internal error.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::bail;
+use serde::Serialize;
+
+use crate::context::Context;
+use crate::problem::Problem;
+use crate::verify::{self, Options, ProblemReport};
+
+#[derive(Serialize)]
+struct JsonOut<'a> {
+    verified: bool,
+    problems: &'a [ProblemReport],
+}
+
+pub fn run(
+    ctx: &Context,
+    targets: &[String],
+    all: bool,
+    json: bool,
+    stress: Option<u32>,
+) -> anyhow::Result<u8> {
+    let targets = if all {
+        ctx.catalog.slugs()?
+    } else if targets.is_empty() {
+        bail!("name the problems (or package directories) to verify, or give --all");
+    } else {
+        targets.to_vec()
+    };
+    let mut problems = Vec::new();
+    for t in &targets {
+        let path = Path::new(t);
+        let problem = if t.contains('/') || (path.is_dir() && path.join("problem.toml").exists()) {
+            Problem::load(path)?
+        } else {
+            ctx.catalog.load(t)?
+        };
+        problems.push(problem);
+    }
+    let tty = std::io::stderr().is_terminal() && !json;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut reports = Vec::new();
+    for problem in &problems {
+        let slug = problem.slug.clone();
+        let report = verify::verify(ctx, problem, Options { stress }, &|step| {
+            if tty {
+                eprint!("\r\x1b[K{slug}: {step}...");
+            }
+        })?;
+        if tty {
+            eprint!("\r\x1b[K");
+        }
+        if !json {
+            print_human(&mut out, &report)?;
+        }
+        reports.push(report);
+    }
+    let verified = reports.iter().all(|r| r.verified);
+    if json {
+        serde_json::to_writer(
+            &mut out,
+            &JsonOut {
+                verified,
+                problems: &reports,
+            },
+        )?;
+        writeln!(out)?;
+    } else if reports.len() > 1 {
+        let failed: Vec<&str> = reports
+            .iter()
+            .filter(|r| !r.verified)
+            .map(|r| r.problem.as_str())
+            .collect();
+        if failed.is_empty() {
+            writeln!(out, "all {} problems verified", reports.len())?;
+        } else {
+            writeln!(out, "NOT verified: {}", failed.join(", "))?;
+        }
+    }
+    Ok(if verified { 0 } else { 1 })
+}
+
+fn print_human(out: &mut dyn Write, r: &ProblemReport) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{}: {}",
+        r.problem,
+        if r.verified {
+            "verified"
+        } else {
+            "NOT VERIFIED"
+        }
+    )?;
+    for c in &r.checks {
+        let mut lines = c.detail.lines();
+        writeln!(
+            out,
+            "  {:<4} {:<15} {}",
+            if c.ok { "ok" } else { "FAIL" },
+            c.name,
+            lines.next().unwrap_or("")
+        )?;
+        for line in lines {
+            writeln!(out, "  {:<4} {:<15} {line}", "", "")?;
+        }
+    }
+    for s in &r.submissions {
+        let verdicts: Vec<&str> = s.test_verdicts.iter().map(|v| v.as_str()).collect();
+        writeln!(
+            out,
+            "       {:<4} {:<48} {:<20} {:<4} {:>5} ms  [{}]",
+            if s.ok { "ok" } else { "FAIL" },
+            s.path,
+            s.expected,
+            s.verdict.as_str(),
+            s.time_ms,
+            verdicts.join(" ")
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,590 @@
+//! `grundy verify`: proves a problem package right. A package is verified
+//! when every check holds:
+//!
+//! * **tests**: every input is produced and passes the validator, and the
+//!   reference solver answers every test (building the test set proves it);
+//! * **cross-check**: `brute.rs` agrees with the answers on every test within
+//!   its reach, and with `solution.rs` on random small inputs from the
+//!   package's stress plan; a disagreement shows the smallest input found;
+//! * **submissions**: every example submission gets its expected verdict;
+//! * **time margin**: the slowest accepted run uses at most half its limit;
+//! * **answer balance**: where answers are a few words, none is above 80%.
+//!
+//! It sits above the judge (it judges the example submissions) and reports
+//! results as values; an `Err` is a failure of the judge itself.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::context::Context;
+use crate::data::{self, PackagePrograms, TestData, TestSet};
+use crate::judge::{self, Report};
+use crate::problem::{Expected, Problem, Role};
+use crate::verdict::Verdict;
+
+/// The share of tests one answer word may have at most.
+pub const MAX_WORD_SHARE: f64 = 0.8;
+/// The part of the time limit the slowest accepted run may use at most.
+pub const MAX_TIME_SHARE: f64 = 0.5;
+/// Exit status by which `brute.rs` declines an input beyond its reach.
+pub const BRUTE_DECLINES: i32 = 3;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Data(#[from] data::Error),
+    #[error(transparent)]
+    Judge(#[from] judge::Error),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+/// One check and its outcome.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub name: &'static str,
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// One example submission's outcome.
+#[derive(Debug, Clone, Serialize)]
+pub struct SubmissionCheck {
+    pub path: String,
+    pub expected: String,
+    pub verdict: Verdict,
+    /// Every distinct verdict its tests got.
+    pub test_verdicts: Vec<Verdict>,
+    pub time_ms: u64,
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// The verification of one package.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProblemReport {
+    pub problem: String,
+    pub verified: bool,
+    pub checks: Vec<Check>,
+    pub submissions: Vec<SubmissionCheck>,
+}
+
+/// Verification settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Overrides every stress plan's count.
+    pub stress: Option<u32>,
+}
+
+/// Verifies one package.
+///
+/// # Errors
+/// Only failures of the judge itself; everything wrong with the package is
+/// a failed check in the report.
+pub fn verify(
+    ctx: &Context,
+    problem: &Problem,
+    options: Options,
+    progress: &dyn Fn(&str),
+) -> Result<ProblemReport, Error> {
+    let data = ctx.test_data(crate::context::default_jobs());
+    let mut checks = Vec::new();
+    let mut submissions = Vec::new();
+    progress("generating tests");
+    let set = match data.mend(problem, &|_| {}) {
+        Ok(set) => {
+            checks.push(Check {
+                name: "tests",
+                ok: problem.has(Role::Validator),
+                detail: if problem.has(Role::Validator) {
+                    format!(
+                        "{} tests, every input valid and answered",
+                        set.index.tests.len()
+                    )
+                } else {
+                    "validator.rs is missing: inputs are unchecked".into()
+                },
+            });
+            Some(set)
+        }
+        Err(e) => {
+            checks.push(Check {
+                name: "tests",
+                ok: false,
+                detail: e.to_string(),
+            });
+            None
+        }
+    };
+    if let Some(set) = &set {
+        progress("cross-checking with the brute force");
+        checks.push(cross_check(ctx, &data, problem, set, options)?);
+        progress("judging example submissions");
+        let (subs, margin) = check_submissions(ctx, &data, problem)?;
+        submissions = subs;
+        checks.push(Check {
+            name: "submissions",
+            ok: !submissions.is_empty() && submissions.iter().all(|s| s.ok),
+            detail: summarize_submissions(&submissions),
+        });
+        checks.push(margin);
+        checks.push(answer_balance(set)?);
+    }
+    let verified = checks.iter().all(|c| c.ok);
+    Ok(ProblemReport {
+        problem: problem.slug.clone(),
+        verified,
+        checks,
+        submissions,
+    })
+}
+
+fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
+    if subs.is_empty() {
+        return "no example submissions".into();
+    }
+    let bad: Vec<String> = subs
+        .iter()
+        .filter(|s| !s.ok)
+        .map(|s| format!("{}: {}", s.path, s.detail))
+        .collect();
+    if bad.is_empty() {
+        format!("{} submissions, each got its expected verdict", subs.len())
+    } else {
+        bad.join("; ")
+    }
+}
+
+/// A disagreement found by the cross-check.
+struct Disagreement {
+    what: String,
+    input: Vec<u8>,
+    expected: Vec<u8>,
+    brute: Vec<u8>,
+}
+
+fn cross_check(
+    ctx: &Context,
+    data: &TestData<'_>,
+    problem: &Problem,
+    set: &TestSet,
+    options: Options,
+) -> Result<Check, Error> {
+    let fail = |detail: String| Check {
+        name: "cross-check",
+        ok: false,
+        detail,
+    };
+    if !problem.has(Role::Brute) {
+        return Ok(fail("brute.rs is missing".into()));
+    }
+    let roles = [
+        Role::Brute,
+        Role::Generator,
+        Role::Validator,
+        Role::Solution,
+    ];
+    let programs = match PackagePrograms::compile(
+        problem,
+        data.runner,
+        data.languages,
+        data.cache,
+        data.compile,
+        &roles,
+    ) {
+        Ok(p) => p,
+        Err(data::Error::Compile { role, message, .. }) => {
+            return Ok(fail(format!("{role} does not compile: {message}")))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let scratch = tempfile::tempdir().map_err(|source| Error::Io {
+        what: "creating a scratch directory".into(),
+        source,
+    })?;
+    let out = scratch.path().join("brute.out");
+    let mut compared = 0usize;
+    let mut worst: Option<Disagreement> = None;
+    let mut problems_seen = Vec::new();
+    let consider = |d: Disagreement, worst: &mut Option<Disagreement>| {
+        if worst.as_ref().is_none_or(|w| d.input.len() < w.input.len()) {
+            *worst = Some(d);
+        }
+    };
+
+    // Every test of the plan within the brute force's reach.
+    for test in &set.index.tests {
+        let input = set.input(test);
+        match run_brute(&programs, ctx, &input, &out)? {
+            BruteRun::Declined => continue,
+            BruteRun::Failed(why) => {
+                problems_seen.push(format!("brute.rs failed on test {}: {why}", test.name));
+                continue;
+            }
+            BruteRun::Answered => {}
+        }
+        compared += 1;
+        let answer = read(&set.answer(test))?;
+        let brute = read(&out)?;
+        if !agree(problem, &answer, &brute) {
+            consider(
+                Disagreement {
+                    what: format!("test {}", test.name),
+                    input: read(&input)?,
+                    expected: answer,
+                    brute,
+                },
+                &mut worst,
+            );
+        }
+    }
+    let plan_compared = compared;
+
+    // Random small inputs from the stress plan.
+    let input = scratch.path().join("stress.in");
+    let answer = scratch.path().join("stress.ans");
+    let check = scratch.path().join("validator.out");
+    let mut stress_runs = 0usize;
+    for plan in &problem.manifest.stress {
+        let count = options.stress.unwrap_or(plan.count);
+        for i in 1..=count {
+            let mut args = plan.args.clone();
+            args.push(format!("seed=stress-{i}"));
+            let label = format!("stress `gen {}`", args.join(" "));
+            let gen = programs.run(Role::Generator, data.runner, &args, None, &input)?;
+            if !gen.outcome.success() {
+                problems_seen.push(format!("{label}: generator failed: {}", gen.stderr_line));
+                break;
+            }
+            if programs.has(Role::Validator) {
+                let v = programs.run(Role::Validator, data.runner, &[], Some(&input), &check)?;
+                if !v.outcome.success() {
+                    problems_seen.push(format!("{label}: invalid input: {}", v.stderr_line));
+                    break;
+                }
+            }
+            let sol = programs.run(Role::Solution, data.runner, &[], Some(&input), &answer)?;
+            if !sol.outcome.success() {
+                problems_seen.push(format!("{label}: solution.rs failed: {}", sol.stderr_line));
+                break;
+            }
+            match run_brute(&programs, ctx, &input, &out)? {
+                BruteRun::Declined => continue,
+                BruteRun::Failed(why) => {
+                    problems_seen.push(format!("{label}: brute.rs failed: {why}"));
+                    break;
+                }
+                BruteRun::Answered => {}
+            }
+            stress_runs += 1;
+            compared += 1;
+            let expected = read(&answer)?;
+            let brute = read(&out)?;
+            if !agree(problem, &expected, &brute) {
+                consider(
+                    Disagreement {
+                        what: label,
+                        input: read(&input)?,
+                        expected,
+                        brute,
+                    },
+                    &mut worst,
+                );
+            }
+        }
+    }
+
+    let mut detail =
+        format!("brute force agreed on {plan_compared} plan tests and {stress_runs} stress runs");
+    let mut ok = problems_seen.is_empty();
+    if compared == 0 {
+        ok = false;
+        detail = "the brute force declined every input: nothing was cross-checked".into();
+    }
+    if let Some(d) = worst {
+        ok = false;
+        detail = format!(
+            "solution and brute force disagree; smallest input found ({}):\n{}\nsolution.rs says:\n{}\nbrute.rs says:\n{}",
+            d.what,
+            excerpt(&d.input),
+            excerpt(&d.expected),
+            excerpt(&d.brute)
+        );
+    }
+    if !problems_seen.is_empty() {
+        detail = format!("{}; {detail}", problems_seen.join("; "));
+    }
+    Ok(Check {
+        name: "cross-check",
+        ok,
+        detail,
+    })
+}
+
+enum BruteRun {
+    Answered,
+    Declined,
+    Failed(String),
+}
+
+fn run_brute(
+    programs: &PackagePrograms,
+    ctx: &Context,
+    input: &Path,
+    out: &Path,
+) -> Result<BruteRun, Error> {
+    let run = programs.run(Role::Brute, ctx.runner.as_ref(), &[], Some(input), out)?;
+    Ok(match run.outcome.termination {
+        crate::sandbox::Termination::Exited(0) => BruteRun::Answered,
+        crate::sandbox::Termination::Exited(BRUTE_DECLINES) => BruteRun::Declined,
+        other => BruteRun::Failed(format!("{other:?} {}", run.stderr_line)),
+    })
+}
+
+fn agree(problem: &Problem, answer: &[u8], output: &[u8]) -> bool {
+    problem.manifest.checker.check(b"", answer, output).decision
+        == crate::checker::Decision::Accepted
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|source| Error::Io {
+        what: format!("reading {}", path.display()),
+        source,
+    })
+}
+
+/// The start of a file's text, for a report.
+fn excerpt(bytes: &[u8]) -> String {
+    const MAX: usize = 1000;
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX)]).into_owned();
+    if bytes.len() > MAX {
+        format!("{text}[... {} bytes in all]", bytes.len())
+    } else {
+        text.trim_end().to_string()
+    }
+}
+
+/// Judges every example submission on every test.
+fn check_submissions(
+    ctx: &Context,
+    data: &TestData<'_>,
+    problem: &Problem,
+) -> Result<(Vec<SubmissionCheck>, Check), Error> {
+    let mut judge = ctx.judge(data);
+    judge.run_all = true;
+    let mut out = Vec::new();
+    let mut slowest: Option<(f64, String)> = None;
+    for sub in problem.submissions() {
+        let path = display_path(&sub.path, &problem.dir);
+        let language = match ctx.languages.for_path(&sub.path) {
+            Ok(l) => l,
+            Err(e) => {
+                out.push(SubmissionCheck {
+                    path,
+                    expected: sub.expected.dir_name().into(),
+                    verdict: Verdict::IE,
+                    test_verdicts: Vec::new(),
+                    time_ms: 0,
+                    ok: false,
+                    detail: e.to_string(),
+                });
+                continue;
+            }
+        };
+        let source = read(&sub.path)?;
+        let report = judge.judge(problem, language, &source, &mut |_| {})?;
+        let (ok, detail) = judge_expectation(sub.expected, &report);
+        if sub.expected == Expected::Accepted && ok {
+            let limit_ms = problem.manifest.time_limit * language.config.time_factor * 1000.0;
+            let share = report.time_ms as f64 / limit_ms;
+            if slowest.as_ref().is_none_or(|(s, _)| share > *s) {
+                slowest = Some((
+                    share,
+                    format!("{path}: {} ms of {limit_ms:.0} ms", report.time_ms),
+                ));
+            }
+        }
+        let mut test_verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
+        test_verdicts.sort_by_key(|v| v.severity());
+        test_verdicts.dedup();
+        out.push(SubmissionCheck {
+            path,
+            expected: sub.expected.dir_name().into(),
+            verdict: report.verdict,
+            test_verdicts,
+            time_ms: report.time_ms,
+            ok,
+            detail,
+        });
+    }
+    let margin = match slowest {
+        Some((share, what)) => Check {
+            name: "time margin",
+            ok: share <= MAX_TIME_SHARE,
+            detail: format!(
+                "slowest accepted run uses {:.0}% of its limit ({what}); at most {:.0}% allowed",
+                share * 100.0,
+                MAX_TIME_SHARE * 100.0
+            ),
+        },
+        None => Check {
+            name: "time margin",
+            ok: false,
+            detail: "no accepted submission ran".into(),
+        },
+    };
+    Ok((out, margin))
+}
+
+fn display_path(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base)
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// Whether a report matches the expectation of its directory:
+/// `accepted` is AC on every test; the others need their verdict on at
+/// least one test and no failure of another kind worse than allowed.
+pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) {
+    let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
+    let has = |v: Verdict| verdicts.contains(&v);
+    let first_other = |allowed: &[Verdict]| {
+        report
+            .tests
+            .iter()
+            .find(|t| !allowed.contains(&t.verdict))
+            .map(|t| format!("{} on test {}", t.verdict, t.name))
+    };
+    if report.verdict == Verdict::CE {
+        return (
+            false,
+            format!(
+                "does not compile: {}",
+                report.compile_output.lines().next().unwrap_or("")
+            ),
+        );
+    }
+    let (target, allowed): (Verdict, &[Verdict]) = match expected {
+        Expected::Accepted => (Verdict::AC, &[Verdict::AC]),
+        Expected::WrongAnswer => (Verdict::WA, &[Verdict::AC, Verdict::WA, Verdict::PE]),
+        Expected::TimeLimitExceeded => (Verdict::TLE, &[Verdict::AC, Verdict::TLE]),
+        Expected::MemoryLimitExceeded => (Verdict::MLE, &[Verdict::AC, Verdict::MLE, Verdict::TLE]),
+        Expected::RuntimeError => (Verdict::RE, &[Verdict::AC, Verdict::RE]),
+    };
+    if let Some(other) = first_other(allowed) {
+        return (false, format!("expected {target}, got {other}"));
+    }
+    if !has(target) {
+        return (
+            false,
+            format!("expected {target} on some test, but every test was accepted"),
+        );
+    }
+    (true, String::new())
+}
+
+/// Where every answer is one of a few lines (words), the share of each.
+fn answer_balance(set: &TestSet) -> Result<Check, Error> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut total = 0usize;
+    for test in &set.index.tests {
+        let text = String::from_utf8_lossy(&read(&set.answer(test))?).into_owned();
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            *counts.entry(line.to_string()).or_default() += 1;
+            total += 1;
+        }
+        if counts.len() > 4 {
+            return Ok(Check {
+                name: "answer balance",
+                ok: true,
+                detail: "answers are not a few words: not applicable".into(),
+            });
+        }
+    }
+    let shares: Vec<(String, f64)> = counts
+        .into_iter()
+        .map(|(w, c)| (w, c as f64 / total.max(1) as f64))
+        .collect();
+    let ok = shares.iter().all(|(_, s)| *s <= MAX_WORD_SHARE) && shares.len() > 1;
+    let detail = shares
+        .iter()
+        .map(|(w, s)| format!("{w:?} {:.0}%", s * 100.0))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let detail = if ok {
+        detail
+    } else {
+        format!(
+            "{detail}: one answer dominates (at most {:.0}% allowed)",
+            MAX_WORD_SHARE * 100.0
+        )
+    };
+    Ok(Check {
+        name: "answer balance",
+        ok,
+        detail,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::TestReport;
+
+    fn report(verdicts: &[Verdict]) -> Report {
+        let tests: Vec<TestReport> = verdicts
+            .iter()
+            .enumerate()
+            .map(|(i, &verdict)| TestReport {
+                name: format!("t{i}"),
+                group: "secret".into(),
+                verdict,
+                time_ms: 0,
+                wall_ms: 0,
+                memory_kib: 0,
+                exit_code: Some(0),
+                signal: None,
+                message: String::new(),
+            })
+            .collect();
+        let (verdict, score) = crate::judge::aggregate(verdicts, verdicts.len());
+        Report {
+            verdict,
+            score,
+            time_ms: 0,
+            memory_kib: 0,
+            compile_output: String::new(),
+            tests,
+        }
+    }
+
+    #[test]
+    fn expectations_table() {
+        use Expected::*;
+        use Verdict::*;
+        let cases: &[(Expected, &[Verdict], bool)] = &[
+            (Accepted, &[AC, AC], true),
+            (Accepted, &[AC, WA], false),
+            (WrongAnswer, &[AC, WA, WA], true),
+            (WrongAnswer, &[AC, AC], false),
+            (WrongAnswer, &[WA, TLE], false),
+            (TimeLimitExceeded, &[AC, TLE, TLE], true),
+            (TimeLimitExceeded, &[AC, TLE, WA], false),
+            (TimeLimitExceeded, &[WA], false),
+            (MemoryLimitExceeded, &[MLE, TLE], true),
+            (RuntimeError, &[AC, RE], true),
+            (RuntimeError, &[RE, WA], false),
+        ];
+        for (expected, verdicts, ok) in cases {
+            let (got, why) = judge_expectation(*expected, &report(verdicts));
+            assert_eq!(got, *ok, "{expected:?} {verdicts:?}: {why}");
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! The command line end to end: `submit` in every language with every
+//! verdict, the stored rows seen through `status`, and bad input.
+
+use crate::helpers::Workspace;
+
+const C_AC: &str = r#"
+#include <stdio.h>
+int main(void) {
+    int n; long long x = 0, a;
+    if (scanf("%d", &n) != 1) return 1;
+    for (int i = 0; i < n; i++) { scanf("%lld", &a); x ^= a; }
+    puts(x ? "Yes" : "No");
+    return 0;
+}
+"#;
+
+const CPP_AC: &str = r#"
+#include <bits/stdc++.h>
+int main() {
+    std::ios::sync_with_stdio(false);
+    int n; std::cin >> n;
+    long long x = 0;
+    for (int i = 0; i < n; i++) { long long a; std::cin >> a; x ^= a; }
+    std::cout << (x ? "Yes" : "No") << "\n";
+}
+"#;
+
+const RUST_AC: &str = r#"
+use std::io::Read;
+fn main() {
+    let mut s = String::new();
+    std::io::stdin().read_to_string(&mut s).unwrap();
+    let x = s.split_whitespace().skip(1).map(|t| t.parse::<u64>().unwrap()).fold(0, |a, b| a ^ b);
+    println!("{}", if x != 0 { "Yes" } else { "No" });
+}
+"#;
+
+const PY_AC: &str = r#"
+import sys
+data = sys.stdin.buffer.read().split()
+x = 0
+for t in data[1:]:
+    x ^= int(t)
+print("Yes" if x else "No")
+"#;
+
+const JAVA_AC: &str = r#"
+import java.io.*;
+import java.util.*;
+public class Main {
+    public static void main(String[] args) throws IOException {
+        StreamTokenizer in = new StreamTokenizer(new BufferedInputStream(System.in));
+        in.nextToken();
+        int n = (int) in.nval;
+        long x = 0;
+        for (int i = 0; i < n; i++) { in.nextToken(); x ^= (long) in.nval; }
+        System.out.println(x != 0 ? "Yes" : "No");
+    }
+}
+"#;
+
+/// Correct on the sample (`2 3` → Yes), wrong whenever the XOR is zero.
+const C_WA: &str = r#"
+#include <stdio.h>
+int main(void) { puts("Yes"); return 0; }
+"#;
+
+const C_CPU_LOOP: &str = r#"
+int main(void) { volatile unsigned long x = 0; for (;;) x++; }
+"#;
+
+const PY_SLEEP: &str = "import time\ntime.sleep(30)\n";
+
+const CPP_SEGV: &str = r#"
+#include <cstdio>
+int main() { volatile int *p = nullptr; *p = 1; std::puts("Yes"); }
+"#;
+
+const PY_EXIT_3: &str = "import sys\nsys.exit(3)\n";
+
+const RUST_PANIC: &str = "fn main() { let v: Vec<u8> = Vec::new(); println!(\"{}\", v[1]); }\n";
+
+const CPP_CE: &str = "int main() { this is not C++; }\n";
+
+/// Touches 512 MiB under nim's 256 MiB limit.
+const CPP_MLE: &str = r#"
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+int main() {
+    size_t n = (size_t)512 << 20;
+    volatile char *p = (volatile char *)malloc(n);
+    if (!p) return 1;
+    for (size_t i = 0; i < n; i += 4096) p[i] = (char)i;
+    long sum = 0;
+    for (size_t i = 0; i < n; i += 4096) sum += p[i];
+    std::printf("%ld\n", sum);
+}
+"#;
+
+/// Catches the allocation failure itself: still MLE, not RE.
+const CPP_MLE_CAUGHT: &str = r#"
+#include <cstdio>
+#include <vector>
+#include <new>
+int main() {
+    std::vector<std::vector<char>> keep;
+    try {
+        for (;;) keep.emplace_back(64 << 20, 1);
+    } catch (const std::bad_alloc &) {
+        std::puts("Yes");
+        return 0;
+    }
+}
+"#;
+
+const C_FLOOD: &str = r#"
+#include <stdio.h>
+int main(void) { for (;;) fputs("Yes Yes Yes Yes Yes Yes Yes Yes\n", stdout); }
+"#;
+
+fn assert_verdict(
+    ws: &Workspace,
+    name: &str,
+    source: &str,
+    verdict: &str,
+    code: i32,
+) -> serde_json::Value {
+    let out = ws.submit("nim", name, source);
+    assert_eq!(out.code, code, "{name}: exit code; stderr: {}", out.stderr);
+    let json = out.json();
+    assert_eq!(json["verdict"], verdict, "{name}: {json}");
+    // The stored row says the same.
+    let id = json["id"].as_i64().expect("id");
+    let status = ws.grundy(&["status", &id.to_string(), "--json"]);
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    let stored = status.json();
+    assert_eq!(stored["status"], "done");
+    for key in [
+        "verdict",
+        "score",
+        "problem",
+        "language",
+        "tests",
+        "compile_output",
+    ] {
+        assert_eq!(stored[key], json[key], "{name}: stored {key}");
+    }
+    json
+}
+
+#[test]
+fn accepted_in_every_language() {
+    let ws = Workspace::new();
+    for (name, source) in [
+        ("ok.c", C_AC),
+        ("ok.cpp", CPP_AC),
+        ("ok.rs", RUST_AC),
+        ("ok.py", PY_AC),
+        ("Main.java", JAVA_AC),
+    ] {
+        let json = assert_verdict(&ws, name, source, "AC", 0);
+        assert_eq!(json["score"], 100);
+        let tests = json["tests"].as_array().expect("tests");
+        assert!(tests.len() > 20, "{name}: every test is reported");
+        assert!(tests.iter().all(|t| t["verdict"] == "AC"));
+        assert_eq!(tests[0]["group"], "sample");
+        assert_eq!(tests[0]["exit_code"], 0);
+        assert!(tests[0]["signal"].is_null());
+    }
+}
+
+#[test]
+fn wrong_answer_is_wa_and_stops_at_the_first_failure() {
+    let ws = Workspace::new();
+    let json = assert_verdict(&ws, "wa.c", C_WA, "WA", 1);
+    let tests = json["tests"].as_array().expect("tests");
+    let last = tests.last().expect("a failing test");
+    assert_eq!(last["verdict"], "WA");
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected \"No\""),
+        "{last}"
+    );
+    assert!(tests[..tests.len() - 1]
+        .iter()
+        .all(|t| t["verdict"] == "AC"));
+    assert!(json["score"].as_u64().unwrap() < 100);
+}
+
+#[test]
+fn cpu_loop_and_sleep_are_tle() {
+    let ws = Workspace::new();
+    // On a loaded machine the wall clock may stop the loop first; either way TLE.
+    assert_verdict(&ws, "loop.c", C_CPU_LOOP, "TLE", 1);
+    let json = assert_verdict(&ws, "sleep.py", PY_SLEEP, "TLE", 1);
+    let t = &json["tests"][0];
+    assert!(
+        t["time_ms"].as_u64().unwrap() < 1000,
+        "sleeping uses no CPU: {t}"
+    );
+    assert!(
+        t["wall_ms"].as_u64().unwrap() >= 2000,
+        "stopped by the wall clock: {t}"
+    );
+    assert!(t["wall_ms"].as_u64().unwrap() < 20_000, "{t}");
+}
+
+#[test]
+fn crashes_and_exit_codes_are_re() {
+    let ws = Workspace::new();
+    let json = assert_verdict(&ws, "segv.cpp", CPP_SEGV, "RE", 1);
+    assert_eq!(json["tests"][0]["signal"], 11);
+    assert!(json["tests"][0]["exit_code"].is_null());
+    let json = assert_verdict(&ws, "exit3.py", PY_EXIT_3, "RE", 1);
+    assert_eq!(json["tests"][0]["exit_code"], 3);
+    assert_eq!(json["tests"][0]["message"], "exit code 3");
+    assert_verdict(&ws, "panic.rs", RUST_PANIC, "RE", 1);
+}
+
+#[test]
+fn compile_error_is_ce_with_the_compiler_message() {
+    let ws = Workspace::new();
+    let json = assert_verdict(&ws, "bad.cpp", CPP_CE, "CE", 1);
+    let message = json["compile_output"].as_str().unwrap();
+    assert!(message.contains("error"), "{message}");
+    assert!(json["tests"].as_array().unwrap().is_empty());
+    // An identical resubmission is served from the cache, with the same message.
+    let again = assert_verdict(&ws, "bad2.cpp", CPP_CE, "CE", 1);
+    assert_eq!(again["compile_output"], json["compile_output"]);
+}
+
+#[test]
+fn memory_hog_is_mle_even_when_it_catches_the_failure() {
+    let ws = Workspace::new();
+    assert_verdict(&ws, "hog.cpp", CPP_MLE, "MLE", 1);
+    assert_verdict(&ws, "caught.cpp", CPP_MLE_CAUGHT, "MLE", 1);
+}
+
+#[test]
+fn output_flood_is_ole() {
+    let ws = Workspace::new();
+    assert_verdict(&ws, "flood.c", C_FLOOD, "OLE", 1);
+}
+
+#[test]
+fn human_output_has_a_row_per_test_and_a_summary() {
+    let ws = Workspace::new();
+    let path = ws.file("ok.c", C_AC);
+    let out = ws.grundy(&["submit", "nim", path.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("sample-1"), "{}", out.stdout);
+    let last = out.stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("submission 1: AC (accepted), score 100"),
+        "{last}"
+    );
+    let status = ws.grundy(&["status", "1"]);
+    assert_eq!(status.code, 0);
+    assert!(status.stdout.contains("sample-1"), "{}", status.stdout);
+}
+
+/// One line on stderr, exit 2, nothing on stdout.
+fn assert_usage_error(out: &crate::helpers::Output, needle: &str) {
+    assert_eq!(out.code, 2, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "one line: {}", out.stderr);
+    assert!(out.stderr.starts_with("grundy: "), "{}", out.stderr);
+    assert!(out.stderr.contains(needle), "{needle:?} in {}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_and_stores_nothing() {
+    let ws = Workspace::new();
+    let ok = ws.file("ok.c", C_AC);
+    let ok = ok.to_str().unwrap();
+    let out = ws.grundy(&["submit", "no-such-problem", ok, "--json"]);
+    assert_usage_error(&out, "unknown problem \"no-such-problem\"");
+    let out = ws.grundy(&["submit", "../problems", ok]);
+    assert_usage_error(&out, "unknown problem");
+    let weird = ws.file("sol.pas", "begin end.");
+    let out = ws.grundy(&["submit", "nim", weird.to_str().unwrap()]);
+    assert_usage_error(&out, "unknown extension");
+    let out = ws.grundy(&["submit", "nim", ok, "--lang", "cobol"]);
+    assert_usage_error(&out, "unknown language \"cobol\"");
+    let out = ws.grundy(&["submit", "nim", "missing.cpp"]);
+    assert_usage_error(&out, "missing.cpp");
+    let empty = ws.file("empty.py", "\n  \n");
+    let out = ws.grundy(&["submit", "nim", empty.to_str().unwrap()]);
+    assert_usage_error(&out, "source is empty");
+    let huge = ws.file(
+        "huge.c",
+        &format!("{C_AC}\n/*{}*/\n", "x".repeat(300 * 1024)),
+    );
+    let out = ws.grundy(&["submit", "nim", huge.to_str().unwrap()]);
+    assert_usage_error(&out, "above the limit of 256 KiB");
+    let out = ws.grundy(&["status", "1"]);
+    assert_usage_error(&out, "no submission with id 1");
+    // The next submission works and is number 1: nothing was half-written.
+    let out = ws.grundy(&["submit", "nim", ok, "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["id"], 1);
+}
+
+#[test]
+fn explicit_lang_overrides_the_extension() {
+    let ws = Workspace::new();
+    let path = ws.file("solution.txt", PY_AC);
+    let out = ws.grundy(&[
+        "submit",
+        "nim",
+        path.to_str().unwrap(),
+        "--lang",
+        "python",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["language"], "python");
+}
+
+#[test]
+fn corrupted_test_data_is_reported_and_regenerated_by_gen() {
+    let ws = Workspace::isolated();
+    let gen = ws.grundy(&["gen", "nim"]);
+    assert_eq!(gen.code, 0, "{}", gen.stderr);
+    let data = ws.dir.path().join("var").join("tests").join("nim");
+    let set = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .find(|e| e.path().is_dir())
+        .unwrap()
+        .path();
+    std::fs::write(
+        set.join("sample-1.ans"),
+        "garbage that is longer than the answer",
+    )
+    .unwrap();
+    let ok = ws.file("ok.c", C_AC);
+    let out = ws.grundy(&["submit", "nim", ok.to_str().unwrap()]);
+    assert_usage_error(&out, "corrupted");
+    // `grundy gen`, as the message says, mends it.
+    let gen = ws.grundy(&["gen", "nim"]);
+    assert!(gen.stdout.contains("generated"), "{}", gen.stdout);
+    let out = ws.grundy(&["submit", "nim", ok.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["id"], 1, "the failed attempt stored nothing");
+}
+
+#[test]
+fn corrupted_database_is_one_line_not_a_panic() {
+    let ws = Workspace::new();
+    std::fs::write(ws.dir.path().join("grundy.db"), vec![0x42u8; 8192]).unwrap();
+    let out = ws.grundy(&["status", "1"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("database"), "{}", out.stderr);
+}
+
+#[test]
+fn gen_is_cached_until_an_input_changes() {
+    let ws = Workspace::new();
+    let first = ws.grundy(&["gen", "nim"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let second = ws.grundy(&["gen", "nim"]);
+    assert!(second.stdout.contains("up to date"), "{}", second.stdout);
+}
+
+#[test]
+fn languages_lists_every_toolchain() {
+    let ws = Workspace::new();
+    let out = ws.grundy(&["languages"]);
+    assert_eq!(
+        out.code, 0,
+        "a configured toolchain is missing:\n{}",
+        out.stdout
+    );
+    for id in ["c", "cpp", "rust", "python", "java"] {
+        assert!(
+            out.stdout.lines().any(|l| l.starts_with(id)),
+            "{id} in {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn problems_lists_nim_with_its_limits() {
+    let ws = Workspace::new();
+    let out = ws.grundy(&["problems", "--json"]);
+    let list = out.json();
+    let nim = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["slug"] == "nim")
+        .expect("nim");
+    assert_eq!(nim["time_limit"], 1.0);
+    assert_eq!(nim["memory_limit"], 256);
+}

@@ -1,0 +1,115 @@
+//! Running the built `grundy` binary against a fresh configuration.
+//!
+//! Each test gets its own directory and database. Generated tests and
+//! compiled programs go to one shared, content-addressed data directory
+//! under `target/` (safe for concurrent use: entries are renamed into
+//! place), so the suite compiles nim's generator and solver once.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// A scratch workspace with its own `config.toml` and database.
+pub struct Workspace {
+    pub dir: tempfile::TempDir,
+}
+
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Output {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {}", self.stdout))
+    }
+}
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared data directory (program cache and test data).
+pub fn shared_data() -> PathBuf {
+    repo().join("target").join("it-data")
+}
+
+impl Workspace {
+    pub fn new() -> Workspace {
+        Workspace::with_data_dir(&shared_data())
+    }
+
+    /// A workspace whose data directory is its own (for tests that damage it).
+    pub fn isolated() -> Workspace {
+        let ws = Workspace::with_data_dir(Path::new("/nonexistent"));
+        let data = ws.dir.path().join("var");
+        ws.write_config(&data);
+        ws
+    }
+
+    fn with_data_dir(data: &Path) -> Workspace {
+        let ws = Workspace {
+            dir: tempfile::tempdir().expect("tempdir"),
+        };
+        ws.write_config(data);
+        ws
+    }
+
+    fn write_config(&self, data: &Path) {
+        let shipped = std::fs::read_to_string(repo().join("config.toml")).expect("config.toml");
+        let db = self.dir.path().join("grundy.db");
+        let head = format!(
+            "data_dir = {:?}\nproblems_dir = {:?}\ndatabase_url = \"sqlite://{}\"\n",
+            data.display().to_string(),
+            repo().join("problems").display().to_string(),
+            db.display()
+        );
+        let body: String = shipped
+            .lines()
+            .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(self.config(), head + &body).expect("write config");
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.dir.path().join("config.toml")
+    }
+
+    /// Writes a file into the workspace and returns its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, text).expect("write source");
+        path
+    }
+
+    /// Runs `grundy --config <ws>/config.toml ARGS...`.
+    pub fn grundy(&self, args: &[&str]) -> Output {
+        let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .arg("--config")
+            .arg(self.config())
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .expect("run grundy");
+        Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    /// Submits `source` as file `name` to `problem` with `--json`.
+    pub fn submit(&self, problem: &str, name: &str, source: &str) -> Output {
+        let path = self.file(name, source);
+        self.grundy(&[
+            "submit",
+            problem,
+            path.to_str().expect("utf-8 path"),
+            "--json",
+        ])
+    }
+}
