@@ -341,6 +341,45 @@ int main(int c, char **v) {
 }
 
 #[test]
+fn filling_the_disk_is_bounded() {
+    let Some(sb) = boxed() else { return };
+    // A file in its working directory meets the file size limit (OLE);
+    // /tmp is a small tmpfs of its own (the write fails, nothing on disk).
+    let fx = Fixture::c(
+        r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    char buf[65536];
+    memset(buf, 'x', sizeof buf);
+    int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return 2;
+    long total = 0;
+    for (int i = 0; i < 65536; i++) { ssize_t n = write(fd, buf, sizeof buf); if (n <= 0) break; total += n; }
+    printf("%ld\n", total);
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &["big"], limits());
+    assert_eq!(ran.verdict(), Some(Verdict::OLE), "{:?}", ran.outcome);
+    // With a file size limit far above it, /tmp's own size (64 MiB) stops
+    // the writer: the write fails and the program goes on.
+    let mut l = limits();
+    l.output = 1 << 30;
+    let ran = run(sb.as_ref(), &fx, &["/tmp/big"], l);
+    assert_eq!(
+        ran.outcome.termination,
+        Termination::Exited(0),
+        "{:?}",
+        ran.outcome
+    );
+    let total: u64 = ran.stdout.trim().parse().unwrap();
+    assert!(total <= 64 << 20, "{total} bytes written to /tmp");
+}
+
+#[test]
 fn deep_recursion_works_up_to_the_memory_limit() {
     let Some(sb) = boxed() else { return };
     // About 200 MiB of stack under a 256 MiB limit: contestants expect it.
