@@ -41,6 +41,8 @@ pub struct Config {
     pub limits: Limits,
     #[serde(default)]
     pub compile: CompileLimits,
+    #[serde(default)]
+    pub sandbox: SandboxConfig,
     /// Languages by id (`cpp`, `python`, ...).
     #[serde(default)]
     pub languages: BTreeMap<String, LanguageConfig>,
@@ -96,6 +98,73 @@ impl Default for CompileLimits {
     }
 }
 
+/// How untrusted programs are isolated and measured (`[sandbox]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxConfig {
+    /// `auto` (default): the best tier this machine allows; `namespaces`:
+    /// refuse to start without namespace isolation; `none`: rlimits and a
+    /// process group only (insecure: for trusted code or broken hosts).
+    pub isolation: Isolation,
+    /// `auto` (default): cgroup v2, else cgroup v1, else rusage; or force
+    /// one of `cgroup-v2`, `cgroup-v1`, `rusage`.
+    pub measurement: MeasurementChoice,
+    /// Host uid (and gid) a box runs as when the judge runs as root
+    /// (default 60000, a uid that owns nothing). Unprivileged judges run
+    /// boxes as themselves.
+    pub uid: u32,
+    /// Host paths every box sees read-only (default: `/usr`, `/bin`, `/lib`,
+    /// `/lib64`, `/lib32`, `/sbin`, `/etc/ld.so.cache`, `/etc/alternatives`;
+    /// missing ones are skipped). Languages add their own (`paths`).
+    pub paths: Vec<PathBuf>,
+    /// MiB of the box's private `/tmp` (default 64); what is written there
+    /// also counts towards the memory limit where cgroups measure.
+    pub tmp_size: u64,
+}
+
+/// The isolation requested in `[sandbox] isolation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    Auto,
+    Namespaces,
+    None,
+}
+
+/// The measurement requested in `[sandbox] measurement`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeasurementChoice {
+    Auto,
+    CgroupV2,
+    CgroupV1,
+    Rusage,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            isolation: Isolation::Auto,
+            measurement: MeasurementChoice::Auto,
+            uid: 60000,
+            paths: [
+                "/usr",
+                "/bin",
+                "/lib",
+                "/lib64",
+                "/lib32",
+                "/sbin",
+                "/etc/ld.so.cache",
+                "/etc/alternatives",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .collect(),
+            tmp_size: 64,
+        }
+    }
+}
+
 /// How to compile and run one language.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -115,6 +184,30 @@ pub struct LanguageConfig {
     /// Command printing the toolchain's version.
     #[serde(default)]
     pub version: Vec<String>,
+    /// Command printing the toolchain's root directory (e.g. `rustc --print
+    /// sysroot`), run once outside the box; its output replaces
+    /// `{toolchain}` in `compile`, `run`, `version` and `paths`, so a box
+    /// can use the real toolchain without seeing a version manager's home.
+    #[serde(default)]
+    pub toolchain: Vec<String>,
+    /// Command run once per toolchain version, in a box whose working
+    /// directory is kept under the data directory (e.g. to build a
+    /// precompiled header); that directory fills `{prepared}` in `compile`
+    /// and is visible read-only to compilations. If it fails, compile
+    /// arguments naming `{prepared}` are dropped.
+    #[serde(default)]
+    pub prepare: Vec<String>,
+    /// Host paths the box must see read-only to compile and run this
+    /// language (its installation, when outside the system paths of
+    /// `[sandbox]`).
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// The exit status by which this language's runtime reports that it
+    /// ran out of its own memory limit (Java with
+    /// `-XX:+ExitOnOutOfMemoryError` exits 3): the judge calls it MLE,
+    /// as it does when the kernel stops a program at the limit.
+    #[serde(default)]
+    pub memory_exit_code: Option<i32>,
     /// Multiplier on the problem's time limit (default 1.0).
     #[serde(default = "one")]
     pub time_factor: f64,
@@ -189,6 +282,15 @@ impl Config {
         }
         if !(self.compile.time_limit > 0.0 && self.compile.time_limit.is_finite()) {
             return Err("compile.time_limit must be a positive number of seconds".into());
+        }
+        if self.sandbox.tmp_size == 0 {
+            return Err("sandbox.tmp_size must be positive".into());
+        }
+        if self.sandbox.uid == 0 {
+            return Err("sandbox.uid must not be 0 (boxes never run as root)".into());
+        }
+        if let Some(p) = self.sandbox.paths.iter().find(|p| p.is_relative()) {
+            return Err(format!("sandbox.paths: {} must be absolute", p.display()));
         }
         let mut seen = BTreeMap::new();
         for (id, lang) in &self.languages {
@@ -279,6 +381,31 @@ mod tests {
     fn negative_time_limit_is_rejected() {
         let err = Config::parse("[limits]\ntime_limit = -1.0\n", Path::new(".")).unwrap_err();
         assert!(err.contains("limits.time_limit"), "{err}");
+    }
+
+    #[test]
+    fn sandbox_section_defaults_to_the_best_tier() {
+        let c = Config::parse("", Path::new("/")).unwrap();
+        assert_eq!(c.sandbox.isolation, Isolation::Auto);
+        assert_eq!(c.sandbox.measurement, MeasurementChoice::Auto);
+        assert!(c.sandbox.paths.contains(&PathBuf::from("/usr")));
+        let c = Config::parse(
+            "[sandbox]\nisolation = \"namespaces\"\nmeasurement = \"cgroup-v1\"\n",
+            Path::new("/"),
+        )
+        .unwrap();
+        assert_eq!(c.sandbox.isolation, Isolation::Namespaces);
+        assert_eq!(c.sandbox.measurement, MeasurementChoice::CgroupV1);
+    }
+
+    #[test]
+    fn sandbox_root_uid_and_relative_paths_are_rejected() {
+        let err = Config::parse("[sandbox]\nuid = 0\n", Path::new("/")).unwrap_err();
+        assert!(err.contains("sandbox.uid"), "{err}");
+        let err = Config::parse("[sandbox]\npaths = [\"usr\"]\n", Path::new("/")).unwrap_err();
+        assert!(err.contains("must be absolute"), "{err}");
+        let err = Config::parse("[sandbox]\nisolation = \"chroot\"\n", Path::new("/")).unwrap_err();
+        assert!(err.contains("chroot"), "{err}");
     }
 
     #[test]

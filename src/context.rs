@@ -9,25 +9,33 @@ use crate::data::TestData;
 use crate::judge::Judge;
 use crate::lang::{Languages, ProgramCache};
 use crate::problem::Catalog;
-use crate::sandbox::{RlimitSandbox, Runner};
+use crate::sandbox::{self, Runner, Tiers};
 
 /// Everything a command needs, owned; cheap to share behind an `Arc`.
 pub struct Context {
     pub config: Config,
     pub runner: Arc<dyn Runner>,
+    /// The isolation and measurement tiers in force, and what is missing.
+    pub tiers: Tiers,
     pub languages: Languages,
     pub cache: ProgramCache,
     pub catalog: Catalog,
 }
 
 impl Context {
-    /// Builds the context for a loaded configuration.
+    /// Builds the context for a loaded configuration, with the best
+    /// sandbox the machine allows (probed by a real run). When the
+    /// configuration demands isolation the machine lacks, the runner
+    /// refuses every run and `tiers.refused` says why.
     pub fn new(config: Config) -> Context {
         let languages = Languages::new(&config.languages);
         let cache = ProgramCache::new(config.data_dir.join("programs"));
         let catalog = Catalog::new(config.problems_dir.clone());
+        let (runner, tiers) = sandbox::select(&config.sandbox);
+        tracing::debug!(isolation = %tiers.isolation, measurement = %tiers.measurement, "sandbox selected");
         Context {
-            runner: Arc::new(RlimitSandbox),
+            runner,
+            tiers,
             languages,
             cache,
             catalog,

@@ -1,6 +1,7 @@
 //! The command line: argument definitions (clap) and one module per command.
 //! Errors are `anyhow` here (the edge), printed by `main` as one line.
 
+mod doctor;
 mod gen;
 mod languages;
 mod problems;
@@ -91,6 +92,11 @@ pub enum Command {
         #[arg(long)]
         stress: Option<u32>,
     },
+    /// Show the sandbox's isolation and measurement tiers in force, what is
+    /// missing for better ones, and whether each toolchain works in the box.
+    ///
+    /// Exit status: 0 isolated and every toolchain works, 1 otherwise.
+    Doctor,
 }
 
 /// Runs a command; returns the exit status.
@@ -112,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Show { problem } => problems::show(&ctx, &problem),
         Command::Gen { problems, all } => gen::run(&ctx, &problems, all),
         Command::Languages => languages::run(&ctx),
+        Command::Doctor => doctor::run(&ctx),
         Command::Verify {
             problems,
             all,

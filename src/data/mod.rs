@@ -133,6 +133,7 @@ pub fn trusted_limits(time_limit: f64) -> Limits {
         memory: 2 << 30,
         output: 256 << 20,
         open_files: 64,
+        processes: 64,
     }
 }
 

@@ -167,6 +167,7 @@ impl PackagePrograms {
             stdin: stdin.map(Path::to_path_buf),
             stdout: stdout.to_path_buf(),
             stderr: stderr.clone(),
+            binds: p.program.binds(),
             limits,
         };
         let outcome = runner.run(&spec)?;

@@ -177,6 +177,7 @@ impl Judge<'_> {
             memory: problem.manifest.memory_limit << 20,
             output: self.limits.output_limit << 20,
             open_files: 256,
+            processes: 64,
         }
     }
 
@@ -209,10 +210,11 @@ impl Judge<'_> {
             stdin: Some(tests.input(test)),
             stdout: stdout.clone(),
             stderr: stderr.clone(),
+            binds: program.binds(),
             limits,
         };
         let outcome = self.runner.run(&spec)?;
-        let (verdict, message) = match run_verdict(&outcome) {
+        let (verdict, message) = match program_run_verdict(&outcome, program) {
             Some(failure) => failure,
             None => self.check(problem, tests, test, &stdout)?,
         };
@@ -273,6 +275,22 @@ pub fn run_verdict(outcome: &Outcome) -> Option<(Verdict, String)> {
         Termination::WallTimeout => Some((Verdict::TLE, "wall-clock time limit exceeded".into())),
         Termination::MemoryExceeded => Some((Verdict::MLE, "memory limit exceeded".into())),
         Termination::OutputExceeded => Some((Verdict::OLE, "output limit exceeded".into())),
+    }
+}
+
+/// [`run_verdict`] for a run of `program`, whose language may report its
+/// own memory exhaustion by an exit status (a runtime that would otherwise
+/// let the program catch it).
+pub fn program_run_verdict(
+    outcome: &Outcome,
+    program: &lang::Program,
+) -> Option<(Verdict, String)> {
+    match outcome.termination {
+        Termination::Exited(code) if Some(code) == program.memory_exit_code => Some((
+            Verdict::MLE,
+            "memory limit exceeded (the runtime ran out of memory)".into(),
+        )),
+        _ => run_verdict(outcome),
     }
 }
 

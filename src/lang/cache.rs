@@ -59,6 +59,18 @@ impl ProgramCache {
         }
     }
 
+    /// A language's prepared directory (see `prepare` in config.toml), if
+    /// it was built before.
+    pub fn prepared(&self, name: &str) -> Option<PathBuf> {
+        let dir = self.root.join(name);
+        dir.is_dir().then_some(dir)
+    }
+
+    /// Moves a finished prepared directory into the cache.
+    pub fn store_prepared(&self, name: &str, built: &Path) -> Result<PathBuf, Error> {
+        self.store(name, built)
+    }
+
     /// Records a compilation error.
     pub fn store_failure(&self, key: &str, message: &str) -> Result<(), Error> {
         let path = self.root.join(format!("{key}.ce"));

@@ -13,7 +13,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use crate::config::{CompileLimits, LanguageConfig};
-use crate::sandbox::{self, Limits, RunSpec, Runner};
+use crate::sandbox::{self, Bind, Limits, RunSpec, Runner};
 
 pub use cache::ProgramCache;
 
@@ -41,6 +41,8 @@ pub struct Language {
     pub id: String,
     pub config: LanguageConfig,
     version: OnceLock<Result<String, String>>,
+    toolchain: OnceLock<Result<String, String>>,
+    prepared: OnceLock<Option<PathBuf>>,
 }
 
 /// Every configured language.
@@ -71,7 +73,12 @@ impl Source {
 #[derive(Debug, Clone)]
 pub struct Program {
     pub dir: PathBuf,
+    /// The run command, `{toolchain}` already filled in.
     pub run: Vec<String>,
+    /// Host paths the program needs besides its directory (read-only).
+    pub paths: Vec<PathBuf>,
+    /// The exit status meaning "the runtime ran out of memory", if any.
+    pub memory_exit_code: Option<i32>,
     pub time_factor: f64,
     /// Whether this compile was served from the cache.
     pub cached: bool,
@@ -94,6 +101,8 @@ impl Languages {
                     id: id.clone(),
                     config: config.clone(),
                     version: OnceLock::new(),
+                    toolchain: OnceLock::new(),
+                    prepared: OnceLock::new(),
                 };
                 (id.clone(), lang)
             })
@@ -136,33 +145,171 @@ impl Language {
             .clone()
     }
 
+    /// The toolchain directory (`{toolchain}`), from the `toolchain`
+    /// command run once outside the box (it may be a version manager's
+    /// proxy, which the box cannot see); `""` when none is configured.
+    fn toolchain(&self) -> Result<String, String> {
+        self.toolchain
+            .get_or_init(|| {
+                let Some(program) = self.config.toolchain.first() else {
+                    return Ok(String::new());
+                };
+                let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
+                let out = std::process::Command::new(&path)
+                    .args(&self.config.toolchain[1..])
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                    .map_err(|e| format!("{program}: {e}"))?;
+                let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+                if !out.status.success() || text.is_empty() || text.contains('\n') {
+                    return Err(format!(
+                        "{} printed no toolchain directory",
+                        self.config.toolchain.join(" ")
+                    ));
+                }
+                Ok(text)
+            })
+            .clone()
+    }
+
+    /// A configured argument with `{toolchain}` filled in.
+    fn fill(&self, arg: &str) -> Result<String, String> {
+        if arg.contains("{toolchain}") {
+            Ok(arg.replace("{toolchain}", &self.toolchain()?))
+        } else {
+            Ok(arg.to_string())
+        }
+    }
+
+    fn filled(&self, argv: &[String]) -> Result<Vec<String>, String> {
+        argv.iter().map(|a| self.fill(a)).collect()
+    }
+
+    /// The directory the `prepare` command filled (built once per
+    /// toolchain version and kept in the program cache), or `None` when
+    /// there is no such command or it failed (compiling then goes on
+    /// without it: slower, never wrong).
+    fn prepared(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        version: &str,
+    ) -> Option<PathBuf> {
+        self.prepared
+            .get_or_init(|| {
+                if self.config.prepare.is_empty() {
+                    return None;
+                }
+                match self.prepare(runner, cache, version) {
+                    Ok(dir) => Some(dir),
+                    Err(why) => {
+                        tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+
+    fn prepare(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        version: &str,
+    ) -> Result<PathBuf, String> {
+        let mut h = Sha256::new();
+        for part in [self.id.as_str(), version]
+            .into_iter()
+            .chain(self.config.prepare.iter().map(String::as_str))
+        {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        let name = format!("prepared-{}", hex(&h.finalize()));
+        if let Some(dir) = cache.prepared(&name) {
+            return Ok(dir);
+        }
+        let work = cache.workspace().map_err(|e| e.to_string())?;
+        let dir = work.path().join("prepared");
+        std::fs::create_dir(&dir).map_err(|e| e.to_string())?;
+        let argv = self.filled(&self.config.prepare)?;
+        let program = resolve(&argv[0]).ok_or_else(|| format!("{} not found", argv[0]))?;
+        let log = work.path().join("prepare.log");
+        let mut binds = self.binds()?;
+        binds.push(Bind::writable(&dir));
+        let spec = RunSpec {
+            program,
+            args: argv[1..].to_vec(),
+            env: base_env(),
+            cwd: dir.clone(),
+            stdin: None,
+            stdout: log.clone(),
+            stderr: log.clone(),
+            binds,
+            limits: Limits {
+                cpu: Duration::from_secs(60),
+                wall: Duration::from_secs(120),
+                memory: 2 << 30,
+                output: 1 << 30,
+                open_files: 256,
+                processes: 64,
+            },
+        };
+        let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
+        if !outcome.success() {
+            return Err(format!(
+                "{:?}: {}",
+                outcome.termination,
+                read_bounded(&log, 2000)
+            ));
+        }
+        cache.store_prepared(&name, &dir).map_err(|e| e.to_string())
+    }
+
+    /// The host paths every box of this language sees read-only.
+    fn paths(&self) -> Result<Vec<PathBuf>, String> {
+        Ok(self
+            .filled(&self.config.paths)?
+            .into_iter()
+            .map(PathBuf::from)
+            .collect())
+    }
+
+    fn binds(&self) -> Result<Vec<Bind>, String> {
+        Ok(self.paths()?.into_iter().map(Bind::read_only).collect())
+    }
+
     fn probe_version(&self, runner: &dyn Runner) -> Result<String, String> {
         for argv in [&self.config.compile, &self.config.run] {
             if let Some(program) = argv.first() {
-                if !program.contains('{') && resolve(program).is_none() {
+                let program = self.fill(program)?;
+                if !program.contains('{') && resolve(&program).is_none() {
                     return Err(format!("{program} not found"));
                 }
             }
         }
-        let Some(program) = self.config.version.first() else {
+        let version = self.filled(&self.config.version)?;
+        let Some(program) = version.first() else {
             return Ok("(no version command)".to_string());
         };
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let out = dir.path().join("out");
         let spec = RunSpec {
             program: resolve(program).ok_or_else(|| format!("{program} not found"))?,
-            args: self.config.version[1..].to_vec(),
+            args: version[1..].to_vec(),
             env: base_env(),
             cwd: dir.path().to_path_buf(),
             stdin: None,
             stdout: out.clone(),
             stderr: out.clone(),
+            binds: self.binds()?,
             limits: Limits {
                 cpu: Duration::from_secs(10),
                 wall: Duration::from_secs(20),
                 memory: 1 << 30,
                 output: 1 << 20,
                 open_files: 256,
+                processes: 64,
             },
         };
         let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
@@ -189,6 +336,8 @@ impl Language {
         for arg in self.config.compile.iter().chain(&self.config.run) {
             field(arg.as_bytes());
         }
+        // The toolchain directory names the toolchain's version too.
+        field(self.toolchain().unwrap_or_default().as_bytes());
         field(&source.text);
         for (path, text) in &source.siblings {
             field(path.to_string_lossy().as_bytes());
@@ -217,7 +366,7 @@ impl Language {
         let key = self.key(&version, source);
         if let Some(hit) = cache.lookup(&key)? {
             return Ok(match hit {
-                Ok(dir) => Compiled::Ok(self.program(dir, true)),
+                Ok(dir) => Compiled::Ok(self.program(dir, true)?),
                 Err(message) => Compiled::Failed(message),
             });
         }
@@ -238,26 +387,59 @@ impl Language {
             std::fs::write(&path, text).map_err(cache_err(&path))?;
         }
 
-        if let Some(program) = self.config.compile.first() {
-            let program = resolve(program).ok_or_else(|| Error::Missing {
-                language: self.id.clone(),
-                program: program.clone(),
-            })?;
+        let missing = |program: String| Error::Missing {
+            language: self.id.clone(),
+            program,
+        };
+        let mut compile = self.filled(&self.config.compile).map_err(missing)?;
+        let prepared = if compile.iter().any(|a| a.contains("{prepared}")) {
+            self.prepared(runner, cache, &version)
+        } else {
+            None
+        };
+        match &prepared {
+            Some(dir) => {
+                let dir = dir.display().to_string();
+                for arg in &mut compile {
+                    *arg = arg.replace("{prepared}", &dir);
+                }
+            }
+            None => compile.retain(|a| !a.contains("{prepared}")),
+        }
+        if let Some(program) = compile.first() {
+            let program = resolve(program).ok_or_else(|| missing(program.clone()))?;
+            // The compiler sees the language's paths, its own directory
+            // (writable) and the source's shared files beside it.
+            let mut binds = self.binds().map_err(missing)?;
+            binds.push(Bind::writable(&src_dir));
+            let mut tops: Vec<PathBuf> = Vec::new();
+            for (rel, _) in &source.siblings {
+                if let Some(std::path::Component::Normal(top)) = rel.components().next() {
+                    let top = work.path().join(top);
+                    if !tops.contains(&top) {
+                        tops.push(top);
+                    }
+                }
+            }
+            binds.extend(tops.into_iter().map(Bind::read_only));
+            binds.extend(prepared.iter().map(Bind::read_only));
             let log = work.path().join("compile.log");
             let spec = RunSpec {
                 program,
-                args: self.config.compile[1..].to_vec(),
+                args: compile[1..].to_vec(),
                 env: base_env(),
                 cwd: src_dir.clone(),
                 stdin: None,
                 stdout: log.clone(),
                 stderr: log.clone(),
+                binds,
                 limits: Limits {
                     cpu: Duration::from_secs_f64(limits.time_limit),
                     wall: Duration::from_secs_f64(limits.time_limit),
                     memory: limits.memory_limit << 20,
                     output: 512 << 20,
                     open_files: 512,
+                    processes: 128,
                 },
             };
             let outcome = runner.run(&spec)?;
@@ -291,16 +473,22 @@ impl Language {
             }
         }
         let dir = cache.store(&key, &src_dir)?;
-        Ok(Compiled::Ok(self.program(dir, false)))
+        Ok(Compiled::Ok(self.program(dir, false)?))
     }
 
-    fn program(&self, dir: PathBuf, cached: bool) -> Program {
-        Program {
+    fn program(&self, dir: PathBuf, cached: bool) -> Result<Program, Error> {
+        let missing = |program: String| Error::Missing {
+            language: self.id.clone(),
+            program,
+        };
+        Ok(Program {
             dir,
-            run: self.config.run.clone(),
+            run: self.filled(&self.config.run).map_err(missing)?,
+            paths: self.paths().map_err(missing)?,
+            memory_exit_code: self.config.memory_exit_code,
             time_factor: self.config.time_factor,
             cached,
-        }
+        })
     }
 }
 
@@ -316,22 +504,30 @@ impl Program {
         let program = resolve(&argv[0]).unwrap_or_else(|| PathBuf::from(&argv[0]));
         (program, argv[1..].to_vec())
     }
+
+    /// What a box running this program must see: its directory and the
+    /// language's paths, read-only.
+    pub fn binds(&self) -> Vec<Bind> {
+        let mut binds = vec![Bind::read_only(&self.dir)];
+        binds.extend(self.paths.iter().map(Bind::read_only));
+        binds
+    }
 }
 
 /// The environment every compiler and program gets: a fixed `PATH`, a
-/// UTF-8 locale, and `HOME` (toolchain proxies such as rustup's need it).
+/// UTF-8 locale, and `HOME` and `TMPDIR` pointing at the box's private
+/// `/tmp` (nothing of the judge's environment leaks in; toolchains run
+/// from their real directories, not through a version manager's proxy).
 pub fn base_env() -> Vec<(String, String)> {
-    let mut env = vec![
-        (
-            "PATH".to_string(),
-            "/usr/local/bin:/usr/bin:/bin".to_string(),
-        ),
-        ("LANG".to_string(), "C.UTF-8".to_string()),
-    ];
-    if let Some(home) = std::env::var_os("HOME") {
-        env.push(("HOME".to_string(), home.to_string_lossy().into_owned()));
-    }
-    env
+    [
+        ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        ("LANG", "C.UTF-8"),
+        ("HOME", "/tmp"),
+        ("TMPDIR", "/tmp"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
 }
 
 /// Finds a program: a path with `/` is taken as is; a bare name is looked

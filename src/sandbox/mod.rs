@@ -1,37 +1,116 @@
 //! The sandbox: runs one untrusted program under limits and reports what it
-//! saw. It knows processes, limits and measurement; it knows nothing of
-//! problems, languages, verdicts or the database. The judge maps an
-//! [`Outcome`] to a verdict.
+//! saw. It knows processes, limits, isolation and measurement; it knows
+//! nothing of problems, languages, verdicts or the database (its only
+//! import from the crate is [`SandboxConfig`]). The judge maps an
+//! [`Outcome`] to a verdict; an `Err` is the sandbox's own failure and
+//! becomes `IE`, never a program's verdict.
 //!
-//! # Theory of operation (the `rlimit` tier)
+//! # Tiers
 //!
-//! * **Process group.** The child calls `setpgid(0, 0)` before `exec`, so it
-//!   and everything it forks share one group, which is killed with
-//!   `SIGKILL` when the run ends or a limit hits.
-//! * **rlimits**, set between `fork` and `exec`: `RLIMIT_CPU` (a backstop one
-//!   second above the limit; the precise check is on the measured time),
-//!   `RLIMIT_FSIZE` (stdout and stderr go to files, so an output flood dies
-//!   of `SIGXFSZ` and is never buffered), `RLIMIT_STACK` (the memory limit:
-//!   deep recursion works as contestants expect), `RLIMIT_NOFILE`,
-//!   `RLIMIT_CORE = 0`.
-//! * **Waiting.** The calling thread blocks in `wait4`, which returns the
-//!   exit status together with the rusage of the child and of every
-//!   descendant it reaped: CPU time (user + system) and peak RSS.
-//! * **Watchdog.** A second thread wakes every few milliseconds until the
-//!   child is reaped: it enforces the wall-clock limit, samples the child's
-//!   resident memory (so a memory bomb is stopped near the limit instead of
-//!   eating the machine) and its CPU time. Whatever limit it enforces is
-//!   recorded, so the outcome names the limit that stopped the run.
-//! * **Kill path.** After `wait4` returns (or the watchdog fires), the whole
-//!   process group gets `SIGKILL`; nothing survives a run.
+//! [`select`] picks the best tier the machine allows, proving each with a
+//! probe run (`/usr/bin/true` in a box) before trusting it, and says which
+//! in [`Tiers`] (`grundy doctor` prints them):
+//!
+//! * isolation: [`IsolationTier::UserNamespace`] (no root needed),
+//!   [`IsolationTier::RootNamespaces`] (root where user namespaces are
+//!   forbidden), or [`IsolationTier::None`] (the `rlimit` tier, which
+//!   isolates nothing; refused when `[sandbox] isolation = "namespaces"`);
+//! * measurement: [`Measurement::CgroupV2`], [`Measurement::CgroupV1`] or
+//!   [`Measurement::Rusage`].
+//!
+//! # Theory of operation (the `namespaces` tier, `ns.rs`)
+//!
+//! * **Preparation, in the judge.** Before anything is forked the judge
+//!   opens the program's stdin, stdout and stderr files (so the box never
+//!   needs their paths), creates the run's cgroup, and turns the spec into
+//!   a plan of C strings: the mount list, argv, envp, rlimits, the seccomp
+//!   filter. The child only makes system calls: the judge is
+//!   multi-threaded, so after the fork-like `clone` nothing may allocate
+//!   or take a lock (even glibc's `setresuid` is avoided: it signals
+//!   threads that no longer exist).
+//! * **Namespaces.** One `clone` makes the box's init with fresh user,
+//!   PID, mount, network, IPC, UTS and cgroup namespaces. The judge writes
+//!   the user namespace's maps (box uid 1000 inside = `[sandbox] uid`
+//!   outside when the judge is root, the judge's own uid otherwise; no
+//!   supplementary groups), moves init into the run's cgroup, and only then
+//!   lets it go on (a pipe). The network namespace has only a loopback
+//!   device, down: nothing is reachable, not even the host's loopback.
+//! * **File system.** Init makes every mount private, reopens each bind
+//!   source inside its own mount namespace (the judge reserved the
+//!   descriptor numbers), becomes the box user (keeping its capabilities
+//!   in the namespace), and builds a root on a small tmpfs: read-only
+//!   recursive binds (`mount_setattr`, or a remount keeping locked flags)
+//!   of the `[sandbox] paths` (`/usr`, `/lib*`, `/bin`, ...; symlinks are
+//!   copied as symlinks), of the language's `paths` and of the spec's
+//!   read-only [`Bind`]s (the program's directory), writable binds of the
+//!   spec's writable directories and its `cwd`, a size-bounded `/tmp`
+//!   tmpfs, a fresh `/proc` of the new PID namespace, `/dev/{null,zero,full,
+//!   random,urandom}` and a synthetic `/etc/passwd`. The root is made
+//!   read-only, `pivot_root` enters it and the old root is detached: no
+//!   path, `/proc/*/root` and `/proc/*/cwd` included, leads back to the
+//!   host. Every path appears at its host path, so `{dir}` arguments work.
+//! * **The program.** Init spawns it as `posix_spawn` does
+//!   (`CLONE_VM | CLONE_VFORK` on a stack of its own: nothing of the
+//!   judge's address space is copied, which a fork would do at a cost
+//!   growing with the judge's size); init stays as PID 1, so signals,
+//!   orphans and `abort` behave as on a normal system. The program puts
+//!   its stdio on 0..2, marks every other descriptor close-on-exec, resets
+//!   `SIGPIPE` and the signal mask, sets rlimits (`RLIMIT_CPU` as a
+//!   backstop a second above the limit, `RLIMIT_FSIZE` = the output limit,
+//!   so a flood dies of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` =
+//!   the memory limit, so deep recursion works, `RLIMIT_NOFILE`,
+//!   `RLIMIT_CORE = 0`, and without a pids controller `RLIMIT_NPROC`,
+//!   which counts this user namespace only), drops every capability, sets
+//!   `no_new_privs`, installs the seccomp filter (`seccomp.rs`: ptrace,
+//!   mount, kexec, bpf, perf, keyctl, namespaces, io_uring, ... fail with
+//!   `EPERM`) and `execve`s with exactly the spec's environment.
+//! * **Time and memory** (`cgroup.rs`). With a cgroup, CPU time is the
+//!   cgroup's (`cpuacct.usage` or `cpu.stat`): every thread and child,
+//!   reaped or not; peak memory is the cgroup's high-water mark
+//!   (`memory.max_usage_in_bytes` or `memory.peak`), page cache written by
+//!   the program included; the kernel enforces the memory limit and the
+//!   process limit (`pids.max`: fork and thread bombs meet it). A run the
+//!   kernel OOM-killed (`oom_kill` in `memory.oom_control` or
+//!   `memory.events`), or that failed after meeting the limit (`failcnt`,
+//!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: `wait4`
+//!   rusage of init, which reaped the whole tree (CPU of reaped processes,
+//!   peak RSS of the largest), plus sampling of the program's RSS and CPU
+//!   in `/proc` to stop it near the limits.
+//! * **Watching.** The judge's thread polls a pidfd of init every 10 ms:
+//!   past the wall-clock limit, or past the CPU limit by the cgroup's
+//!   count, it kills init. Whatever it enforced is recorded, so the
+//!   outcome names the limit that stopped the run.
+//! * **Kill path.** When the program ends, init `kill(-1, SIGKILL)`s the
+//!   rest of its namespace, reports the program's wait status on a pipe
+//!   and exits; when init dies (by itself, by the judge's `SIGKILL`, or by
+//!   `PR_SET_PDEATHSIG` when the judge dies) the kernel kills every process
+//!   of the PID namespace. The cgroup is then checked empty (`cgroup.kill`
+//!   on v2) and removed. Nothing survives a run.
+//! * **Setup failures.** A failing step in the child is reported on the
+//!   same pipe with its `errno` and becomes [`Error::Setup`] naming the
+//!   step: the judge's fault, never the program's.
+//!
+//! # Theory of operation (the `rlimit` tier, `rlimit.rs`)
+//!
+//! No isolation: the child calls `setpgid(0, 0)` and gets the rlimits
+//! above; `wait4` gives CPU time and peak RSS; a watchdog thread enforces
+//! the wall clock and samples `/proc` for memory and CPU; the process group
+//! is killed at the end. Only for trusted code or machines with no
+//! namespaces at all, and said loudly by `grundy doctor`.
 
+mod cgroup;
+mod ns;
 mod rlimit;
+mod seccomp;
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::config::{Isolation, MeasurementChoice, SandboxConfig};
+
+pub use ns::NamespaceSandbox;
 pub use rlimit::RlimitSandbox;
 
 /// One program to run, like `std::process::Command` plus limits.
@@ -50,7 +129,38 @@ pub struct RunSpec {
     pub stdout: PathBuf,
     /// Where stderr is written (truncated first).
     pub stderr: PathBuf,
+    /// Host paths the program may see, at the same path inside the box
+    /// (the program's directory, a toolchain, a writable working
+    /// directory). `cwd` must be one of them or below one. Ignored by the
+    /// `rlimit` tier, which isolates nothing.
+    pub binds: Vec<Bind>,
     pub limits: Limits,
+}
+
+/// A host path made visible inside the box at the same path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bind {
+    pub path: PathBuf,
+    /// Whether the box may write there (only its own directories).
+    pub writable: bool,
+}
+
+impl Bind {
+    /// A path the box may read.
+    pub fn read_only(path: impl Into<PathBuf>) -> Bind {
+        Bind {
+            path: path.into(),
+            writable: false,
+        }
+    }
+
+    /// A path the box may read and write.
+    pub fn writable(path: impl Into<PathBuf>) -> Bind {
+        Bind {
+            path: path.into(),
+            writable: true,
+        }
+    }
 }
 
 /// Resource limits of one run.
@@ -66,6 +176,8 @@ pub struct Limits {
     pub output: u64,
     /// Open file descriptors.
     pub open_files: u64,
+    /// Processes and threads alive at once, the first one included.
+    pub processes: u64,
 }
 
 /// How a run ended.
@@ -90,6 +202,20 @@ pub enum Termination {
 pub enum Measurement {
     /// `wait4` rusage plus `/proc` sampling of the main process.
     Rusage,
+    /// A cgroup v1 per run (`memory`, `cpuacct`, `pids` controllers).
+    CgroupV1,
+    /// A cgroup v2 per run (`memory`, `pids`, `cpu.stat`).
+    CgroupV2,
+}
+
+impl std::fmt::Display for Measurement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Measurement::Rusage => "rusage",
+            Measurement::CgroupV1 => "cgroup v1",
+            Measurement::CgroupV2 => "cgroup v2",
+        })
+    }
 }
 
 /// What the sandbox saw.
@@ -130,6 +256,19 @@ pub enum Error {
         program: String,
         source: std::io::Error,
     },
+    #[error("setting up the box for {program}: {step}: {source}")]
+    Setup {
+        program: String,
+        step: &'static str,
+        source: std::io::Error,
+    },
+    #[error("cgroup {path}: {source}")]
+    Cgroup {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 /// Something that runs a [`RunSpec`]; the judge and checkers hold a
@@ -144,4 +283,219 @@ pub trait Runner: Send + Sync {
 
     /// A one-line description of the isolation and measurement in force.
     fn describe(&self) -> String;
+}
+
+/// The isolation tier in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum IsolationTier {
+    /// Namespaces with a user namespace (root not required).
+    UserNamespace,
+    /// Namespaces without a user namespace: the judge is root and
+    /// switches to the box uid itself.
+    RootNamespaces,
+    /// None: rlimits and a process group only.
+    None,
+}
+
+impl std::fmt::Display for IsolationTier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            IsolationTier::UserNamespace => "namespaces (user namespace)",
+            IsolationTier::RootNamespaces => "namespaces (root, no user namespace)",
+            IsolationTier::None => "none (rlimits and a process group only)",
+        })
+    }
+}
+
+/// Which tiers were chosen, and why not better ones.
+#[derive(Debug, Clone)]
+pub struct Tiers {
+    pub isolation: IsolationTier,
+    pub measurement: Measurement,
+    /// One line per missing capability: what was tried and what failed.
+    pub missing: Vec<String>,
+    /// Set when the configuration demands isolation the machine lacks:
+    /// the runner then refuses every run.
+    pub refused: Option<String>,
+}
+
+impl Tiers {
+    /// Whether untrusted programs run isolated. A judge serving others
+    /// refuses to start when they do not, unless told it is insecure.
+    ///
+    /// # Errors
+    /// A one-line reason naming what is missing.
+    pub fn require_isolation(&self) -> Result<(), String> {
+        if let Some(why) = &self.refused {
+            return Err(why.clone());
+        }
+        if self.isolation == IsolationTier::None {
+            return Err(format!(
+                "no isolating sandbox on this machine ({}); see `grundy doctor`",
+                self.missing.join("; ")
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Picks the best sandbox this machine allows under `config`, proving
+/// each isolating tier with a probe run before trusting it.
+pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
+    select_among(
+        config,
+        &[IsolationTier::UserNamespace, IsolationTier::RootNamespaces],
+    )
+}
+
+/// [`select`] among the given isolation tiers only (in order), for tests
+/// and benchmarks of a tier this machine would not pick by itself; falls
+/// back like [`select`] when none works.
+pub fn select_among(
+    config: &SandboxConfig,
+    candidates: &[IsolationTier],
+) -> (std::sync::Arc<dyn Runner>, Tiers) {
+    let mut missing = Vec::new();
+    let want_cgroups = |missing: &mut Vec<String>| -> Option<cgroup::Cgroups> {
+        let v2 = || cgroup::Cgroups::v2().map_err(|e| format!("cgroup v2: {e}"));
+        let v1 = || cgroup::Cgroups::v1().map_err(|e| format!("cgroup v1: {e}"));
+        let attempts: Vec<&dyn Fn() -> Result<cgroup::Cgroups, String>> = match config.measurement {
+            MeasurementChoice::Auto => vec![&v2, &v1],
+            MeasurementChoice::CgroupV2 => vec![&v2],
+            MeasurementChoice::CgroupV1 => vec![&v1],
+            MeasurementChoice::Rusage => vec![],
+        };
+        for attempt in attempts {
+            match attempt() {
+                Ok(cg) => return Some(cg),
+                Err(why) => missing.push(why),
+            }
+        }
+        None
+    };
+    if config.isolation != Isolation::None {
+        // SAFETY: plain syscall.
+        let root = unsafe { libc::geteuid() } == 0;
+        let mut modes = Vec::new();
+        for &tier in candidates {
+            match tier {
+                IsolationTier::UserNamespace => modes.push((ns::Users::Namespace, tier)),
+                IsolationTier::RootNamespaces if root => modes.push((ns::Users::Setuid, tier)),
+                IsolationTier::RootNamespaces => {
+                    missing.push(format!("{tier}: the judge is not root"));
+                }
+                IsolationTier::None => {}
+            }
+        }
+        for (users, tier) in modes {
+            let mut cg = want_cgroups(&mut missing);
+            loop {
+                let with_cgroups = cg.is_some();
+                let attempt = ns::NamespaceSandbox::new(
+                    users,
+                    config.uid,
+                    &config.paths,
+                    config.tmp_size,
+                    cg.take(),
+                )
+                .and_then(|sb| probe(&sb).map(|()| sb));
+                match attempt {
+                    Ok(sb) => {
+                        dedup(&mut missing);
+                        let tiers = Tiers {
+                            isolation: tier,
+                            measurement: sb.measurement(),
+                            missing,
+                            refused: None,
+                        };
+                        return (std::sync::Arc::new(sb), tiers);
+                    }
+                    Err(e) if with_cgroups => {
+                        missing.push(format!("{tier} with cgroups: {e}"));
+                        // Try the same isolation measured by rusage.
+                    }
+                    Err(e) => {
+                        missing.push(format!("{tier}: {e}"));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    dedup(&mut missing);
+    let refused = (config.isolation == Isolation::Namespaces)
+        .then(|| "sandbox.isolation = \"namespaces\" but no namespace tier works here".to_string());
+    let tiers = Tiers {
+        isolation: IsolationTier::None,
+        measurement: Measurement::Rusage,
+        missing,
+        refused: refused.clone(),
+    };
+    let runner: std::sync::Arc<dyn Runner> = match refused {
+        Some(why) => std::sync::Arc::new(Refusing(why)),
+        None => std::sync::Arc::new(RlimitSandbox),
+    };
+    (runner, tiers)
+}
+
+/// Drops repeated lines (each tier retries the same cgroup setup).
+fn dedup(lines: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    lines.retain(|l| seen.insert(l.clone()));
+}
+
+/// Runs `/bin/true` (or `/usr/bin/true`) in a box, proving the tier works.
+fn probe(sandbox: &dyn Runner) -> Result<(), Error> {
+    let dir = tempfile::tempdir().map_err(|source| Error::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let program = ["/usr/bin/true", "/bin/true"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .ok_or_else(|| Error::Unavailable("no /usr/bin/true to probe the sandbox with".into()))?;
+    let out = dir.path().join("out");
+    let spec = RunSpec {
+        program,
+        args: Vec::new(),
+        env: Vec::new(),
+        cwd: dir.path().to_path_buf(),
+        stdin: None,
+        stdout: out.clone(),
+        stderr: out,
+        binds: Vec::new(),
+        limits: Limits {
+            cpu: Duration::from_secs(5),
+            wall: Duration::from_secs(10),
+            memory: 64 << 20,
+            output: 1 << 20,
+            open_files: 16,
+            processes: 4,
+        },
+    };
+    let outcome = sandbox.run(&spec)?;
+    if outcome.success() {
+        Ok(())
+    } else {
+        Err(Error::Unavailable(format!(
+            "probe run ended with {:?}",
+            outcome.termination
+        )))
+    }
+}
+
+/// The runner of a judge that must not run anything: every run is an
+/// internal error naming why.
+#[derive(Debug)]
+struct Refusing(String);
+
+impl Runner for Refusing {
+    fn run(&self, _spec: &RunSpec) -> Result<Outcome, Error> {
+        Err(Error::Unavailable(self.0.clone()))
+    }
+
+    fn describe(&self) -> String {
+        format!("refusing to run: {}", self.0)
+    }
 }

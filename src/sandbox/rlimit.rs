@@ -198,7 +198,7 @@ fn watch(
 }
 
 /// Resident memory (KiB) and CPU time (ms) of one process, from `/proc`.
-fn sample(pid: libc::pid_t, ticks: u64) -> Option<(u64, u64)> {
+pub(super) fn sample(pid: libc::pid_t, ticks: u64) -> Option<(u64, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may contain spaces; fields resume after the last ')'.
     let rest = &stat[stat.rfind(')')? + 2..];
@@ -212,7 +212,7 @@ fn sample(pid: libc::pid_t, ticks: u64) -> Option<(u64, u64)> {
     Some((rss_pages * page_kib, (utime + stime) * 1000 / ticks.max(1)))
 }
 
-fn clock_ticks() -> u64 {
+pub(super) fn clock_ticks() -> u64 {
     // SAFETY: plain libc call.
     let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     if t > 0 {
@@ -264,6 +264,7 @@ mod tests {
             memory: 256 << 20,
             output: 1 << 20,
             open_files: 64,
+            processes: 64,
         }
     }
 

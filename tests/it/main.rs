@@ -2,5 +2,6 @@
 
 mod cli;
 mod helpers;
+mod sandbox;
 mod store;
 mod verify;

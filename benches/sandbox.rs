@@ -1,0 +1,257 @@
+//! Sandbox speed (issue 3), each figure printed beside its baseline from
+//! the same run: `cargo bench --bench sandbox`. Not a test: nothing here
+//! asserts a timing. Targets: a boxed trivial run ≤ 2× a bare
+//! fork/exec/wait; CPU time of a 0.5 s busy loop, 30 runs two at a time,
+//! max/min ≤ 1.10; a `bits/stdc++.h` compile ≤ 1.0 s median, a cache hit
+//! ≤ 10 ms.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use grundy::config::{Config, SandboxConfig};
+use grundy::lang::{Compiled, Languages, ProgramCache, Source};
+use grundy::sandbox::{self, Bind, Limits, RunSpec, Runner, Termination};
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn compile_c(dir: &Path, source: &str) {
+    std::fs::write(dir.join("main.c"), source).expect("writing a fixture");
+    let ok = Command::new("gcc")
+        .args(["-O2", "-o", "main", "main.c"])
+        .current_dir(dir)
+        .status()
+        .expect("gcc")
+        .success();
+    assert!(ok, "fixture compiles");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+fn spec(dir: &Path, cwd: &Path, cpu: Duration) -> RunSpec {
+    RunSpec {
+        program: dir.join("main"),
+        args: Vec::new(),
+        env: Vec::new(),
+        cwd: cwd.to_path_buf(),
+        stdin: None,
+        stdout: cwd.join("stdout"),
+        stderr: cwd.join("stderr"),
+        binds: vec![Bind::read_only(dir)],
+        limits: Limits {
+            cpu,
+            wall: cpu * 3 + Duration::from_secs(1),
+            memory: 256 << 20,
+            output: 1 << 20,
+            open_files: 64,
+            processes: 32,
+        },
+    }
+}
+
+/// `cargo bench --bench sandbox [trivial|stability|compile]...` runs the
+/// named parts (default: all).
+fn main() {
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = |part: &str| wanted.is_empty() || wanted.iter().any(|w| w == part);
+    let mut sc = SandboxConfig::default();
+    if std::env::var_os("BENCH_RUSAGE").is_some() {
+        sc.measurement = grundy::config::MeasurementChoice::Rusage;
+    }
+    let (runner, tiers) = sandbox::select(&sc);
+    println!("sandbox: {}", runner.describe());
+    for m in &tiers.missing {
+        println!("  missing: {m}");
+    }
+    if run("trivial") {
+        trivial(runner.as_ref());
+    }
+    if run("stability") {
+        stability(runner.as_ref());
+    }
+    if run("compile") {
+        compile(runner.as_ref());
+    }
+}
+
+/// A trivial C program: bare fork/exec/wait against one boxed run.
+fn trivial(runner: &dyn Runner) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    compile_c(dir.path(), "int main(void) { return 0; }");
+    let cwd = tempfile::tempdir().expect("tempdir");
+    let n = 200;
+    let program = dir.path().join("main");
+    let bare: Vec<Duration> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            let status = Command::new(&program).status().expect("bare run");
+            assert!(status.success());
+            t.elapsed()
+        })
+        .collect();
+    let s = spec(dir.path(), cwd.path(), Duration::from_secs(1));
+    let mut cpu = Vec::new();
+    let boxed: Vec<Duration> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            let o = runner.run(&s).expect("boxed run");
+            assert_eq!(o.termination, Termination::Exited(0));
+            cpu.push(Duration::from_millis(o.cpu_ms));
+            t.elapsed()
+        })
+        .collect();
+    let (b, x) = (median(bare), median(boxed));
+    println!(
+        "trivial C run, median of {n}: bare fork/exec/wait {:.2} ms, boxed {:.2} ms: {:.2}x (target <= 2x)",
+        ms(b),
+        ms(x),
+        x.as_secs_f64() / b.as_secs_f64()
+    );
+    println!(
+        "  CPU time the box reports for it, median: {:.0} ms (box setup is charged to the run)",
+        ms(median(cpu))
+    );
+    // A judge holding much memory (a server's caches): starting a box must
+    // not copy its address space.
+    let ballast = vec![1u8; 512 << 20];
+    let heavy: Vec<Duration> = (0..50)
+        .map(|_| {
+            let t = Instant::now();
+            let o = runner.run(&s).expect("boxed run");
+            assert_eq!(o.termination, Termination::Exited(0));
+            t.elapsed()
+        })
+        .collect();
+    println!(
+        "  the same, boxed from a judge holding {} MiB: {:.2} ms",
+        ballast.len() >> 20,
+        ms(median(heavy))
+    );
+    drop(ballast);
+}
+
+/// CPU time of a 0.5 s busy loop, 30 runs, two at a time.
+fn stability(runner: &dyn Runner) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    compile_c(
+        dir.path(),
+        "#include <time.h>\nint main(void) { clock_t end = (clock_t)(0.5 * CLOCKS_PER_SEC); volatile long x = 0; while (clock() < end) x++; return 0; }",
+    );
+    let runs = 30;
+    let cpu = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                for _ in 0..runs / 2 {
+                    let cwd = tempfile::tempdir().expect("tempdir");
+                    let o = runner
+                        .run(&spec(dir.path(), cwd.path(), Duration::from_secs(5)))
+                        .expect("boxed run");
+                    assert_eq!(o.termination, Termination::Exited(0));
+                    cpu.lock().expect("lock").push(o.cpu_ms);
+                }
+            });
+        }
+    });
+    let cpu = cpu.into_inner().expect("lock");
+    let (min, max) = (
+        cpu.iter().min().copied().unwrap_or(0),
+        cpu.iter().max().copied().unwrap_or(0),
+    );
+    println!(
+        "0.5 s busy loop, {runs} runs two at a time: CPU min {min} ms, max {max} ms: max/min {:.3} (target <= 1.10)",
+        max as f64 / min.max(1) as f64
+    );
+}
+
+/// A typical contest solution with bits/stdc++.h, against one with only
+/// iostream and a compile served from the cache.
+fn compile(runner: &dyn Runner) {
+    let data = tempfile::tempdir().expect("tempdir");
+    let text = include_str!("../config.toml");
+    let mut config = Config::parse(text, Path::new(env!("CARGO_MANIFEST_DIR"))).expect("config");
+    config.data_dir = data.path().to_path_buf();
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let cpp = languages.get("cpp").expect("cpp configured");
+    let solution = |header: &str, i: usize| {
+        format!(
+            "#include <{header}>\n#include <vector>\nusing namespace std;\nint main() {{ int n; cin >> n; vector<long long> a(n); long long x = 0; for (auto &v : a) {{ cin >> v; x ^= v; }} cout << (x ? \"Yes\" : \"No\") << \" {i}\" << endl; }}\n"
+        )
+    };
+    let timed = |header: &str, i: usize| {
+        let t = Instant::now();
+        let source = Source::new(solution(header, i).into_bytes());
+        match cpp
+            .compile(runner, &cache, &source, &config.compile)
+            .expect("compile")
+        {
+            Compiled::Ok(p) => assert!(!p.cached || i == usize::MAX),
+            Compiled::Failed(m) => panic!("does not compile: {m}"),
+        }
+        t.elapsed()
+    };
+    // The first compile may prepare shared state (a precompiled header).
+    let first = timed("bits/stdc++.h", 1000);
+    let n = 7;
+    let stdcpp = median((0..n).map(|i| timed("bits/stdc++.h", i)).collect());
+    let iostream = median((0..n).map(|i| timed("iostream", 100 + i)).collect());
+    let hits = median(
+        (0..n)
+            .map(|_| {
+                let t = Instant::now();
+                let source = Source::new(solution("bits/stdc++.h", 0).into_bytes());
+                match cpp
+                    .compile(runner, &cache, &source, &config.compile)
+                    .expect("compile")
+                {
+                    Compiled::Ok(p) => assert!(p.cached),
+                    Compiled::Failed(m) => panic!("{m}"),
+                }
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let unboxed = median(
+        (0..3)
+            .map(|i| {
+                let dir = tempfile::tempdir().expect("tempdir");
+                std::fs::write(
+                    dir.path().join("main.cpp"),
+                    solution("bits/stdc++.h", 200 + i),
+                )
+                .expect("write");
+                let t = Instant::now();
+                let ok = Command::new("g++")
+                    .args(["-std=c++17", "-O2", "-pipe", "-o", "main", "main.cpp"])
+                    .current_dir(dir.path())
+                    .status()
+                    .expect("g++")
+                    .success();
+                assert!(ok);
+                t.elapsed()
+            })
+            .collect(),
+    );
+    println!(
+        "C++ compile, median of {n}: bits/stdc++.h {:.0} ms (target <= 1000; first {:.0} ms), iostream {:.0} ms, bare g++ bits/stdc++.h without PCH {:.0} ms",
+        ms(stdcpp),
+        ms(first),
+        ms(iostream),
+        ms(unboxed)
+    );
+    println!(
+        "C++ compile cache hit, median of {n}: {:.0} us (target <= 10 ms)",
+        hits.as_secs_f64() * 1e6
+    );
+}

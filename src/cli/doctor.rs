@@ -1,0 +1,38 @@
+//! `grundy doctor`: the sandbox tiers in force on this machine, what is
+//! missing for better ones, and whether each language's toolchain works
+//! inside the box.
+//!
+//! Exit status: 0 when programs run isolated and every toolchain works,
+//! 1 otherwise (the judge still runs, with what is printed).
+
+use std::io::Write;
+
+use crate::context::Context;
+use crate::sandbox::IsolationTier;
+
+pub fn run(ctx: &Context) -> anyhow::Result<u8> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let tiers = &ctx.tiers;
+    writeln!(out, "isolation:   {}", tiers.isolation)?;
+    writeln!(out, "measurement: {}", tiers.measurement)?;
+    writeln!(out, "sandbox:     {}", ctx.runner.describe())?;
+    if let Some(why) = &tiers.refused {
+        writeln!(out, "REFUSING:    {why}")?;
+    }
+    for line in &tiers.missing {
+        writeln!(out, "missing:     {line}")?;
+    }
+    let mut ok = tiers.isolation != IsolationTier::None && tiers.refused.is_none();
+    for lang in ctx.languages.iter() {
+        let status = match lang.version(ctx.runner.as_ref()) {
+            Ok(v) => format!("ok ({v})"),
+            Err(why) => {
+                ok = false;
+                format!("BROKEN: {why}")
+            }
+        };
+        writeln!(out, "language:    {:<8} {status}", lang.id)?;
+    }
+    Ok(if ok { 0 } else { 1 })
+}
