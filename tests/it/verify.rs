@@ -29,9 +29,18 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn verify(ws: &Workspace, dir: &Path) -> (i32, Value) {
     let out = ws.grundy(&["verify", dir.to_str().unwrap(), "--json", "--stress", "20"]);
-    assert!(out.code == 0 || out.code == 1, "exit {}: {}", out.code, out.stderr);
+    assert!(
+        out.code == 0 || out.code == 1,
+        "exit {}: {}",
+        out.code,
+        out.stderr
+    );
     let json = out.json();
-    assert_eq!(json["verified"], out.code == 0, "exit status matches: {json}");
+    assert_eq!(
+        json["verified"],
+        out.code == 0,
+        "exit status matches: {json}"
+    );
     (out.code, json["problems"][0].clone())
 }
 
@@ -63,8 +72,14 @@ fn correct_package_verifies() {
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 0, "{report:#}");
     assert!(failed(&report).is_empty());
-    assert!(detail(&report, "cross-check").contains("20 stress runs"), "{report}");
-    assert!(detail(&report, "answer balance").contains("\"First\""), "{report}");
+    assert!(
+        detail(&report, "cross-check").contains("20 stress runs"),
+        "{report}"
+    );
+    assert!(
+        detail(&report, "answer balance").contains("\"First\""),
+        "{report}"
+    );
 }
 
 #[test]
@@ -72,13 +87,20 @@ fn validator_rejecting_a_generated_input_is_reported_with_the_test() {
     let ws = Workspace::new();
     let dir = package(&ws, "strict-validator");
     let v = std::fs::read_to_string(dir.join("validator.rs")).unwrap();
-    std::fs::write(dir.join("validator.rs"), v.replace("1_000_000_000", "1_000")).unwrap();
+    std::fs::write(
+        dir.join("validator.rs"),
+        v.replace("1_000_000_000", "1_000"),
+    )
+    .unwrap();
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 1);
     assert_eq!(failed(&report), ["tests"]);
     let d = detail(&report, "tests");
     assert!(d.contains("test large-"), "names the test: {d}");
-    assert!(d.contains("invalid input: expected one integer in [1, 10^9]"), "gives the reason: {d}");
+    assert!(
+        d.contains("invalid input: expected one integer in [1, 10^9]"),
+        "gives the reason: {d}"
+    );
 }
 
 #[test]
@@ -94,10 +116,17 @@ fn solver_disagreeing_with_the_brute_force_shows_the_smallest_input() {
     .unwrap();
     // Make sure n = 7 is met: a stress plan of exactly that.
     let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
-    std::fs::write(dir.join("problem.toml"), toml + "\n[[stress]]\ngen = \"min=7 max=7\"\ncount = 1\n").unwrap();
+    std::fs::write(
+        dir.join("problem.toml"),
+        toml + "\n[[stress]]\ngen = \"min=7 max=7\"\ncount = 1\n",
+    )
+    .unwrap();
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 1);
-    assert!(failed(&report).contains(&"cross-check".to_string()), "{report:#}");
+    assert!(
+        failed(&report).contains(&"cross-check".to_string()),
+        "{report:#}"
+    );
     let d = detail(&report, "cross-check");
     assert!(d.contains("disagree"), "{d}");
     assert!(d.contains("\n7\n"), "shows the input 7: {d}");
@@ -125,7 +154,13 @@ fn wrong_answer_submission_that_is_accepted_is_reported() {
         .unwrap();
     assert_eq!(sub["ok"], false);
     assert_eq!(sub["verdict"], "AC");
-    assert!(sub["detail"].as_str().unwrap().contains("every test was accepted"), "{sub}");
+    assert!(
+        sub["detail"]
+            .as_str()
+            .unwrap()
+            .contains("every test was accepted"),
+        "{sub}"
+    );
 }
 
 #[test]
@@ -138,7 +173,11 @@ fn tle_submission_that_answers_wrong_is_reported() {
     std::fs::write(dir.join("submissions/time_limit_exceeded/walk.c"), broken).unwrap();
     std::fs::write(dir.join("tests/five.in"), "5\n").unwrap();
     let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
-    let toml = toml.replacen("[[tests]]\nname = \"small\"", "[[tests]]\nname = \"five\"\nfile = \"tests/five.in\"\n\n[[tests]]\nname = \"small\"", 1);
+    let toml = toml.replacen(
+        "[[tests]]\nname = \"small\"",
+        "[[tests]]\nname = \"five\"\nfile = \"tests/five.in\"\n\n[[tests]]\nname = \"small\"",
+        1,
+    );
     std::fs::write(dir.join("problem.toml"), toml).unwrap();
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 1);
@@ -150,7 +189,13 @@ fn tle_submission_that_answers_wrong_is_reported() {
         .find(|s| s["expected"] == "time_limit_exceeded")
         .unwrap();
     assert_eq!(sub["ok"], false);
-    assert!(sub["detail"].as_str().unwrap().contains("expected TLE, got WA on test five"), "{sub}");
+    assert!(
+        sub["detail"]
+            .as_str()
+            .unwrap()
+            .contains("expected TLE, got WA on test five"),
+        "{sub}"
+    );
 }
 
 #[test]
@@ -172,7 +217,10 @@ fn one_dominant_answer_fails_the_balance() {
     let g = std::fs::read_to_string(dir.join("gen.rs")).unwrap();
     std::fs::write(
         dir.join("gen.rs"),
-        g.replace("println!(\"{}\", lo + h % (hi - lo + 1));", "let n = lo + h % (hi - lo + 1);\n    println!(\"{}\", n - n % 3 + 1);"),
+        g.replace(
+            "println!(\"{}\", lo + h % (hi - lo + 1));",
+            "let n = lo + h % (hi - lo + 1);\n    println!(\"{}\", n - n % 3 + 1);",
+        ),
     )
     .unwrap();
     let (code, report) = verify(&ws, &dir);
