@@ -60,18 +60,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Show a problem's statement and limits.
+    /// Show a problem's statement and limits, or with --tests the
+    /// provenance of its generated tests.
     Show {
         /// Problem slug.
         problem: String,
+        /// Each test's provenance: origin, seed, sizes and hashes (generates
+        /// the data first if it is missing).
+        #[arg(long)]
+        tests: bool,
+        /// With --tests: print the recorded index as one JSON object.
+        #[arg(long, requires = "tests")]
+        json: bool,
     },
     /// Generate test data: inputs, validation and expected answers.
+    ///
+    /// With --check, regenerate from scratch and compare every input and
+    /// answer with the recorded hashes. Exit status: 0 generated (or
+    /// identical), 1 some data differs from the record, 2 errors.
     Gen {
         /// Problem slugs.
         problems: Vec<String>,
         /// Every problem.
         #[arg(long, conflicts_with = "problems")]
         all: bool,
+        /// Regenerate into a scratch directory and compare with the recorded hashes.
+        #[arg(long)]
+        check: bool,
     },
     /// List the configured languages with their toolchain versions.
     Languages,
@@ -115,8 +130,17 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         } => submit::run(&ctx, &problem, &file, lang.as_deref(), json),
         Command::Status { id, json } => status::run(&ctx, id, json),
         Command::Problems { json } => problems::list(&ctx, json),
-        Command::Show { problem } => problems::show(&ctx, &problem),
-        Command::Gen { problems, all } => gen::run(&ctx, &problems, all),
+        Command::Show {
+            problem,
+            tests: false,
+            ..
+        } => problems::show(&ctx, &problem),
+        Command::Show { problem, json, .. } => problems::show_tests(&ctx, &problem, json),
+        Command::Gen {
+            problems,
+            all,
+            check,
+        } => gen::run(&ctx, &problems, all, check),
         Command::Languages => languages::run(&ctx),
         Command::Doctor => doctor::run(&ctx),
         Command::Verify {
@@ -135,9 +159,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
 /// A closed stdout (e.g. `grundy problems | head -1`) ends quietly.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
+        let kind = cause
             .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            .map(std::io::Error::kind)
+            .or_else(|| {
+                cause
+                    .downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            });
+        kind == Some(std::io::ErrorKind::BrokenPipe)
     })
 }
 

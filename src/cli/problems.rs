@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::context::Context;
+use crate::context::{default_jobs, Context};
 
 #[derive(Serialize)]
 struct Row {
@@ -89,6 +89,49 @@ pub fn show(ctx: &Context, slug: &str) -> anyhow::Result<u8> {
     write!(out, "{statement}")?;
     if !statement.ends_with('\n') {
         writeln!(out)?;
+    }
+    Ok(0)
+}
+
+/// `grundy show PROBLEM --tests`: the provenance recorded for every test.
+pub fn show_tests(ctx: &Context, slug: &str, json: bool) -> anyhow::Result<u8> {
+    let p = ctx.catalog.load(slug)?;
+    let data = ctx.test_data(default_jobs());
+    let set = data.ensure(&p, &|_| {})?;
+    let index = &set.index;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if json {
+        serde_json::to_writer(&mut out, index)?;
+        writeln!(out)?;
+        return Ok(0);
+    }
+    let short = |h: &str| h.chars().take(12).collect::<String>();
+    let program = |h: &Option<String>| h.as_deref().map_or("(none)".to_string(), short);
+    writeln!(out, "{} — {}", p.slug, p.manifest.name)?;
+    writeln!(out, "data:      {}", set.dir.display())?;
+    writeln!(out, "generator: {}", program(&index.generator_sha256))?;
+    writeln!(out, "validator: {}", program(&index.validator_sha256))?;
+    writeln!(out, "solution:  {}", short(&index.solution_sha256))?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<32} {:<6} {:>10} {:<12} {:>10} {:<12} {:>7}  origin",
+        "test", "group", "in bytes", "in sha256", "ans bytes", "ans sha256", "solver"
+    )?;
+    for t in &index.tests {
+        writeln!(
+            out,
+            "{:<32} {:<6} {:>10} {:<12} {:>10} {:<12} {:>5}ms  {}",
+            t.name,
+            t.group.as_str(),
+            t.input_bytes,
+            short(&t.input_sha256),
+            t.answer_bytes,
+            short(&t.answer_sha256),
+            t.solver_ms,
+            t.origin
+        )?;
     }
     Ok(0)
 }

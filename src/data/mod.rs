@@ -68,6 +68,10 @@ pub struct TestRecord {
     pub group: Group,
     /// Generator arguments, or the hand-made file it was copied from.
     pub origin: String,
+    /// The generator's `seed=` argument, if it has one (the generator
+    /// seeds its PRNG from a hash of all its arguments, seed included).
+    #[serde(default)]
+    pub seed: Option<String>,
     pub input_sha256: String,
     pub input_bytes: u64,
     pub answer_sha256: String,
@@ -354,6 +358,71 @@ impl TestData<'_> {
         })
     }
 
+    /// Regenerates the package's data from scratch in a scratch directory
+    /// (compiled programs may come from the cache; no test does) and
+    /// compares every input and answer with the hashes recorded in the
+    /// ready set; the recorded files themselves are hashed too, so data
+    /// altered on disk is found. The scratch data is removed afterwards.
+    ///
+    /// # Errors
+    /// When nothing is recorded yet, or as [`TestData::build`].
+    pub fn check(
+        &self,
+        problem: &Problem,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Vec<Mismatch>, Error> {
+        let Some(recorded) = self.existing(problem)? else {
+            return Err(Error::Test {
+                slug: problem.slug.clone(),
+                test: "*".into(),
+                what: format!(
+                    "no recorded test data to check against (run `grundy gen {}` first)",
+                    problem.slug
+                ),
+            });
+        };
+        std::fs::create_dir_all(&self.root).map_err(|source| Error::Io {
+            slug: problem.slug.clone(),
+            path: self.root.clone(),
+            source,
+        })?;
+        let scratch = tempfile::Builder::new()
+            .prefix(".check-")
+            .tempdir_in(&self.root)
+            .map_err(|source| Error::Io {
+                slug: problem.slug.clone(),
+                path: self.root.clone(),
+                source,
+            })?;
+        let fresh = TestData {
+            root: scratch.path().to_path_buf(),
+            ..*self
+        }
+        .build(problem, progress)?;
+        let mut mismatches = compare(&recorded.index, &fresh.index);
+        for t in &recorded.index.tests {
+            for (what, path, sha) in [
+                ("input on disk", recorded.input(t), &t.input_sha256),
+                ("answer on disk", recorded.answer(t), &t.answer_sha256),
+            ] {
+                let (found, _) = hash_file(&path).map_err(|source| Error::Io {
+                    slug: problem.slug.clone(),
+                    path: path.clone(),
+                    source,
+                })?;
+                if &found != sha {
+                    mismatches.push(Mismatch {
+                        test: t.name.clone(),
+                        what,
+                        recorded: sha.clone(),
+                        regenerated: found,
+                    });
+                }
+            }
+        }
+        Ok(mismatches)
+    }
+
     fn make_test(
         &self,
         problem: &Problem,
@@ -370,6 +439,7 @@ impl TestData<'_> {
         };
         let input = out.join(format!("{}.in", test.name));
         let answer = out.join(format!("{}.ans", test.name));
+        let mut seed = None;
         let origin = match &test.input {
             TestInput::File(rel) => {
                 let src = problem.dir.join(rel);
@@ -387,6 +457,10 @@ impl TestData<'_> {
                         run.stderr_line
                     )));
                 }
+                seed = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("seed="))
+                    .map(str::to_string);
                 format!("gen {}", args.join(" "))
             }
         };
@@ -411,6 +485,7 @@ impl TestData<'_> {
             name: test.name.clone(),
             group: test.group,
             origin,
+            seed,
             input_sha256,
             input_bytes,
             answer_sha256,
@@ -418,6 +493,48 @@ impl TestData<'_> {
             solver_ms: run.outcome.cpu_ms,
         })
     }
+}
+
+/// A test whose regenerated data differs from what was recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    pub test: String,
+    /// `input` or `answer` (regenerated differs from the record), or
+    /// `input on disk` / `answer on disk` (the stored file differs).
+    pub what: &'static str,
+    pub recorded: String,
+    pub regenerated: String,
+}
+
+/// The differences between a recorded index and a regenerated one, test
+/// by test (both follow the same plan, so they pair up by name).
+pub fn compare(recorded: &Index, regenerated: &Index) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    for r in &recorded.tests {
+        let Some(g) = regenerated.tests.iter().find(|g| g.name == r.name) else {
+            out.push(Mismatch {
+                test: r.name.clone(),
+                what: "input",
+                recorded: r.input_sha256.clone(),
+                regenerated: "(not regenerated)".into(),
+            });
+            continue;
+        };
+        for (what, a, b) in [
+            ("input", &r.input_sha256, &g.input_sha256),
+            ("answer", &r.answer_sha256, &g.answer_sha256),
+        ] {
+            if a != b {
+                out.push(Mismatch {
+                    test: r.name.clone(),
+                    what,
+                    recorded: a.clone(),
+                    regenerated: b.clone(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// SHA-256 and length of a file, streamed.
@@ -436,4 +553,66 @@ pub fn hash_file(path: &Path) -> std::io::Result<(String, u64)> {
         total += n as u64;
     }
     Ok((lang::hex(&h.finalize()), total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(name: &str, input: &str, answer: &str) -> TestRecord {
+        TestRecord {
+            name: name.into(),
+            group: Group::Secret,
+            origin: "gen n=1".into(),
+            seed: None,
+            input_sha256: input.into(),
+            input_bytes: 1,
+            answer_sha256: answer.into(),
+            answer_bytes: 1,
+            solver_ms: 0,
+        }
+    }
+
+    fn index(tests: Vec<TestRecord>) -> Index {
+        Index {
+            slug: "p".into(),
+            key: "k".into(),
+            generator_sha256: None,
+            validator_sha256: None,
+            solution_sha256: String::new(),
+            tests,
+        }
+    }
+
+    #[test]
+    fn identical_data_has_no_mismatch() {
+        let a = index(vec![record("a", "1", "2"), record("b", "3", "4")]);
+        assert!(compare(&a, &a.clone()).is_empty());
+    }
+
+    #[test]
+    fn each_differing_file_is_named() {
+        let recorded = index(vec![record("a", "1", "2"), record("b", "3", "4")]);
+        let regenerated = index(vec![record("a", "1", "x"), record("b", "y", "z")]);
+        let found: Vec<(String, &str)> = compare(&recorded, &regenerated)
+            .into_iter()
+            .map(|m| (m.test, m.what))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("a".to_string(), "answer"),
+                ("b".to_string(), "input"),
+                ("b".to_string(), "answer")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_test_missing_from_the_regeneration_is_a_mismatch() {
+        let recorded = index(vec![record("a", "1", "2")]);
+        let m = compare(&recorded, &index(vec![]));
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].regenerated, "(not regenerated)");
+    }
 }

@@ -368,6 +368,110 @@ fn gen_is_cached_until_an_input_changes() {
 }
 
 #[test]
+fn gen_check_proves_regeneration_and_finds_altered_data() {
+    let ws = Workspace::isolated();
+    let gen = ws.grundy(&["gen", "nim"]);
+    assert_eq!(gen.code, 0, "{}", gen.stderr);
+    let check = ws.grundy(&["gen", "nim", "--check"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("byte-identical"), "{}", check.stdout);
+
+    // Alter one answer on disk without changing its size: the cheap size
+    // check of `submit` cannot see it, `gen --check` must.
+    let data = ws.dir.path().join("var").join("tests").join("nim");
+    let set = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .find(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with('.'))
+        .unwrap()
+        .path();
+    let ans = set.join("trap-equal-pair.ans");
+    let text = std::fs::read_to_string(&ans).unwrap();
+    std::fs::write(&ans, text.to_uppercase()).unwrap();
+    let check = ws.grundy(&["gen", "nim", "--check"]);
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check.stdout.contains("trap-equal-pair: answer on disk"),
+        "{}",
+        check.stdout
+    );
+    assert_eq!(
+        check.stdout.matches("  ").count(),
+        1,
+        "exactly one difference: {}",
+        check.stdout
+    );
+    // The scratch regeneration is gone.
+    let leftovers: Vec<_> = std::fs::read_dir(ws.dir.path().join("var").join("tests"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".check-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn gen_check_without_recorded_data_says_so() {
+    let ws = Workspace::isolated();
+    let check = ws.grundy(&["gen", "nim", "--check"]);
+    assert_eq!(check.code, 2);
+    assert!(check.stderr.contains("grundy gen nim"), "{}", check.stderr);
+}
+
+#[test]
+fn show_tests_gives_every_test_its_provenance() {
+    let ws = Workspace::new();
+    let out = ws.grundy(&["show", "nim", "--tests", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let index = out.json();
+    let listed = ws.grundy(&["problems", "--json"]).json();
+    let nim = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["slug"] == "nim")
+        .unwrap()
+        .clone();
+    let tests = index["tests"].as_array().unwrap();
+    assert_eq!(tests.len() as u64, nim["tests"].as_u64().unwrap());
+    for key in ["generator_sha256", "validator_sha256", "solution_sha256"] {
+        assert_eq!(index[key].as_str().unwrap().len(), 64, "{key}");
+    }
+    let sample = &tests[0];
+    assert_eq!(sample["name"], "sample-1");
+    assert_eq!(sample["origin"], "tests/sample-1.in");
+    let input =
+        std::fs::read(crate::helpers::repo().join("problems/nim/tests/sample-1.in")).unwrap();
+    assert_eq!(sample["input_bytes"], input.len());
+    let generated = tests
+        .iter()
+        .find(|t| t["origin"].as_str().unwrap().starts_with("gen "))
+        .expect("a generated test");
+    assert_eq!(generated["input_sha256"].as_str().unwrap().len(), 64);
+    let seeded = tests
+        .iter()
+        .find(|t| t["origin"].as_str().unwrap().contains("seed="))
+        .expect("a seeded test");
+    assert!(
+        seeded["origin"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("seed={}", seeded["seed"].as_str().unwrap())),
+        "{seeded}"
+    );
+    let human = ws.grundy(&["show", "nim", "--tests"]);
+    assert_eq!(human.code, 0);
+    for t in tests {
+        let name = t["name"].as_str().unwrap();
+        assert!(
+            human.stdout.lines().any(|l| l.starts_with(name)),
+            "{name} in {}",
+            human.stdout
+        );
+    }
+}
+
+#[test]
 fn languages_lists_every_toolchain() {
     let ws = Workspace::new();
     let out = ws.grundy(&["languages"]);
