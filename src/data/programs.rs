@@ -83,11 +83,10 @@ impl PackagePrograms {
             path,
             source,
         })?;
-        let mut by_role = BTreeMap::new();
-        for &role in roles {
+        let compile_one = |role: Role| -> Result<Option<PackageProgram>, Error> {
             let path = problem.program_path(role);
             if !path.is_file() {
-                continue;
+                return Ok(None);
             }
             let text = std::fs::read(&path).map_err(|source| Error::Io {
                 slug: slug.clone(),
@@ -100,16 +99,34 @@ impl PackagePrograms {
                 siblings: siblings.clone(),
             };
             match rust.compile(runner, cache, &source, limits)? {
-                Compiled::Ok(program) => {
-                    by_role.insert(role.file_name(), PackageProgram { program, sha256 });
-                }
-                Compiled::Failed(message) => {
-                    return Err(Error::Compile {
-                        slug,
-                        role: role.file_name(),
-                        message,
+                Compiled::Ok(program) => Ok(Some(PackageProgram { program, sha256 })),
+                Compiled::Failed(message) => Err(Error::Compile {
+                    slug: slug.clone(),
+                    role: role.file_name(),
+                    message,
+                }),
+            }
+        };
+        // The roles compile in parallel: from a cold cache, compiling is
+        // most of the time `grundy gen` takes.
+        let compiled: Vec<(Role, Result<Option<PackageProgram>, Error>)> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = roles
+                    .iter()
+                    .map(|&role| (role, scope.spawn(move || compile_one(role))))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|(role, h)| {
+                        let result = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                        (role, result)
                     })
-                }
+                    .collect()
+            });
+        let mut by_role = BTreeMap::new();
+        for (role, result) in compiled {
+            if let Some(program) = result? {
+                by_role.insert(role.file_name(), program);
             }
         }
         Ok(PackagePrograms {
