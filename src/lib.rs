@@ -16,6 +16,7 @@
 //! * [`judge`]: the pipeline compile → run → check → aggregate.
 //! * [`store`]: SQLite through sqlx; the submissions queue.
 //! * [`verify`]: the problem setter's proof that a package is right.
+//! * [`export`]: writes a package in another judge's format (Kattis).
 //! * [`cli`]: the command line on top.
 //!
 //! [`config`], [`verdict`] and [`context`] are shared vocabulary.
@@ -25,6 +26,7 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod data;
+pub mod export;
 pub mod judge;
 pub mod lang;
 pub mod problem;

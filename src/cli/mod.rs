@@ -2,6 +2,7 @@
 //! Errors are `anyhow` here (the edge), printed by `main` as one line.
 
 mod doctor;
+mod export;
 mod gen;
 mod languages;
 mod problems;
@@ -13,7 +14,7 @@ mod verify;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Config;
 use crate::context::Context;
@@ -112,6 +113,28 @@ pub enum Command {
     ///
     /// Exit status: 0 isolated and every toolchain works, 1 otherwise.
     Doctor,
+    /// Write a problem package in another judge's format: tests (generated
+    /// first if missing), statement, limits and example submissions.
+    ///
+    /// The target must not exist or be an empty directory; nothing is
+    /// overwritten. Exit status: 0 written, 2 usage or internal error.
+    Export {
+        /// Problem slug.
+        problem: String,
+        /// The package format: kattis (Kattis problemtools and DOMjudge).
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Directory to create the package in.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// The formats `grundy export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The Kattis problem package format (legacy), as problemtools and DOMjudge read it.
+    Kattis,
 }
 
 /// Runs a command; returns the exit status.
@@ -143,6 +166,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         } => gen::run(&ctx, &problems, all, check),
         Command::Languages => languages::run(&ctx),
         Command::Doctor => doctor::run(&ctx),
+        Command::Export {
+            problem,
+            format,
+            out,
+        } => export::run(&ctx, &problem, format, &out),
         Command::Verify {
             problems,
             all,
