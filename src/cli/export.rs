@@ -59,12 +59,25 @@ pub fn run(ctx: &Context, slug: &str, format: ExportFormat, out_dir: &Path) -> a
     }
     writeln!(
         out,
-        "  limits: {} s in .timelimit, {} MiB in problem.yaml",
+        "  limits: {} s and {} MiB in problem.yaml (the time also in .timelimit)",
         problem.manifest.time_limit, problem.manifest.memory_limit
     )?;
-    writeln!(
-        out,
-        "  not exported: validator.rs (a Kattis input validator exits 42 on valid input; write one for input_validators/)"
-    )?;
+    if summary.input_validator {
+        writeln!(
+            out,
+            "  input validator: input_validators/validator.rs (shared modules inlined, exits 42 valid / 43 invalid)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  input validator: none (no validator.rs; Kattis requires one in input_validators/)"
+        )?;
+    }
+    if let Some(hint) = &summary.short_name_hint {
+        writeln!(
+            out,
+            "  note: Kattis takes the directory's name as the problem's short name, which must be [a-z0-9]+ (e.g. {hint})"
+        )?;
+    }
     Ok(0)
 }

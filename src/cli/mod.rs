@@ -114,7 +114,8 @@ pub enum Command {
     /// Exit status: 0 isolated and every toolchain works, 1 otherwise.
     Doctor,
     /// Write a problem package in another judge's format: tests (generated
-    /// first if missing), statement, limits and example submissions.
+    /// first if missing), statement, limits, input validator and example
+    /// submissions.
     ///
     /// The target must not exist or be an empty directory; nothing is
     /// overwritten. Exit status: 0 written, 2 usage or internal error.
@@ -133,7 +134,7 @@ pub enum Command {
 /// The formats `grundy export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
-    /// The Kattis problem package format (legacy), as problemtools and DOMjudge read it.
+    /// The Kattis problem package format, version 2023-07 (problemtools; DOMjudge).
     Kattis,
 }
 

@@ -1,12 +1,13 @@
 //! `grundy export`: writes a problem package in another judge's format, so a
 //! problem prepared here runs elsewhere. The one format is the Kattis
-//! problem package format (legacy version), read by Kattis problemtools and
-//! DOMjudge:
+//! problem package format, version 2023-07 (`2023-07-draft`, the version
+//! in which problemtools reads Markdown statements):
 //!
 //! ```text
-//! problem.yaml                    name, source, memory limit, validation
-//! .timelimit                      the time limit in seconds (DOMjudge)
-//! problem_statement/problem.en.md statement.md as it is
+//! problem.yaml                    name, source, uuid, time and memory limits
+//! .timelimit                      the time limit in seconds again (DOMjudge)
+//! statement/problem.en.md         statement.md as it is
+//! input_validators/validator.rs   validator.rs made self-contained (below)
 //! data/sample/NNN-<test>.in|.ans  the plan's sample tests
 //! data/secret/NNN-<test>.in|.ans  the plan's secret tests
 //! submissions/<verdict>/...       the example submissions
@@ -15,14 +16,14 @@
 //! `NNN` is the test's position in the plan, so Kattis's lexicographic order
 //! is grundy's judging order. The data comes from the generated test set
 //! (built first if it is missing), the answers being the reference solver's.
+//! There is no output validator: grundy's `tokens` checker is Kattis's
+//! default one.
 //!
-//! Not exported: `validator.rs`, because a Kattis input validator signals a
-//! valid input by exit status 42 and grundy's validators by 0; nor the
-//! generator and the solvers, which Kattis has no place for.
-//!
-//! Known gap: problemtools reads Markdown statements only in the 2023-07
-//! format (`statement/problem.en.md`); in this legacy layout it looks for
-//! `problem_statement/problem.<lang>.tex` and reports no statement.
+//! The input validator is `validator.rs` as rewritten by the submodule
+//! `validator`: the shared modules it includes by `#[path]` are inlined, as
+//! Kattis builds it from that one file, and it exits 42 on a valid input and
+//! 43 on an invalid one where grundy's exit 0 and 1. The generator and the
+//! solvers are not exported: Kattis has no place for them.
 //!
 //! The package is built in a scratch directory beside the target and renamed
 //! into place at the end, so a failure leaves nothing half-written; the
@@ -31,13 +32,17 @@
 //!
 //! This layer sits above [`crate::data`]; it runs nothing itself.
 
+mod validator;
+
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use sha2::{Digest, Sha256};
+
 use crate::checker::CheckerKind;
 use crate::data::{self, Progress, TestData};
-use crate::problem::{Expected, Group, Problem};
+use crate::problem::{Expected, Group, Problem, Role};
 
 /// Errors while exporting: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +72,11 @@ pub struct Summary {
     /// Of those, the ones expecting `MLE`, written to `run_time_error/` as
     /// `mle-*`.
     pub memory_limit_exceeded: usize,
+    /// Whether the problem has a validator, exported to `input_validators/`.
+    pub input_validator: bool,
+    /// When the directory's name is no Kattis short name (`[a-z0-9]+`, which
+    /// problemtools requires of a package's directory), one that is.
+    pub short_name_hint: Option<String>,
 }
 
 /// Writes `problem` as a Kattis problem package into `out`, generating its
@@ -75,8 +85,9 @@ pub struct Summary {
 /// # Errors
 /// [`Error::Occupied`] when `out` exists and is not an empty directory
 /// (checked before anything is generated), [`Error::Unsupported`] for what
-/// the format cannot express, and the test data's or the file system's
-/// errors. On error `out` is left as it was.
+/// the format cannot express (including a validator of a shape the rewrite
+/// does not understand), and the test data's or the file system's errors.
+/// On error `out` is left as it was.
 pub fn kattis(
     problem: &Problem,
     data: &TestData,
@@ -84,7 +95,8 @@ pub fn kattis(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Summary, Error> {
     refuse_occupied(out)?;
-    let validation = validation(problem)?;
+    default_output_validator(problem)?;
+    let input_validator = input_validator(problem)?;
     let set = data.ensure(problem, progress)?;
 
     let parent = match out.parent() {
@@ -105,20 +117,22 @@ pub fn kattis(
         .map_err(io(&parent))?;
     let root = scratch.path();
 
-    write(
-        &root.join("problem.yaml"),
-        problem_yaml(problem, validation).as_bytes(),
-    )?;
+    write(&root.join("problem.yaml"), problem_yaml(problem).as_bytes())?;
     write(
         &root.join(".timelimit"),
         format!("{}\n", problem.manifest.time_limit).as_bytes(),
     )?;
-    let statement = root.join("problem_statement");
+    let statement = root.join("statement");
     mkdir(&statement)?;
     copy(
         &problem.dir.join("statement.md"),
         &statement.join("problem.en.md"),
     )?;
+    if let Some(source) = &input_validator {
+        let dir = root.join("input_validators");
+        mkdir(&dir)?;
+        write(&dir.join(Role::Validator.file_name()), source.as_bytes())?;
+    }
 
     let (mut samples, mut secrets) = (0, 0);
     let width = set.index.tests.len().to_string().len().max(3);
@@ -190,7 +204,30 @@ pub fn kattis(
         secrets,
         submissions,
         memory_limit_exceeded,
+        input_validator: input_validator.is_some(),
+        short_name_hint: short_name_hint(&name, &problem.slug),
     })
+}
+
+/// `None` when `dir_name` is a Kattis short name, else one made from it
+/// (or from the slug) by keeping its lower-cased ASCII letters and digits.
+fn short_name_hint(dir_name: &str, slug: &str) -> Option<String> {
+    let valid =
+        |n: &str| !n.is_empty() && n.bytes().all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9'));
+    if valid(dir_name) {
+        return None;
+    }
+    let keep = |n: &str| -> String {
+        n.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    Some(
+        Some(keep(dir_name))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| keep(slug)),
+    )
 }
 
 /// Refuses a target that exists and is not an empty directory (a symbolic
@@ -216,38 +253,91 @@ fn refuse_occupied(out: &Path) -> Result<(), Error> {
     }
 }
 
-/// The Kattis `validation` for the problem's checker.
+/// Checks that Kattis's default output validator judges as the problem's
+/// checker does, the package then needing no `output_validator/`.
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a checker Kattis cannot express; every
-/// checker grundy has now maps to one, and a new [`CheckerKind`] must be
-/// decided here (the match is exhaustive).
-fn validation(problem: &Problem) -> Result<&'static str, Error> {
+/// checker grundy has now maps to the default, and a new [`CheckerKind`]
+/// must be decided here (the match is exhaustive).
+fn default_output_validator(problem: &Problem) -> Result<(), Error> {
     match problem.manifest.checker {
         // Kattis's default output validator compares whitespace-separated
         // tokens exactly, case-sensitively, unless flags say otherwise:
         // grundy's `tokens`.
-        CheckerKind::Tokens => Ok("default"),
+        CheckerKind::Tokens => Ok(()),
     }
 }
 
-/// `problem.yaml` in the legacy format: the time limit has no key there
-/// (Kattis derives it from the accepted submissions), so it goes in
-/// `.timelimit`, which DOMjudge reads.
-fn problem_yaml(problem: &Problem, validation: &str) -> String {
+/// The problem's `validator.rs` rewritten as a Kattis input validator, or
+/// `None` when it has none.
+///
+/// # Errors
+/// [`Error::Unsupported`] naming the validator when the rewrite does not
+/// understand its shape, and [`Error::Io`] for a file it cannot read.
+fn input_validator(problem: &Problem) -> Result<Option<String>, Error> {
+    if !problem.has(Role::Validator) {
+        return Ok(None);
+    }
+    let path = problem.program_path(Role::Validator);
+    let source = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let read_module = |rel: &str| {
+        let file = problem.dir.join(rel);
+        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
+    };
+    let name = format!("problems/{}/{}", problem.slug, Role::Validator.file_name());
+    validator::kattis_validator(&name, &source, &read_module)
+        .map(Some)
+        .map_err(|e| Error::Unsupported {
+            path,
+            what: format!("cannot make a Kattis input validator: {e}"),
+        })
+}
+
+/// `problem.yaml` in the 2023-07 format. The name is given for English,
+/// the statement's language. No licence is claimed: the problems come from
+/// other judges, and grundy has not chosen one for them (Kattis warns about
+/// `unknown`; any other value would be a claim).
+fn problem_yaml(problem: &Problem) -> String {
     let m = &problem.manifest;
+    let source = if m.source.trim().is_empty() {
+        String::new()
+    } else {
+        format!("source: {}\n", yaml_string(&m.source))
+    };
     format!(
         "# Exported by grundy from problems/{slug}.\n\
-         # Time limit: {time} s of CPU time (in .timelimit, which DOMjudge reads).\n\
-         name: {name}\n\
-         source: {source}\n\
-         validation: {validation}\n\
-         limits:\n  memory: {memory}\n",
+         problem_format_version: 2023-07-draft\n\
+         uuid: {uuid}\n\
+         name:\n  en: {name}\n\
+         {source}\
+         license: unknown\n\
+         limits:\n  time_limit: {time}\n  memory: {memory}\n",
         slug = problem.slug,
-        time = m.time_limit,
+        uuid = uuid(&problem.slug),
         name = yaml_string(&m.name),
-        source = yaml_string(&m.source),
+        time = m.time_limit,
         memory = m.memory_limit,
+    )
+}
+
+/// A UUID that stays the same across exports of one problem: the first 16
+/// bytes of SHA-256 of `grundy:<slug>`, marked as version 8 (RFC 9562's
+/// custom UUIDs, whose example is this name-based use of SHA-256).
+fn uuid(slug: &str) -> String {
+    let digest = Sha256::digest(format!("grundy:{slug}").as_bytes());
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&digest[..16]);
+    b[6] = (b[6] & 0x0f) | 0x80;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
     )
 }
 
@@ -281,7 +371,7 @@ fn submission_dir(expected: Expected) -> (&'static str, &'static str) {
         Expected::WrongAnswer => ("wrong_answer", ""),
         Expected::TimeLimitExceeded => ("time_limit_exceeded", ""),
         Expected::RuntimeError => ("run_time_error", ""),
-        // The legacy format has no directory for it: on Kattis a program
+        // The format has no directory for it: on Kattis a program
         // over the memory limit fails to allocate and crashes (Java exits
         // on OutOfMemoryError), which is judged a run-time error. The
         // prefix says why the file is there and keeps it apart from the
@@ -360,6 +450,35 @@ mod tests {
             yaml_string("a\nb\tc\u{7}\u{2028}"),
             "\"a\\nb\\tc\\u0007\\u2028\""
         );
+    }
+
+    #[test]
+    fn uuid_is_a_version_8_uuid_fixed_by_the_slug() {
+        let id = uuid("nim");
+        assert_eq!(id, uuid("nim"));
+        assert_ne!(id, uuid("anti-nim"));
+        let groups: Vec<usize> = id.split('-').map(str::len).collect();
+        assert_eq!(groups, [8, 4, 4, 4, 12], "{id}");
+        assert!(id
+            .bytes()
+            .all(|b| b == b'-' || b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        assert_eq!(&id[14..15], "8", "version: {id}");
+        assert!("89ab".contains(&id[19..20]), "variant: {id}");
+        // Kattis knows a problem by its uuid: it must not change between
+        // grundy versions either.
+        assert_eq!(id, "a2f8b8d2-9003-89fd-8fe4-7c123c898a3d");
+    }
+
+    #[test]
+    fn short_name_hint_only_for_names_kattis_refuses() {
+        assert_eq!(short_name_hint("nim", "nim"), None);
+        assert_eq!(short_name_hint("moorenimk2", "x"), None);
+        assert_eq!(
+            short_name_hint("anti-nim", "anti-nim"),
+            Some("antinim".into())
+        );
+        assert_eq!(short_name_hint("Nim_2", "nim"), Some("nim2".into()));
+        assert_eq!(short_name_hint("游戏", "dag-game"), Some("daggame".into()));
     }
 
     #[test]

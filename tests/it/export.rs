@@ -1,6 +1,7 @@
 //! `grundy export nim --format kattis`: the package's files are grundy's
-//! own, in Kattis's places and in the plan's order, and an occupied target
-//! is refused without touching it.
+//! own, in Kattis's places and in the plan's order, the input validator is
+//! one file that builds and speaks Kattis's exit statuses, and an occupied
+//! target is refused without touching it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -54,24 +55,47 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
     let out = export(&ws, "nim", &pkg);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains(pkg.to_str().unwrap()), "{}", out.stdout);
-    assert!(out.stdout.contains("validator.rs"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("input validator: input_validators/validator.rs"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("short name"), "{}", out.stdout);
     // Built beside the target and renamed: no scratch directory is left.
     assert_eq!(names(pkg.parent().unwrap()), ["nim"]);
 
     let yaml = std::fs::read_to_string(pkg.join("problem.yaml")).unwrap();
-    assert!(yaml.contains("\nname: \"Nim\"\n"), "{yaml}");
+    assert!(
+        yaml.contains("\nproblem_format_version: 2023-07-draft\n"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("\nname:\n  en: \"Nim\"\n"), "{yaml}");
     assert!(
         yaml.contains("\nsource: \"AcWing 891 Nim游戏\"\n"),
         "{yaml}"
     );
-    assert!(yaml.contains("\nvalidation: default\n"), "{yaml}");
-    assert!(yaml.contains("\nlimits:\n  memory: 256\n"), "{yaml}");
+    assert!(yaml.contains("\nlicense: unknown\n"), "{yaml}");
+    assert!(
+        yaml.contains("\nlimits:\n  time_limit: 1\n  memory: 256\n"),
+        "{yaml}"
+    );
+    // The tokens checker is Kattis's default output validator: no key (the
+    // legacy `validation` is not a 2023-07 key).
+    assert!(!yaml.contains("validation"), "{yaml}");
+    // The same uuid on every export of the problem, in 8-4-4-4-12 form.
+    let uuid = yaml
+        .lines()
+        .find_map(|l| l.strip_prefix("uuid: "))
+        .unwrap_or_else(|| panic!("no uuid in {yaml}"));
+    let groups: Vec<usize> = uuid.split('-').map(str::len).collect();
+    assert_eq!(groups, [8, 4, 4, 4, 12], "{uuid}");
     assert_eq!(
         std::fs::read_to_string(pkg.join(".timelimit")).unwrap(),
         "1\n"
     );
     assert_eq!(
-        std::fs::read(pkg.join("problem_statement/problem.en.md")).unwrap(),
+        std::fs::read(pkg.join("statement/problem.en.md")).unwrap(),
         std::fs::read(repo().join("problems/nim/statement.md")).unwrap()
     );
     assert_eq!(
@@ -79,11 +103,17 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
         [
             ".timelimit",
             "data",
+            "input_validators",
             "problem.yaml",
-            "problem_statement",
+            "statement",
             "submissions"
         ]
     );
+    assert_eq!(names(&pkg.join("input_validators")), ["validator.rs"]);
+    let validator = std::fs::read_to_string(pkg.join("input_validators/validator.rs")).unwrap();
+    assert_eq!(validator.matches("fn main()").count(), 1, "{validator}");
+    assert!(validator.contains("std::process::exit(42)"), "{validator}");
+    assert!(validator.contains("\nmod validate {\n"), "{validator}");
 
     // Every test of the plan, in its group's directory, numbered in plan
     // order, with grundy's input and answer bytes.
@@ -166,6 +196,65 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
     let out = export(&ws, "nim", &empty);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(empty.join("problem.yaml").is_file());
+    assert_eq!(
+        std::fs::read_to_string(empty.join("problem.yaml")).unwrap(),
+        yaml,
+        "a second export writes the same problem.yaml, uuid included"
+    );
+}
+
+/// The exported validator is one file that rustc builds as Kattis does, and
+/// it exits 42 on nim's sample and 43 on garbage (grundy's exit 0 and 1).
+#[test]
+fn kattis_input_validator_builds_alone_and_exits_42_or_43() {
+    let ws = Workspace::new();
+    let pkg = ws.dir.path().join("nim-kattis");
+    let out = export(&ws, "nim", &pkg);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // problemtools wants the directory named [a-z0-9]+; the export says so.
+    assert!(
+        out.stdout.contains("must be [a-z0-9]+ (e.g. nimkattis)"),
+        "{}",
+        out.stdout
+    );
+
+    // Copied alone into a directory with nothing beside it: no `_common`.
+    let build = tempfile::tempdir().unwrap();
+    let source = build.path().join("validator.rs");
+    std::fs::copy(pkg.join("input_validators/validator.rs"), &source).unwrap();
+    let binary = build.path().join("validator");
+    let compiled = std::process::Command::new("rustc")
+        .args(["--edition", "2021", "-O", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .output()
+        .expect("running rustc");
+    assert!(
+        compiled.status.success(),
+        "rustc: {}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+
+    let run = |input: &[u8]| {
+        use std::io::Write;
+        let mut child = std::process::Command::new(&binary)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let sample = std::fs::read(repo().join("problems/nim/tests/sample-1.in")).unwrap();
+    assert_eq!(run(&sample), (Some(42), String::new()));
+    let (code, stderr) = run(b"garbage\n");
+    assert_eq!(code, Some(43), "{stderr}");
+    assert!(stderr.contains("expected an integer"), "{stderr}");
 }
 
 #[test]
@@ -211,4 +300,61 @@ fn unknown_format_is_refused() {
         out.stderr
     );
     assert!(!ws.dir.path().join("x").exists());
+}
+
+/// A validator the rewrite does not understand fails the export before any
+/// data is built, in one line naming the file, and leaves no package.
+#[test]
+fn validator_of_unknown_shape_is_refused_naming_the_file() {
+    let ws = Workspace::isolated();
+    let problems = ws.dir.path().join("problems");
+    let nim = problems.join("nim");
+    std::fs::create_dir_all(nim.join("tests")).unwrap();
+    std::fs::create_dir_all(problems.join("_common")).unwrap();
+    let original = repo().join("problems");
+    for file in ["problem.toml", "statement.md", "solution.rs", "gen.rs"] {
+        std::fs::copy(original.join("nim").join(file), nim.join(file)).unwrap();
+    }
+    for entry in std::fs::read_dir(original.join("nim/tests")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), nim.join("tests").join(entry.file_name())).unwrap();
+    }
+    std::fs::copy(
+        original.join("_common/validate.rs"),
+        problems.join("_common/validate.rs"),
+    )
+    .unwrap();
+    let validator = std::fs::read_to_string(original.join("nim/validator.rs")).unwrap();
+    std::fs::write(
+        nim.join("validator.rs"),
+        format!("{validator}\nmod other {{\n    pub fn main() {{}}\n}}\n"),
+    )
+    .unwrap();
+    let config = std::fs::read_to_string(ws.config()).unwrap();
+    let config: String = config
+        .lines()
+        .map(|l| {
+            if l.starts_with("problems_dir") {
+                format!("problems_dir = {:?}\n", problems.display().to_string())
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(ws.config(), config).unwrap();
+
+    let target = ws.dir.path().join("out");
+    let out = export(&ws, "nim", &target);
+    assert_usage_error(
+        &out,
+        "cannot make a Kattis input validator: 2 `fn main` found",
+    );
+    assert!(
+        out.stderr
+            .contains(nim.join("validator.rs").to_str().unwrap()),
+        "{}",
+        out.stderr
+    );
+    assert!(!target.exists());
+    assert!(!ws.dir.path().join("var").exists(), "no data was built");
 }
