@@ -1,6 +1,7 @@
 // Generator for `nim`. Arguments (key=value):
 //   mode=random  n=<count> | nmax=<count> (n uniform in 1..=nmax), min=1, max=<value>,
-//                answer=any|yes|no   (no: XOR 0, yes: XOR non-zero), distinct=0|1
+//                answer=any|yes|no|xor   (no: XOR 0, yes: XOR non-zero,
+//                xor: XOR equal to xor=<v>), distinct=0|1
 //   mode=pairs   n=<count> min= max=   every value appears an even number of times
 //                (n even -> XOR 0); with odd n one extra unpaired value is added.
 //   mode=same    n=<count> value=<v>   n copies of v
@@ -10,7 +11,15 @@ mod rng;
 
 use rng::{Args, Rng};
 
-fn random_piles(rng: &mut Rng, n: usize, lo: u64, hi: u64, answer: &str, distinct: bool) -> Vec<u64> {
+fn random_piles(
+    rng: &mut Rng,
+    n: usize,
+    lo: u64,
+    hi: u64,
+    answer: &str,
+    target: u64,
+    distinct: bool,
+) -> Vec<u64> {
     for _attempt in 0..100_000 {
         let mut v: Vec<u64> = if distinct {
             rng.distinct(n, lo, hi)
@@ -25,10 +34,11 @@ fn random_piles(rng: &mut Rng, n: usize, lo: u64, hi: u64, answer: &str, distinc
                     return v;
                 }
             }
-            "no" => {
-                assert!(n >= 2, "answer=no needs n >= 2");
-                // Replace the last pile so that the XOR becomes 0.
-                let last = x ^ v[n - 1];
+            "no" | "xor" => {
+                assert!(n >= 2, "answer=no|xor needs n >= 2");
+                // Replace the last pile so that the XOR becomes 0 (or the target).
+                let want = if answer == "xor" { target } else { 0 };
+                let last = x ^ v[n - 1] ^ want;
                 if last < lo || last > hi {
                     continue;
                 }
@@ -58,7 +68,8 @@ fn main() {
     let piles: Vec<u64> = match mode.as_str() {
         "random" => {
             let answer = args.str("answer", "any").to_string();
-            random_piles(&mut rng, n, lo, hi, &answer, args.get("distinct", 0u8) == 1)
+            let target: u64 = args.get("xor", 0);
+            random_piles(&mut rng, n, lo, hi, &answer, target, args.get("distinct", 0u8) == 1)
         }
         "pairs" => {
             let mut v = Vec::with_capacity(n);

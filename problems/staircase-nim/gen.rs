@@ -2,7 +2,8 @@
 //   mode=random  n=<count> | nmax=<count> (n uniform in nmin..=nmax, nmin=1)
 //                min=1 max=10^9          range of the odd-numbered steps
 //                emin=<min> emax=<max>   range of the even-numbered steps
-//                odd=any|zero|nonzero    XOR of a_1, a_3, a_5, ... (1-based)
+//                odd=any|zero|nonzero|value  XOR of a_1, a_3, a_5, ... (1-based);
+//                                        value: equal to oddxor=<v>
 //                even=any|zero|nonzero   XOR of a_2, a_4, a_6, ...
 //   mode=same    n=<count> value=<v>     every step holds v stones
 // Output: `n`, newline, a_1..a_n separated by single spaces, newline.
@@ -11,8 +12,8 @@ mod rng;
 
 use rng::{Args, Rng};
 
-/// `k` values in `lo..=hi` whose XOR is zero, non-zero or unconstrained.
-fn class(rng: &mut Rng, k: usize, lo: u64, hi: u64, want: &str) -> Vec<u64> {
+/// `k` values in `lo..=hi` whose XOR is zero, non-zero, `target` or unconstrained.
+fn class(rng: &mut Rng, k: usize, lo: u64, hi: u64, want: &str, target: u64) -> Vec<u64> {
     if k == 0 {
         assert!(want != "nonzero", "no step in this class");
         return Vec::new();
@@ -27,9 +28,10 @@ fn class(rng: &mut Rng, k: usize, lo: u64, hi: u64, want: &str) -> Vec<u64> {
                     return v;
                 }
             }
-            "zero" => {
+            "zero" | "value" => {
                 assert!(k >= 2, "XOR 0 needs two steps of the class");
-                let last = x ^ v[k - 1];
+                let want_x = if want == "value" { target } else { 0 };
+                let last = x ^ v[k - 1] ^ want_x;
                 if last >= lo && last <= hi {
                     v[k - 1] = last;
                     return v;
@@ -56,8 +58,8 @@ fn main() {
             let hi: u64 = args.get("max", 1_000_000_000);
             let elo: u64 = args.get("emin", lo);
             let ehi: u64 = args.get("emax", hi);
-            let odd = class(&mut rng, (n + 1) / 2, lo, hi, args.str("odd", "any"));
-            let even = class(&mut rng, n / 2, elo, ehi, args.str("even", "any"));
+            let odd = class(&mut rng, (n + 1) / 2, lo, hi, args.str("odd", "any"), args.get("oddxor", 0u64));
+            let even = class(&mut rng, n / 2, elo, ehi, args.str("even", "any"), 0);
             (0..n)
                 .map(|i| if i % 2 == 0 { odd[i / 2] } else { even[i / 2] })
                 .collect()
