@@ -168,14 +168,9 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
         names(&subs.join("accepted")),
         ["xor.cpp", "xor.py", "xor.rs"]
     );
-    assert_eq!(
-        names(&subs.join("wrong_answer")),
-        [
-            "mirror-pairs-only.py",
-            "or-instead-of-xor.cpp",
-            "sum-parity.cpp"
-        ]
-    );
+    let shipped = crate::helpers::repo().join("problems/nim/submissions/wrong_answer");
+    assert_eq!(names(&subs.join("wrong_answer")), names(&shipped));
+    assert!(names(&shipped).len() >= 2);
     assert_eq!(
         names(&subs.join("time_limit_exceeded")),
         ["game-search.cpp"]
