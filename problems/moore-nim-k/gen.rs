@@ -10,6 +10,9 @@
 //                               where no loss exists, uniform piles instead
 //                               summod=1: up to three bits toggled instead, so that also
 //                               the total is a multiple of k + 1 (k < n)
+//                               pairflip=1: one bit toggled in two piles that agree on it,
+//                               so that bit's count moves by 2 (needs k >= 2): with odd k
+//                               every count stays even, a win that plain XOR calls a loss
 //   mode=same value=<v>         n copies of v
 // Output: `n k`, newline, the piles separated by single spaces, newline.
 #[path = "../_common/rng.rs"]
@@ -111,19 +114,41 @@ fn main() {
             // is not a power of two, so with summod=1 up to three bits are toggled
             // (in different piles) and the result is checked to be a win.
             let max_flips = if summod { 3 } else { 1 };
-            loop {
-                let mut v = loss(&mut rng, n, k, lo, hi);
-                let flips = rng.range(1, max_flips);
-                let mut in_range = true;
-                for _ in 0..flips {
-                    let i = rng.range(0, n as u64 - 1) as usize;
+            if args.get("pairflip", 0u8) == 1 {
+                assert!(k >= 2 && n >= 2, "pairflip=1 needs k >= 2");
+                loop {
+                    let mut v = loss(&mut rng, n, k, lo, hi);
                     let b = rng.range(u64::from(flipmin), u64::from(top)) as u32;
+                    let i = rng.range(0, n as u64 - 1) as usize;
+                    let same: Vec<usize> = (0..n)
+                        .filter(|&j| j != i && (v[j] ^ v[i]) >> b & 1 == 0)
+                        .collect();
+                    if same.is_empty() {
+                        continue;
+                    }
+                    let j = *rng.pick(&same);
                     v[i] ^= 1 << b;
-                    in_range &= v[i] >= lo && v[i] <= hi;
+                    v[j] ^= 1 << b;
+                    let in_range = [v[i], v[j]].iter().all(|&a| a >= lo && a <= hi);
+                    if in_range && !is_loss(&v, k) {
+                        break v;
+                    }
                 }
-                let total: u64 = v.iter().sum();
-                if in_range && (!summod || total % (k + 1) == 0) && !is_loss(&v, k) {
-                    break v;
+            } else {
+                loop {
+                    let mut v = loss(&mut rng, n, k, lo, hi);
+                    let flips = rng.range(1, max_flips);
+                    let mut in_range = true;
+                    for _ in 0..flips {
+                        let i = rng.range(0, n as u64 - 1) as usize;
+                        let b = rng.range(u64::from(flipmin), u64::from(top)) as u32;
+                        v[i] ^= 1 << b;
+                        in_range &= v[i] >= lo && v[i] <= hi;
+                    }
+                    let total: u64 = v.iter().sum();
+                    if in_range && (!summod || total % (k + 1) == 0) && !is_loss(&v, k) {
+                        break v;
+                    }
                 }
             }
         }
