@@ -262,42 +262,33 @@ fn human_output_has_a_row_per_test_and_a_summary() {
     assert!(status.stdout.contains("sample-1"), "{}", status.stdout);
 }
 
-/// One line on stderr, exit 2, nothing on stdout.
-fn assert_usage_error(out: &crate::helpers::Output, needle: &str) {
-    assert_eq!(out.code, 2, "stdout: {} stderr: {}", out.stdout, out.stderr);
-    assert_eq!(out.stderr.lines().count(), 1, "one line: {}", out.stderr);
-    assert!(out.stderr.starts_with("grundy: "), "{}", out.stderr);
-    assert!(out.stderr.contains(needle), "{needle:?} in {}", out.stderr);
-    assert!(out.stdout.is_empty(), "{}", out.stdout);
-}
-
 #[test]
 fn bad_input_exits_2_with_one_line_and_stores_nothing() {
     let ws = Workspace::new();
     let ok = ws.file("ok.c", C_AC);
     let ok = ok.to_str().unwrap();
     let out = ws.grundy(&["submit", "no-such-problem", ok, "--json"]);
-    assert_usage_error(&out, "unknown problem \"no-such-problem\"");
+    out.assert_usage_error("unknown problem \"no-such-problem\"");
     let out = ws.grundy(&["submit", "../problems", ok]);
-    assert_usage_error(&out, "unknown problem");
+    out.assert_usage_error("unknown problem");
     let weird = ws.file("sol.pas", "begin end.");
     let out = ws.grundy(&["submit", "nim", weird.to_str().unwrap()]);
-    assert_usage_error(&out, "unknown extension");
+    out.assert_usage_error("unknown extension");
     let out = ws.grundy(&["submit", "nim", ok, "--lang", "cobol"]);
-    assert_usage_error(&out, "unknown language \"cobol\"");
+    out.assert_usage_error("unknown language \"cobol\"");
     let out = ws.grundy(&["submit", "nim", "missing.cpp"]);
-    assert_usage_error(&out, "missing.cpp");
+    out.assert_usage_error("missing.cpp");
     let empty = ws.file("empty.py", "\n  \n");
     let out = ws.grundy(&["submit", "nim", empty.to_str().unwrap()]);
-    assert_usage_error(&out, "source is empty");
+    out.assert_usage_error("source is empty");
     let huge = ws.file(
         "huge.c",
         &format!("{C_AC}\n/*{}*/\n", "x".repeat(300 * 1024)),
     );
     let out = ws.grundy(&["submit", "nim", huge.to_str().unwrap()]);
-    assert_usage_error(&out, "above the limit of 256 KiB");
+    out.assert_usage_error("above the limit of 256 KiB");
     let out = ws.grundy(&["status", "1"]);
-    assert_usage_error(&out, "no submission with id 1");
+    out.assert_usage_error("no submission with id 1");
     // The next submission works and is number 1: nothing was half-written.
     let out = ws.grundy(&["submit", "nim", ok, "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -339,7 +330,7 @@ fn corrupted_test_data_is_reported_and_regenerated_by_gen() {
     .unwrap();
     let ok = ws.file("ok.c", C_AC);
     let out = ws.grundy(&["submit", "nim", ok.to_str().unwrap()]);
-    assert_usage_error(&out, "corrupted");
+    out.assert_usage_error("corrupted");
     // `grundy gen`, as the message says, mends it.
     let gen = ws.grundy(&["gen", "nim"]);
     assert!(gen.stdout.contains("generated"), "{}", gen.stdout);

@@ -39,15 +39,6 @@ fn names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// One line on stderr, exit 2, nothing on stdout.
-fn assert_usage_error(out: &Output, needle: &str) {
-    assert_eq!(out.code, 2, "stdout: {} stderr: {}", out.stdout, out.stderr);
-    assert_eq!(out.stderr.lines().count(), 1, "one line: {}", out.stderr);
-    assert!(out.stderr.starts_with("grundy: "), "{}", out.stderr);
-    assert!(out.stderr.contains(needle), "{needle:?} in {}", out.stderr);
-    assert!(out.stdout.is_empty(), "{}", out.stdout);
-}
-
 #[test]
 fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
     let ws = Workspace::new();
@@ -259,7 +250,7 @@ fn occupied_target_or_unknown_problem_exits_2_and_touches_nothing() {
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("notes.txt"), "keep me").unwrap();
     let out = export(&ws, "nim", &dir);
-    assert_usage_error(&out, "not an empty directory");
+    out.assert_usage_error("not an empty directory");
     assert!(out.stderr.contains(dir.to_str().unwrap()), "{}", out.stderr);
     assert_eq!(names(&dir), ["notes.txt"]);
     assert_eq!(
@@ -269,12 +260,12 @@ fn occupied_target_or_unknown_problem_exits_2_and_touches_nothing() {
 
     let file = ws.file("a-file", "keep me too");
     let out = export(&ws, "nim", &file);
-    assert_usage_error(&out, "not an empty directory");
+    out.assert_usage_error("not an empty directory");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me too");
 
     let target = ws.dir.path().join("out");
     let out = export(&ws, "no-such-problem", &target);
-    assert_usage_error(&out, "unknown problem \"no-such-problem\"");
+    out.assert_usage_error("unknown problem \"no-such-problem\"");
     assert!(!target.exists());
     let leftovers: Vec<String> = names(ws.dir.path())
         .into_iter()
@@ -340,10 +331,7 @@ fn validator_of_unknown_shape_is_refused_naming_the_file() {
 
     let target = ws.dir.path().join("out");
     let out = export(&ws, "nim", &target);
-    assert_usage_error(
-        &out,
-        "cannot make a Kattis input validator: 2 `fn main` found",
-    );
+    out.assert_usage_error("cannot make a Kattis input validator: 2 `fn main` found");
     assert!(
         out.stderr
             .contains(nim.join("validator.rs").to_str().unwrap()),

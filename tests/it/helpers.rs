@@ -22,6 +22,23 @@ pub struct Output {
 }
 
 impl Output {
+    /// One line on stderr, exit 2, nothing on stdout, the line containing `needle`.
+    pub fn assert_usage_error(&self, needle: &str) {
+        assert_eq!(
+            self.code, 2,
+            "stdout: {} stderr: {}",
+            self.stdout, self.stderr
+        );
+        assert_eq!(self.stderr.lines().count(), 1, "one line: {}", self.stderr);
+        assert!(self.stderr.starts_with("grundy: "), "{}", self.stderr);
+        assert!(
+            self.stderr.contains(needle),
+            "{needle:?} in {}",
+            self.stderr
+        );
+        assert!(self.stdout.is_empty(), "{}", self.stdout);
+    }
+
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {}", self.stdout))
