@@ -58,6 +58,9 @@ pub struct RunGroup {
     dirs: Vec<PathBuf>,
     /// The `cgroup.procs` files to attach a process to.
     procs: Vec<PathBuf>,
+    /// Counters at the last [`RunGroup::reset`], subtracted from later
+    /// readings (v2 counters cannot be reset).
+    base: Usage,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -286,12 +289,12 @@ impl Cgroups {
                     kind: Measurement::CgroupV2,
                     procs: vec![dir.join("cgroup.procs")],
                     dirs: vec![dir.clone()],
+                    base: Usage::default(),
                 };
-                write(&dir.join("memory.max"), &memory.to_string())?;
                 // Absent when swap is not accounted: nothing to limit then.
                 let _ = std::fs::write(dir.join("memory.swap.max"), "0");
                 let _ = std::fs::write(dir.join("memory.oom.group"), "1");
-                write(&dir.join("pids.max"), &processes.to_string())?;
+                group.set_limits(u64::MAX, memory, processes)?;
                 Ok(group)
             }
             Cgroups::V1 {
@@ -304,6 +307,7 @@ impl Cgroups {
                     kind: Measurement::CgroupV1,
                     dirs: Vec::new(),
                     procs: Vec::new(),
+                    base: Usage::default(),
                 };
                 for dir in dirs {
                     // `create_dir_all`: another sandbox of this process may
@@ -312,15 +316,8 @@ impl Cgroups {
                     group.procs.push(dir.join("cgroup.procs"));
                     group.dirs.push(dir);
                 }
-                let mem = &group.dirs[0];
-                write(&mem.join("memory.limit_in_bytes"), &memory.to_string())?;
-                // Present only where swap is accounted; must follow the limit.
-                let memsw = mem.join("memory.memsw.limit_in_bytes");
-                if memsw.exists() {
-                    write(&memsw, &memory.to_string())?;
-                }
-                let _ = std::fs::write(mem.join("memory.swappiness"), "0");
-                write(&group.dirs[2].join("pids.max"), &processes.to_string())?;
+                let _ = std::fs::write(group.dirs[0].join("memory.swappiness"), "0");
+                group.set_limits(u64::MAX, memory, processes)?;
                 Ok(group)
             }
         }
@@ -343,31 +340,91 @@ impl RunGroup {
         Ok(())
     }
 
+    /// Sets the memory limit (from `old`, the one in force: with swap
+    /// accounted, `memsw` may never be below the memory limit) and the
+    /// process limit.
+    ///
+    /// # Errors
+    /// When the kernel refuses a limit.
+    pub fn set_limits(&self, old: u64, memory: u64, processes: u64) -> Result<(), Error> {
+        let dir = &self.dirs[0];
+        match self.kind {
+            Measurement::CgroupV2 => write(&dir.join("memory.max"), &memory.to_string())?,
+            _ => {
+                let limit = dir.join("memory.limit_in_bytes");
+                // Present only where swap is accounted.
+                let memsw = dir.join("memory.memsw.limit_in_bytes");
+                let memsw = memsw.exists().then_some(memsw);
+                let value = memory.to_string();
+                if memory > old {
+                    if let Some(memsw) = &memsw {
+                        write(memsw, &value)?;
+                    }
+                    write(&limit, &value)?;
+                } else {
+                    write(&limit, &value)?;
+                    if let Some(memsw) = &memsw {
+                        write(memsw, &value)?;
+                    }
+                }
+            }
+        }
+        write(
+            &self.dirs.last().unwrap_or(dir).join("pids.max"),
+            &processes.to_string(),
+        )
+    }
+
+    /// Starts counting afresh: what the group used so far (building a box)
+    /// is not the run's. Resets the v1 peak; a v2 peak keeps its history.
+    pub fn reset(&mut self) {
+        if self.kind == Measurement::CgroupV1 {
+            let _ = std::fs::write(self.dirs[0].join("memory.max_usage_in_bytes"), "0");
+        }
+        self.base = Usage::default();
+        self.base = self.usage();
+        self.base.peak_bytes = 0;
+    }
+
     /// CPU time of the whole tree so far, nanoseconds.
     pub fn cpu_ns(&self) -> u64 {
-        match self.kind {
+        let total = match self.kind {
             Measurement::CgroupV2 => keyed(&self.dirs[0].join("cpu.stat"), "usage_usec")
                 .map(|us| us * 1000)
                 .unwrap_or(0),
             _ => read_u64(&self.dirs[1].join("cpuacct.usage")).unwrap_or(0),
-        }
+        };
+        total.saturating_sub(self.base.cpu_ns)
     }
 
-    /// Everything measured, read after the run.
+    /// Everything measured since the last reset, read after the run.
     pub fn usage(&self) -> Usage {
         let dir = &self.dirs[0];
+        let since = |now: u64, base: u64| now.saturating_sub(base);
         match self.kind {
             Measurement::CgroupV2 => Usage {
                 cpu_ns: self.cpu_ns(),
                 peak_bytes: read_u64(&dir.join("memory.peak")).unwrap_or(0),
-                oom_kills: keyed(&dir.join("memory.events"), "oom_kill").unwrap_or(0),
-                limit_hits: keyed(&dir.join("memory.events"), "max").unwrap_or(0),
+                oom_kills: since(
+                    keyed(&dir.join("memory.events"), "oom_kill").unwrap_or(0),
+                    self.base.oom_kills,
+                ),
+                limit_hits: since(
+                    keyed(&dir.join("memory.events"), "max").unwrap_or(0),
+                    self.base.limit_hits,
+                ),
             },
             _ => Usage {
                 cpu_ns: self.cpu_ns(),
                 peak_bytes: read_u64(&dir.join("memory.max_usage_in_bytes")).unwrap_or(0),
-                oom_kills: keyed(&dir.join("memory.oom_control"), "oom_kill").unwrap_or(0),
-                limit_hits: read_u64(&dir.join("memory.failcnt")).unwrap_or(0),
+                oom_kills: since(
+                    keyed(&dir.join("memory.oom_control"), "oom_kill").unwrap_or(0),
+                    self.base.oom_kills,
+                ),
+                limit_hits: since(
+                    read_u64(&dir.join("memory.failcnt")).unwrap_or(0),
+                    self.base.limit_hits,
+                ),
             },
         }
     }

@@ -119,39 +119,62 @@ impl std::fmt::Debug for Filter {
     }
 }
 
-/// A jump target while assembling.
-#[derive(Clone, Copy)]
+/// Where a jump goes while assembling: the next instruction or a label.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum To {
     Next,
-    Allow,
-    Deny,
-    NoSys,
+    Label(usize),
 }
 
-fn stmt(code: u16, k: u32) -> (libc::sock_filter, To, To) {
-    (
-        libc::sock_filter {
-            code,
-            jt: 0,
-            jf: 0,
-            k,
-        },
-        To::Next,
-        To::Next,
-    )
+/// Classic BPF with symbolic forward jumps.
+#[derive(Default)]
+struct Asm {
+    /// (code, k, jump if true, jump if false).
+    insns: Vec<(u16, u32, To, To)>,
+    /// Where each label was placed.
+    labels: Vec<Option<usize>>,
 }
 
-fn jump(code: u16, k: u32, jt: To, jf: To) -> (libc::sock_filter, To, To) {
-    (
-        libc::sock_filter {
-            code,
-            jt: 0,
-            jf: 0,
-            k,
-        },
-        jt,
-        jf,
-    )
+impl Asm {
+    fn label(&mut self) -> usize {
+        self.labels.push(None);
+        self.labels.len() - 1
+    }
+
+    fn place(&mut self, label: usize) {
+        self.labels[label] = Some(self.insns.len());
+    }
+
+    fn stmt(&mut self, code: u16, k: u32) {
+        self.insns.push((code, k, To::Next, To::Next));
+    }
+
+    fn jump(&mut self, code: u16, k: u32, jt: To, jf: To) {
+        self.insns.push((code, k, jt, jf));
+    }
+
+    /// Resolves the labels into relative offsets (forward, at most 255).
+    fn finish(self) -> Vec<libc::sock_filter> {
+        let offset = |i: usize, to: To| -> u8 {
+            match to {
+                To::Next => 0,
+                To::Label(l) => {
+                    let at = self.labels[l].expect("every label is placed");
+                    u8::try_from(at - i - 1).expect("a forward jump of at most 255")
+                }
+            }
+        };
+        self.insns
+            .iter()
+            .enumerate()
+            .map(|(i, &(code, k, jt, jf))| libc::sock_filter {
+                code,
+                jt: offset(i, jt),
+                jf: offset(i, jf),
+                k,
+            })
+            .collect()
+    }
 }
 
 const LD_W_ABS: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
@@ -159,6 +182,27 @@ const JEQ: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
 const JGE: u16 = (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16;
 const JSET: u16 = (libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K) as u16;
 const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+
+/// Emits a binary search over `calls` (sorted by number): each call
+/// jumps to its label, anything else returns ALLOW. The kernel evaluates
+/// the filter once per system call number when it is installed (to cache
+/// the calls it always allows), so a tree of depth log n instead of a
+/// list of n comparisons is what makes installing it cheap.
+fn search(asm: &mut Asm, calls: &[(u32, usize)]) {
+    if calls.len() <= 3 {
+        for &(nr, label) in calls {
+            asm.jump(JEQ, nr, To::Label(label), To::Next);
+        }
+        asm.stmt(RET, SECCOMP_RET_ALLOW);
+        return;
+    }
+    let (low, high) = calls.split_at(calls.len() / 2);
+    let upper = asm.label();
+    asm.jump(JGE, high[0].0, To::Label(upper), To::Next);
+    search(asm, low);
+    asm.place(upper);
+    search(asm, high);
+}
 
 impl Filter {
     /// The filter for this architecture, or `None` where the judge has no
@@ -170,83 +214,39 @@ impl Filter {
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            let mut body = vec![
-                stmt(LD_W_ABS, OFF_ARCH),
-                jump(JEQ, AUDIT_ARCH, To::Next, To::Deny),
-                stmt(LD_W_ABS, OFF_NR),
-            ];
-            // Wrong architecture is handled by the instruction after the
-            // body (kill); see `assemble`. x32 system calls carry bit 30.
+            let mut asm = Asm::default();
+            let (kill, deny, nosys, clone) = (asm.label(), asm.label(), asm.label(), asm.label());
+            // Another architecture's calls (or x32's, which carry bit 30)
+            // would be read against the wrong table: kill.
+            asm.stmt(LD_W_ABS, OFF_ARCH);
+            asm.jump(JEQ, AUDIT_ARCH, To::Next, To::Label(kill));
+            asm.stmt(LD_W_ABS, OFF_NR);
             #[cfg(target_arch = "x86_64")]
-            body.push(jump(JGE, 0x4000_0000, To::Deny, To::Next));
-            for nr in denied() {
-                body.push(jump(JEQ, nr as u32, To::Deny, To::Next));
-            }
-            body.push(jump(JEQ, libc::SYS_clone3 as u32, To::NoSys, To::Next));
-            body.push(jump(JEQ, libc::SYS_clone as u32, To::Next, To::Allow));
-            body.push(stmt(LD_W_ABS, OFF_ARG0));
-            body.push(jump(JSET, CLONE_NEW_FLAGS, To::Deny, To::Allow));
-            Some(Filter::assemble(body))
+            asm.jump(JGE, 0x4000_0000, To::Label(kill), To::Next);
+            let mut calls: Vec<(u32, usize)> =
+                denied().into_iter().map(|nr| (nr as u32, deny)).collect();
+            calls.push((libc::SYS_clone3 as u32, nosys));
+            calls.push((libc::SYS_clone as u32, clone));
+            calls.sort_unstable();
+            calls.dedup_by_key(|c| c.0);
+            search(&mut asm, &calls);
+            asm.place(clone);
+            asm.stmt(LD_W_ABS, OFF_ARG0);
+            asm.jump(JSET, CLONE_NEW_FLAGS, To::Label(deny), To::Next);
+            asm.stmt(RET, SECCOMP_RET_ALLOW);
+            asm.place(deny);
+            asm.stmt(RET, SECCOMP_RET_ERRNO | libc::EPERM as u32);
+            asm.place(nosys);
+            asm.stmt(RET, SECCOMP_RET_ERRNO | libc::ENOSYS as u32);
+            asm.place(kill);
+            asm.stmt(RET, SECCOMP_RET_KILL_PROCESS);
+            let code = asm.finish();
+            let prog = libc::sock_fprog {
+                len: code.len() as u16,
+                filter: code.as_ptr() as *mut libc::sock_filter,
+            };
+            Some(Filter { code, prog })
         }
-    }
-
-    /// Resolves jump targets: the body is followed by ALLOW, DENY (EPERM)
-    /// and NOSYS returns. The architecture check jumps to DENY... which
-    /// must kill instead, so it gets its own KILL instruction first.
-    fn assemble(body: Vec<(libc::sock_filter, To, To)>) -> Filter {
-        // Layout: [0] ld arch, [1] jeq arch ? next : kill, [2] kill,
-        // then the rest of the body, then allow, deny, nosys.
-        let mut items = Vec::with_capacity(body.len() + 4);
-        let mut it = body.into_iter();
-        items.push(it.next().expect("body starts with the arch load"));
-        let (check, _, _) = it.next().expect("body has the arch check");
-        // jt skips the kill instruction; jf falls onto it.
-        items.push((
-            libc::sock_filter {
-                code: check.code,
-                jt: 1,
-                jf: 0,
-                k: check.k,
-            },
-            To::Next,
-            To::Next,
-        ));
-        items.push(stmt(RET, SECCOMP_RET_KILL_PROCESS));
-        items.extend(it);
-        let allow = items.len();
-        let deny = allow + 1;
-        let nosys = allow + 2;
-        let mut code: Vec<libc::sock_filter> = items
-            .iter()
-            .enumerate()
-            .map(|(i, (insn, jt, jf))| {
-                let target = |to: To, keep: u8| -> u8 {
-                    let at = match to {
-                        To::Next => return keep,
-                        To::Allow => allow,
-                        To::Deny => deny,
-                        To::NoSys => nosys,
-                    };
-                    // Classic BPF jumps are relative and at most 255; the
-                    // deny list is far shorter.
-                    u8::try_from(at - i - 1).expect("seccomp jump fits in u8")
-                };
-                libc::sock_filter {
-                    code: insn.code,
-                    jt: target(*jt, insn.jt),
-                    jf: target(*jf, insn.jf),
-                    k: insn.k,
-                }
-            })
-            .collect();
-        code.push(stmt(RET, SECCOMP_RET_ALLOW).0);
-        code.push(stmt(RET, SECCOMP_RET_ERRNO | libc::EPERM as u32).0);
-        code.push(stmt(RET, SECCOMP_RET_ERRNO | libc::ENOSYS as u32).0);
-        let prog = libc::sock_fprog {
-            len: code.len() as u16,
-            filter: code.as_ptr() as *mut libc::sock_filter,
-        };
-        Filter { code, prog }
     }
 
     /// Installs the filter on the calling thread. Call after
@@ -279,12 +279,69 @@ fn errno() -> i32 {
 mod tests {
     use super::*;
 
+    /// Runs the filter as the kernel would, for one call.
+    fn verdict(f: &Filter, arch: u32, nr: u32, arg0: u32) -> u32 {
+        let (mut a, mut pc) = (0u32, 0usize);
+        loop {
+            let insn = f.code[pc];
+            pc += 1;
+            match insn.code {
+                LD_W_ABS => {
+                    a = match insn.k {
+                        OFF_NR => nr,
+                        OFF_ARCH => arch,
+                        OFF_ARG0 => arg0,
+                        k => panic!("load of offset {k}"),
+                    }
+                }
+                RET => return insn.k,
+                code => {
+                    let taken = match code {
+                        JEQ => a == insn.k,
+                        JGE => a >= insn.k,
+                        JSET => a & insn.k != 0,
+                        c => panic!("instruction {c:#x}"),
+                    };
+                    pc += usize::from(if taken { insn.jt } else { insn.jf });
+                }
+            }
+        }
+    }
+
     #[test]
-    fn filter_assembles_with_returns_last() {
+    fn filter_denies_exactly_the_listed_calls() {
         let f = Filter::new().expect("supported architecture");
-        let n = f.code.len();
-        assert_eq!(f.code[n - 3].k, SECCOMP_RET_ALLOW);
-        assert_eq!(f.code[2].k, SECCOMP_RET_KILL_PROCESS);
-        assert_eq!(f.prog.len as usize, n);
+        let eperm = SECCOMP_RET_ERRNO | libc::EPERM as u32;
+        let denied: Vec<u32> = denied().into_iter().map(|nr| nr as u32).collect();
+        for nr in 0..512u32 {
+            let want = if denied.contains(&nr) {
+                eperm
+            } else if nr == libc::SYS_clone3 as u32 {
+                SECCOMP_RET_ERRNO | libc::ENOSYS as u32
+            } else {
+                SECCOMP_RET_ALLOW
+            };
+            assert_eq!(verdict(&f, AUDIT_ARCH, nr, 0), want, "system call {nr}");
+        }
+        let clone = libc::SYS_clone as u32;
+        let thread = (libc::CLONE_VM | libc::CLONE_THREAD) as u32;
+        assert_eq!(verdict(&f, AUDIT_ARCH, clone, thread), SECCOMP_RET_ALLOW);
+        assert_eq!(
+            verdict(&f, AUDIT_ARCH, clone, libc::CLONE_NEWUSER as u32),
+            eperm
+        );
+        assert_eq!(
+            verdict(&f, 0x4000_0003, 0, 0),
+            SECCOMP_RET_KILL_PROCESS,
+            "another architecture"
+        );
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            verdict(&f, AUDIT_ARCH, 0x4000_0000, 0),
+            SECCOMP_RET_KILL_PROCESS,
+            "x32"
+        );
+        // A search tree, not a list: few comparisons per call.
+        assert!(f.code.len() < 2 * denied.len() + 20, "{}", f.code.len());
     }
 }
