@@ -61,6 +61,7 @@ pub struct RunGroup {
     /// Counters at the last [`RunGroup::reset`], subtracted from later
     /// readings (v2 counters cannot be reset).
     base: Usage,
+    counters: Counters,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -74,18 +75,53 @@ fn write(path: &Path, value: &str) -> Result<(), Error> {
     std::fs::write(path, value).map_err(io_err(path))
 }
 
-fn read_u64(path: &Path) -> Option<u64> {
-    std::fs::read_to_string(path).ok()?.trim().parse().ok()
-}
-
-/// The value of `key` in a flat keyed file (`memory.events`, `cpu.stat`,
-/// `memory.oom_control`).
-fn keyed(path: &Path, key: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
+/// The value of `key` in the text of a flat keyed file (`memory.events`,
+/// `cpu.stat`, `memory.oom_control`).
+fn keyed(text: &str, key: &str) -> Option<u64> {
     text.lines().find_map(|line| {
         let (k, v) = line.split_once(' ')?;
         (k == key).then(|| v.trim().parse().ok())?
     })
+}
+
+/// A counter file of a run's cgroup, opened once (while the box is
+/// prepared) and re-read in place: reading a cgroup file from offset 0
+/// produces it afresh.
+#[derive(Debug)]
+struct Counter(Option<std::fs::File>);
+
+impl Counter {
+    fn open(path: &Path) -> Counter {
+        Counter(std::fs::File::open(path).ok())
+    }
+
+    fn text(&self) -> Option<String> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 1024];
+        let n = self.0.as_ref()?.read_at(&mut buf, 0).ok()?;
+        String::from_utf8(buf[..n].to_vec()).ok()
+    }
+
+    fn value(&self) -> Option<u64> {
+        self.text()?.trim().parse().ok()
+    }
+
+    fn keyed(&self, key: &str) -> Option<u64> {
+        keyed(&self.text()?, key)
+    }
+}
+
+/// The files a run's measurements are read from.
+#[derive(Debug)]
+struct Counters {
+    /// v2 `cpu.stat`, v1 `cpuacct.usage`.
+    cpu: Counter,
+    /// v2 `memory.peak`, v1 `memory.max_usage_in_bytes`.
+    peak: Counter,
+    /// v2 `memory.events`, v1 `memory.oom_control`.
+    events: Counter,
+    /// v1 `memory.failcnt`.
+    failcnt: Counter,
 }
 
 /// Mount points of cgroup file systems: (fs type, mount point, options).
@@ -143,14 +179,16 @@ fn unique_name(prefix: &str) -> String {
 }
 
 /// Removes what judges that died (or never dropped their sandbox) left in
-/// `base`: their `grundy-*` directories once empty, and run groups inside
-/// them older than an hour (a live judge's runs are younger, or busy).
-/// Best effort: a cgroup with processes or children cannot be removed.
+/// `base`: their `grundy-*` directories once empty, and empty run groups
+/// inside them older than a minute (a live judge's groups hold a box's
+/// processes from a few milliseconds after they are made until the box is
+/// disposed of). Best effort: a cgroup with processes or children cannot
+/// be removed.
 fn remove_stale(base: &Path) {
     let Ok(entries) = std::fs::read_dir(base) else {
         return;
     };
-    let hour = std::time::Duration::from_secs(3600);
+    let minute = std::time::Duration::from_secs(60);
     for entry in entries.flatten() {
         let name = entry.file_name();
         if !name.to_string_lossy().starts_with("grundy-") {
@@ -163,7 +201,7 @@ fn remove_stale(base: &Path) {
                     .and_then(|m| m.modified())
                     .ok()
                     .and_then(|t| t.elapsed().ok())
-                    .is_some_and(|age| age > hour);
+                    .is_some_and(|age| age > minute);
                 if old && run.file_name().to_string_lossy().starts_with("run-") {
                     let _ = std::fs::remove_dir(run.path());
                 }
@@ -288,8 +326,14 @@ impl Cgroups {
                 let group = RunGroup {
                     kind: Measurement::CgroupV2,
                     procs: vec![dir.join("cgroup.procs")],
-                    dirs: vec![dir.clone()],
                     base: Usage::default(),
+                    counters: Counters {
+                        cpu: Counter::open(&dir.join("cpu.stat")),
+                        peak: Counter::open(&dir.join("memory.peak")),
+                        events: Counter::open(&dir.join("memory.events")),
+                        failcnt: Counter(None),
+                    },
+                    dirs: vec![dir.clone()],
                 };
                 // Absent when swap is not accounted: nothing to limit then.
                 let _ = std::fs::write(dir.join("memory.swap.max"), "0");
@@ -303,19 +347,29 @@ impl Cgroups {
                 pids,
             } => {
                 let dirs = vec![mem_root.join(&name), cpuacct.join(&name), pids.join(&name)];
-                let mut group = RunGroup {
-                    kind: Measurement::CgroupV1,
-                    dirs: Vec::new(),
-                    procs: Vec::new(),
-                    base: Usage::default(),
-                };
-                for dir in dirs {
+                for dir in &dirs {
                     // `create_dir_all`: another sandbox of this process may
                     // have removed the shared parent when it was dropped.
-                    std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-                    group.procs.push(dir.join("cgroup.procs"));
-                    group.dirs.push(dir);
+                    if let Err(e) = std::fs::create_dir_all(dir) {
+                        for made in &dirs {
+                            let _ = std::fs::remove_dir(made);
+                        }
+                        return Err(io_err(dir)(e));
+                    }
                 }
+                let (mem, cpu) = (&dirs[0], &dirs[1]);
+                let group = RunGroup {
+                    kind: Measurement::CgroupV1,
+                    procs: dirs.iter().map(|d| d.join("cgroup.procs")).collect(),
+                    base: Usage::default(),
+                    counters: Counters {
+                        cpu: Counter::open(&cpu.join("cpuacct.usage")),
+                        peak: Counter::open(&mem.join("memory.max_usage_in_bytes")),
+                        events: Counter::open(&mem.join("memory.oom_control")),
+                        failcnt: Counter::open(&mem.join("memory.failcnt")),
+                    },
+                    dirs,
+                };
                 let _ = std::fs::write(group.dirs[0].join("memory.swappiness"), "0");
                 group.set_limits(u64::MAX, memory, processes)?;
                 Ok(group)
@@ -389,43 +443,28 @@ impl RunGroup {
     /// CPU time of the whole tree so far, nanoseconds.
     pub fn cpu_ns(&self) -> u64 {
         let total = match self.kind {
-            Measurement::CgroupV2 => keyed(&self.dirs[0].join("cpu.stat"), "usage_usec")
-                .map(|us| us * 1000)
-                .unwrap_or(0),
-            _ => read_u64(&self.dirs[1].join("cpuacct.usage")).unwrap_or(0),
+            Measurement::CgroupV2 => self.counters.cpu.keyed("usage_usec").map(|us| us * 1000),
+            _ => self.counters.cpu.value(),
         };
-        total.saturating_sub(self.base.cpu_ns)
+        total.unwrap_or(0).saturating_sub(self.base.cpu_ns)
     }
 
     /// Everything measured since the last reset, read after the run.
     pub fn usage(&self) -> Usage {
-        let dir = &self.dirs[0];
-        let since = |now: u64, base: u64| now.saturating_sub(base);
-        match self.kind {
-            Measurement::CgroupV2 => Usage {
-                cpu_ns: self.cpu_ns(),
-                peak_bytes: read_u64(&dir.join("memory.peak")).unwrap_or(0),
-                oom_kills: since(
-                    keyed(&dir.join("memory.events"), "oom_kill").unwrap_or(0),
-                    self.base.oom_kills,
-                ),
-                limit_hits: since(
-                    keyed(&dir.join("memory.events"), "max").unwrap_or(0),
-                    self.base.limit_hits,
-                ),
-            },
-            _ => Usage {
-                cpu_ns: self.cpu_ns(),
-                peak_bytes: read_u64(&dir.join("memory.max_usage_in_bytes")).unwrap_or(0),
-                oom_kills: since(
-                    keyed(&dir.join("memory.oom_control"), "oom_kill").unwrap_or(0),
-                    self.base.oom_kills,
-                ),
-                limit_hits: since(
-                    read_u64(&dir.join("memory.failcnt")).unwrap_or(0),
-                    self.base.limit_hits,
-                ),
-            },
+        let c = &self.counters;
+        let hits = match self.kind {
+            Measurement::CgroupV2 => c.events.keyed("max"),
+            _ => c.failcnt.value(),
+        };
+        Usage {
+            cpu_ns: self.cpu_ns(),
+            peak_bytes: c.peak.value().unwrap_or(0),
+            oom_kills: c
+                .events
+                .keyed("oom_kill")
+                .unwrap_or(0)
+                .saturating_sub(self.base.oom_kills),
+            limit_hits: hits.unwrap_or(0).saturating_sub(self.base.limit_hits),
         }
     }
 
@@ -499,8 +538,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("memory.events");
         std::fs::write(&path, "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n").unwrap();
-        assert_eq!(keyed(&path, "max"), Some(3));
-        assert_eq!(keyed(&path, "oom_kill"), Some(1));
-        assert_eq!(keyed(&path, "oom_group_kill"), None);
+        let counter = Counter::open(&path);
+        assert_eq!(counter.keyed("max"), Some(3));
+        assert_eq!(counter.keyed("oom_kill"), Some(1));
+        assert_eq!(counter.keyed("oom_group_kill"), None);
+        // Read in place again: the file as it is now, not as first read.
+        std::fs::write(&path, "max 4\noom_kill 1\n").unwrap();
+        assert_eq!(counter.keyed("max"), Some(4));
     }
 }

@@ -20,50 +20,65 @@
 //!
 //! # Theory of operation (the `namespaces` tier, `ns.rs`)
 //!
-//! * **Preparation, in the judge.** Before anything is forked the judge
-//!   opens the program's stdin, stdout and stderr files (so the box never
-//!   needs their paths), creates the run's cgroup, and turns the spec into
-//!   a plan of C strings: the mount list, argv, envp, rlimits, the seccomp
-//!   filter. The child only makes system calls: the judge is
-//!   multi-threaded, so after the fork-like `clone` nothing may allocate
-//!   or take a lock (even glibc's `setresuid` is avoided: it signals
-//!   threads that no longer exist).
+//! * **Boxes are prepared ahead.** Creating namespaces is the expensive
+//!   part of a box (a network namespace alone costs ~0.3 ms of kernel
+//!   time), so a refill thread keeps two boxes ready: each is an init
+//!   process in fresh namespaces and a fresh cgroup, with the part of the
+//!   file system every box shares already built and the program's process
+//!   already forked and locked down, waiting for one run. A run takes a
+//!   ready box (or prepares one itself when none is, or waits for the one
+//!   being prepared), sends it its description, and hands the used box to
+//!   a reaper thread, which kills and reaps init and removes the cgroup.
+//!   Every box serves exactly one run: nothing of one run's namespaces,
+//!   processes or files is seen by another. What building a box costs is
+//!   not counted in the run's CPU time (counters restart once it is ready).
+//! * **No allocation in the child.** The judge is multi-threaded, so after
+//!   the fork-like `clone` nothing may allocate or take a lock (even
+//!   glibc's `setresuid` is avoided: it signals threads that no longer
+//!   exist). Everything init needs is prepared before the clone (the
+//!   mount plan, the seccomp filter, a stack); the run's description
+//!   (mounts, argv, envp, rlimits) is written later by the judge as C data
+//!   into memory shared with init (`MAP_SHARED`, mapped before the clone),
+//!   and its stdin, stdout and stderr, opened by the judge, travel as
+//!   descriptors over a socket. The child only makes system calls.
 //! * **Namespaces.** One `clone` makes the box's init with fresh user,
 //!   PID, mount, network, IPC, UTS and cgroup namespaces. The judge writes
 //!   the user namespace's maps (box uid 1000 inside = `[sandbox] uid`
 //!   outside when the judge is root, the judge's own uid otherwise; no
-//!   supplementary groups), moves init into the run's cgroup, and only then
-//!   lets it go on (a pipe). The network namespace has only a loopback
-//!   device, down: nothing is reachable, not even the host's loopback.
-//! * **File system.** Init makes every mount private, reopens each bind
-//!   source inside its own mount namespace (the judge reserved the
-//!   descriptor numbers), becomes the box user (keeping its capabilities
-//!   in the namespace), and builds a root on a small tmpfs: read-only
+//!   supplementary groups), moves init into the box's cgroup, and only
+//!   then lets it go on. The network namespace has only a loopback device,
+//!   down: nothing is reachable, not even the host's loopback.
+//! * **File system, shared part.** Init makes every mount private, reopens
+//!   each bind source inside its own mount namespace (with the judge's
+//!   identity, so a toolchain under `/root` is reachable), and a helper
+//!   running as the box user builds a root on a small tmpfs: read-only
 //!   recursive binds (`mount_setattr`, or a remount keeping locked flags)
 //!   of the `[sandbox] paths` (`/usr`, `/lib*`, `/bin`, ...; symlinks are
-//!   copied as symlinks), of the language's `paths` and of the spec's
-//!   read-only [`Bind`]s (the program's directory), writable binds of the
-//!   spec's writable directories and its `cwd`, a size-bounded `/tmp`
-//!   tmpfs, a fresh `/proc` of the new PID namespace, `/dev/{null,zero,full,
-//!   random,urandom}` and a synthetic `/etc/passwd`. The root is made
-//!   read-only, `pivot_root` enters it and the old root is detached: no
-//!   path, `/proc/*/root` and `/proc/*/cwd` included, leads back to the
-//!   host. Every path appears at its host path, so `{dir}` arguments work.
-//! * **The program.** Init spawns it as `posix_spawn` does
-//!   (`CLONE_VM | CLONE_VFORK` on a stack of its own: nothing of the
-//!   judge's address space is copied, which a fork would do at a cost
-//!   growing with the judge's size); init stays as PID 1, so signals,
-//!   orphans and `abort` behave as on a normal system. The program puts
-//!   its stdio on 0..2, marks every other descriptor close-on-exec, resets
-//!   `SIGPIPE` and the signal mask, sets rlimits (`RLIMIT_CPU` as a
-//!   backstop a second above the limit, `RLIMIT_FSIZE` = the output limit,
-//!   so a flood dies of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` =
-//!   the memory limit, so deep recursion works, `RLIMIT_NOFILE`,
-//!   `RLIMIT_CORE = 0`, and without a pids controller `RLIMIT_NPROC`,
-//!   which counts this user namespace only), drops every capability, sets
-//!   `no_new_privs`, installs the seccomp filter (`seccomp.rs`: ptrace,
+//!   copied as symlinks), a size-bounded `/tmp` tmpfs, a fresh `/proc` of
+//!   the new PID namespace, `/dev/{null,zero,full,random,urandom}` and a
+//!   synthetic `/etc/passwd`.
+//! * **The program's process**, forked by init while the box is prepared,
+//!   puts `SIGPIPE` and the signal mask back to defaults, starts a
+//!   session, becomes the box user, drops every capability, sets
+//!   `no_new_privs` and installs the seccomp filter (`seccomp.rs`: ptrace,
 //!   mount, kexec, bpf, perf, keyctl, namespaces, io_uring, ... fail with
-//!   `EPERM`) and `execve`s with exactly the spec's environment.
+//!   `EPERM`), then waits for its run.
+//! * **File system, the run's part.** When the run arrives, init adds the
+//!   language's `paths` and the spec's read-only [`Bind`]s (the program's
+//!   directory) and writable binds (its working directory), every path at
+//!   its host path so `{dir}` arguments work; makes the root read-only;
+//!   `pivot_root`s into it and detaches the old root: no path,
+//!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
+//!   It then passes the stdio to the program's process, which puts it on
+//!   0..2 (every other descriptor closes at exec), enters the working
+//!   directory, sets the rlimits (`RLIMIT_CPU` as a backstop a second
+//!   above the limit, `RLIMIT_FSIZE` = the output limit, so a flood dies
+//!   of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` = the memory
+//!   limit, so deep recursion works, `RLIMIT_NOFILE`, `RLIMIT_CORE = 0`,
+//!   and without a pids controller `RLIMIT_NPROC`, which counts this user
+//!   namespace only) and `execve`s with exactly the spec's environment.
+//!   Init stays as PID 1, so signals, orphans and `abort` behave as on a
+//!   normal system.
 //! * **Time and memory** (`cgroup.rs`). With a cgroup, CPU time is the
 //!   cgroup's (`cpuacct.usage` or `cpu.stat`): every thread and child,
 //!   reaped or not; peak memory is the cgroup's high-water mark
@@ -72,23 +87,26 @@
 //!   process limit (`pids.max`: fork and thread bombs meet it). A run the
 //!   kernel OOM-killed (`oom_kill` in `memory.oom_control` or
 //!   `memory.events`), or that failed after meeting the limit (`failcnt`,
-//!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: `wait4`
-//!   rusage of init, which reaped the whole tree (CPU of reaped processes,
-//!   peak RSS of the largest), plus sampling of the program's RSS and CPU
-//!   in `/proc` to stop it near the limits.
-//! * **Watching.** The judge's thread polls a pidfd of init every 10 ms:
-//!   past the wall-clock limit, or past the CPU limit by the cgroup's
-//!   count, it kills init. Whatever it enforced is recorded, so the
-//!   outcome names the limit that stopped the run.
+//!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: the
+//!   rusage of init's reaped children, which init reports (CPU of reaped
+//!   processes, peak RSS of the largest), plus sampling of the program's
+//!   RSS and CPU in `/proc` to stop it near the limits.
+//! * **Watching.** The judge's thread waits on init's report pipe and a
+//!   pidfd of init, waking every 10 ms: past the wall-clock limit, or past
+//!   the CPU limit by the cgroup's count, it kills init. Whatever it
+//!   enforced is recorded, so the outcome names the limit that stopped the
+//!   run.
 //! * **Kill path.** When the program ends, init `kill(-1, SIGKILL)`s the
-//!   rest of its namespace, reports the program's wait status on a pipe
+//!   rest of its namespace, reports the program's wait status and rusage
 //!   and exits; when init dies (by itself, by the judge's `SIGKILL`, or by
-//!   `PR_SET_PDEATHSIG` when the judge dies) the kernel kills every process
-//!   of the PID namespace. The cgroup is then checked empty (`cgroup.kill`
-//!   on v2) and removed. Nothing survives a run.
-//! * **Setup failures.** A failing step in the child is reported on the
-//!   same pipe with its `errno` and becomes [`Error::Setup`] naming the
-//!   step: the judge's fault, never the program's.
+//!   `PR_SET_PDEATHSIG` when the thread that made it dies) the kernel
+//!   kills every process of the PID namespace. The reaper then checks the
+//!   cgroup empty (`cgroup.kill` on v2) and removes it. Nothing survives a
+//!   run.
+//! * **Setup failures.** A failing step in a child is reported on the
+//!   report pipe with its `errno` and becomes [`Error::Setup`] naming the
+//!   step: the judge's fault, never the program's. So does an init that
+//!   dies without reporting.
 //!
 //! # Theory of operation (the `rlimit` tier, `rlimit.rs`)
 //!

@@ -5,11 +5,11 @@
 //!
 //! Boxes are prepared ahead of the runs that use them: a background thread
 //! keeps a few boxes whose init has made its namespaces, joined a fresh
-//! cgroup and built the part of the file system every run shares, and
-//! waits for one run's description; another thread reaps used boxes. A
-//! run takes a prepared box (or prepares one itself when none is ready),
-//! so namespace creation and teardown stay off its path. Every box serves
-//! one run only.
+//! cgroup, built the part of the file system every run shares and forked
+//! the program's process (which has locked itself down), and waits for one
+//! run's description; another thread reaps used boxes. A run takes a
+//! prepared box (or prepares one itself when none is ready), so namespace
+//! creation and teardown stay off its path. Every box serves one run only.
 //!
 //! The code between `clone` and `execve` runs in a child of a possibly
 //! multi-threaded judge, so it must not allocate, lock or unwind: the
@@ -92,6 +92,8 @@ struct Pool {
     state: Mutex<PoolState>,
     /// Wakes the refill thread (a box was taken, or shutdown).
     wake: Condvar,
+    /// Wakes runs waiting for a box the refill thread is preparing.
+    ready: Condvar,
 }
 
 struct PoolState {
@@ -99,6 +101,8 @@ struct PoolState {
     /// Memory and process limits of the latest run: most runs repeat them,
     /// so a box prepared with them needs no cgroup write when taken.
     limits: (u64, u64),
+    /// The refill thread is preparing a box.
+    preparing: bool,
     shutdown: bool,
 }
 
@@ -453,15 +457,8 @@ struct Prep<'a> {
     report: RawFd,
     /// Where the run's [`Job`] will be.
     job: *const Job,
-    /// The stack a helper, then the program, run on until they exec.
+    /// The stack init's helper runs on.
     stack: Vec<u8>,
-}
-
-/// What the program's side of init's spawn needs.
-struct Spawn<'a> {
-    prep: &'a Prep<'a>,
-    job: &'a Job,
-    stdio: [RawFd; 3],
 }
 
 /// Adds host `path` to `entries`: a symlink as the same symlink (like
@@ -664,9 +661,11 @@ impl NamespaceSandbox {
                 state: Mutex::new(PoolState {
                     ready: Vec::new(),
                     limits: (256 << 20, 64),
+                    preparing: false,
                     shutdown: false,
                 }),
                 wake: Condvar::new(),
+                ready: Condvar::new(),
             }),
             workers: Mutex::new(None),
         })
@@ -686,15 +685,30 @@ impl NamespaceSandbox {
     /// A prepared box for a run with `limits`: one from the pool, or a new
     /// one when none is ready. Starts the pool's threads on first use.
     fn take(&self, limits: &Limits) -> Result<Boxed, Error> {
+        self.start_workers();
         let wanted = (limits.memory, limits.processes);
         let ready = {
             let mut state = lock(&self.pool.state);
             state.limits = wanted;
+            // A box on its way is sooner than one begun now, and two
+            // boxes built at once slow each other (and the runs) down.
+            let deadline = Instant::now() + PREPARE_TIMEOUT;
+            while state.ready.is_empty() && state.preparing && !state.shutdown {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                state = self
+                    .pool
+                    .ready
+                    .wait_timeout(state, left)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .0;
+            }
             let ready = state.ready.pop();
             self.pool.wake.notify_one();
             ready
         };
-        self.start_workers();
         match ready {
             Some(b) => Ok(b),
             None => self.inner.prepare(wanted),
@@ -748,23 +762,27 @@ fn refill(inner: &Inner, pool: &Pool) {
             if state.shutdown {
                 return;
             }
+            state.preparing = true;
             state.limits
         };
-        match inner.prepare(limits) {
+        let prepared = inner.prepare(limits);
+        let mut state = lock(&pool.state);
+        state.preparing = false;
+        pool.ready.notify_all();
+        match prepared {
             Ok(b) => {
-                let mut state = lock(&pool.state);
                 if state.shutdown {
                     drop(state);
                     drop(b);
                     return;
                 }
                 state.ready.push(b);
+                pool.ready.notify_one();
             }
             Err(e) => {
                 // Runs prepare their own box meanwhile, and report the
                 // failure if it persists.
                 tracing::warn!("preparing a sandbox box ahead: {e}");
-                let state = lock(&pool.state);
                 if !state.shutdown {
                     let _ = pool.wake.wait_timeout(state, Duration::from_secs(1));
                 }
@@ -777,6 +795,7 @@ impl Drop for NamespaceSandbox {
     fn drop(&mut self) {
         lock(&self.pool.state).shutdown = true;
         self.pool.wake.notify_all();
+        self.pool.ready.notify_all();
         let workers = lock(&self.workers).take();
         if let Some(w) = workers {
             let _ = w.refill.join();
@@ -1096,30 +1115,9 @@ fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 /// Sends the run's go with its stdin, stdout and stderr.
 fn send_run(control: &OwnedFd, stdio: [RawFd; 3]) -> std::io::Result<()> {
-    let mut byte = *b"r";
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    let mut space = [0u64; 8];
-    // SAFETY: msghdr is plain old data; the control buffer is aligned and
-    // large enough for three descriptors (checked by CMSG_SPACE below).
-    unsafe {
-        let data_len = std::mem::size_of_val(&stdio) as u32;
-        assert!(libc::CMSG_SPACE(data_len) as usize <= std::mem::size_of_val(&space));
-        let mut msg: libc::msghdr = std::mem::zeroed();
-        msg.msg_iov = &mut iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = space.as_mut_ptr().cast();
-        msg.msg_controllen = libc::CMSG_SPACE(data_len) as usize;
-        let cmsg = libc::CMSG_FIRSTHDR(&msg);
-        (*cmsg).cmsg_level = libc::SOL_SOCKET;
-        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-        (*cmsg).cmsg_len = libc::CMSG_LEN(data_len) as usize;
-        std::ptr::copy_nonoverlapping(stdio.as_ptr(), libc::CMSG_DATA(cmsg).cast(), 3);
-        if libc::sendmsg(control.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) != 1 {
-            return Err(std::io::Error::last_os_error());
-        }
+    // SAFETY: plain system calls on valid descriptors.
+    if unsafe { send_stdio(control.as_raw_fd(), &stdio) } != 1 {
+        return Err(std::io::Error::last_os_error());
     }
     Ok(())
 }
@@ -1772,12 +1770,14 @@ unsafe fn init(prep: &Prep) -> ! {
     // Descriptors of the judge (other boxes' pipes, its files) are not
     // this box's business.
     close_all_but(&[prep.control, report]);
-    // Nothing in the box may read init's memory or descriptors.
-    libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
     let mut byte = 0u8;
     if libc::read(prep.control, (&mut byte as *mut u8).cast(), 1) != 1 {
         fail(report, S_GO);
     }
+    // Nothing in the box may read init's memory or descriptors. (Not
+    // before the judge has written the id maps: a process that is not
+    // dumpable has its /proc files owned by root.)
+    libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
     let null = std::ptr::null::<libc::c_char>();
     check(
         libc::mount(
@@ -1822,6 +1822,43 @@ unsafe fn init(prep: &Prep) -> ! {
         report,
         S_HOSTNAME,
     );
+    // The program's process is made now, and arms itself (box user, no
+    // capabilities, seccomp) while the box waits: only its exec is left
+    // for the run. Its root and working directory are the old root, which
+    // pivot_root moves to the new one.
+    check(libc::chdir(c"/".as_ptr()), report, S_CHDIR);
+    let mut pair = [0; 2];
+    if libc::socketpair(
+        libc::AF_UNIX,
+        libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+        0,
+        pair.as_mut_ptr(),
+    ) != 0
+    {
+        fail(report, S_FORK);
+    }
+    let [to_stub, stub_end] = pair;
+    // A raw fork: the C library's would run the judge's fork handlers.
+    let stub = libc::syscall(
+        libc::SYS_clone,
+        libc::SIGCHLD as libc::c_ulong,
+        0usize,
+        0usize,
+        0usize,
+        0usize,
+    ) as libc::pid_t;
+    if stub == 0 {
+        program(prep, stub_end);
+    }
+    if stub < 0 {
+        fail(report, S_FORK);
+    }
+    libc::close(stub_end);
+    let mut armed = 0u8;
+    if libc::read(to_stub, (&mut armed as *mut u8).cast(), 1) != 1 {
+        // The program's side reported why.
+        libc::_exit(126);
+    }
     let ready = b'P';
     libc::write(report, (&ready as *const u8).cast(), 1);
 
@@ -1878,13 +1915,11 @@ unsafe fn init(prep: &Prep) -> ! {
         report,
         S_UMOUNT,
     );
-    check(libc::chdir(job.cwd), report, S_CHDIR);
-
-    let program = Spawn { prep, job, stdio };
-    let child = spawn(prep, program_entry, (&program as *const Spawn).cast());
-    if child < 0 {
-        fail(report, S_FORK);
+    // The file system is ready: the program may go.
+    if send_stdio(to_stub, &stdio) != 1 {
+        fail(report, S_JOB);
     }
+    let child = stub;
     // Init keeps only the report pipe.
     close_all_but(&[report]);
     let mut program_status = None;
@@ -2089,52 +2124,25 @@ unsafe fn close_all_but(keep: &[RawFd]) {
     libc::syscall(libc::SYS_close_range, from, u32::MAX, 0u32);
 }
 
-extern "C" fn program_entry(spawn: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `spawn` is on init's stack, alive (init is suspended until
-    // this child execs or exits).
-    unsafe { exec_program(&*(spawn as *const Spawn)) }
-}
-
-/// The program's side: stdio, limits, user, capabilities, seccomp, exec.
-unsafe fn exec_program(spawn: &Spawn) -> ! {
-    let (prep, job) = (spawn.prep, spawn.job);
+/// The program's process, forked by init while the box is prepared:
+/// signals, session, user, capabilities, `no_new_privs` and seccomp now;
+/// then, once init has built the run's file system and handed over the
+/// stdio (on `init_end`): stdio, working directory, rlimits, exec.
+unsafe fn program(prep: &Prep, init_end: RawFd) -> ! {
     let report = prep.report;
-    // Move the stdio descriptors out of the way of 0..2 first, so that one
-    // dup2 cannot clobber another's source.
-    let mut high = [0; 3];
-    for (i, fd) in spawn.stdio.iter().enumerate() {
-        high[i] = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 10);
-        if high[i] < 0 {
-            fail(report, S_STDIO);
-        }
-    }
-    for (i, fd) in high.iter().enumerate() {
-        if libc::dup2(*fd, i as RawFd) < 0 {
-            fail(report, S_STDIO);
-        }
-    }
-    // Everything else closes at exec (the report pipe stays open until then).
-    const CLOSE_RANGE_CLOEXEC: u32 = 1 << 2;
-    libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC);
+    close_all_but(&[init_end, report]);
     // The judge ignores SIGPIPE (Rust does); the program must not inherit that.
     libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     let mut set: libc::sigset_t = std::mem::zeroed();
     libc::sigemptyset(&mut set);
     libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
     libc::setsid();
-
-    for r in slice(job.rlimits, job.n_rlimits) {
-        let lim = libc::rlimit {
-            rlim_cur: r.soft,
-            rlim_max: r.hard,
-        };
-        check(libc::setrlimit(r.resource, &lim), report, S_RLIMIT);
-    }
     let (uid, gid) = match prep.users {
         Users::Namespace => (BOX_ID, BOX_ID),
         Users::Setuid => (prep.host_uid, prep.host_gid),
     };
-    if prep.drop_groups && prep.users == Users::Setuid {
+    if prep.drop_groups {
+        // The judge's supplementary groups (root's) stay outside.
         check(raw_setgroups(), report, S_GROUPS);
     }
     check(raw_setresgid(gid), report, S_SETUID);
@@ -2181,6 +2189,63 @@ unsafe fn exec_program(spawn: &Spawn) -> ! {
         *libc::__errno_location() = errno;
         fail(report, S_SECCOMP);
     }
+    let armed = b'a';
+    libc::write(init_end, (&armed as *const u8).cast(), 1);
+
+    let Some(stdio) = receive_run(init_end) else {
+        // The box was dropped unused, or init failed (and said why).
+        libc::_exit(126)
+    };
+    let job = &*prep.job;
+    // Move the stdio descriptors out of the way of 0..2 first, so that one
+    // dup2 cannot clobber another's source.
+    let mut high = [0; 3];
+    for (i, fd) in stdio.iter().enumerate() {
+        high[i] = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 10);
+        if high[i] < 0 {
+            fail(report, S_STDIO);
+        }
+    }
+    for (i, fd) in high.iter().enumerate() {
+        if libc::dup2(*fd, i as RawFd) < 0 {
+            fail(report, S_STDIO);
+        }
+    }
+    // Everything else closes at exec (the report pipe stays open until then).
+    const CLOSE_RANGE_CLOEXEC: u32 = 1 << 2;
+    libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC);
+    check(libc::chdir(job.cwd), report, S_CHDIR);
+    for r in slice(job.rlimits, job.n_rlimits) {
+        let lim = libc::rlimit {
+            rlim_cur: r.soft,
+            rlim_max: r.hard,
+        };
+        check(libc::setrlimit(r.resource, &lim), report, S_RLIMIT);
+    }
     libc::execve(job.program, job.argv, job.envp);
     fail(report, S_EXEC)
+}
+
+/// Sends one byte with three descriptors (`SCM_RIGHTS`); what `sendmsg`
+/// returned. Allocates nothing: used by init too.
+unsafe fn send_stdio(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
+    let mut byte = *b"r";
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // Aligned room for a control message of three descriptors (32 bytes).
+    let mut space = [0u64; 8];
+    let data_len = std::mem::size_of_val(stdio) as u32;
+    let mut msg: libc::msghdr = std::mem::zeroed();
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = space.as_mut_ptr().cast();
+    msg.msg_controllen = libc::CMSG_SPACE(data_len) as usize;
+    let cmsg = libc::CMSG_FIRSTHDR(&msg);
+    (*cmsg).cmsg_level = libc::SOL_SOCKET;
+    (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+    (*cmsg).cmsg_len = libc::CMSG_LEN(data_len) as usize;
+    std::ptr::copy_nonoverlapping(stdio.as_ptr(), libc::CMSG_DATA(cmsg).cast(), 3);
+    libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL)
 }

@@ -459,6 +459,61 @@ int main(void) {
     assert!(n <= 2, "the box saw {n} processes: {}", ran.stdout);
 }
 
+// Boxes are prepared ahead and kept in a pool: each must still serve
+// exactly one run. A first run leaves a file in its /tmp, a shared-memory
+// segment and a daemon; the next runs must find none of them.
+#[test]
+fn nothing_of_one_run_reaches_the_next() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(&format!(
+        r#"{NAME_SELF}
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <unistd.h>
+int main(int argc, char **argv) {{
+    if (strcmp(argv[1], "leave") == 0) {{
+        FILE *f = fopen("/tmp/left-behind", "w");
+        if (f) {{ fputs("x", f); fclose(f); }}
+        printf("shm %d\n", shmget(4242, 4096, IPC_CREAT | 0666));
+        if (fork() == 0) {{ setsid(); name_self(argv[2]); for (;;) pause(); }}
+        return 0;
+    }}
+    int procs = 0; DIR *d = opendir("/proc"); struct dirent *e;
+    while (d && (e = readdir(d))) if (e->d_name[0] >= '0' && e->d_name[0] <= '9') procs++;
+    printf("file %d shm %d procs %d\n", access("/tmp/left-behind", F_OK) == 0,
+           shmget(4242, 4096, 0) >= 0, procs);
+    return 0;
+}}"#
+    ));
+    let m = marker("daemon");
+    let ran = run(sb.as_ref(), &fx, &["leave", &m], limits());
+    assert_eq!(
+        ran.outcome.termination,
+        Termination::Exited(0),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stdout.contains("shm -1"), "{}", ran.stdout);
+    for _ in 0..4 {
+        let ran = run(sb.as_ref(), &fx, &["look", &m], limits());
+        assert_eq!(
+            ran.outcome.termination,
+            Termination::Exited(0),
+            "{}",
+            ran.stderr
+        );
+        assert_eq!(
+            ran.stdout.trim(),
+            "file 0 shm 0 procs 2",
+            "the box inherited a run's leftovers"
+        );
+    }
+    assert_no_leftovers(&m);
+}
+
 #[test]
 fn killing_everything_from_the_box_harms_nothing_outside() {
     let Some(sb) = boxed() else { return };
