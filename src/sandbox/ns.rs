@@ -103,6 +103,8 @@ struct PoolState {
     limits: (u64, u64),
     /// The refill thread is preparing a box.
     preparing: bool,
+    /// A run is waiting for that box.
+    awaited: bool,
     shutdown: bool,
 }
 
@@ -662,6 +664,7 @@ impl NamespaceSandbox {
                     ready: Vec::new(),
                     limits: (256 << 20, 64),
                     preparing: false,
+                    awaited: false,
                     shutdown: false,
                 }),
                 wake: Condvar::new(),
@@ -691,19 +694,24 @@ impl NamespaceSandbox {
             let mut state = lock(&self.pool.state);
             state.limits = wanted;
             // A box on its way is sooner than one begun now, and two
-            // boxes built at once slow each other (and the runs) down.
-            let deadline = Instant::now() + PREPARE_TIMEOUT;
-            while state.ready.is_empty() && state.preparing && !state.shutdown {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    break;
+            // boxes built at once slow each other (and the runs) down; one
+            // run waits for it, others build their own.
+            if state.ready.is_empty() && state.preparing && !state.awaited {
+                state.awaited = true;
+                let deadline = Instant::now() + PREPARE_TIMEOUT;
+                while state.ready.is_empty() && state.preparing && !state.shutdown {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    state = self
+                        .pool
+                        .ready
+                        .wait_timeout(state, left)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .0;
                 }
-                state = self
-                    .pool
-                    .ready
-                    .wait_timeout(state, left)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .0;
+                state.awaited = false;
             }
             let ready = state.ready.pop();
             self.pool.wake.notify_one();
