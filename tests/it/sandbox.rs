@@ -111,6 +111,16 @@ struct Ran {
 }
 
 impl Ran {
+    /// The program ended by itself with status 0 (its stderr otherwise).
+    fn assert_exited_ok(&self) {
+        assert_eq!(
+            self.outcome.termination,
+            Termination::Exited(0),
+            "{}",
+            self.stderr
+        );
+    }
+
     fn verdict(&self) -> Option<Verdict> {
         run_verdict(&self.outcome).map(|(v, _)| v)
     }
@@ -232,12 +242,7 @@ int main(void) {
 }"#,
     );
     let ran = run(sb.as_ref(), &fx, &[], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     let threads: u64 = ran.stdout.trim().parse().unwrap();
     assert!(
         threads < limits().processes,
@@ -443,12 +448,7 @@ int main(void) {
 }"#,
     );
     let ran = run(sb.as_ref(), &fx, &[], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     let n: usize = ran
         .stdout
         .split_whitespace()
@@ -490,21 +490,11 @@ int main(int argc, char **argv) {{
     ));
     let m = marker("daemon");
     let ran = run(sb.as_ref(), &fx, &["leave", &m], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     assert!(!ran.stdout.contains("shm -1"), "{}", ran.stdout);
     for _ in 0..4 {
         let ran = run(sb.as_ref(), &fx, &["look", &m], limits());
-        assert_eq!(
-            ran.outcome.termination,
-            Termination::Exited(0),
-            "{}",
-            ran.stderr
-        );
+        ran.assert_exited_ok();
         assert_eq!(
             ran.stdout.trim(),
             "file 0 shm 0 procs 2",
@@ -536,12 +526,7 @@ int main(void) {
 }"#,
     );
     let ran = run(sb.as_ref(), &fx, &[], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     assert_eq!(ran.stdout.trim(), "alive");
     assert!(
         victim.try_wait().unwrap().is_none(),
@@ -644,12 +629,7 @@ int main(int argc, char **argv) {
     unsafe { std::env::set_var("GRUNDY_TEST_ENV", &secrets.marker) };
     let dir = secrets.dir.path().to_str().unwrap().to_string();
     let ran = run(sb.as_ref(), &fx, &[&secrets.marker, &dir], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     assert!(!ran.stdout.contains("LEAK"), "{}", ran.stdout);
     assert!(!ran.stdout.contains("VISIBLE"), "{}", ran.stdout);
     assert!(!ran.stdout.contains("READ"), "{}", ran.stdout);
@@ -698,12 +678,7 @@ int main(int argc, char **argv) {
         ],
         limits(),
     );
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     // Its own working directory and /tmp are writable; nothing else.
     let wrote: Vec<&str> = ran.stdout.lines().collect();
     assert_eq!(wrote, ["WROTE /tmp/own", "WROTE own"], "{}", ran.stdout);
@@ -750,12 +725,7 @@ int main(int argc, char **argv) {
 }"#,
     );
     let ran = run(sb.as_ref(), &fx, &[&port], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     assert!(!ran.stdout.contains("CONNECTED"), "{}", ran.stdout);
     assert!(!ran.stdout.contains("IFACE"), "{}", ran.stdout);
     assert!(listener.accept().is_err(), "the host service was reached");
@@ -787,12 +757,7 @@ int main(void) {
 }"#,
     );
     let ran = run(sb.as_ref(), &fx, &[], limits());
-    assert_eq!(
-        ran.outcome.termination,
-        Termination::Exited(0),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_exited_ok();
     assert_eq!(ran.stdout.trim(), "done", "allowed: {}", ran.stdout);
 }
 
