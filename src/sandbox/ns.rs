@@ -248,8 +248,11 @@ enum Op {
 }
 
 fn cstr(bytes: &[u8]) -> Result<CString, Error> {
-    CString::new(bytes)
-        .map_err(|_| Error::Unavailable("a path or argument contains a NUL byte".into()))
+    CString::new(bytes).map_err(|_| nul_byte())
+}
+
+fn nul_byte() -> Error {
+    Error::Unavailable("a path or argument contains a NUL byte".into())
 }
 
 fn under(root: &Path, inside: &Path) -> Result<CString, Error> {
@@ -418,9 +421,7 @@ impl Arena<'_> {
 
     fn cstr(&mut self, bytes: &[u8]) -> Result<*const libc::c_char, Error> {
         if bytes.contains(&0) {
-            return Err(Error::Unavailable(
-                "a path or argument contains a NUL byte".into(),
-            ));
+            return Err(nul_byte());
         }
         let p = self.alloc(bytes.len() + 1, 1)?;
         // SAFETY: room for the bytes and the NUL, checked by alloc.
@@ -740,6 +741,27 @@ impl NamespaceSandbox {
             reaper,
             used,
         });
+    }
+
+    /// Loads the run into box `b` and lets it go; when its wall clock
+    /// started.
+    fn start(
+        &self,
+        b: &mut Boxed,
+        spec: &RunSpec,
+        entries: &[(PathBuf, Entry)],
+        stdio: [RawFd; 3],
+        program: &str,
+    ) -> Result<Instant, Error> {
+        self.inner.load(b, spec, entries)?;
+        b.set_limits(&spec.limits)?;
+        let start = Instant::now();
+        send_run(&b.control, stdio).map_err(|source| Error::Setup {
+            program: program.to_string(),
+            step: STEPS[S_JOB as usize],
+            source,
+        })?;
+        Ok(start)
     }
 
     /// Hands a used box to the reaper thread (or reaps it here).
@@ -1243,7 +1265,7 @@ impl Boxed {
                     source: std::io::Error::from_raw_os_error(errno),
                 });
             }
-            if self.report.report.prepared {
+            if self.report.prepared {
                 return Ok(());
             }
             if dead || start.elapsed() > PREPARE_TIMEOUT {
@@ -1389,45 +1411,28 @@ impl Runner for NamespaceSandbox {
         let entries = self.inner.run_entries(spec)?;
 
         let mut b = self.take(&spec.limits)?;
-        let mut start = Instant::now();
-        let sent = self
-            .inner
-            .load(&b, spec, &entries)
-            .and_then(|()| b.set_limits(&spec.limits))
-            .and_then(|()| {
-                start = Instant::now();
-                send_run(&b.control, stdio).map_err(|source| Error::Setup {
-                    program: program.clone(),
-                    step: STEPS[S_JOB as usize],
-                    source,
-                })
-            });
-        if let Err(e) = sent {
-            if !matches!(e, Error::Setup { .. }) {
+        let start = match self.start(&mut b, spec, &entries, stdio, &program) {
+            Ok(start) => start,
+            // Only sending fails so: the prepared box died waiting (killed
+            // from outside). Once more with a fresh one.
+            Err(Error::Setup { .. }) => {
+                self.discard(b);
+                b = self
+                    .inner
+                    .prepare((spec.limits.memory, spec.limits.processes))?;
+                self.start(&mut b, spec, &entries, stdio, &program)?
+            }
+            Err(e) => {
                 self.discard(b);
                 return Err(e);
             }
-            // The prepared box died waiting (killed from outside): once
-            // more with a fresh one.
-            self.discard(b);
-            b = self
-                .inner
-                .prepare((spec.limits.memory, spec.limits.processes))?;
-            self.inner.load(&b, spec, &entries)?;
-            b.set_limits(&spec.limits)?;
-            start = Instant::now();
-            send_run(&b.control, stdio).map_err(|source| Error::Setup {
-                program: program.clone(),
-                step: STEPS[S_JOB as usize],
-                source,
-            })?;
-        }
+        };
         drop((stdin, stdout, stderr));
 
         let mut sampled = Sampled::default();
         let stopped = watch(&mut b, &spec.limits, start, &mut sampled);
         let wall = start.elapsed();
-        let report = &b.report.report;
+        let report = &*b.report;
         if let Some((step, errno)) = report.failure {
             let e = Error::Setup {
                 program,
