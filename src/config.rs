@@ -15,7 +15,7 @@ use serde::Deserialize;
 /// Errors while loading the configuration.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("reading {path}: {source}")]
+    #[error("reading {path}")]
     Read {
         path: PathBuf,
         source: std::io::Error,
@@ -48,14 +48,11 @@ pub struct Config {
     pub languages: BTreeMap<String, LanguageConfig>,
 }
 
-/// Default run limits, for problems that do not set their own.
+/// Limits of every submission's run beyond the problem's own time and
+/// memory limits (which every `problem.toml` sets).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Seconds of CPU time (default 1.0).
-    pub time_limit: f64,
-    /// MiB of peak resident memory (default 256).
-    pub memory_limit: u64,
     /// Wall-clock limit as a multiple of the CPU limit (default 3.0).
     pub wall_factor: f64,
     /// MiB of standard output per run (default 64).
@@ -67,8 +64,6 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            time_limit: 1.0,
-            memory_limit: 256,
             wall_factor: 3.0,
             output_limit: 64,
             source_limit: 256,
@@ -76,24 +71,37 @@ impl Default for Limits {
     }
 }
 
-/// Limits for compilers.
+/// Limits for compilers and the program cache.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CompileLimits {
-    /// Seconds of wall-clock time (default 30).
+    /// Seconds of CPU time per compilation, every process of the compiler
+    /// included (default 10): a template or macro bomb is stopped here,
+    /// not by the wall clock.
+    pub cpu_limit: f64,
+    /// Seconds of wall-clock time per compilation (default 20).
     pub time_limit: f64,
     /// MiB of memory (default 2048).
     pub memory_limit: u64,
     /// KiB of compiler messages kept (default 64).
     pub output_limit: u64,
+    /// MiB a compiled program may take on disk, every file of it together
+    /// (default 64); any single file the compiler writes is cut there too.
+    pub program_limit: u64,
+    /// MiB of the whole program cache (default 4096); beyond it the least
+    /// recently used entries are removed.
+    pub cache_limit: u64,
 }
 
 impl Default for CompileLimits {
     fn default() -> Self {
         CompileLimits {
-            time_limit: 30.0,
+            cpu_limit: 10.0,
+            time_limit: 20.0,
             memory_limit: 2048,
             output_limit: 64,
+            program_limit: 64,
+            cache_limit: 4096,
         }
     }
 }
@@ -120,6 +128,9 @@ pub struct SandboxConfig {
     /// MiB of the box's private `/tmp` (default 64); what is written there
     /// also counts towards the memory limit where cgroups measure.
     pub tmp_size: u64,
+    /// Programs run at once by the whole judge, every worker, compiler
+    /// and generator included (default 0: one per core).
+    pub slots: usize,
 }
 
 /// The isolation requested in `[sandbox] isolation`.
@@ -161,6 +172,7 @@ impl Default for SandboxConfig {
             .map(PathBuf::from)
             .collect(),
             tmp_size: 64,
+            slots: 0,
         }
     }
 }
@@ -269,19 +281,24 @@ impl Config {
 
     fn validate(&self) -> Result<(), String> {
         let l = &self.limits;
-        if !(l.time_limit > 0.0 && l.time_limit.is_finite()) {
-            return Err("limits.time_limit must be a positive number of seconds".into());
-        }
         if l.wall_factor < 1.0 || !l.wall_factor.is_finite() {
             return Err("limits.wall_factor must be at least 1".into());
         }
-        if l.memory_limit == 0 || l.output_limit == 0 || l.source_limit == 0 {
-            return Err(
-                "limits: memory_limit, output_limit and source_limit must be positive".into(),
-            );
+        if l.output_limit == 0 || l.source_limit == 0 {
+            return Err("limits: output_limit and source_limit must be positive".into());
         }
-        if !(self.compile.time_limit > 0.0 && self.compile.time_limit.is_finite()) {
-            return Err("compile.time_limit must be a positive number of seconds".into());
+        let c = &self.compile;
+        for (key, secs) in [("cpu_limit", c.cpu_limit), ("time_limit", c.time_limit)] {
+            if !(secs > 0.0 && secs.is_finite()) {
+                return Err(format!(
+                    "compile.{key} must be a positive number of seconds"
+                ));
+            }
+        }
+        if c.program_limit == 0 || c.cache_limit < c.program_limit {
+            return Err(
+                "compile: program_limit must be positive and cache_limit at least as large".into(),
+            );
         }
         if self.sandbox.tmp_size == 0 {
             return Err("sandbox.tmp_size must be positive".into());
@@ -348,14 +365,14 @@ mod tests {
     fn empty_config_takes_every_default() {
         let c = Config::parse("", Path::new("/srv")).unwrap();
         assert_eq!(c.data_dir, PathBuf::from("/srv/var"));
-        assert_eq!(c.limits.memory_limit, 256);
+        assert_eq!(c.limits.output_limit, 64);
         assert_eq!(c.database_url(), "sqlite:///srv/var/grundy.db");
     }
 
     #[test]
     fn unknown_key_is_rejected_by_name() {
-        let err = Config::parse("[limits]\ntime_limt = 2.0\n", Path::new(".")).unwrap_err();
-        assert!(err.contains("time_limt"), "{err}");
+        let err = Config::parse("[limits]\nwall_factr = 2.0\n", Path::new(".")).unwrap_err();
+        assert!(err.contains("wall_factr"), "{err}");
         assert!(!err.contains('\n'), "{err}");
     }
 
@@ -378,9 +395,15 @@ mod tests {
     }
 
     #[test]
-    fn negative_time_limit_is_rejected() {
-        let err = Config::parse("[limits]\ntime_limit = -1.0\n", Path::new(".")).unwrap_err();
-        assert!(err.contains("limits.time_limit"), "{err}");
+    fn a_wall_factor_below_one_is_rejected() {
+        let err = Config::parse("[limits]\nwall_factor = 0.5\n", Path::new(".")).unwrap_err();
+        assert!(err.contains("limits.wall_factor"), "{err}");
+    }
+
+    #[test]
+    fn limits_that_every_problem_sets_are_not_configuration() {
+        let err = Config::parse("[limits]\ntime_limit = 2.0\n", Path::new(".")).unwrap_err();
+        assert!(err.contains("time_limit"), "{err}");
     }
 
     #[test]

@@ -1,76 +1,107 @@
 //! The judge's long-lived parts, built once from the configuration and
-//! shared by every command: the sandbox, the languages, the program cache
-//! and the problem catalog.
+//! shared by every command and worker: the languages, the program cache,
+//! the problem catalog and, on first use only, the sandbox. Everything a
+//! judge or a test-data builder needs is behind an `Arc`, so either can be
+//! moved into a `'static` task.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::config::Config;
 use crate::data::TestData;
 use crate::judge::Judge;
 use crate::lang::{Languages, ProgramCache};
 use crate::problem::Catalog;
-use crate::sandbox::{self, Runner, Tiers};
+use crate::sandbox::{self, Runner, Throttled, Tiers};
 
-/// Everything a command needs, owned; cheap to share behind an `Arc`.
+/// Everything a command needs; cheap to share behind an `Arc`.
 pub struct Context {
-    pub config: Config,
-    pub runner: Arc<dyn Runner>,
-    /// The isolation and measurement tiers in force, and what is missing.
-    pub tiers: Tiers,
-    pub languages: Languages,
-    pub cache: ProgramCache,
+    pub config: Arc<Config>,
+    pub languages: Arc<Languages>,
+    pub cache: Arc<ProgramCache>,
     pub catalog: Catalog,
+    sandbox: OnceLock<Sandbox>,
+}
+
+/// The sandbox in force: a runner behind the judge's one budget of
+/// concurrent runs, and the tiers it was chosen from.
+struct Sandbox {
+    runner: Arc<dyn Runner>,
+    slots: usize,
+    tiers: Tiers,
 }
 
 impl Context {
-    /// Builds the context for a loaded configuration, with the best
-    /// sandbox the machine allows (probed by a real run). When the
-    /// configuration demands isolation the machine lacks, the runner
-    /// refuses every run and `tiers.refused` says why.
+    /// Builds the context for a loaded configuration. Nothing is probed or
+    /// started here: the sandbox is selected on first use, so commands
+    /// that run nothing (`problems`, `show`, `status`) create no box.
     pub fn new(config: Config) -> Context {
-        let languages = Languages::new(&config.languages);
-        let cache = ProgramCache::new(config.data_dir.join("programs"));
+        let languages = Arc::new(Languages::new(&config.languages));
+        let cache = Arc::new(ProgramCache::new(config.data_dir.join("programs")));
         let catalog = Catalog::new(config.problems_dir.clone());
-        let (runner, tiers) = sandbox::select(&config.sandbox);
-        tracing::debug!(isolation = %tiers.isolation, measurement = %tiers.measurement, "sandbox selected");
         Context {
-            runner,
-            tiers,
+            config: Arc::new(config),
             languages,
             cache,
             catalog,
-            config,
+            sandbox: OnceLock::new(),
         }
     }
 
-    /// The test data manager, generating with `jobs` threads.
-    pub fn test_data(&self, jobs: usize) -> TestData<'_> {
+    fn sandbox(&self) -> &Sandbox {
+        self.sandbox.get_or_init(|| {
+            let (runner, tiers) = sandbox::select(&self.config.sandbox);
+            tracing::debug!(isolation = %tiers.isolation, measurement = %tiers.measurement, "sandbox selected");
+            let slots = match self.config.sandbox.slots {
+                0 => cores(),
+                n => n,
+            };
+            Sandbox {
+                runner: Arc::new(Throttled::new(runner, slots)),
+                slots,
+                tiers,
+            }
+        })
+    }
+
+    /// The runner every untrusted program goes through (the sandbox is
+    /// selected, with a probe run, on the first call).
+    pub fn runner(&self) -> &Arc<dyn Runner> {
+        &self.sandbox().runner
+    }
+
+    /// The isolation and measurement tiers in force, and what is missing.
+    pub fn tiers(&self) -> &Tiers {
+        &self.sandbox().tiers
+    }
+
+    /// The test data manager; it generates with as many threads as the
+    /// judge has run slots.
+    pub fn test_data(&self) -> TestData {
         TestData {
             root: self.config.data_dir.join("tests"),
-            runner: self.runner.as_ref(),
-            languages: &self.languages,
-            cache: &self.cache,
-            compile: &self.config.compile,
-            jobs,
+            runner: self.runner().clone(),
+            languages: self.languages.clone(),
+            cache: self.cache.clone(),
+            compile: self.config.compile.clone(),
+            jobs: self.sandbox().slots,
         }
     }
 
-    /// A judge over `data`.
-    pub fn judge<'a>(&'a self, data: &'a TestData<'a>) -> Judge<'a> {
+    /// A judge, stopping at a submission's first failure.
+    pub fn judge(&self) -> Judge {
         Judge {
-            runner: self.runner.as_ref(),
-            languages: &self.languages,
-            cache: &self.cache,
-            data,
-            limits: &self.config.limits,
-            compile: &self.config.compile,
+            runner: self.runner().clone(),
+            languages: self.languages.clone(),
+            cache: self.cache.clone(),
+            limits: self.config.limits.clone(),
+            compile: self.config.compile.clone(),
             run_all: false,
         }
     }
 }
 
-/// Worker threads for CPU-bound batch work: one per core.
-pub fn default_jobs() -> usize {
+/// The number of cores, the default size of the run budget.
+fn cores() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)

@@ -19,13 +19,15 @@
 //! * [`export`]: writes a package in another judge's format (Kattis).
 //! * [`cli`]: the command line on top.
 //!
-//! [`config`], [`verdict`] and [`context`] are shared vocabulary.
+//! [`config`], [`verdict`], [`digest`] and [`context`] are shared
+//! vocabulary.
 
 pub mod checker;
 pub mod cli;
 pub mod config;
 pub mod context;
 pub mod data;
+pub mod digest;
 pub mod export;
 pub mod judge;
 pub mod lang;

@@ -13,10 +13,10 @@ use crate::sandbox::IsolationTier;
 pub fn run(ctx: &Context) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let tiers = &ctx.tiers;
+    let tiers = ctx.tiers();
     writeln!(out, "isolation:   {}", tiers.isolation)?;
     writeln!(out, "measurement: {}", tiers.measurement)?;
-    writeln!(out, "sandbox:     {}", ctx.runner.describe())?;
+    writeln!(out, "sandbox:     {}", ctx.runner().describe())?;
     if let Some(why) = &tiers.refused {
         writeln!(out, "REFUSING:    {why}")?;
     }
@@ -25,7 +25,7 @@ pub fn run(ctx: &Context) -> anyhow::Result<u8> {
     }
     let mut ok = tiers.isolation != IsolationTier::None && tiers.refused.is_none();
     for lang in ctx.languages.iter() {
-        let status = match lang.version(ctx.runner.as_ref()) {
+        let status = match lang.version(ctx.runner().as_ref()) {
             Ok(v) => format!("ok ({v})"),
             Err(why) => {
                 ok = false;

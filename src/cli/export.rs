@@ -5,12 +5,12 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use super::ExportFormat;
-use crate::context::{default_jobs, Context};
+use crate::context::Context;
 use crate::export;
 
 pub fn run(ctx: &Context, slug: &str, format: ExportFormat, out_dir: &Path) -> anyhow::Result<u8> {
     let problem = ctx.catalog.load(slug)?;
-    let data = ctx.test_data(default_jobs());
+    let data = ctx.test_data();
     let tty = std::io::stderr().is_terminal();
     let summary = match format {
         ExportFormat::Kattis => export::kattis(&problem, &data, out_dir, &|_| {

@@ -4,21 +4,14 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::context::{default_jobs, Context};
+use crate::context::Context;
 use crate::data::{Mismatch, Progress, TestData, TestSet};
 
-pub fn run(ctx: &Context, slugs: &[String], all: bool, check: bool) -> anyhow::Result<u8> {
-    let slugs = if all {
-        ctx.catalog.slugs()?
-    } else if slugs.is_empty() {
-        bail!("name the problems to generate, or give --all");
-    } else {
-        slugs.to_vec()
-    };
-    let data = ctx.test_data(default_jobs());
+pub fn run(ctx: &Context, names: &[String], all: bool, check: bool) -> anyhow::Result<u8> {
+    let slugs = super::targets(ctx, names, all, "generate")?;
+    let data = ctx.test_data();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut errors = 0;
@@ -89,21 +82,21 @@ enum Done {
 
 fn generate(
     ctx: &Context,
-    data: &TestData<'_>,
+    data: &TestData,
     slug: &str,
     bar: &ProgressBar,
 ) -> anyhow::Result<TestSet> {
-    let problem = ctx.catalog.load(slug)?;
+    let problem = super::load_target(ctx, slug)?;
     Ok(data.mend(&problem, &|p| advance(bar, p))?)
 }
 
 fn regenerate_and_compare(
     ctx: &Context,
-    data: &TestData<'_>,
+    data: &TestData,
     slug: &str,
     bar: &ProgressBar,
 ) -> anyhow::Result<Done> {
-    let problem = ctx.catalog.load(slug)?;
+    let problem = super::load_target(ctx, slug)?;
     let mismatches = data.check(&problem, &|p| advance(bar, p))?;
     Ok(Done::Checked {
         tests: problem.manifest.tests.len(),

@@ -15,7 +15,7 @@ pub fn run(ctx: &Context) -> anyhow::Result<u8> {
             .iter()
             .map(|e| format!(".{e}"))
             .collect();
-        let status = match lang.version(ctx.runner.as_ref()) {
+        let status = match lang.version(ctx.runner().as_ref()) {
             Ok(v) => v,
             Err(why) => {
                 missing += 1;

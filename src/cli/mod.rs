@@ -11,13 +11,14 @@ mod status;
 mod submit;
 mod verify;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
+use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Config;
 use crate::context::Context;
+use crate::problem::Problem;
 
 /// grundy: an online judge for combinatorial game theory.
 #[derive(Debug, Parser)]
@@ -216,18 +217,74 @@ async fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
     Ok(crate::store::Store::open(&ctx.config.database_url()).await?)
 }
 
-/// An error and its causes on one line, each cause shown once (library
-/// errors already include their source in their message).
+/// An error and its causes on one line (each error prints only its own
+/// message; the causes come from its chain), with a hint of the command
+/// that helps where one does.
 pub fn one_line(err: &anyhow::Error) -> String {
-    let mut message = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if !message.contains(&text) {
-            if !message.is_empty() {
-                message.push_str(": ");
-            }
-            message.push_str(&text);
-        }
+    let message = format!("{err:#}");
+    let mut line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some(hint) = hint(err) {
+        line.push_str(&format!(" ({hint})"));
     }
-    message.split_whitespace().collect::<Vec<_>>().join(" ")
+    line
+}
+
+/// What to run next about an error, when a command of ours helps.
+fn hint(err: &anyhow::Error) -> Option<String> {
+    use crate::{data, lang, problem, sandbox};
+    err.chain().find_map(|cause| {
+        if let Some(e) = cause.downcast_ref::<lang::Error>() {
+            return match e {
+                lang::Error::Unknown(_) | lang::Error::Missing { .. } => {
+                    Some("see `grundy languages`".into())
+                }
+                lang::Error::Extension(_) => Some("name the language with --lang".into()),
+                _ => None,
+            };
+        }
+        if let Some(problem::Error::Unknown { .. }) = cause.downcast_ref::<problem::Error>() {
+            return Some("see `grundy problems`".into());
+        }
+        if let Some(e) = cause.downcast_ref::<data::Error>() {
+            return match e {
+                data::Error::Corrupt { slug, .. } => {
+                    Some(format!("run `grundy gen {slug}` to regenerate it"))
+                }
+                data::Error::NotRecorded { slug } => Some(format!("run `grundy gen {slug}` first")),
+                _ => None,
+            };
+        }
+        if let Some(crate::judge::PlanError::Toolchain { .. }) =
+            cause.downcast_ref::<crate::judge::PlanError>()
+        {
+            return Some("see `grundy doctor`".into());
+        }
+        if let Some(sandbox::Error::Unavailable(_)) = cause.downcast_ref::<sandbox::Error>() {
+            return Some("see `grundy doctor`".into());
+        }
+        None
+    })
+}
+
+/// The problems a command names: as given, or every slug of the catalog
+/// with `--all`.
+fn targets(ctx: &Context, names: &[String], all: bool, verb: &str) -> anyhow::Result<Vec<String>> {
+    if all {
+        return Ok(ctx.catalog.slugs()?);
+    }
+    if names.is_empty() {
+        bail!("name the problems (or package directories) to {verb}, or give --all");
+    }
+    Ok(names.to_vec())
+}
+
+/// A problem by slug from the catalog, or a package directory (a path
+/// with a `/`, or a directory holding a `problem.toml`).
+fn load_target(ctx: &Context, name: &str) -> anyhow::Result<Problem> {
+    let path = Path::new(name);
+    if name.contains('/') || (path.is_dir() && path.join("problem.toml").exists()) {
+        Ok(Problem::load(path)?)
+    } else {
+        Ok(ctx.catalog.load(name)?)
+    }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::context::{default_jobs, Context};
+use crate::context::Context;
 
 #[derive(Serialize)]
 struct Row {
@@ -96,7 +96,7 @@ pub fn show(ctx: &Context, slug: &str) -> anyhow::Result<u8> {
 /// `grundy show PROBLEM --tests`: the provenance recorded for every test.
 pub fn show_tests(ctx: &Context, slug: &str, json: bool) -> anyhow::Result<u8> {
     let p = ctx.catalog.load(slug)?;
-    let data = ctx.test_data(default_jobs());
+    let data = ctx.test_data();
     let set = data.ensure(&p, &|_| {})?;
     let index = &set.index;
     let stdout = std::io::stdout();

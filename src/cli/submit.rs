@@ -6,14 +6,14 @@
 //! Once stored, the submission always ends with a verdict: a judge failure
 //! is recorded as `IE` (and exits 2), never blamed on the submission.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context as _};
 
 use super::report::{self, JsonReport};
-use crate::context::{default_jobs, Context};
-use crate::judge::{Event, Report};
+use crate::context::Context;
+use crate::judge::{Event, Plan, PlanError, Report, Request};
 use crate::store::NewSubmission;
 use crate::verdict::Verdict;
 
@@ -24,27 +24,27 @@ pub fn run(
     lang: Option<&str>,
     json: bool,
 ) -> anyhow::Result<u8> {
-    let problem = ctx.catalog.load(slug)?;
-    let language = match lang {
-        Some(id) => ctx.languages.get(id)?,
-        None => ctx.languages.for_path(file)?,
-    };
-    let source = read_source(file, ctx.config.limits.source_limit)?;
-    if let Err(missing) = language.version(ctx.runner.as_ref()) {
-        bail!("language {}: toolchain missing: {missing}", language.id);
-    }
-    let data = ctx.test_data(default_jobs());
+    let limit_kib = ctx.config.limits.source_limit;
+    let source = read_source(file, limit_kib)?;
     if !json && std::io::stderr().is_terminal() {
         eprintln!("preparing test data for {slug}...");
     }
-    data.ensure(&problem, &|_| {})?;
+    let file_name = file.display().to_string();
+    let request = Request {
+        problem: slug,
+        language: lang,
+        file_name: &file_name,
+        source,
+    };
+    let plan = Plan::build(request, &ctx.catalog, &ctx.test_data(), limit_kib)?;
+    let language = plan.language();
 
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;
     let id = rt.block_on(store.insert_submission(NewSubmission {
         problem: slug,
         language: &language.id,
-        source: &source,
+        source: plan.source(),
     }))?;
     if !rt.block_on(store.claim(id))? {
         bail!("submission {id} was claimed by another judge");
@@ -56,9 +56,8 @@ pub fn run(
         writeln!(out, "submission {id}: {slug} in {}", language.config.name)?;
     }
     let mut write_error = None;
-    let judged = ctx
-        .judge(&data)
-        .judge(&problem, language, &source, &mut |event| {
+    let judged = tracing::info_span!("submission", id).in_scope(|| {
+        ctx.judge().judge(&plan, &mut |event| {
             if json {
                 return;
             }
@@ -69,32 +68,26 @@ pub fn run(
                 }
                 Event::Compiled { .. } => report::table_header(&mut out),
                 Event::TestDone { index, report, .. } => report::table_row(&mut out, index, report),
-                Event::PreparingTests | Event::Compiling => Ok(()),
+                Event::Compiling => Ok(()),
             };
             if let Err(e) = r {
                 write_error.get_or_insert(e);
             }
-        });
+        })
+    });
     let (report, failure) = match judged {
         Ok(report) => (report, None),
         Err(e) => {
             tracing::error!(error = %e, submission = id, "judge failed");
-            let report = Report {
-                verdict: Verdict::IE,
-                score: 0,
-                time_ms: 0,
-                memory_kib: 0,
-                compile_output: String::new(),
-                tests: Vec::new(),
-            };
-            (report, Some(e))
+            (Report::failed(Verdict::IE, String::new()), Some(e))
         }
     };
     rt.block_on(store.finish_submission(id, &report))
         .with_context(|| format!("recording the verdict of submission {id}"))?;
     rt.block_on(store.close());
     if let Some(e) = failure {
-        bail!("submission {id}: internal error (recorded as IE): {e}");
+        return Err(anyhow::Error::new(e)
+            .context(format!("submission {id}: internal error (recorded as IE)")));
     }
     if let Some(e) = write_error {
         return Err(e.into());
@@ -110,23 +103,25 @@ pub fn run(
     Ok(report::exit_code(&report))
 }
 
-/// Reads a source file, refusing a missing, empty or oversized one.
+/// Reads a source file, never more than one byte past the limit.
 fn read_source(file: &Path, limit_kib: u64) -> anyhow::Result<Vec<u8>> {
-    let meta = std::fs::metadata(file).with_context(|| format!("reading {}", file.display()))?;
+    let reading = || format!("reading {}", file.display());
+    let meta = std::fs::metadata(file).with_context(reading)?;
     if !meta.is_file() {
         bail!("{} is not a file", file.display());
     }
-    let limit = limit_kib * 1024;
-    if meta.len() > limit {
-        bail!(
-            "{}: source is {} KiB, above the limit of {limit_kib} KiB",
-            file.display(),
-            meta.len().div_ceil(1024)
-        );
-    }
-    let source = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    if source.iter().all(u8::is_ascii_whitespace) {
-        bail!("{}: source is empty", file.display());
+    let mut source = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(limit_kib * 1024 + 1).read_to_end(&mut source))
+        .with_context(reading)?;
+    if source.len() as u64 > limit_kib * 1024 {
+        // The plan would refuse it too; the file's size is the one to show.
+        return Err(PlanError::SourceTooLarge {
+            name: file.display().to_string(),
+            kib: meta.len().max(source.len() as u64).div_ceil(1024),
+            limit_kib,
+        }
+        .into());
     }
     Ok(source)
 }

@@ -3,13 +3,10 @@
 //! usage or internal error.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 
-use anyhow::bail;
 use serde::Serialize;
 
 use crate::context::Context;
-use crate::problem::Problem;
 use crate::verify::{self, Options, ProblemReport};
 
 #[derive(Serialize)]
@@ -25,34 +22,29 @@ pub fn run(
     json: bool,
     stress: Option<u32>,
 ) -> anyhow::Result<u8> {
-    let targets = if all {
-        ctx.catalog.slugs()?
-    } else if targets.is_empty() {
-        bail!("name the problems (or package directories) to verify, or give --all");
-    } else {
-        targets.to_vec()
-    };
-    let mut problems = Vec::new();
-    for t in &targets {
-        let path = Path::new(t);
-        let problem = if t.contains('/') || (path.is_dir() && path.join("problem.toml").exists()) {
-            Problem::load(path)?
-        } else {
-            ctx.catalog.load(t)?
-        };
-        problems.push(problem);
-    }
+    let problems = super::targets(ctx, targets, all, "verify")?
+        .iter()
+        .map(|name| super::load_target(ctx, name))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (data, judge) = (ctx.test_data(), ctx.judge());
     let tty = std::io::stderr().is_terminal() && !json;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut reports = Vec::new();
     for problem in &problems {
         let slug = problem.slug.clone();
-        let report = verify::verify(ctx, problem, Options { stress }, &|step| {
-            if tty {
-                eprint!("\r\x1b[K{slug}: {step}...");
-            }
-        })?;
+        let report = verify::verify(
+            &data,
+            &judge,
+            ctx.config.limits.source_limit,
+            problem,
+            Options { stress },
+            &|step| {
+                if tty {
+                    eprint!("\r\x1b[K{slug}: {step}...");
+                }
+            },
+        )?;
         if tty {
             eprint!("\r\x1b[K");
         }
@@ -103,7 +95,7 @@ fn print_human(out: &mut dyn Write, r: &ProblemReport) -> std::io::Result<()> {
             out,
             "  {:<4} {:<15} {}",
             if c.ok { "ok" } else { "FAIL" },
-            c.name,
+            c.name.as_str(),
             lines.next().unwrap_or("")
         )?;
         for line in lines {
@@ -117,7 +109,7 @@ fn print_human(out: &mut dyn Write, r: &ProblemReport) -> std::io::Result<()> {
             "       {:<4} {:<48} {:<20} {:<4} {:>5} ms  [{}]",
             if s.ok { "ok" } else { "FAIL" },
             s.path,
-            s.expected,
+            s.expected.dir_name(),
             s.verdict.as_str(),
             s.time_ms,
             verdicts.join(" ")

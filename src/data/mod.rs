@@ -14,18 +14,18 @@ mod programs;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::config::CompileLimits;
+use crate::digest::{sha256_file, Fields};
 use crate::lang::{self, Languages, ProgramCache};
 use crate::problem::{Group, Problem, Role, TestInput};
 use crate::sandbox::{self, Limits, Runner};
 
-pub use programs::{PackageProgram, PackagePrograms};
+pub use programs::{PackageProgram, PackagePrograms, Produced};
 
 /// Errors while producing test data. Every one names the problem and, where
 /// it applies, the test and the program.
@@ -43,18 +43,20 @@ pub enum Error {
         test: String,
         what: String,
     },
-    #[error("{slug}: {path}: {source}")]
+    #[error("{slug}: {path}")]
     Io {
         slug: String,
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{slug}: test data at {path} is corrupted: {what} (run `grundy gen {slug}` to regenerate it)")]
+    #[error("{slug}: test data at {path} is corrupted: {what}")]
     Corrupt {
         slug: String,
         path: PathBuf,
         what: String,
     },
+    #[error("{slug}: no recorded test data to check against")]
+    NotRecorded { slug: String },
     #[error(transparent)]
     Lang(#[from] lang::Error),
     #[error(transparent)]
@@ -117,14 +119,17 @@ pub enum Progress {
     Test { done: usize, total: usize },
 }
 
-/// Where test data lives and how it is produced.
-pub struct TestData<'a> {
+/// Where test data lives and how it is produced. Cheap to clone; owns
+/// what it shares, so a worker can move it into a task of its own.
+#[derive(Clone)]
+pub struct TestData {
     pub root: PathBuf,
-    pub runner: &'a dyn Runner,
-    pub languages: &'a Languages,
-    pub cache: &'a ProgramCache,
-    pub compile: &'a CompileLimits,
-    /// Worker threads for generating (at least 1).
+    pub runner: Arc<dyn Runner>,
+    pub languages: Arc<Languages>,
+    pub cache: Arc<ProgramCache>,
+    pub compile: CompileLimits,
+    /// Worker threads for generating (at least 1); the runner's budget of
+    /// concurrent runs bounds them anyway.
     pub jobs: usize,
 }
 
@@ -141,7 +146,22 @@ pub fn trusted_limits(time_limit: f64) -> Limits {
     }
 }
 
-impl TestData<'_> {
+impl TestData {
+    /// Compiles the package's programs of these roles (those it has).
+    ///
+    /// # Errors
+    /// When one does not compile, or the toolchain is missing.
+    pub fn programs(&self, problem: &Problem, roles: &[Role]) -> Result<PackagePrograms, Error> {
+        PackagePrograms::compile(
+            problem,
+            self.runner.clone(),
+            &self.languages,
+            &self.cache,
+            &self.compile,
+            roles,
+        )
+    }
+
     /// The key of a package's data: a hash of every file it depends on.
     ///
     /// # Errors
@@ -155,12 +175,9 @@ impl TestData<'_> {
                 source,
             })
         };
-        let mut h = Sha256::new();
+        let mut h = Fields::new();
         let mut add = |label: &str, bytes: &[u8]| {
-            h.update((label.len() as u64).to_le_bytes());
-            h.update(label.as_bytes());
-            h.update((bytes.len() as u64).to_le_bytes());
-            h.update(bytes);
+            h.field(label.as_bytes()).field(bytes);
         };
         add("manifest", &read(&problem.dir.join("problem.toml"))?);
         for role in [Role::Generator, Role::Validator, Role::Solution] {
@@ -181,7 +198,7 @@ impl TestData<'_> {
                 add(&rel.display().to_string(), &read(&problem.dir.join(rel))?);
             }
         }
-        Ok(lang::hex(&h.finalize()))
+        Ok(h.finish())
     }
 
     fn set_dir(&self, problem: &Problem, key: &str) -> PathBuf {
@@ -282,14 +299,8 @@ impl TestData<'_> {
             move |source| Error::Io { slug, path, source }
         };
         progress(Progress::Compiling);
-        let programs = PackagePrograms::compile(
-            problem,
-            self.runner,
-            self.languages,
-            self.cache,
-            self.compile,
-            &[Role::Generator, Role::Validator, Role::Solution],
-        )?;
+        let programs =
+            self.programs(problem, &[Role::Generator, Role::Validator, Role::Solution])?;
         let parent = self.root.join(slug);
         std::fs::create_dir_all(&parent).map_err(io(&parent))?;
         let scratch = tempfile::Builder::new()
@@ -303,9 +314,11 @@ impl TestData<'_> {
         let results: Mutex<Vec<Option<Result<TestRecord, Error>>>> =
             Mutex::new((0..total).map(|_| None).collect());
         let failed = std::sync::atomic::AtomicBool::new(false);
+        let span = tracing::Span::current();
         std::thread::scope(|scope| {
             for _ in 0..self.jobs.max(1) {
                 scope.spawn(|| loop {
+                    let _entered = span.enter();
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= total || failed.load(Ordering::SeqCst) {
                         break;
@@ -372,13 +385,8 @@ impl TestData<'_> {
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Vec<Mismatch>, Error> {
         let Some(recorded) = self.existing(problem)? else {
-            return Err(Error::Test {
+            return Err(Error::NotRecorded {
                 slug: problem.slug.clone(),
-                test: "*".into(),
-                what: format!(
-                    "no recorded test data to check against (run `grundy gen {}` first)",
-                    problem.slug
-                ),
             });
         };
         std::fs::create_dir_all(&self.root).map_err(|source| Error::Io {
@@ -396,7 +404,7 @@ impl TestData<'_> {
             })?;
         let fresh = TestData {
             root: scratch.path().to_path_buf(),
-            ..*self
+            ..self.clone()
         }
         .build(problem, progress)?;
         let mut mismatches = compare(&recorded.index, &fresh.index);
@@ -405,7 +413,7 @@ impl TestData<'_> {
                 ("input on disk", recorded.input(t), &t.input_sha256),
                 ("answer on disk", recorded.answer(t), &t.answer_sha256),
             ] {
-                let (found, _) = hash_file(&path).map_err(|source| Error::Io {
+                let (found, _) = sha256_file(&path).map_err(|source| Error::Io {
                     slug: problem.slug.clone(),
                     path: path.clone(),
                     source,
@@ -431,66 +439,30 @@ impl TestData<'_> {
         out: &Path,
     ) -> Result<TestRecord, Error> {
         let test = &problem.manifest.tests[i];
-        let slug = &problem.slug;
+        let _span = tracing::debug_span!("test", name = %test.name).entered();
         let fail = |what: String| Error::Test {
-            slug: slug.clone(),
+            slug: problem.slug.clone(),
             test: test.name.clone(),
             what,
         };
         let input = out.join(format!("{}.in", test.name));
         let answer = out.join(format!("{}.ans", test.name));
-        let mut seed = None;
-        let origin = match &test.input {
-            TestInput::File(rel) => {
-                let src = problem.dir.join(rel);
-                std::fs::copy(&src, &input)
-                    .map_err(|e| fail(format!("copying {}: {e}", src.display())))?;
-                rel.display().to_string()
-            }
-            TestInput::Gen(args) => {
-                let run = programs.run(Role::Generator, self.runner, args, None, &input)?;
-                if !run.outcome.success() {
-                    return Err(fail(format!(
-                        "generator `gen {}` failed ({:?}): {}",
-                        args.join(" "),
-                        run.outcome.termination,
-                        run.stderr_line
-                    )));
-                }
-                seed = args
-                    .iter()
-                    .find_map(|a| a.strip_prefix("seed="))
-                    .map(str::to_string);
-                format!("gen {}", args.join(" "))
-            }
-        };
-        if programs.has(Role::Validator) {
-            let scratch = out.join(format!("{}.validator", test.name));
-            let run = programs.run(Role::Validator, self.runner, &[], Some(&input), &scratch)?;
-            let _ = std::fs::remove_file(&scratch);
-            if !run.outcome.success() {
-                return Err(fail(format!("invalid input: {}", run.stderr_line)));
-            }
-        }
-        let run = programs.run(Role::Solution, self.runner, &[], Some(&input), &answer)?;
-        if !run.outcome.success() {
-            return Err(fail(format!(
-                "reference solver failed ({:?}): {}",
-                run.outcome.termination, run.stderr_line
-            )));
-        }
-        let (input_sha256, input_bytes) = hash_file(&input).map_err(|e| fail(e.to_string()))?;
-        let (answer_sha256, answer_bytes) = hash_file(&answer).map_err(|e| fail(e.to_string()))?;
+        let produced = programs
+            .produce(&problem.dir, &test.input, &input, &answer)?
+            .map_err(fail)?;
+        let (input_sha256, input_bytes) = sha256_file(&input).map_err(|e| fail(e.to_string()))?;
+        let (answer_sha256, answer_bytes) =
+            sha256_file(&answer).map_err(|e| fail(e.to_string()))?;
         Ok(TestRecord {
             name: test.name.clone(),
             group: test.group,
-            origin,
-            seed,
+            origin: produced.origin,
+            seed: produced.seed,
             input_sha256,
             input_bytes,
             answer_sha256,
             answer_bytes,
-            solver_ms: run.outcome.cpu_ms,
+            solver_ms: produced.solver_ms,
         })
     }
 }
@@ -535,24 +507,6 @@ pub fn compare(recorded: &Index, regenerated: &Index) -> Vec<Mismatch> {
         }
     }
     out
-}
-
-/// SHA-256 and length of a file, streamed.
-pub fn hash_file(path: &Path) -> std::io::Result<(String, u64)> {
-    use std::io::Read;
-    let mut f = std::fs::File::open(path)?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut total = 0u64;
-    loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-        total += n as u64;
-    }
-    Ok((lang::hex(&h.finalize()), total))
 }
 
 #[cfg(test)]

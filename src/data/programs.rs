@@ -1,17 +1,19 @@
 //! The package's own Rust programs (generator, validator, solvers),
 //! compiled through the `rust` language with the package's shared code
 //! (`problems/_common/`) placed beside them, and run in the sandbox under
-//! generous limits.
+//! generous limits; and the one pipeline that turns a test's origin into
+//! an input and its answer (generate or copy, validate, solve), used by
+//! the test data and by `verify`'s stress runs alike.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
+use std::sync::Arc;
 
 use super::{trusted_limits, Error};
 use crate::config::CompileLimits;
+use crate::digest::sha256;
 use crate::lang::{self, Compiled, Languages, Program, ProgramCache, Source};
-use crate::problem::{Problem, Role};
+use crate::problem::{Problem, Role, TestInput};
 use crate::sandbox::{Outcome, RunSpec, Runner};
 
 /// The directory of shared code, beside the packages.
@@ -53,7 +55,19 @@ pub struct PackageProgram {
 pub struct PackagePrograms {
     slug: String,
     time_limit: f64,
+    runner: Arc<dyn Runner>,
     by_role: BTreeMap<&'static str, PackageProgram>,
+}
+
+/// An input and answer the pipeline produced.
+#[derive(Debug, Clone)]
+pub struct Produced {
+    /// Generator arguments, or the hand-made file it was copied from.
+    pub origin: String,
+    /// The generator's `seed=` argument, if any.
+    pub seed: Option<String>,
+    /// CPU time the reference solver took, ms.
+    pub solver_ms: u64,
 }
 
 /// The result of running a package program.
@@ -70,7 +84,7 @@ impl PackagePrograms {
     /// When one does not compile, or the toolchain is missing.
     pub fn compile(
         problem: &Problem,
-        runner: &dyn Runner,
+        runner: Arc<dyn Runner>,
         languages: &Languages,
         cache: &ProgramCache,
         limits: &CompileLimits,
@@ -93,12 +107,12 @@ impl PackagePrograms {
                 path: path.clone(),
                 source,
             })?;
-            let sha256 = lang::hex(&Sha256::digest(&text));
+            let sha256 = sha256(&text);
             let source = Source {
                 text,
                 siblings: siblings.clone(),
             };
-            match rust.compile(runner, cache, &source, limits)? {
+            match rust.compile(runner.as_ref(), cache, &source, limits)? {
                 Compiled::Ok(program) => Ok(Some(PackageProgram { program, sha256 })),
                 Compiled::Failed(message) => Err(Error::Compile {
                     slug: slug.clone(),
@@ -108,12 +122,20 @@ impl PackagePrograms {
             }
         };
         // The roles compile in parallel: from a cold cache, compiling is
-        // most of the time `grundy gen` takes.
+        // most of the time building test data takes.
+        let compile_one = &compile_one;
+        let span = tracing::Span::current();
         let compiled: Vec<(Role, Result<Option<PackageProgram>, Error>)> =
             std::thread::scope(|scope| {
                 let handles: Vec<_> = roles
                     .iter()
-                    .map(|&role| (role, scope.spawn(move || compile_one(role))))
+                    .map(|&role| {
+                        let span = span.clone();
+                        (
+                            role,
+                            scope.spawn(move || span.in_scope(|| compile_one(role))),
+                        )
+                    })
                     .collect();
                 handles
                     .into_iter()
@@ -132,6 +154,7 @@ impl PackagePrograms {
         Ok(PackagePrograms {
             slug,
             time_limit: problem.manifest.time_limit,
+            runner,
             by_role,
         })
     }
@@ -155,7 +178,6 @@ impl PackagePrograms {
     pub fn run(
         &self,
         role: Role,
-        runner: &dyn Runner,
         args: &[String],
         stdin: Option<&Path>,
         stdout: &Path,
@@ -187,7 +209,7 @@ impl PackagePrograms {
             binds: p.program.binds(),
             limits,
         };
-        let outcome = runner.run(&spec)?;
+        let outcome = self.runner.run(&spec)?;
         let text = lang::read_bounded(&stderr, 4096);
         let stderr_line = text
             .lines()
@@ -199,5 +221,68 @@ impl PackagePrograms {
             outcome,
             stderr_line,
         })
+    }
+
+    /// Produces one input at `input` from its origin (a hand-made file
+    /// under `dir`, or generator arguments), has the validator accept it
+    /// (when the package has one) and the reference solver answer it into
+    /// `answer`. `Ok(Err(why))` is the package's failure, a sentence naming
+    /// the step; `Err` is the judge's own.
+    ///
+    /// # Errors
+    /// When the sandbox fails or a program was not compiled.
+    pub fn produce(
+        &self,
+        dir: &Path,
+        origin: &TestInput,
+        input: &Path,
+        answer: &Path,
+    ) -> Result<Result<Produced, String>, Error> {
+        let mut seed = None;
+        let origin = match origin {
+            TestInput::File(rel) => {
+                let src = dir.join(rel);
+                if let Err(e) = std::fs::copy(&src, input) {
+                    return Ok(Err(format!("copying {}: {e}", src.display())));
+                }
+                rel.display().to_string()
+            }
+            TestInput::Gen(args) => {
+                let run = self.run(Role::Generator, args, None, input)?;
+                if !run.outcome.success() {
+                    return Ok(Err(format!(
+                        "generator `gen {}` failed ({:?}): {}",
+                        args.join(" "),
+                        run.outcome.termination,
+                        run.stderr_line
+                    )));
+                }
+                seed = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("seed="))
+                    .map(str::to_string);
+                format!("gen {}", args.join(" "))
+            }
+        };
+        if self.has(Role::Validator) {
+            let scratch = input.with_extension("validator");
+            let run = self.run(Role::Validator, &[], Some(input), &scratch)?;
+            let _ = std::fs::remove_file(&scratch);
+            if !run.outcome.success() {
+                return Ok(Err(format!("invalid input: {}", run.stderr_line)));
+            }
+        }
+        let run = self.run(Role::Solution, &[], Some(input), answer)?;
+        if !run.outcome.success() {
+            return Ok(Err(format!(
+                "reference solver failed ({:?}): {}",
+                run.outcome.termination, run.stderr_line
+            )));
+        }
+        Ok(Ok(Produced {
+            origin,
+            seed,
+            solver_ms: run.outcome.cpu_ms,
+        }))
     }
 }

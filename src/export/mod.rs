@@ -51,7 +51,7 @@ pub enum Error {
     Occupied { path: PathBuf },
     #[error("{path}: {what}")]
     Unsupported { path: PathBuf, what: String },
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         path: PathBuf,
         source: std::io::Error,

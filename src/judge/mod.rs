@@ -5,19 +5,22 @@
 //! becomes `IE` at the caller.
 
 mod aggregate;
+mod plan;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
 pub use aggregate::aggregate;
+pub use plan::{Plan, PlanError, Request};
 
 use crate::checker::Decision;
-use crate::config::{CompileLimits, Limits as DefaultLimits};
-use crate::data::{self, TestData, TestSet};
-use crate::lang::{self, Compiled, Language, Languages, ProgramCache, Source};
-use crate::problem::Problem;
+use crate::config::{CompileLimits, Limits as RunLimits};
+use crate::data::{self, TestSet};
+use crate::lang::{self, Compiled, Languages, ProgramCache, Source};
+use crate::problem::{Group, Problem};
 use crate::sandbox::{self, Limits, Outcome, RunSpec, Runner, Termination};
 use crate::verdict::Verdict;
 
@@ -30,7 +33,7 @@ pub enum Error {
     Sandbox(#[from] sandbox::Error),
     #[error(transparent)]
     Data(#[from] data::Error),
-    #[error("{what}: {source}")]
+    #[error("{what}")]
     Io {
         what: String,
         source: std::io::Error,
@@ -41,7 +44,7 @@ pub enum Error {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct TestReport {
     pub name: String,
-    pub group: String,
+    pub group: Group,
     pub verdict: Verdict,
     pub time_ms: u64,
     pub wall_ms: u64,
@@ -62,10 +65,24 @@ pub struct Report {
     pub tests: Vec<TestReport>,
 }
 
+impl Report {
+    /// A submission that ended before any test ran: `CE` with the
+    /// compiler's message, or `IE` when the judge itself failed.
+    pub fn failed(verdict: Verdict, compile_output: String) -> Report {
+        Report {
+            verdict,
+            score: 0,
+            time_ms: 0,
+            memory_kib: 0,
+            compile_output,
+            tests: Vec::new(),
+        }
+    }
+}
+
 /// What happens while judging, for progress displays.
 #[derive(Debug)]
 pub enum Event<'a> {
-    PreparingTests,
     Compiling,
     Compiled {
         cached: bool,
@@ -77,14 +94,15 @@ pub enum Event<'a> {
     },
 }
 
-/// Everything the judge needs, borrowed from the caller.
-pub struct Judge<'a> {
-    pub runner: &'a dyn Runner,
-    pub languages: &'a Languages,
-    pub cache: &'a ProgramCache,
-    pub data: &'a TestData<'a>,
-    pub limits: &'a DefaultLimits,
-    pub compile: &'a CompileLimits,
+/// Everything the judge needs. Cheap to clone; owns what it shares, so a
+/// worker can move it into a task of its own.
+#[derive(Clone)]
+pub struct Judge {
+    pub runner: Arc<dyn Runner>,
+    pub languages: Arc<Languages>,
+    pub cache: Arc<ProgramCache>,
+    pub limits: RunLimits,
+    pub compile: CompileLimits,
     /// Run every test even after a failure (for `grundy verify`, which must
     /// see that a TLE submission never answers wrong), except tests at
     /// least as large as one that timed out. The verdict is still the first
@@ -92,40 +110,26 @@ pub struct Judge<'a> {
     pub run_all: bool,
 }
 
-impl Judge<'_> {
-    /// Judges `source` in `language` on every test of `problem`, stopping at
-    /// the first failure unless `run_all` is set.
+impl Judge {
+    /// Judges a checked plan on every test of its problem, stopping at the
+    /// first failure unless `run_all` is set.
     ///
     /// # Errors
-    /// Only the judge's own failures (test data that cannot be produced, a
-    /// missing toolchain, a sandbox failure).
-    pub fn judge(
-        &self,
-        problem: &Problem,
-        language: &Language,
-        source: &[u8],
-        on_event: &mut dyn FnMut(Event),
-    ) -> Result<Report, Error> {
-        on_event(Event::PreparingTests);
-        let tests = self.data.ensure(problem, &|_| {})?;
+    /// Only the judge's own failures (a missing toolchain, a sandbox
+    /// failure, an unreadable file).
+    pub fn judge(&self, plan: &Plan, on_event: &mut dyn FnMut(Event)) -> Result<Report, Error> {
+        let (problem, tests) = (plan.problem(), plan.tests());
+        let _span =
+            tracing::info_span!("judge", problem = %problem.slug, language = %plan.language().id)
+                .entered();
         on_event(Event::Compiling);
-        let program = match language.compile(
-            self.runner,
-            self.cache,
-            &Source::new(source.to_vec()),
-            self.compile,
-        )? {
+        let source = Source::new(plan.source().to_vec());
+        let compiled =
+            plan.language()
+                .compile(self.runner.as_ref(), &self.cache, &source, &self.compile)?;
+        let program = match compiled {
             Compiled::Ok(program) => program,
-            Compiled::Failed(message) => {
-                return Ok(Report {
-                    verdict: Verdict::CE,
-                    score: 0,
-                    time_ms: 0,
-                    memory_kib: 0,
-                    compile_output: message,
-                    tests: Vec::new(),
-                })
-            }
+            Compiled::Failed(message) => return Ok(Report::failed(Verdict::CE, message)),
         };
         on_event(Event::Compiled {
             cached: program.cached,
@@ -141,7 +145,7 @@ impl Judge<'_> {
             if timed_out_at.is_some_and(|t| size >= t) {
                 continue;
             }
-            let report = self.run_test(problem, &program, &tests, index, limits)?;
+            let report = self.run_test(problem, &program, tests, index, limits)?;
             if report.verdict == Verdict::TLE {
                 timed_out_at = Some(timed_out_at.map_or(size, |t| t.min(size)));
             }
@@ -190,6 +194,7 @@ impl Judge<'_> {
         limits: Limits,
     ) -> Result<TestReport, Error> {
         let test = &tests.index.tests[index];
+        let _span = tracing::debug_span!("test", name = %test.name).entered();
         let io = |what: String| move |source| Error::Io { what, source };
         let cwd = tempfile::Builder::new()
             .prefix("grundy-run-")
@@ -225,7 +230,7 @@ impl Judge<'_> {
         };
         Ok(TestReport {
             name: test.name.clone(),
-            group: test.group.as_str().to_string(),
+            group: test.group,
             verdict,
             time_ms: outcome.cpu_ms,
             wall_ms: outcome.wall_ms,

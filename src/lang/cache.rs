@@ -3,10 +3,22 @@
 //! source that failed to compile. Entries are built in a temporary directory
 //! beside the cache and renamed into place, so a crash never leaves half an
 //! entry behind and concurrent judges may race harmlessly.
+//!
+//! An entry belongs to the judge and is read-only: what a compiler left in
+//! its box (owned by the box's uid) is copied into a fresh directory of the
+//! judge's before it is renamed into place, so no later box can change a
+//! cached program. The cache has a size budget; past it, the entries used
+//! least recently go (but never one used in the last few minutes, which a
+//! judge may still be running).
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use super::Error;
+
+/// An entry used this recently is never evicted: a judge may be running it.
+const IN_USE: Duration = Duration::from_secs(600);
 
 #[derive(Debug, Clone)]
 pub struct ProgramCache {
@@ -23,10 +35,15 @@ impl ProgramCache {
         move |source| Error::Cache { path, source }
     }
 
-    /// A fresh scratch directory on the cache's file system.
-    pub fn workspace(&self) -> Result<tempfile::TempDir, Error> {
+    fn scratch_dir(&self) -> Result<PathBuf, Error> {
         let tmp = self.root.join("tmp");
         std::fs::create_dir_all(&tmp).map_err(Self::err(&tmp))?;
+        Ok(tmp)
+    }
+
+    /// A fresh scratch directory on the cache's file system.
+    pub fn workspace(&self) -> Result<tempfile::TempDir, Error> {
+        let tmp = self.scratch_dir()?;
         tempfile::Builder::new()
             .prefix("compile-")
             .tempdir_in(&tmp)
@@ -34,41 +51,58 @@ impl ProgramCache {
     }
 
     /// `Some(Ok(dir))` for a compiled program, `Some(Err(message))` for a
-    /// cached compilation error, `None` for a miss.
+    /// cached compilation error, `None` for a miss. A hit counts as a use.
     pub fn lookup(&self, key: &str) -> Result<Option<Result<PathBuf, String>>, Error> {
         let dir = self.root.join(key);
         if dir.is_dir() {
+            touch(&dir);
             return Ok(Some(Ok(dir)));
         }
         let ce = self.root.join(format!("{key}.ce"));
         match std::fs::read_to_string(&ce) {
-            Ok(message) => Ok(Some(Err(message))),
+            Ok(message) => {
+                touch(&ce);
+                Ok(Some(Err(message)))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Self::err(&ce)(e)),
         }
     }
 
-    /// Moves a finished compile directory into the cache.
-    pub fn store(&self, key: &str, built: &Path) -> Result<PathBuf, Error> {
+    /// Copies a finished compile directory into the cache as a read-only
+    /// entry of the judge's, then evicts the least recently used entries
+    /// while the cache is above `budget` bytes.
+    pub fn store(&self, key: &str, built: &Path, budget: u64) -> Result<PathBuf, Error> {
         let dir = self.root.join(key);
-        match std::fs::rename(built, &dir) {
-            Ok(()) => Ok(dir),
+        let staged = tempfile::Builder::new()
+            .prefix("entry-")
+            .tempdir_in(self.scratch_dir()?)
+            .map_err(Self::err(&self.root))?;
+        let copy = staged.path().join("entry");
+        copy_read_only(built, &copy).map_err(Self::err(built))?;
+        match std::fs::rename(&copy, &dir) {
+            Ok(()) => {}
             // Another judge stored the same key first: theirs is as good.
-            Err(_) if dir.is_dir() => Ok(dir),
-            Err(e) => Err(Self::err(&dir)(e)),
+            Err(_) if dir.is_dir() => {
+                let _ = remove_entry(&copy);
+            }
+            Err(e) => {
+                let _ = remove_entry(&copy);
+                return Err(Self::err(&dir)(e));
+            }
         }
+        self.evict(budget, &dir);
+        Ok(dir)
     }
 
     /// A language's prepared directory (see `prepare` in config.toml), if
     /// it was built before.
     pub fn prepared(&self, name: &str) -> Option<PathBuf> {
         let dir = self.root.join(name);
-        dir.is_dir().then_some(dir)
-    }
-
-    /// Moves a finished prepared directory into the cache.
-    pub fn store_prepared(&self, name: &str, built: &Path) -> Result<PathBuf, Error> {
-        self.store(name, built)
+        dir.is_dir().then(|| {
+            touch(&dir);
+            dir
+        })
     }
 
     /// Records a compilation error.
@@ -79,5 +113,175 @@ impl ProgramCache {
             .join(format!("{key}.ce.tmp{}", std::process::id()));
         std::fs::write(&tmp, message).map_err(Self::err(&tmp))?;
         std::fs::rename(&tmp, &path).map_err(Self::err(&path))
+    }
+
+    /// Removes entries, least recently used first, until the cache holds
+    /// at most `budget` bytes; `keep` and entries used in the last
+    /// [`IN_USE`] stay whatever the total. Failures only leave more behind.
+    fn evict(&self, budget: u64, keep: &Path) {
+        let Ok(read) = std::fs::read_dir(&self.root) else {
+            return;
+        };
+        let mut entries: Vec<(SystemTime, u64, PathBuf)> = read
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().is_some_and(|n| n != "tmp"))
+            .map(|p| {
+                let used = std::fs::symlink_metadata(&p)
+                    .and_then(|m| m.modified())
+                    .unwrap_or(SystemTime::UNIX_EPOCH);
+                (used, disk_size(&p), p)
+            })
+            .collect();
+        let mut total: u64 = entries.iter().map(|(_, size, _)| size).sum();
+        if total <= budget {
+            return;
+        }
+        entries.sort();
+        let now = SystemTime::now();
+        for (used, size, path) in entries {
+            if total <= budget {
+                break;
+            }
+            let recent = now.duration_since(used).map_or(true, |age| age < IN_USE);
+            if path == keep || recent {
+                continue;
+            }
+            if remove_entry(&path).is_ok() {
+                tracing::debug!(entry = %path.display(), size, "evicted from the program cache");
+                total -= size;
+            }
+        }
+    }
+}
+
+/// Marks an entry used now (its modification time orders eviction).
+fn touch(path: &Path) {
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.set_modified(SystemTime::now());
+    }
+}
+
+/// Bytes of a file or a directory tree (symlinks not followed).
+pub fn disk_size(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    std::fs::read_dir(path)
+        .map(|read| read.flatten().map(|e| disk_size(&e.path())).sum())
+        .unwrap_or(0)
+}
+
+/// Copies a tree into `to` as new files of the judge's (symlinks as
+/// symlinks, nothing else special), without write permission for anyone.
+fn copy_read_only(from: &Path, to: &Path) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    if meta.is_symlink() {
+        std::os::unix::fs::symlink(std::fs::read_link(from)?, to)
+    } else if meta.is_dir() {
+        std::fs::create_dir(to)?;
+        for entry in std::fs::read_dir(from)? {
+            let entry = entry?;
+            copy_read_only(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o555))
+    } else if meta.is_file() {
+        std::fs::copy(from, to)?;
+        let mode = meta.permissions().mode() & 0o555 | 0o444;
+        std::fs::set_permissions(to, std::fs::Permissions::from_mode(mode))
+    } else {
+        Ok(())
+    }
+}
+
+/// Removes a read-only entry (its directories made writable first).
+fn remove_entry(path: &Path) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if !meta.is_dir() {
+        return std::fs::remove_file(path);
+    }
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    for entry in std::fs::read_dir(path)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            remove_entry(&entry.path())?;
+        }
+    }
+    std::fs::remove_dir_all(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn built(dir: &Path, name: &str, bytes: usize) -> PathBuf {
+        let b = dir.join(name);
+        std::fs::create_dir_all(b.join("sub")).unwrap();
+        std::fs::write(b.join("main"), vec![7u8; bytes]).unwrap();
+        std::fs::write(b.join("sub/lib"), b"x").unwrap();
+        b
+    }
+
+    #[test]
+    fn a_stored_entry_is_a_read_only_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = ProgramCache::new(tmp.path().join("programs"));
+        let b = built(tmp.path(), "b", 10);
+        let dir = cache.store("k", &b, u64::MAX).unwrap();
+        assert!(b.join("main").exists(), "the build is copied, not moved");
+        for p in [
+            dir.clone(),
+            dir.join("main"),
+            dir.join("sub"),
+            dir.join("sub/lib"),
+        ] {
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode();
+            assert_eq!(mode & 0o222, 0, "{} is writable: {mode:o}", p.display());
+        }
+        assert_eq!(std::fs::read(dir.join("main")).unwrap(), vec![7u8; 10]);
+        assert!(matches!(cache.lookup("k").unwrap(), Some(Ok(_))));
+    }
+
+    #[test]
+    fn over_budget_the_least_recently_used_old_entry_goes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = ProgramCache::new(tmp.path().join("programs"));
+        let old = cache
+            .store("old", &built(tmp.path(), "a", 1000), u64::MAX)
+            .unwrap();
+        let older = cache
+            .store("older", &built(tmp.path(), "b", 1000), u64::MAX)
+            .unwrap();
+        let long_ago = SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::open(&old)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        let longer_ago = long_ago - Duration::from_secs(60);
+        std::fs::File::open(&older)
+            .unwrap()
+            .set_modified(longer_ago)
+            .unwrap();
+        // Two entries of ~1 KB and a new one; room for two.
+        let new = cache
+            .store("new", &built(tmp.path(), "c", 1000), 2100)
+            .unwrap();
+        assert!(new.is_dir());
+        assert!(old.is_dir(), "the more recently used stays");
+        assert!(!older.exists(), "the least recently used goes");
+    }
+
+    #[test]
+    fn entries_used_lately_are_never_evicted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = ProgramCache::new(tmp.path().join("programs"));
+        let a = cache
+            .store("a", &built(tmp.path(), "a", 1000), u64::MAX)
+            .unwrap();
+        let b = cache.store("b", &built(tmp.path(), "b", 1000), 10).unwrap();
+        assert!(a.is_dir() && b.is_dir());
     }
 }

@@ -7,12 +7,11 @@ mod cache;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::time::Duration;
-
-use sha2::{Digest, Sha256};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::config::{CompileLimits, LanguageConfig};
+use crate::digest::Fields;
 use crate::sandbox::{self, Bind, Limits, RunSpec, Runner};
 
 pub use cache::ProgramCache;
@@ -20,13 +19,13 @@ pub use cache::ProgramCache;
 /// Errors of the language layer: all of them the judge's, never the source's.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("unknown language {0:?} (see `grundy languages`)")]
+    #[error("unknown language {0:?}")]
     Unknown(String),
-    #[error("cannot tell the language of {0}: unknown extension (use --lang)")]
+    #[error("cannot tell the language of {0}: unknown extension")]
     Extension(String),
     #[error("{language}: toolchain missing: {program} not found")]
     Missing { language: String, program: String },
-    #[error("program cache at {path}: {source}")]
+    #[error("program cache at {path}")]
     Cache {
         path: PathBuf,
         source: std::io::Error,
@@ -40,15 +39,55 @@ pub enum Error {
 pub struct Language {
     pub id: String,
     pub config: LanguageConfig,
-    version: OnceLock<Result<String, String>>,
-    toolchain: OnceLock<Result<String, String>>,
-    prepared: OnceLock<Option<PathBuf>>,
+    version: Probe<String>,
+    toolchain: Probe<String>,
+    prepared: Probe<PathBuf>,
 }
 
 /// Every configured language.
 #[derive(Debug)]
 pub struct Languages {
-    by_id: BTreeMap<String, Language>,
+    by_id: BTreeMap<String, Arc<Language>>,
+}
+
+/// How long a failed probe is believed before it is tried again.
+const RETRY_PROBE_AFTER: Duration = Duration::from_secs(30);
+
+/// The memo of a probe (a toolchain's version, its directory, a prepared
+/// header): a success is kept for good; a failure only for
+/// [`RETRY_PROBE_AFTER`], so a judge that runs for months recovers from a
+/// transient one (a toolchain being upgraded, a machine under load).
+#[derive(Debug)]
+struct Probe<T> {
+    memo: Mutex<Option<(Result<T, String>, Instant)>>,
+    retry_after: Duration,
+}
+
+impl<T> Default for Probe<T> {
+    fn default() -> Self {
+        Probe {
+            memo: Mutex::new(None),
+            retry_after: RETRY_PROBE_AFTER,
+        }
+    }
+}
+
+impl<T: Clone> Probe<T> {
+    /// The memo, or `probe()`'s result when there is none to trust. One
+    /// probe runs at a time; others wait for its result.
+    fn get_or(&self, probe: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+        // The memo is replaced whole under the lock: a panic cannot leave
+        // it half-written, so a poisoned lock holds a usable value.
+        let mut memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((result, at)) = &*memo {
+            if result.is_ok() || at.elapsed() < self.retry_after {
+                return result.clone();
+            }
+        }
+        let result = probe();
+        *memo = Some((result.clone(), Instant::now()));
+        result
+    }
 }
 
 /// A source to compile: the main file and files placed beside its
@@ -100,17 +139,17 @@ impl Languages {
                 let lang = Language {
                     id: id.clone(),
                     config: config.clone(),
-                    version: OnceLock::new(),
-                    toolchain: OnceLock::new(),
-                    prepared: OnceLock::new(),
+                    version: Probe::default(),
+                    toolchain: Probe::default(),
+                    prepared: Probe::default(),
                 };
-                (id.clone(), lang)
+                (id.clone(), Arc::new(lang))
             })
             .collect();
         Languages { by_id }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Language> {
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Language>> {
         self.by_id.values()
     }
 
@@ -118,7 +157,7 @@ impl Languages {
     ///
     /// # Errors
     /// [`Error::Unknown`] when none is configured.
-    pub fn get(&self, id: &str) -> Result<&Language, Error> {
+    pub fn get(&self, id: &str) -> Result<&Arc<Language>, Error> {
         self.by_id
             .get(id)
             .ok_or_else(|| Error::Unknown(id.to_string()))
@@ -128,7 +167,7 @@ impl Languages {
     ///
     /// # Errors
     /// [`Error::Extension`] when no language claims the extension.
-    pub fn for_path(&self, path: &Path) -> Result<&Language, Error> {
+    pub fn for_path(&self, path: &Path) -> Result<&Arc<Language>, Error> {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         self.by_id
             .values()
@@ -138,38 +177,35 @@ impl Languages {
 }
 
 impl Language {
-    /// The toolchain's version line, or what is missing. Computed once.
+    /// The toolchain's version line, or what is missing (probed in the box;
+    /// a failure is probed again after a while).
     pub fn version(&self, runner: &dyn Runner) -> Result<String, String> {
-        self.version
-            .get_or_init(|| self.probe_version(runner))
-            .clone()
+        self.version.get_or(|| self.probe_version(runner))
     }
 
     /// The toolchain directory (`{toolchain}`), from the `toolchain`
     /// command run once outside the box (it may be a version manager's
     /// proxy, which the box cannot see); `""` when none is configured.
     fn toolchain(&self) -> Result<String, String> {
-        self.toolchain
-            .get_or_init(|| {
-                let Some(program) = self.config.toolchain.first() else {
-                    return Ok(String::new());
-                };
-                let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
-                let out = std::process::Command::new(&path)
-                    .args(&self.config.toolchain[1..])
-                    .stdin(std::process::Stdio::null())
-                    .output()
-                    .map_err(|e| format!("{program}: {e}"))?;
-                let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-                if !out.status.success() || text.is_empty() || text.contains('\n') {
-                    return Err(format!(
-                        "{} printed no toolchain directory",
-                        self.config.toolchain.join(" ")
-                    ));
-                }
-                Ok(text)
-            })
-            .clone()
+        self.toolchain.get_or(|| {
+            let Some(program) = self.config.toolchain.first() else {
+                return Ok(String::new());
+            };
+            let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
+            let out = std::process::Command::new(&path)
+                .args(&self.config.toolchain[1..])
+                .stdin(std::process::Stdio::null())
+                .output()
+                .map_err(|e| format!("{program}: {e}"))?;
+            let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            if !out.status.success() || text.is_empty() || text.contains('\n') {
+                return Err(format!(
+                    "{} printed no toolchain directory",
+                    self.config.toolchain.join(" ")
+                ));
+            }
+            Ok(text)
+        })
     }
 
     /// A configured argument with `{toolchain}` filled in.
@@ -194,21 +230,18 @@ impl Language {
         runner: &dyn Runner,
         cache: &ProgramCache,
         version: &str,
+        limits: &CompileLimits,
     ) -> Option<PathBuf> {
+        if self.config.prepare.is_empty() {
+            return None;
+        }
         self.prepared
-            .get_or_init(|| {
-                if self.config.prepare.is_empty() {
-                    return None;
-                }
-                match self.prepare(runner, cache, version) {
-                    Ok(dir) => Some(dir),
-                    Err(why) => {
-                        tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
-                        None
-                    }
-                }
+            .get_or(|| {
+                self.prepare(runner, cache, version, limits).inspect_err(|why| {
+                    tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
+                })
             })
-            .clone()
+            .ok()
     }
 
     fn prepare(
@@ -216,16 +249,16 @@ impl Language {
         runner: &dyn Runner,
         cache: &ProgramCache,
         version: &str,
+        limits: &CompileLimits,
     ) -> Result<PathBuf, String> {
-        let mut h = Sha256::new();
+        let mut h = Fields::new();
         for part in [self.id.as_str(), version]
             .into_iter()
             .chain(self.config.prepare.iter().map(String::as_str))
         {
-            h.update((part.len() as u64).to_le_bytes());
-            h.update(part.as_bytes());
+            h.field(part.as_bytes());
         }
-        let name = format!("prepared-{}", hex(&h.finalize()));
+        let name = format!("prepared-{}", h.finish());
         if let Some(dir) = cache.prepared(&name) {
             return Ok(dir);
         }
@@ -263,7 +296,9 @@ impl Language {
                 read_bounded(&log, 2000)
             ));
         }
-        cache.store_prepared(&name, &dir).map_err(|e| e.to_string())
+        cache
+            .store(&name, &dir, limits.cache_limit << 20)
+            .map_err(|e| e.to_string())
     }
 
     /// The host paths every box of this language sees read-only.
@@ -325,25 +360,20 @@ impl Language {
     /// The cache key of a compilation: language, commands, toolchain
     /// version and every byte of the source.
     fn key(&self, version: &str, source: &Source) -> String {
-        let mut h = Sha256::new();
-        let mut field = |bytes: &[u8]| {
-            h.update((bytes.len() as u64).to_le_bytes());
-            h.update(bytes);
-        };
-        field(self.id.as_bytes());
-        field(version.as_bytes());
-        field(self.config.source.as_bytes());
+        let mut h = Fields::new();
+        h.field(self.id.as_bytes())
+            .field(version.as_bytes())
+            .field(self.config.source.as_bytes());
         for arg in self.config.compile.iter().chain(&self.config.run) {
-            field(arg.as_bytes());
+            h.field(arg.as_bytes());
         }
         // The toolchain directory names the toolchain's version too.
-        field(self.toolchain().unwrap_or_default().as_bytes());
-        field(&source.text);
+        h.field(self.toolchain().unwrap_or_default().as_bytes())
+            .field(&source.text);
         for (path, text) in &source.siblings {
-            field(path.to_string_lossy().as_bytes());
-            field(text);
+            h.field(path.to_string_lossy().as_bytes()).field(text);
         }
-        hex(&h.finalize())
+        h.finish()
     }
 
     /// Compiles `source` (or finds it in the cache).
@@ -393,7 +423,7 @@ impl Language {
         };
         let mut compile = self.filled(&self.config.compile).map_err(missing)?;
         let prepared = if compile.iter().any(|a| a.contains("{prepared}")) {
-            self.prepared(runner, cache, &version)
+            self.prepared(runner, cache, &version, limits)
         } else {
             None
         };
@@ -434,10 +464,11 @@ impl Language {
                 stderr: log.clone(),
                 binds,
                 limits: Limits {
-                    cpu: Duration::from_secs_f64(limits.time_limit),
+                    cpu: Duration::from_secs_f64(limits.cpu_limit),
                     wall: Duration::from_secs_f64(limits.time_limit),
                     memory: limits.memory_limit << 20,
-                    output: 512 << 20,
+                    // Every file the compiler writes, the program included.
+                    output: limits.program_limit << 20,
                     open_files: 512,
                     processes: 128,
                 },
@@ -445,34 +476,30 @@ impl Language {
             let outcome = runner.run(&spec)?;
             if !outcome.success() {
                 let mut message = read_bounded(&log, (limits.output_limit as usize) << 10);
-                let why = match outcome.termination {
-                    sandbox::Termination::CpuTimeout | sandbox::Termination::WallTimeout => {
-                        Some(format!("compilation exceeded {} s", limits.time_limit))
-                    }
-                    sandbox::Termination::MemoryExceeded => Some(format!(
-                        "compilation exceeded {} MiB of memory",
-                        limits.memory_limit
-                    )),
-                    sandbox::Termination::OutputExceeded => {
-                        Some("compilation wrote too much output".to_string())
-                    }
-                    _ => None,
-                };
-                match why {
-                    // A resource failure may be the machine's load, not the
-                    // source: it is reported but never cached.
+                match compile_failure(&outcome.termination, &message, limits) {
+                    // Only the compiler's own verdict on the source is
+                    // cached; a resource failure may be the machine's load
+                    // or a full disk, not the source.
+                    None => cache.store_failure(&key, &message)?,
                     Some(why) => {
                         if !message.is_empty() && !message.ends_with('\n') {
                             message.push('\n');
                         }
                         message.push_str(&why);
                     }
-                    None => cache.store_failure(&key, &message)?,
                 }
                 return Ok(Compiled::Failed(message));
             }
         }
-        let dir = cache.store(&key, &src_dir)?;
+        let size = cache::disk_size(&src_dir);
+        if size > limits.program_limit << 20 {
+            return Ok(Compiled::Failed(format!(
+                "the compiled program takes {} MiB, above the limit of {} MiB",
+                size.div_ceil(1 << 20),
+                limits.program_limit
+            )));
+        }
+        let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
         Ok(Compiled::Ok(self.program(dir, false)?))
     }
 
@@ -489,6 +516,40 @@ impl Language {
             time_factor: self.config.time_factor,
             cached,
         })
+    }
+}
+
+/// Why a compilation failed when it was not the compiler's own verdict on
+/// the source (a limit stopped it, or it ran out of disk), or `None` when
+/// the compiler reported an error.
+fn compile_failure(
+    termination: &sandbox::Termination,
+    log: &str,
+    limits: &CompileLimits,
+) -> Option<String> {
+    use sandbox::Termination::*;
+    match termination {
+        CpuTimeout => Some(format!(
+            "compilation exceeded {} s of CPU time",
+            limits.cpu_limit
+        )),
+        WallTimeout => Some(format!(
+            "compilation exceeded {} s of wall-clock time",
+            limits.time_limit
+        )),
+        MemoryExceeded => Some(format!(
+            "compilation exceeded {} MiB of memory",
+            limits.memory_limit
+        )),
+        OutputExceeded => Some(format!(
+            "compilation wrote a file larger than {} MiB",
+            limits.program_limit
+        )),
+        Signaled(sig) => Some(format!("the compiler was killed by signal {sig}")),
+        Exited(_) if log.contains("No space left on device") => {
+            Some("the compiler ran out of disk space".to_string())
+        }
+        Exited(_) => None,
     }
 }
 
@@ -568,7 +629,61 @@ pub fn read_bounded(path: &Path, limit: usize) -> String {
     text
 }
 
-/// Lower-case hex of a digest.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_failed_probe_is_tried_again_after_a_while_and_a_success_is_kept() {
+        let probe = Probe {
+            memo: Mutex::new(None),
+            retry_after: Duration::ZERO,
+        };
+        let calls = Cell::new(0);
+        let flaky = || {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                Err("transient".to_string())
+            } else {
+                Ok(calls.get())
+            }
+        };
+        assert_eq!(probe.get_or(flaky), Err("transient".to_string()));
+        assert_eq!(probe.get_or(flaky), Ok(2));
+        assert_eq!(probe.get_or(flaky), Ok(2), "a success is not probed again");
+        assert_eq!(calls.get(), 2);
+    }
+
+    #[test]
+    fn only_the_compilers_own_error_is_a_cacheable_compile_error() {
+        use sandbox::Termination::*;
+        let limits = CompileLimits::default();
+        let table = [
+            (Exited(1), "main.cpp:1: error: expected ';'", true),
+            (
+                Exited(1),
+                "fatal error: cannot write: No space left on device",
+                false,
+            ),
+            (Signaled(libc::SIGKILL), "", false),
+            (CpuTimeout, "", false),
+            (WallTimeout, "", false),
+            (MemoryExceeded, "", false),
+            (OutputExceeded, "", false),
+        ];
+        for (termination, log, cacheable) in table {
+            let why = compile_failure(&termination, log, &limits);
+            assert_eq!(why.is_none(), cacheable, "{termination:?}: {why:?}");
+        }
+        let why = compile_failure(&CpuTimeout, "", &limits).unwrap();
+        assert_eq!(why, "compilation exceeded 10 s of CPU time");
+    }
+
+    #[test]
+    fn a_failed_probe_is_believed_for_a_while() {
+        let probe: Probe<u32> = Probe::default();
+        assert!(probe.get_or(|| Err("down".into())).is_err());
+        assert_eq!(probe.get_or(|| Ok(1)), Err("down".to_string()));
+    }
 }

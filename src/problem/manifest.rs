@@ -19,7 +19,6 @@ pub struct Manifest {
     /// MiB of peak resident memory.
     pub memory_limit: u64,
     pub checker: CheckerKind,
-    pub python_exempt: Option<String>,
     /// The expanded test plan, in judging order.
     pub tests: Vec<TestCase>,
     pub stress: Vec<StressPlan>,
@@ -56,6 +55,13 @@ impl Group {
             Group::Secret => "secret",
         }
     }
+
+    /// The group [`Group::as_str`] names.
+    pub fn parse(name: &str) -> Option<Group> {
+        [Group::Sample, Group::Secret]
+            .into_iter()
+            .find(|g| g.as_str() == name)
+    }
 }
 
 /// Random small inputs for cross-checking the solution with the brute force.
@@ -74,8 +80,6 @@ struct RawManifest {
     memory_limit: u64,
     #[serde(default = "default_checker")]
     checker: CheckerKind,
-    #[serde(default)]
-    python_exempt: Option<String>,
     #[serde(default)]
     tests: Vec<RawTest>,
     #[serde(default)]
@@ -230,7 +234,6 @@ impl Manifest {
             time_limit: raw.time_limit,
             memory_limit: raw.memory_limit,
             checker: raw.checker,
-            python_exempt: raw.python_exempt,
             tests,
             stress,
         })

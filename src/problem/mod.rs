@@ -12,13 +12,13 @@ pub use manifest::{Group, Manifest, StressPlan, TestCase, TestInput};
 /// Errors while loading a package: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("unknown problem {slug:?} (see `grundy problems`)")]
+    #[error("unknown problem {slug:?}")]
     Unknown { slug: String },
     #[error("{path}: {message}")]
     Manifest { path: PathBuf, message: String },
     #[error("{path}: missing (every problem needs it)")]
     Missing { path: PathBuf },
-    #[error("reading {path}: {source}")]
+    #[error("reading {path}")]
     Read {
         path: PathBuf,
         source: std::io::Error,
@@ -53,6 +53,12 @@ impl Expected {
             Expected::MemoryLimitExceeded => "memory_limit_exceeded",
             Expected::RuntimeError => "runtime_error",
         }
+    }
+}
+
+impl serde::Serialize for Expected {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.dir_name())
     }
 }
 

@@ -120,6 +120,7 @@ mod cgroup;
 mod ns;
 mod rlimit;
 mod seccomp;
+mod throttle;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -130,6 +131,7 @@ use crate::config::{Isolation, MeasurementChoice, SandboxConfig};
 
 pub use ns::NamespaceSandbox;
 pub use rlimit::RlimitSandbox;
+pub use throttle::Throttled;
 
 /// One program to run, like `std::process::Command` plus limits.
 #[derive(Debug, Clone)]

@@ -13,6 +13,7 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
 use crate::judge::{Report, TestReport};
+use crate::problem::Group;
 use crate::verdict::Verdict;
 
 /// The embedded migrations, applied at [`Store::open`].
@@ -20,14 +21,16 @@ pub static MIGRATOR: Migrator = sqlx::migrate!();
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("database {url}: {source}")]
+    #[error("database {url}")]
     Open { url: String, source: sqlx::Error },
-    #[error("database migration: {0}")]
+    #[error("database migration")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("database: {0}")]
+    #[error("database")]
     Query(#[from] sqlx::Error),
     #[error("submission {0}: stored verdict {1:?} is not a verdict")]
     BadVerdict(i64, String),
+    #[error("submission {0}: stored test group {1:?} is not a group")]
+    BadGroup(i64, String),
 }
 
 /// Where a submission is in the queue.
@@ -199,7 +202,7 @@ impl Store {
             .bind(id)
             .bind(position as i64)
             .bind(&t.name)
-            .bind(&t.group)
+            .bind(t.group.as_str())
             .bind(t.verdict.as_str())
             .bind(t.time_ms as i64)
             .bind(t.wall_ms as i64)
@@ -285,7 +288,8 @@ impl Store {
                     .map(|t| {
                         Ok(TestReport {
                             name: t.name.clone(),
-                            group: t.test_group.clone(),
+                            group: Group::parse(&t.test_group)
+                                .ok_or_else(|| Error::BadGroup(id, t.test_group.clone()))?,
                             verdict: parse(&t.verdict)?,
                             time_ms: t.time_ms as u64,
                             wall_ms: t.wall_ms as u64,

@@ -10,18 +10,22 @@
 //! * **time margin**: the slowest accepted run uses at most half its limit;
 //! * **answer balance**: where answers are a few words, none is above 80%.
 //!
+//! The time margin is a figure of this machine: it tells the setter how much
+//! room the limit leaves here. Every other check gives the same result on
+//! any machine whose speed is within the room the limits leave.
+//!
 //! It sits above the judge (it judges the example submissions) and reports
 //! results as values; an `Err` is a failure of the judge itself.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::context::Context;
 use crate::data::{self, PackagePrograms, TestData, TestSet};
-use crate::judge::{self, Report};
-use crate::problem::{Expected, Problem, Role};
+use crate::judge::{self, Judge, Plan, Report};
+use crate::problem::{Expected, Problem, Role, TestInput};
 use crate::verdict::Verdict;
 
 /// The share of tests one answer word may have at most.
@@ -37,17 +41,44 @@ pub enum Error {
     Data(#[from] data::Error),
     #[error(transparent)]
     Judge(#[from] judge::Error),
-    #[error("{what}: {source}")]
+    #[error("{what}")]
     Io {
         what: String,
         source: std::io::Error,
     },
 }
 
+/// The checks of a verification, in the order they are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CheckName {
+    #[serde(rename = "tests")]
+    Tests,
+    #[serde(rename = "cross-check")]
+    CrossCheck,
+    #[serde(rename = "submissions")]
+    Submissions,
+    #[serde(rename = "time margin")]
+    TimeMargin,
+    #[serde(rename = "answer balance")]
+    AnswerBalance,
+}
+
+impl CheckName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckName::Tests => "tests",
+            CheckName::CrossCheck => "cross-check",
+            CheckName::Submissions => "submissions",
+            CheckName::TimeMargin => "time margin",
+            CheckName::AnswerBalance => "answer balance",
+        }
+    }
+}
+
 /// One check and its outcome.
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
-    pub name: &'static str,
+    pub name: CheckName,
     pub ok: bool,
     pub detail: String,
 }
@@ -56,7 +87,7 @@ pub struct Check {
 #[derive(Debug, Clone, Serialize)]
 pub struct SubmissionCheck {
     pub path: String,
-    pub expected: String,
+    pub expected: Expected,
     pub verdict: Verdict,
     /// Every distinct verdict its tests got.
     pub test_verdicts: Vec<Verdict>,
@@ -81,25 +112,28 @@ pub struct Options {
     pub stress: Option<u32>,
 }
 
-/// Verifies one package.
+/// Verifies one package: its data is built with `data`, its example
+/// submissions judged by `judge` (every test run, whatever fails first)
+/// with sources up to `source_limit_kib`.
 ///
 /// # Errors
 /// Only failures of the judge itself; everything wrong with the package is
 /// a failed check in the report.
 pub fn verify(
-    ctx: &Context,
+    data: &TestData,
+    judge: &Judge,
+    source_limit_kib: u64,
     problem: &Problem,
     options: Options,
     progress: &dyn Fn(&str),
 ) -> Result<ProblemReport, Error> {
-    let data = ctx.test_data(crate::context::default_jobs());
     let mut checks = Vec::new();
     let mut submissions = Vec::new();
     progress("generating tests");
     let set = match data.mend(problem, &|_| {}) {
         Ok(set) => {
             checks.push(Check {
-                name: "tests",
+                name: CheckName::Tests,
                 ok: problem.has(Role::Validator),
                 detail: if problem.has(Role::Validator) {
                     format!(
@@ -114,26 +148,27 @@ pub fn verify(
         }
         Err(e) => {
             checks.push(Check {
-                name: "tests",
+                name: CheckName::Tests,
                 ok: false,
                 detail: e.to_string(),
             });
             None
         }
     };
-    if let Some(set) = &set {
+    if let Some(set) = set {
         progress("cross-checking with the brute force");
-        checks.push(cross_check(ctx, &data, problem, set, options)?);
+        checks.push(cross_check(data, problem, &set, options)?);
         progress("judging example submissions");
-        let (subs, margin) = check_submissions(ctx, &data, problem)?;
+        let set = Arc::new(set);
+        let (subs, margin) = check_submissions(data, judge, source_limit_kib, problem, &set)?;
         submissions = subs;
         checks.push(Check {
-            name: "submissions",
+            name: CheckName::Submissions,
             ok: !submissions.is_empty() && submissions.iter().all(|s| s.ok),
             detail: summarize_submissions(&submissions),
         });
         checks.push(margin);
-        checks.push(answer_balance(set)?);
+        checks.push(answer_balance(&set)?);
     }
     let verified = checks.iter().all(|c| c.ok);
     Ok(ProblemReport {
@@ -169,14 +204,13 @@ struct Disagreement {
 }
 
 fn cross_check(
-    ctx: &Context,
-    data: &TestData<'_>,
+    data: &TestData,
     problem: &Problem,
     set: &TestSet,
     options: Options,
 ) -> Result<Check, Error> {
     let fail = |detail: String| Check {
-        name: "cross-check",
+        name: CheckName::CrossCheck,
         ok: false,
         detail,
     };
@@ -189,14 +223,7 @@ fn cross_check(
         Role::Validator,
         Role::Solution,
     ];
-    let programs = match PackagePrograms::compile(
-        problem,
-        data.runner,
-        data.languages,
-        data.cache,
-        data.compile,
-        &roles,
-    ) {
+    let programs = match data.programs(problem, &roles) {
         Ok(p) => p,
         Err(data::Error::Compile { role, message, .. }) => {
             return Ok(fail(format!("{role} does not compile: {message}")))
@@ -220,7 +247,7 @@ fn cross_check(
     // Every test of the plan within the brute force's reach.
     for test in &set.index.tests {
         let input = set.input(test);
-        match run_brute(&programs, ctx, &input, &out)? {
+        match run_brute(&programs, &input, &out)? {
             BruteRun::Declined => continue,
             BruteRun::Failed(why) => {
                 problems_seen.push(format!("brute.rs failed on test {}: {why}", test.name));
@@ -229,13 +256,12 @@ fn cross_check(
             BruteRun::Answered => {}
         }
         compared += 1;
-        let answer = read(&set.answer(test))?;
-        let brute = read(&out)?;
-        if !agree(problem, &answer, &brute) {
+        let (input, answer, brute) = (read(&input)?, read(&set.answer(test))?, read(&out)?);
+        if !agree(problem, &input, &answer, &brute) {
             consider(
                 Disagreement {
                     what: format!("test {}", test.name),
-                    input: read(&input)?,
+                    input,
                     expected: answer,
                     brute,
                 },
@@ -248,7 +274,6 @@ fn cross_check(
     // Random small inputs from the stress plan.
     let input = scratch.path().join("stress.in");
     let answer = scratch.path().join("stress.ans");
-    let check = scratch.path().join("validator.out");
     let mut stress_runs = 0usize;
     for plan in &problem.manifest.stress {
         let count = options.stress.unwrap_or(plan.count);
@@ -256,24 +281,12 @@ fn cross_check(
             let mut args = plan.args.clone();
             args.push(format!("seed=stress-{i}"));
             let label = format!("stress `gen {}`", args.join(" "));
-            let gen = programs.run(Role::Generator, data.runner, &args, None, &input)?;
-            if !gen.outcome.success() {
-                problems_seen.push(format!("{label}: generator failed: {}", gen.stderr_line));
+            let origin = TestInput::Gen(args);
+            if let Err(why) = programs.produce(&problem.dir, &origin, &input, &answer)? {
+                problems_seen.push(format!("{label}: {why}"));
                 break;
             }
-            if programs.has(Role::Validator) {
-                let v = programs.run(Role::Validator, data.runner, &[], Some(&input), &check)?;
-                if !v.outcome.success() {
-                    problems_seen.push(format!("{label}: invalid input: {}", v.stderr_line));
-                    break;
-                }
-            }
-            let sol = programs.run(Role::Solution, data.runner, &[], Some(&input), &answer)?;
-            if !sol.outcome.success() {
-                problems_seen.push(format!("{label}: solution.rs failed: {}", sol.stderr_line));
-                break;
-            }
-            match run_brute(&programs, ctx, &input, &out)? {
+            match run_brute(&programs, &input, &out)? {
                 BruteRun::Declined => continue,
                 BruteRun::Failed(why) => {
                     problems_seen.push(format!("{label}: brute.rs failed: {why}"));
@@ -283,13 +296,12 @@ fn cross_check(
             }
             stress_runs += 1;
             compared += 1;
-            let expected = read(&answer)?;
-            let brute = read(&out)?;
-            if !agree(problem, &expected, &brute) {
+            let (given, expected, brute) = (read(&input)?, read(&answer)?, read(&out)?);
+            if !agree(problem, &given, &expected, &brute) {
                 consider(
                     Disagreement {
                         what: label,
-                        input: read(&input)?,
+                        input: given,
                         expected,
                         brute,
                     },
@@ -320,7 +332,7 @@ fn cross_check(
         detail = format!("{}; {detail}", problems_seen.join("; "));
     }
     Ok(Check {
-        name: "cross-check",
+        name: CheckName::CrossCheck,
         ok,
         detail,
     })
@@ -332,13 +344,8 @@ enum BruteRun {
     Failed(String),
 }
 
-fn run_brute(
-    programs: &PackagePrograms,
-    ctx: &Context,
-    input: &Path,
-    out: &Path,
-) -> Result<BruteRun, Error> {
-    let run = programs.run(Role::Brute, ctx.runner.as_ref(), &[], Some(input), out)?;
+fn run_brute(programs: &PackagePrograms, input: &Path, out: &Path) -> Result<BruteRun, Error> {
+    let run = programs.run(Role::Brute, &[], Some(input), out)?;
     Ok(match run.outcome.termination {
         crate::sandbox::Termination::Exited(0) => BruteRun::Answered,
         crate::sandbox::Termination::Exited(BRUTE_DECLINES) => BruteRun::Declined,
@@ -346,8 +353,12 @@ fn run_brute(
     })
 }
 
-fn agree(problem: &Problem, answer: &[u8], output: &[u8]) -> bool {
-    problem.manifest.checker.check(b"", answer, output).decision
+fn agree(problem: &Problem, input: &[u8], answer: &[u8], output: &[u8]) -> bool {
+    problem
+        .manifest
+        .checker
+        .check(input, answer, output)
+        .decision
         == crate::checker::Decision::Accepted
 }
 
@@ -371,36 +382,55 @@ fn excerpt(bytes: &[u8]) -> String {
 
 /// Judges every example submission on every test.
 fn check_submissions(
-    ctx: &Context,
-    data: &TestData<'_>,
+    data: &TestData,
+    judge: &Judge,
+    source_limit_kib: u64,
     problem: &Problem,
+    set: &Arc<TestSet>,
 ) -> Result<(Vec<SubmissionCheck>, Check), Error> {
-    let mut judge = ctx.judge(data);
-    judge.run_all = true;
+    let judge = Judge {
+        run_all: true,
+        ..judge.clone()
+    };
+    let shared = Arc::new(problem.clone());
     let mut out = Vec::new();
     let mut slowest: Option<(f64, String)> = None;
     for sub in problem.submissions() {
         let path = display_path(&sub.path, &problem.dir);
-        let language = match ctx.languages.for_path(&sub.path) {
-            Ok(l) => l,
+        let refused = |detail: String| SubmissionCheck {
+            path: path.clone(),
+            expected: sub.expected,
+            verdict: Verdict::IE,
+            test_verdicts: Vec::new(),
+            time_ms: 0,
+            ok: false,
+            detail,
+        };
+        let language = match data.languages.for_path(&sub.path) {
+            Ok(l) => l.clone(),
             Err(e) => {
-                out.push(SubmissionCheck {
-                    path,
-                    expected: sub.expected.dir_name().into(),
-                    verdict: Verdict::IE,
-                    test_verdicts: Vec::new(),
-                    time_ms: 0,
-                    ok: false,
-                    detail: e.to_string(),
-                });
+                out.push(refused(e.to_string()));
                 continue;
             }
         };
-        let source = read(&sub.path)?;
-        let report = judge.judge(problem, language, &source, &mut |_| {})?;
+        let limit_ms = problem.manifest.time_limit * language.config.time_factor * 1000.0;
+        let plan = match Plan::new(
+            shared.clone(),
+            language,
+            &path,
+            read(&sub.path)?,
+            set.clone(),
+            source_limit_kib,
+        ) {
+            Ok(plan) => plan,
+            Err(e) => {
+                out.push(refused(e.to_string()));
+                continue;
+            }
+        };
+        let report = judge.judge(&plan, &mut |_| {})?;
         let (ok, detail) = judge_expectation(sub.expected, &report);
         if sub.expected == Expected::Accepted && ok {
-            let limit_ms = problem.manifest.time_limit * language.config.time_factor * 1000.0;
             let share = report.time_ms as f64 / limit_ms;
             if slowest.as_ref().is_none_or(|(s, _)| share > *s) {
                 slowest = Some((
@@ -414,7 +444,7 @@ fn check_submissions(
         test_verdicts.dedup();
         out.push(SubmissionCheck {
             path,
-            expected: sub.expected.dir_name().into(),
+            expected: sub.expected,
             verdict: report.verdict,
             test_verdicts,
             time_ms: report.time_ms,
@@ -424,7 +454,7 @@ fn check_submissions(
     }
     let margin = match slowest {
         Some((share, what)) => Check {
-            name: "time margin",
+            name: CheckName::TimeMargin,
             ok: share <= MAX_TIME_SHARE,
             detail: format!(
                 "slowest accepted run uses {:.0}% of its limit ({what}); at most {:.0}% allowed",
@@ -433,7 +463,7 @@ fn check_submissions(
             ),
         },
         None => Check {
-            name: "time margin",
+            name: CheckName::TimeMargin,
             ok: false,
             detail: "no accepted submission ran".into(),
         },
@@ -502,7 +532,7 @@ fn answer_balance(set: &TestSet) -> Result<Check, Error> {
         }
         if counts.len() > 4 {
             return Ok(Check {
-                name: "answer balance",
+                name: CheckName::AnswerBalance,
                 ok: true,
                 detail: "answers are not a few words: not applicable".into(),
             });
@@ -527,7 +557,7 @@ fn answer_balance(set: &TestSet) -> Result<Check, Error> {
         )
     };
     Ok(Check {
-        name: "answer balance",
+        name: CheckName::AnswerBalance,
         ok,
         detail,
     })
@@ -544,7 +574,7 @@ mod tests {
             .enumerate()
             .map(|(i, &verdict)| TestReport {
                 name: format!("t{i}"),
-                group: "secret".into(),
+                group: crate::problem::Group::Secret,
                 verdict,
                 time_ms: 0,
                 wall_ms: 0,

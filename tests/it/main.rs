@@ -1,5 +1,6 @@
 //! The integration test binary: one module per area.
 
+mod boundaries;
 mod cli;
 mod export;
 mod helpers;

@@ -831,9 +831,8 @@ fn shipped_config(data: &Path) -> Config {
 
 fn compile_limits() -> CompileLimits {
     CompileLimits {
-        time_limit: 20.0,
         memory_limit: 1024,
-        output_limit: 64,
+        ..CompileLimits::default()
     }
 }
 

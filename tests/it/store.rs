@@ -22,7 +22,7 @@ fn report(verdict: Verdict) -> Report {
         compile_output: String::new(),
         tests: vec![TestReport {
             name: "01".into(),
-            group: "sample".into(),
+            group: grundy::problem::Group::Sample,
             verdict,
             time_ms: 12,
             wall_ms: 14,

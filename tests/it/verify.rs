@@ -235,16 +235,41 @@ fn every_shipped_problem_verifies() {
     // submissions get their declared verdicts, the brute force agrees, the
     // answers are balanced. A reduced stress count keeps CI fast; the full
     // count runs with `grundy verify --all`.
+    //
+    // The time margin (the slowest accepted run's share of its limit) is a
+    // figure of the machine it runs on: it is reported, and the setter keeps
+    // it near a third here, but it does not fail this test. What does not
+    // depend on the machine still does: an accepted submission that is not
+    // AC (limits with no room fail here, on a machine twice as slow), a TLE
+    // example that passes, a wrong answer accepted.
     let ws = Workspace::new();
     let out = ws.grundy(&["verify", "--all", "--json", "--stress", "30"]);
+    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
     let json = out.json();
-    let failed: Vec<String> = json["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["verified"] == false)
-        .map(|p| format!("{p:#}"))
-        .collect();
+    let problems = json["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), shipped_problems().len());
+    let mut failed = Vec::new();
+    for p in problems {
+        let checks = p["checks"].as_array().unwrap();
+        let margin = checks.iter().find(|c| c["name"] == "time margin");
+        assert!(margin.is_some(), "no time margin reported: {p:#}");
+        if checks
+            .iter()
+            .any(|c| c["ok"] == false && c["name"] != "time margin")
+        {
+            failed.push(format!("{p:#}"));
+        }
+    }
     assert!(failed.is_empty(), "not verified:\n{}", failed.join("\n"));
-    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// The problem directories shipped under `problems/`.
+fn shipped_problems() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("problem.toml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
 }

@@ -1,0 +1,168 @@
+//! A checked plan of one submission: the problem, the language, the source
+//! and the ready tests. It is built before anything is stored — by the
+//! command line and, later, by the HTTP handler alike — so everything that
+//! can be wrong with a request (an unknown problem or language, an empty or
+//! oversized source, a missing toolchain, test data that cannot be
+//! produced) is found while nothing needs undoing. A [`Plan`] cannot be
+//! made any other way, so the judge never sees an unchecked request.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::data::{self, TestData, TestSet};
+use crate::lang::{self, Language};
+use crate::problem::{self, Catalog, Problem};
+
+/// What is wrong with a request; nothing was stored.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Problem(#[from] problem::Error),
+    #[error(transparent)]
+    Language(#[from] lang::Error),
+    #[error("{name}: source is empty")]
+    EmptySource { name: String },
+    #[error("{name}: source is {kib} KiB, above the limit of {limit_kib} KiB")]
+    SourceTooLarge {
+        name: String,
+        kib: u64,
+        limit_kib: u64,
+    },
+    #[error("language {language}: toolchain missing: {missing}")]
+    Toolchain { language: String, missing: String },
+    #[error(transparent)]
+    Data(#[from] data::Error),
+}
+
+/// A submission as it arrives: a problem slug, an optional language id,
+/// the file's name (its extension selects the language when no id is
+/// given) and its bytes.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub problem: &'a str,
+    pub language: Option<&'a str>,
+    pub file_name: &'a str,
+    pub source: Vec<u8>,
+}
+
+/// A submission that can be judged.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    problem: Arc<Problem>,
+    language: Arc<Language>,
+    source: Vec<u8>,
+    tests: Arc<TestSet>,
+}
+
+impl Plan {
+    /// Checks a request against the catalog, the languages, the source
+    /// limit (KiB) and the toolchain, then makes sure the problem's tests
+    /// are ready (building them if needed).
+    ///
+    /// # Errors
+    /// Everything wrong with the request, and test data that cannot be
+    /// produced.
+    pub fn build(
+        request: Request<'_>,
+        catalog: &Catalog,
+        data: &TestData,
+        source_limit_kib: u64,
+    ) -> Result<Plan, PlanError> {
+        let problem = catalog.load(request.problem)?;
+        let language = match request.language {
+            Some(id) => data.languages.get(id)?,
+            None => data.languages.for_path(Path::new(request.file_name))?,
+        }
+        .clone();
+        check_source(request.file_name, &request.source, source_limit_kib)?;
+        if let Err(missing) = language.version(data.runner.as_ref()) {
+            return Err(PlanError::Toolchain {
+                language: language.id.clone(),
+                missing,
+            });
+        }
+        let tests = data.ensure(&problem, &|_| {})?;
+        Ok(Plan {
+            problem: Arc::new(problem),
+            language,
+            source: request.source,
+            tests: Arc::new(tests),
+        })
+    }
+
+    /// A plan over tests already at hand (`verify` judges many example
+    /// submissions on one test set).
+    ///
+    /// # Errors
+    /// An empty or oversized source.
+    pub fn new(
+        problem: Arc<Problem>,
+        language: Arc<Language>,
+        file_name: &str,
+        source: Vec<u8>,
+        tests: Arc<TestSet>,
+        source_limit_kib: u64,
+    ) -> Result<Plan, PlanError> {
+        check_source(file_name, &source, source_limit_kib)?;
+        Ok(Plan {
+            problem,
+            language,
+            source,
+            tests,
+        })
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    pub fn language(&self) -> &Language {
+        &self.language
+    }
+
+    pub fn source(&self) -> &[u8] {
+        &self.source
+    }
+
+    pub fn tests(&self) -> &TestSet {
+        &self.tests
+    }
+}
+
+fn check_source(name: &str, source: &[u8], limit_kib: u64) -> Result<(), PlanError> {
+    let len = source.len() as u64;
+    if len > limit_kib * 1024 {
+        return Err(PlanError::SourceTooLarge {
+            name: name.to_string(),
+            kib: len.div_ceil(1024),
+            limit_kib,
+        });
+    }
+    if source.iter().all(u8::is_ascii_whitespace) {
+        return Err(PlanError::EmptySource {
+            name: name.to_string(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_of_only_whitespace_is_empty() {
+        let err = check_source("a.cpp", b" \n\t", 1).unwrap_err();
+        assert!(matches!(err, PlanError::EmptySource { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_source_one_byte_over_the_limit_is_refused_with_its_size() {
+        assert!(check_source("a.cpp", &vec![b'x'; 1024], 1).is_ok());
+        let err = check_source("a.cpp", &vec![b'x'; 1025], 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a.cpp: source is 2 KiB, above the limit of 1 KiB"
+        );
+    }
+}
