@@ -288,3 +288,31 @@ fn load_target(ctx: &Context, name: &str) -> anyhow::Result<Problem> {
         Ok(ctx.catalog.load(name)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_is_shown_once_after_its_context() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "permission denied");
+        let err = crate::lang::Error::Cache {
+            path: "/var/programs".into(),
+            source: io,
+        };
+        let err = anyhow::Error::new(err).context("compiling");
+        assert_eq!(
+            one_line(&err),
+            "compiling: program cache at /var/programs: permission denied"
+        );
+    }
+
+    #[test]
+    fn an_unknown_language_names_the_command_that_lists_them() {
+        let err = anyhow::Error::new(crate::lang::Error::Unknown("cobol".into()));
+        assert_eq!(
+            one_line(&err),
+            "unknown language \"cobol\" (see `grundy languages`)"
+        );
+    }
+}

@@ -494,3 +494,20 @@ fn problems_lists_nim_with_its_limits() {
     assert_eq!(nim["time_limit"], 1.0);
     assert_eq!(nim["memory_limit"], 256);
 }
+
+#[test]
+fn commands_that_run_nothing_start_no_sandbox() {
+    let ws = Workspace::new();
+    let debug = [("GRUNDY_LOG", "grundy=debug")];
+    for args in [&["problems"][..], &["show", "nim"], &["status", "1"]] {
+        let out = ws.grundy_env(&debug, args);
+        assert!(
+            !out.stderr.contains("sandbox selected"),
+            "{args:?} started a sandbox: {}",
+            out.stderr
+        );
+    }
+    // The log line is there when a command does run something.
+    let out = ws.grundy_env(&debug, &["languages"]);
+    assert!(out.stderr.contains("sandbox selected"), "{}", out.stderr);
+}

@@ -105,7 +105,13 @@ impl Workspace {
 
     /// Runs `grundy --config <ws>/config.toml ARGS...`.
     pub fn grundy(&self, args: &[&str]) -> Output {
+        self.grundy_env(&[], args)
+    }
+
+    /// [`Workspace::grundy`] with environment variables set.
+    pub fn grundy_env(&self, env: &[(&str, &str)], args: &[&str]) -> Output {
         let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .envs(env.iter().copied())
             .arg("--config")
             .arg(self.config())
             .args(args)
