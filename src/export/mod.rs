@@ -258,14 +258,17 @@ fn refuse_occupied(out: &Path) -> Result<(), Error> {
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a checker Kattis cannot express; every
-/// checker grundy has now maps to the default, and a new [`CheckerKind`]
-/// must be decided here (the match is exhaustive).
+/// checker but `tokens` is refused until its Kattis flags are decided here.
 fn default_output_validator(problem: &Problem) -> Result<(), Error> {
     match problem.manifest.checker {
         // Kattis's default output validator compares whitespace-separated
         // tokens exactly, case-sensitively, unless flags say otherwise:
         // grundy's `tokens`.
         CheckerKind::Tokens => Ok(()),
+        other => Err(Error::Unsupported {
+            path: problem.dir.join("problem.toml"),
+            what: format!("checker {other:?} has no Kattis equivalent in grundy's export yet"),
+        }),
     }
 }
 

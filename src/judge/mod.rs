@@ -248,16 +248,22 @@ impl Judge {
         test: &data::TestRecord,
         stdout: &Path,
     ) -> Result<(Verdict, String), Error> {
-        let read = |path: &Path| {
-            std::fs::read(path).map_err(|source| Error::Io {
-                what: format!("reading {}", path.display()),
-                source,
-            })
+        let open = |path: &Path| {
+            std::fs::File::open(path)
+                .map(std::io::BufReader::new)
+                .map_err(|source| Error::Io {
+                    what: format!("reading {}", path.display()),
+                    source,
+                })
         };
-        let input = read(&tests.input(test))?;
-        let answer = read(&tests.answer(test))?;
-        let output = read(stdout)?;
-        let result = problem.manifest.checker.check(&input, &answer, &output);
+        let result = problem
+            .manifest
+            .checker
+            .check(open(&tests.answer(test))?, open(stdout)?)
+            .map_err(|source| Error::Io {
+                what: format!("checking {}", stdout.display()),
+                source,
+            })?;
         let verdict = match result.decision {
             Decision::Accepted => Verdict::AC,
             Decision::WrongAnswer => Verdict::WA,

@@ -7,7 +7,7 @@ use std::path::{Component, PathBuf};
 
 use serde::Deserialize;
 
-use crate::checker::CheckerKind;
+use crate::checker::{CheckerKind, CheckerName};
 
 /// A validated manifest.
 #[derive(Debug, Clone)]
@@ -79,7 +79,11 @@ struct RawManifest {
     time_limit: f64,
     memory_limit: u64,
     #[serde(default = "default_checker")]
-    checker: CheckerKind,
+    checker: CheckerName,
+    #[serde(default)]
+    float_abs: Option<f64>,
+    #[serde(default)]
+    float_rel: Option<f64>,
     #[serde(default)]
     tests: Vec<RawTest>,
     #[serde(default)]
@@ -108,8 +112,8 @@ struct RawStress {
     count: u32,
 }
 
-fn default_checker() -> CheckerKind {
-    CheckerKind::Tokens
+fn default_checker() -> CheckerName {
+    CheckerName::Tokens
 }
 
 fn default_stress_count() -> u32 {
@@ -233,7 +237,8 @@ impl Manifest {
             source: raw.source,
             time_limit: raw.time_limit,
             memory_limit: raw.memory_limit,
-            checker: raw.checker,
+            checker: CheckerKind::new(raw.checker, raw.float_abs, raw.float_rel)
+                .map_err(|e| format!("checker: {e}"))?,
             tests,
             stress,
         })
