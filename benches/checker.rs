@@ -25,7 +25,7 @@ fn main() {
         x ^= x >> 7;
         x ^= x << 17;
         write!(text, "{}", x % 1_000_000_007).unwrap();
-        text.push(if x % 8 == 0 { b'\n' } else { b' ' });
+        text.push(if x.is_multiple_of(8) { b'\n' } else { b' ' });
     }
     std::fs::write(&answer, &text).unwrap();
     std::fs::write(&output, &text).unwrap();
