@@ -18,7 +18,7 @@
 //! * measurement: [`Measurement::CgroupV2`], [`Measurement::CgroupV1`] or
 //!   [`Measurement::Rusage`].
 //!
-//! # Theory of operation (the `namespaces` tier, `ns.rs`)
+//! # Theory of operation (the `namespaces` tier, `ns/`)
 //!
 //! * **Boxes are prepared ahead.** Creating namespaces is the expensive
 //!   part of a box (a network namespace alone costs ~0.3 ms of kernel
