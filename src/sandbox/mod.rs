@@ -117,9 +117,12 @@
 //! namespaces at all, and said loudly by `grundy doctor`.
 
 mod cgroup;
+mod limits;
 mod ns;
+mod outcome;
 mod rlimit;
 mod seccomp;
+mod stdio;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -128,7 +131,9 @@ use serde::Serialize;
 
 use crate::config::{Isolation, MeasurementChoice, SandboxConfig};
 
+pub use limits::Limits;
 pub use ns::NamespaceSandbox;
+pub use outcome::{Measurement, Outcome, Termination};
 pub use rlimit::RlimitSandbox;
 
 /// One program to run, like `std::process::Command` plus limits.
@@ -178,81 +183,6 @@ impl Bind {
             path: path.into(),
             writable: true,
         }
-    }
-}
-
-/// Resource limits of one run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    /// CPU time of the program (user + system).
-    pub cpu: Duration,
-    /// Wall-clock time.
-    pub wall: Duration,
-    /// Peak resident memory, bytes.
-    pub memory: u64,
-    /// Size of any file written, stdout and stderr included, bytes.
-    pub output: u64,
-    /// Open file descriptors.
-    pub open_files: u64,
-    /// Processes and threads alive at once, the first one included.
-    pub processes: u64,
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Termination {
-    /// Exited by itself with this status.
-    Exited(i32),
-    /// Killed by this signal (not one of ours).
-    Signaled(i32),
-    /// Stopped by the CPU-time limit.
-    CpuTimeout,
-    /// Stopped by the wall-clock limit.
-    WallTimeout,
-    /// Stopped by the memory limit, or its peak exceeded it.
-    MemoryExceeded,
-    /// Wrote more than the output limit.
-    OutputExceeded,
-}
-
-/// Which mechanism measured time and memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Measurement {
-    /// `wait4` rusage plus `/proc` sampling of the main process.
-    Rusage,
-    /// A cgroup v1 per run (`memory`, `cpuacct`, `pids` controllers).
-    CgroupV1,
-    /// A cgroup v2 per run (`memory`, `pids`, `cpu.stat`).
-    CgroupV2,
-}
-
-impl std::fmt::Display for Measurement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Measurement::Rusage => "rusage",
-            Measurement::CgroupV1 => "cgroup v1",
-            Measurement::CgroupV2 => "cgroup v2",
-        })
-    }
-}
-
-/// What the sandbox saw.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub termination: Termination,
-    /// CPU time, milliseconds.
-    pub cpu_ms: u64,
-    /// Wall-clock time, milliseconds.
-    pub wall_ms: u64,
-    /// Peak resident memory, KiB.
-    pub memory_kib: u64,
-    pub measured_by: Measurement,
-}
-
-impl Outcome {
-    /// Exited by itself with status 0.
-    pub fn success(&self) -> bool {
-        self.termination == Termination::Exited(0)
     }
 }
 

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use super::boxed::Boxed;
 use super::plan::{ancestors, locked_flags, nul_byte, under, Entry, SOURCE_FD};
 use super::Inner;
-use crate::sandbox::{Error, Limits, RunSpec};
+use crate::sandbox::limits::{ProcessLimit, Rlimit};
+use crate::sandbox::{Error, RunSpec};
 
 /// Bytes of memory shared with a box's init for the run's description
 /// (arguments, environment, paths); mapped lazily, so only what a run
@@ -58,14 +59,6 @@ pub(super) struct JobOp {
     /// `/proc/self/fd/<fd>`.
     pub(super) fd_path: *const libc::c_char,
     pub(super) target: *const libc::c_char,
-}
-
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub(super) struct Rlimit {
-    pub(super) resource: libc::__rlimit_resource_t,
-    pub(super) soft: u64,
-    pub(super) hard: u64,
 }
 
 /// Anonymous memory shared with one box's init (mapped before its clone).
@@ -223,34 +216,6 @@ fn mounts(
     Ok((ops, mkdirs))
 }
 
-/// The rlimits the program's process sets before its exec.
-fn rlimits(l: &Limits, nproc: bool) -> Vec<Rlimit> {
-    let cpu_s = l.cpu.as_secs() + 1;
-    let mut rlimits = vec![
-        // A backstop a second above the limit the judge enforces.
-        (libc::RLIMIT_CPU, cpu_s, cpu_s + 1),
-        // A flood dies of SIGXFSZ and is never buffered.
-        (libc::RLIMIT_FSIZE, l.output, l.output),
-        // Deep recursion works up to the memory limit.
-        (libc::RLIMIT_STACK, l.memory, l.memory),
-        (libc::RLIMIT_NOFILE, l.open_files, l.open_files),
-        (libc::RLIMIT_CORE, 0, 0),
-    ];
-    if nproc {
-        // Without a pids controller: per-user process count, which in
-        // a fresh user namespace counts this box alone.
-        rlimits.push((libc::RLIMIT_NPROC, l.processes, l.processes));
-    }
-    rlimits
-        .into_iter()
-        .map(|(resource, soft, hard)| Rlimit {
-            resource,
-            soft,
-            hard,
-        })
-        .collect()
-}
-
 impl Inner {
     /// Writes the run's [`Job`] into box `b`'s shared memory.
     pub(super) fn load(
@@ -279,7 +244,13 @@ impl Inner {
             .iter()
             .map(|(k, v)| format!("{k}={v}").into_bytes())
             .collect();
-        let rlimits = rlimits(&spec.limits, self.cgroups.is_none());
+        let processes = match self.cgroups {
+            // Without a pids controller: per-user process count, which in
+            // a fresh user namespace counts this box alone.
+            None => ProcessLimit::Rlimit,
+            Some(_) => ProcessLimit::NotByRlimit,
+        };
+        let rlimits = spec.limits.rlimits(processes);
         let job = Job {
             mkdirs: arena.strings(mkdirs.iter().map(|c| c.as_bytes()))?,
             n_mkdirs: mkdirs.len(),
@@ -289,8 +260,8 @@ impl Inner {
             program: arena.cstr(program)?,
             argv: arena.strings(argv)?,
             envp: arena.strings(env.iter().map(Vec::as_slice))?,
-            rlimits: arena.put(&rlimits)?,
-            n_rlimits: rlimits.len(),
+            rlimits: arena.put(rlimits.as_slice())?,
+            n_rlimits: rlimits.as_slice().len(),
         };
         // SAFETY: `job_at` is aligned room for a Job in the mapping.
         unsafe { job_at.write(job) };

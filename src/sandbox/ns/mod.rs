@@ -40,15 +40,16 @@ mod plan;
 mod pool;
 mod wire;
 
-use std::fs::File;
 use std::os::fd::{AsRawFd, RawFd};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::cgroup::Cgroups;
+use super::outcome::{classify, Ending, Stopped};
 use super::seccomp::Filter;
-use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner, Termination};
+use super::stdio::open_stdio;
+use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
 use boxed::Boxed;
 use plan::{Base, Entry};
 use pool::{Pool, Workers};
@@ -210,35 +211,6 @@ impl NamespaceSandbox {
     }
 }
 
-/// The run's stdin, stdout and stderr, opened by the judge.
-fn open_stdio(spec: &RunSpec) -> Result<[File; 3], Error> {
-    let open = |path: &Path, write: bool| {
-        let f = if write {
-            File::create(path)
-        } else {
-            File::open(path)
-        };
-        f.map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })
-    };
-    let stdin = match &spec.stdin {
-        Some(path) => open(path, false)?,
-        None => open(Path::new("/dev/null"), false)?,
-    };
-    let stdout = open(&spec.stdout, true)?;
-    let stderr = if spec.stderr == spec.stdout {
-        stdout.try_clone().map_err(|source| Error::Io {
-            path: spec.stderr.clone(),
-            source,
-        })?
-    } else {
-        open(&spec.stderr, true)?
-    };
-    Ok([stdin, stdout, stderr])
-}
-
 /// What was measured of a run that ended.
 struct Measured {
     cpu_ms: u64,
@@ -314,17 +286,16 @@ impl Runner for NamespaceSandbox {
                 source: std::io::Error::other("the box's init died without reporting"),
             });
         }
-        let termination = classify(
+        let ending = Ending {
             status,
             stopped,
-            m.cpu_ms,
-            m.memory_kib,
-            m.oom_kills,
-            m.limit_hits,
-            &spec.limits,
-        );
+            cpu_ms: m.cpu_ms,
+            memory_kib: m.memory_kib,
+            oom_kills: m.oom_kills,
+            limit_hits: m.limit_hits,
+        };
         Ok(Outcome {
-            termination,
+            termination: classify(&ending, &spec.limits),
             cpu_ms: m.cpu_ms,
             wall_ms: wall.as_millis() as u64,
             memory_kib: m.memory_kib,
@@ -348,14 +319,6 @@ impl Runner for NamespaceSandbox {
             self.measurement()
         )
     }
-}
-
-/// Which limit the judge enforced on a running box.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Stopped {
-    Wall,
-    Cpu,
-    Memory,
 }
 
 /// What the watchdog saw without a cgroup: the program's last sampled CPU
@@ -411,49 +374,4 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
 fn first_child(pid: libc::pid_t) -> Option<libc::pid_t> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
     text.split_whitespace().next()?.parse().ok()
-}
-
-/// What stopped the program, from what init reported and what was measured.
-fn classify(
-    status: Option<libc::c_int>,
-    stopped: Option<Stopped>,
-    cpu_ms: u64,
-    memory_kib: u64,
-    oom_kills: u64,
-    limit_hits: u64,
-    limits: &Limits,
-) -> Termination {
-    let over_cpu = cpu_ms > limits.cpu.as_millis() as u64;
-    if oom_kills > 0 {
-        return Termination::MemoryExceeded;
-    }
-    match stopped {
-        Some(Stopped::Memory) => return Termination::MemoryExceeded,
-        Some(Stopped::Cpu) => return Termination::CpuTimeout,
-        Some(Stopped::Wall) if over_cpu => return Termination::CpuTimeout,
-        Some(Stopped::Wall) => return Termination::WallTimeout,
-        None => {}
-    }
-    if over_cpu {
-        return Termination::CpuTimeout;
-    }
-    let over_memory = memory_kib * 1024 > limits.memory;
-    let Some(status) = status else {
-        // Init died without a report: only our kill does that.
-        return Termination::Signaled(libc::SIGKILL);
-    };
-    let failed = !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-    if failed && (over_memory || limit_hits > 0) {
-        // It met the memory limit and then failed: an allocation that could
-        // not be satisfied, however the program reacted to it.
-        return Termination::MemoryExceeded;
-    }
-    if libc::WIFSIGNALED(status) {
-        return match libc::WTERMSIG(status) {
-            libc::SIGXCPU => Termination::CpuTimeout,
-            libc::SIGXFSZ => Termination::OutputExceeded,
-            sig => Termination::Signaled(sig),
-        };
-    }
-    Termination::Exited(libc::WEXITSTATUS(status))
 }
