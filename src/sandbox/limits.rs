@@ -12,12 +12,52 @@ pub struct Limits {
     pub wall: Duration,
     /// Peak resident memory, bytes.
     pub memory: u64,
-    /// Size of any file written, stdout and stderr included, bytes.
+    /// Size of any file written, stdout and stderr included, bytes (a
+    /// pipe's reader bounds what it takes itself).
     pub output: u64,
     /// Open file descriptors.
     pub open_files: u64,
     /// Processes and threads alive at once, the first one included.
+    /// Enforced inside a box only (a cgroup's `pids.max`, or
+    /// `RLIMIT_NPROC`); see `ProcessLimit::NotByRlimit` for why the
+    /// `rlimit` tier does not.
     pub processes: u64,
+}
+
+impl Limits {
+    /// `cpu` of CPU time and `memory` bytes, with a wall clock of twice
+    /// the CPU time plus a second, 1 MiB of output, 64 open files and 64
+    /// processes; the methods below change those.
+    pub fn new(cpu: Duration, memory: u64) -> Limits {
+        Limits {
+            cpu,
+            wall: cpu * 2 + Duration::from_secs(1),
+            memory,
+            output: 1 << 20,
+            open_files: 64,
+            processes: 64,
+        }
+    }
+
+    /// Sets the wall-clock limit.
+    pub fn wall(self, wall: Duration) -> Limits {
+        Limits { wall, ..self }
+    }
+
+    /// Sets the output limit, bytes.
+    pub fn output(self, output: u64) -> Limits {
+        Limits { output, ..self }
+    }
+
+    /// Sets the open files limit.
+    pub fn open_files(self, open_files: u64) -> Limits {
+        Limits { open_files, ..self }
+    }
+
+    /// Sets the process limit.
+    pub fn processes(self, processes: u64) -> Limits {
+        Limits { processes, ..self }
+    }
 }
 
 /// One rlimit, as C data: the `namespaces` tier writes these into memory
@@ -115,14 +155,7 @@ mod tests {
     use super::*;
 
     fn limits() -> Limits {
-        Limits {
-            cpu: Duration::from_millis(1500),
-            wall: Duration::from_secs(4),
-            memory: 256 << 20,
-            output: 1 << 20,
-            open_files: 64,
-            processes: 32,
-        }
+        Limits::new(Duration::from_millis(1500), 256 << 20).processes(32)
     }
 
     fn find(r: &Rlimits, resource: libc::__rlimit_resource_t) -> Option<(u64, u64)> {

@@ -161,14 +161,7 @@ mod tests {
 
     /// 1 s of CPU, 3 s of wall clock, 256 MiB.
     fn limits() -> Limits {
-        Limits {
-            cpu: Duration::from_secs(1),
-            wall: Duration::from_secs(3),
-            memory: 256 << 20,
-            output: 1 << 20,
-            open_files: 64,
-            processes: 64,
-        }
+        Limits::new(Duration::from_secs(1), 256 << 20).wall(Duration::from_secs(3))
     }
 
     /// A run that exited with `code`, well within every limit.

@@ -2,7 +2,7 @@
 //! See the theory of operation in the parent module.
 
 use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -27,9 +27,9 @@ impl Runner for RlimitSandbox {
             .env_clear()
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .current_dir(&spec.cwd)
-            .stdin(Stdio::from(stdin))
-            .stdout(Stdio::from(stdout))
-            .stderr(Stdio::from(stderr));
+            .stdin(std::process::Stdio::from(stdin))
+            .stdout(std::process::Stdio::from(stdout))
+            .stderr(std::process::Stdio::from(stderr));
         let limits = spec.limits;
         // See `ProcessLimit::NotByRlimit`: the program runs as the judge.
         let rlimits = limits.rlimits(ProcessLimit::NotByRlimit);

@@ -3,6 +3,7 @@
 mod cli;
 mod export;
 mod helpers;
+mod lang;
 mod sandbox;
 mod store;
 mod verify;

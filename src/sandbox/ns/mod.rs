@@ -24,7 +24,7 @@
 //!   box, let it go, watch it, measure it.
 //! * `pool.rs`: the box pool (take, refill, discard).
 //! * `boxed.rs`: preparing one box (channels, clone, id maps, cgroup) and
-//!   owning it ([`Boxed`](boxed::Boxed): dropping it kills and reaps).
+//!   owning it ([`boxed::Boxed`]: dropping it kills and reaps).
 //! * `plan.rs`: the mount plan, the base every box shares and a run's own.
 //! * `job.rs`: the run's description as C data in shared memory.
 //! * `wire.rs`: every message between judge, init and program (the setup

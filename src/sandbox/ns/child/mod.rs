@@ -4,10 +4,10 @@
 //! memory): no allocation, no lock, no unwinding. A failed step is
 //! reported on the report pipe ([`fail`]) and ends the process.
 //!
-//! Three processes run this code: the box's [`init`] (PID 1 of the box),
+//! Three processes run this code: the box's [`init()`] (PID 1 of the box),
 //! its helper that builds the base file system as the box user
-//! ([`build_base`](init::build_base)), and the program's process
-//! ([`program`](program::program)). `mod.rs` holds what all three use;
+//! (`build_base` in `init.rs`), and the program's process
+//! ([`program`](program::program())). `mod.rs` holds what all three use;
 //! `mounts.rs` the mount system calls.
 
 mod init;
