@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use grundy::config::{Config, SandboxConfig};
 use grundy::lang::{Compiled, Languages, ProgramCache, Source};
-use grundy::sandbox::{self, Bind, Limits, RunSpec, Runner, Termination};
+use grundy::sandbox::{self, Bind, Limits, RunSpec, Runner, Stdio, Termination};
 
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
@@ -36,24 +36,13 @@ fn compile_c(dir: &Path, source: &str) {
 }
 
 fn spec(dir: &Path, cwd: &Path, cpu: Duration) -> RunSpec {
-    RunSpec {
-        program: dir.join("main"),
-        args: Vec::new(),
-        env: Vec::new(),
-        cwd: cwd.to_path_buf(),
-        stdin: None,
-        stdout: cwd.join("stdout"),
-        stderr: cwd.join("stderr"),
-        binds: vec![Bind::read_only(dir)],
-        limits: Limits {
-            cpu,
-            wall: cpu * 3 + Duration::from_secs(1),
-            memory: 256 << 20,
-            output: 1 << 20,
-            open_files: 64,
-            processes: 32,
-        },
-    }
+    let limits = Limits::new(cpu, 256 << 20)
+        .wall(cpu * 3 + Duration::from_secs(1))
+        .processes(32);
+    RunSpec::new(dir.join("main"), cwd, limits)
+        .stdout(Stdio::file(cwd.join("stdout")))
+        .stderr(Stdio::file(cwd.join("stderr")))
+        .bind(Bind::read_only(dir))
 }
 
 /// `cargo bench --bench sandbox [trivial|stability|compile]...` runs the

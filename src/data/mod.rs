@@ -136,14 +136,7 @@ pub struct TestData {
 /// Limits for the package's own programs (generator, validator, solvers).
 pub fn trusted_limits(time_limit: f64) -> Limits {
     let cpu = Duration::from_secs_f64((time_limit * 10.0).max(10.0));
-    Limits {
-        cpu,
-        wall: cpu * 2,
-        memory: 2 << 30,
-        output: 256 << 20,
-        open_files: 64,
-        processes: 64,
-    }
+    Limits::new(cpu, 2 << 30).wall(cpu * 2).output(256 << 20)
 }
 
 impl TestData {

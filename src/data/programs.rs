@@ -14,7 +14,7 @@ use crate::config::CompileLimits;
 use crate::digest::sha256;
 use crate::lang::{self, Compiled, Languages, Program, ProgramCache, Source};
 use crate::problem::{Problem, Role, TestInput};
-use crate::sandbox::{Outcome, RunSpec, Runner};
+use crate::sandbox::{Outcome, RunSpec, Runner, Stdio};
 
 /// The directory of shared code, beside the packages.
 const SHARED_DIR: &str = "_common";
@@ -198,17 +198,13 @@ impl PackagePrograms {
             source,
         })?;
         let stderr = cwd.path().join(".stderr");
-        let spec = RunSpec {
-            program,
-            args: argv,
-            env: lang::base_env(),
-            cwd: cwd.path().to_path_buf(),
-            stdin: stdin.map(Path::to_path_buf),
-            stdout: stdout.to_path_buf(),
-            stderr: stderr.clone(),
-            binds: p.program.binds(),
-            limits,
-        };
+        let spec = RunSpec::new(program, cwd.path(), limits)
+            .args(argv)
+            .envs(lang::base_env())
+            .stdin(stdin.map_or(Stdio::Null, Stdio::file))
+            .stdout(Stdio::file(stdout))
+            .stderr(Stdio::file(&stderr))
+            .binds(p.program.binds());
         let outcome = self.runner.run(&spec)?;
         let text = lang::read_bounded(&stderr, 4096);
         let stderr_line = text

@@ -21,7 +21,7 @@ use crate::config::{CompileLimits, Limits as RunLimits};
 use crate::data::{self, TestSet};
 use crate::lang::{self, Compiled, Languages, ProgramCache, Source};
 use crate::problem::{Group, Problem};
-use crate::sandbox::{self, Limits, Outcome, RunSpec, Runner, Termination};
+use crate::sandbox::{self, Limits, Outcome, RunSpec, Runner, Stdio, Termination};
 use crate::verdict::Verdict;
 
 /// The judge's own failures.
@@ -175,14 +175,10 @@ impl Judge {
     /// The limits of one run of a submission on this problem.
     pub fn run_limits(&self, problem: &Problem, time_factor: f64) -> Limits {
         let cpu = Duration::from_secs_f64(problem.manifest.time_limit * time_factor);
-        Limits {
-            cpu,
-            wall: cpu.mul_f64(self.limits.wall_factor) + Duration::from_millis(500),
-            memory: problem.manifest.memory_limit << 20,
-            output: self.limits.output_limit << 20,
-            open_files: 256,
-            processes: 64,
-        }
+        Limits::new(cpu, problem.manifest.memory_limit << 20)
+            .wall(cpu.mul_f64(self.limits.wall_factor) + Duration::from_millis(500))
+            .output(self.limits.output_limit << 20)
+            .open_files(256)
     }
 
     fn run_test(
@@ -207,17 +203,13 @@ impl Judge {
         let stdout = capture.path().join("stdout");
         let stderr = capture.path().join("stderr");
         let (prog, args) = program.command(problem.manifest.memory_limit);
-        let spec = RunSpec {
-            program: prog,
-            args,
-            env: lang::base_env(),
-            cwd: cwd.path().to_path_buf(),
-            stdin: Some(tests.input(test)),
-            stdout: stdout.clone(),
-            stderr: stderr.clone(),
-            binds: program.binds(),
-            limits,
-        };
+        let spec = RunSpec::new(prog, cwd.path(), limits)
+            .args(args)
+            .envs(lang::base_env())
+            .stdin(Stdio::file(tests.input(test)))
+            .stdout(Stdio::file(&stdout))
+            .stderr(Stdio::file(&stderr))
+            .binds(program.binds());
         let outcome = self.runner.run(&spec)?;
         let (verdict, message) = match program_run_verdict(&outcome, program) {
             Some(failure) => failure,

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::config::{CompileLimits, LanguageConfig};
 use crate::digest::Fields;
-use crate::sandbox::{self, Bind, Limits, RunSpec, Runner};
+use crate::sandbox::{self, Bind, Limits, RunSpec, Runner, Stdio};
 
 pub use cache::ProgramCache;
 
@@ -270,24 +270,16 @@ impl Language {
         let log = work.path().join("prepare.log");
         let mut binds = self.binds()?;
         binds.push(Bind::writable(&dir));
-        let spec = RunSpec {
-            program,
-            args: argv[1..].to_vec(),
-            env: base_env(),
-            cwd: dir.clone(),
-            stdin: None,
-            stdout: log.clone(),
-            stderr: log.clone(),
-            binds,
-            limits: Limits {
-                cpu: Duration::from_secs(60),
-                wall: Duration::from_secs(120),
-                memory: 2 << 30,
-                output: 1 << 30,
-                open_files: 256,
-                processes: 64,
-            },
-        };
+        let run_limits = Limits::new(Duration::from_secs(60), 2 << 30)
+            .wall(Duration::from_secs(120))
+            .output(1 << 30)
+            .open_files(256);
+        let spec = RunSpec::new(program, &dir, run_limits)
+            .args(&argv[1..])
+            .envs(base_env())
+            .stdout(Stdio::file(&log))
+            .stderr(Stdio::file(&log))
+            .binds(binds);
         let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
         if !outcome.success() {
             return Err(format!(
@@ -329,24 +321,16 @@ impl Language {
         };
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let out = dir.path().join("out");
-        let spec = RunSpec {
-            program: resolve(program).ok_or_else(|| format!("{program} not found"))?,
-            args: version[1..].to_vec(),
-            env: base_env(),
-            cwd: dir.path().to_path_buf(),
-            stdin: None,
-            stdout: out.clone(),
-            stderr: out.clone(),
-            binds: self.binds()?,
-            limits: Limits {
-                cpu: Duration::from_secs(10),
-                wall: Duration::from_secs(20),
-                memory: 1 << 30,
-                output: 1 << 20,
-                open_files: 256,
-                processes: 64,
-            },
-        };
+        let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
+        let limits = Limits::new(Duration::from_secs(10), 1 << 30)
+            .wall(Duration::from_secs(20))
+            .open_files(256);
+        let spec = RunSpec::new(path, dir.path(), limits)
+            .args(&version[1..])
+            .envs(base_env())
+            .stdout(Stdio::file(&out))
+            .stderr(Stdio::file(&out))
+            .binds(self.binds()?);
         let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
         let text = std::fs::read_to_string(&out).unwrap_or_default();
         let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -454,25 +438,21 @@ impl Language {
             binds.extend(tops.into_iter().map(Bind::read_only));
             binds.extend(prepared.iter().map(Bind::read_only));
             let log = work.path().join("compile.log");
-            let spec = RunSpec {
-                program,
-                args: compile[1..].to_vec(),
-                env: base_env(),
-                cwd: src_dir.clone(),
-                stdin: None,
-                stdout: log.clone(),
-                stderr: log.clone(),
-                binds,
-                limits: Limits {
-                    cpu: Duration::from_secs_f64(limits.cpu_limit),
-                    wall: Duration::from_secs_f64(limits.time_limit),
-                    memory: limits.memory_limit << 20,
-                    // Every file the compiler writes, the program included.
-                    output: limits.program_limit << 20,
-                    open_files: 512,
-                    processes: 128,
-                },
-            };
+            let run_limits = Limits::new(
+                Duration::from_secs_f64(limits.cpu_limit),
+                limits.memory_limit << 20,
+            )
+            .wall(Duration::from_secs_f64(limits.time_limit))
+            // Every file the compiler writes, the program included.
+            .output(limits.program_limit << 20)
+            .open_files(512)
+            .processes(128);
+            let spec = RunSpec::new(program, &src_dir, run_limits)
+                .args(&compile[1..])
+                .envs(base_env())
+                .stdout(Stdio::file(&log))
+                .stderr(Stdio::file(&log))
+                .binds(binds);
             let outcome = runner.run(&spec)?;
             if !outcome.success() {
                 let mut message = read_bounded(&log, (limits.output_limit as usize) << 10);

@@ -18,7 +18,28 @@
 //! * measurement: [`Measurement::CgroupV2`], [`Measurement::CgroupV1`] or
 //!   [`Measurement::Rusage`].
 //!
-//! # Theory of operation (the `namespaces` tier, `ns.rs`)
+//! # Layout
+//!
+//! * `mod.rs`: the API ([`RunSpec`], [`Bind`], [`Runner`], [`Error`]) and
+//!   choosing a tier ([`select`]).
+//! * `limits.rs`: [`Limits`], and the one rlimit table both tiers apply.
+//! * `stdio.rs`: [`Stdio`] (a file, `/dev/null` or an open descriptor such
+//!   as a pipe's end), opened the same way for both tiers.
+//! * `outcome.rs`: [`Outcome`] and [`Termination`], and the one
+//!   classification of how a run ended, with its precedence, for both
+//!   tiers: the same run ends the same way wherever it ran.
+//! * `ns/`: the `namespaces` tier, one room a concern: `mod.rs` (a run
+//!   from spec to outcome, the watch), `pool.rs` (boxes prepared ahead:
+//!   take, refill, discard), `boxed.rs` (preparing one box: clone, id
+//!   maps, cgroup), `plan.rs` (the mount plan), `job.rs` (the run's
+//!   description in shared memory), `wire.rs` (every message between
+//!   judge, init and program), `child/` (clone to execve: `init.rs`,
+//!   `program.rs`, `mounts.rs`).
+//! * `cgroup.rs`: measuring and limiting by cgroup v1 or v2.
+//! * `seccomp.rs`: the system call filter.
+//! * `rlimit.rs`: the `rlimit` tier.
+//!
+//! # Theory of operation (the `namespaces` tier, `ns/`)
 //!
 //! * **Boxes are prepared ahead.** Creating namespaces is the expensive
 //!   part of a box (a network namespace alone costs ~0.3 ms of kernel
@@ -38,9 +59,13 @@
 //!   exist). Everything init needs is prepared before the clone (the
 //!   mount plan, the seccomp filter, a stack); the run's description
 //!   (mounts, argv, envp, rlimits) is written later by the judge as C data
-//!   into memory shared with init (`MAP_SHARED`, mapped before the clone),
-//!   and its stdin, stdout and stderr, opened by the judge, travel as
-//!   descriptors over a socket. The child only makes system calls.
+//!   into memory shared with init (`MAP_SHARED`, mapped before the clone,
+//!   `ns/job.rs`), and its stdin, stdout and stderr, opened by the judge
+//!   (files, or descriptors it was given, such as pipes), travel as
+//!   descriptors over a socket. Every message between the judge, init and
+//!   the program is defined once, in `ns/wire.rs`, and encoded into fixed
+//!   buffers on the child's side. The child only makes system calls
+//!   (`ns/child/`).
 //! * **Namespaces.** One `clone` makes the box's init with fresh user,
 //!   PID, mount, network, IPC, UTS and cgroup namespaces. The judge writes
 //!   the user namespace's maps (box uid 1000 inside = `[sandbox] uid`
@@ -107,19 +132,33 @@
 //!   report pipe with its `errno` and becomes [`Error::Setup`] naming the
 //!   step: the judge's fault, never the program's. So does an init that
 //!   dies without reporting.
+//! * **How it ended** (`outcome.rs`). What init reported, what the judge
+//!   enforced and what was measured go to the classification both tiers
+//!   share: the kernel's OOM kill, then the judge's stop, then the
+//!   kernel's `SIGXCPU`/`SIGXFSZ`, then CPU over the limit, then a memory
+//!   peak over the limit (whatever the exit), then a failure after meeting
+//!   the cgroup's memory limit, and only then the program's own exit or
+//!   signal.
 //!
 //! # Theory of operation (the `rlimit` tier, `rlimit.rs`)
 //!
 //! No isolation: the child calls `setpgid(0, 0)` and gets the rlimits
-//! above; `wait4` gives CPU time and peak RSS; a watchdog thread enforces
-//! the wall clock and samples `/proc` for memory and CPU; the process group
-//! is killed at the end. Only for trusted code or machines with no
-//! namespaces at all, and said loudly by `grundy doctor`.
+//! above (but not `RLIMIT_NPROC`: the program runs as the judge's user,
+//! whose every process it would count, so the process limit is not
+//! enforced here); `wait4` gives CPU time and peak RSS; a watchdog thread
+//! enforces the wall clock and samples `/proc` for memory and CPU; the
+//! process group is killed at the end. The stdio, the rlimit table and the
+//! classification are the ones the `namespaces` tier uses. Only for
+//! trusted code or machines with no namespaces at all, and said loudly by
+//! `grundy doctor`.
 
 mod cgroup;
+mod limits;
 mod ns;
+mod outcome;
 mod rlimit;
 mod seccomp;
+mod stdio;
 mod throttle;
 
 use std::path::PathBuf;
@@ -129,32 +168,129 @@ use serde::Serialize;
 
 use crate::config::{Isolation, MeasurementChoice, SandboxConfig};
 
+pub use limits::Limits;
 pub use ns::NamespaceSandbox;
+pub use outcome::{Measurement, Outcome, Termination};
 pub use rlimit::RlimitSandbox;
+pub use stdio::Stdio;
 pub use throttle::Throttled;
 
-/// One program to run, like `std::process::Command` plus limits.
+/// One program to run, like `std::process::Command` plus limits. Made by
+/// [`RunSpec::new`] and its builder methods:
+///
+/// ```no_run
+/// # use std::time::Duration;
+/// # use grundy::sandbox::{Bind, Limits, RunSpec, Stdio};
+/// let spec = RunSpec::new("/opt/sol/main", "/tmp/run", Limits::new(Duration::from_secs(1), 256 << 20))
+///     .args(["--fast"])
+///     .env("LANG", "C")
+///     .stdin(Stdio::file("/tmp/tests/01.in"))
+///     .stdout(Stdio::file("/tmp/out/stdout"))
+///     .bind(Bind::read_only("/opt/sol"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct RunSpec {
-    /// The program; looked up in `PATH` when it has no `/`.
+    /// The program; looked up in `PATH` when it has no `/` (on the
+    /// `rlimit` tier: a box needs an absolute path).
     pub program: PathBuf,
     pub args: Vec<String>,
     /// The complete environment (nothing is inherited).
     pub env: Vec<(String, String)>,
     /// Working directory.
     pub cwd: PathBuf,
-    /// A file to feed on stdin, or `None` for `/dev/null`.
-    pub stdin: Option<PathBuf>,
-    /// Where stdout is written (truncated first).
-    pub stdout: PathBuf,
-    /// Where stderr is written (truncated first).
-    pub stderr: PathBuf,
+    /// Where stdin comes from ([`Stdio::Null`] unless set).
+    pub stdin: Stdio,
+    /// Where stdout goes ([`Stdio::Null`] unless set).
+    pub stdout: Stdio,
+    /// Where stderr goes ([`Stdio::Null`] unless set).
+    pub stderr: Stdio,
     /// Host paths the program may see, at the same path inside the box
     /// (the program's directory, a toolchain, a writable working
     /// directory). `cwd` must be one of them or below one. Ignored by the
     /// `rlimit` tier, which isolates nothing.
     pub binds: Vec<Bind>,
     pub limits: Limits,
+}
+
+impl RunSpec {
+    /// A run of `program` in working directory `cwd` under `limits`: no
+    /// arguments, an empty environment, stdio on `/dev/null`, no binds
+    /// beyond `cwd`. The three are required because no default would be
+    /// safe: a judge must say where a box works and what it may use.
+    pub fn new(program: impl Into<PathBuf>, cwd: impl Into<PathBuf>, limits: Limits) -> RunSpec {
+        RunSpec {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: cwd.into(),
+            stdin: Stdio::Null,
+            stdout: Stdio::Null,
+            stderr: Stdio::Null,
+            binds: Vec::new(),
+            limits,
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl Into<String>) -> RunSpec {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Adds arguments.
+    pub fn args<I, S>(mut self, args: I) -> RunSpec
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Adds one environment variable.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> RunSpec {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Adds environment variables.
+    pub fn envs<I, K, V>(mut self, vars: I) -> RunSpec
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        self.env
+            .extend(vars.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+
+    pub fn stdin(mut self, stdin: Stdio) -> RunSpec {
+        self.stdin = stdin;
+        self
+    }
+
+    pub fn stdout(mut self, stdout: Stdio) -> RunSpec {
+        self.stdout = stdout;
+        self
+    }
+
+    pub fn stderr(mut self, stderr: Stdio) -> RunSpec {
+        self.stderr = stderr;
+        self
+    }
+
+    /// Makes one more host path visible in the box.
+    pub fn bind(mut self, bind: Bind) -> RunSpec {
+        self.binds.push(bind);
+        self
+    }
+
+    /// Makes more host paths visible in the box.
+    pub fn binds(mut self, binds: impl IntoIterator<Item = Bind>) -> RunSpec {
+        self.binds.extend(binds);
+        self
+    }
 }
 
 /// A host path made visible inside the box at the same path.
@@ -183,106 +319,31 @@ impl Bind {
     }
 }
 
-/// Resource limits of one run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    /// CPU time of the program (user + system).
-    pub cpu: Duration,
-    /// Wall-clock time.
-    pub wall: Duration,
-    /// Peak resident memory, bytes.
-    pub memory: u64,
-    /// Size of any file written, stdout and stderr included, bytes.
-    pub output: u64,
-    /// Open file descriptors.
-    pub open_files: u64,
-    /// Processes and threads alive at once, the first one included.
-    pub processes: u64,
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Termination {
-    /// Exited by itself with this status.
-    Exited(i32),
-    /// Killed by this signal (not one of ours).
-    Signaled(i32),
-    /// Stopped by the CPU-time limit.
-    CpuTimeout,
-    /// Stopped by the wall-clock limit.
-    WallTimeout,
-    /// Stopped by the memory limit, or its peak exceeded it.
-    MemoryExceeded,
-    /// Wrote more than the output limit.
-    OutputExceeded,
-}
-
-/// Which mechanism measured time and memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Measurement {
-    /// `wait4` rusage plus `/proc` sampling of the main process.
-    Rusage,
-    /// A cgroup v1 per run (`memory`, `cpuacct`, `pids` controllers).
-    CgroupV1,
-    /// A cgroup v2 per run (`memory`, `pids`, `cpu.stat`).
-    CgroupV2,
-}
-
-impl std::fmt::Display for Measurement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Measurement::Rusage => "rusage",
-            Measurement::CgroupV1 => "cgroup v1",
-            Measurement::CgroupV2 => "cgroup v2",
-        })
-    }
-}
-
-/// What the sandbox saw.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub termination: Termination,
-    /// CPU time, milliseconds.
-    pub cpu_ms: u64,
-    /// Wall-clock time, milliseconds.
-    pub wall_ms: u64,
-    /// Peak resident memory, KiB.
-    pub memory_kib: u64,
-    pub measured_by: Measurement,
-}
-
-impl Outcome {
-    /// Exited by itself with status 0.
-    pub fn success(&self) -> bool {
-        self.termination == Termination::Exited(0)
-    }
-}
-
 /// The sandbox itself failed (never the program's fault).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("starting {program}: {source}")]
+    #[error("starting {program}")]
     Spawn {
         program: String,
         source: std::io::Error,
     },
-    #[error("opening {path}: {source}")]
+    #[error("opening {path}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("waiting for {program}: {source}")]
+    #[error("waiting for {program}")]
     Wait {
         program: String,
         source: std::io::Error,
     },
-    #[error("setting up the box for {program}: {step}: {source}")]
+    #[error("setting up the box for {program}: {step}")]
     Setup {
         program: String,
         step: &'static str,
         source: std::io::Error,
     },
-    #[error("cgroup {path}: {source}")]
+    #[error("cgroup {path}")]
     Cgroup {
         path: PathBuf,
         source: std::io::Error,
@@ -351,7 +412,7 @@ impl Tiers {
         }
         if self.isolation == IsolationTier::None {
             return Err(format!(
-                "no isolating sandbox on this machine ({}); see `grundy doctor`",
+                "no isolating sandbox on this machine ({})",
                 self.missing.join("; ")
             ));
         }
@@ -476,24 +537,13 @@ fn probe(sandbox: &dyn Runner) -> Result<(), Error> {
         .find(|p| p.exists())
         .ok_or_else(|| Error::Unavailable("no /usr/bin/true to probe the sandbox with".into()))?;
     let out = dir.path().join("out");
-    let spec = RunSpec {
-        program,
-        args: Vec::new(),
-        env: Vec::new(),
-        cwd: dir.path().to_path_buf(),
-        stdin: None,
-        stdout: out.clone(),
-        stderr: out,
-        binds: Vec::new(),
-        limits: Limits {
-            cpu: Duration::from_secs(5),
-            wall: Duration::from_secs(10),
-            memory: 64 << 20,
-            output: 1 << 20,
-            open_files: 16,
-            processes: 4,
-        },
-    };
+    let limits = Limits::new(Duration::from_secs(5), 64 << 20)
+        .wall(Duration::from_secs(10))
+        .open_files(16)
+        .processes(4);
+    let spec = RunSpec::new(program, dir.path(), limits)
+        .stdout(Stdio::file(&out))
+        .stderr(Stdio::file(out));
     let outcome = sandbox.run(&spec)?;
     if outcome.success() {
         Ok(())

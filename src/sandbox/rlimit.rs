@@ -1,13 +1,15 @@
 //! The `rlimit` tier: process group, rlimits, `wait4` and a watchdog thread.
 //! See the theory of operation in the parent module.
 
-use std::fs::File;
 use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::{Error, Limits, Measurement, Outcome, RunSpec, Runner, Termination};
+use super::limits::{ProcessLimit, Rlimits};
+use super::outcome::{classify, Ending, Stopped};
+use super::stdio::open_stdio;
+use super::{Error, Limits, Measurement, Outcome, RunSpec, Runner};
 
 /// How often the watchdog samples a running program.
 const POLL: Duration = Duration::from_millis(5);
@@ -16,48 +18,26 @@ const POLL: Duration = Duration::from_millis(5);
 #[derive(Debug, Default, Clone)]
 pub struct RlimitSandbox;
 
-/// The limit the watchdog enforced, if any.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Stopped {
-    Wall,
-    Memory,
-    Cpu,
-}
-
 impl Runner for RlimitSandbox {
     fn run(&self, spec: &RunSpec) -> Result<Outcome, Error> {
-        let open = |path: &std::path::Path, write: bool| {
-            let f = if write {
-                File::create(path)
-            } else {
-                File::open(path)
-            };
-            f.map_err(|source| Error::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        };
-        let stdin = match &spec.stdin {
-            Some(path) => Stdio::from(open(path, false)?),
-            None => Stdio::null(),
-        };
-        let stdout = Stdio::from(open(&spec.stdout, true)?);
-        let stderr = Stdio::from(open(&spec.stderr, true)?);
-
+        let [stdin, stdout, stderr] = open_stdio(spec)?;
         let mut command = Command::new(&spec.program);
         command
             .args(&spec.args)
             .env_clear()
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .current_dir(&spec.cwd)
-            .stdin(stdin)
-            .stdout(stdout)
-            .stderr(stderr);
+            .stdin(std::process::Stdio::from(stdin))
+            .stdout(std::process::Stdio::from(stdout))
+            .stderr(std::process::Stdio::from(stderr));
         let limits = spec.limits;
+        // See `ProcessLimit::NotByRlimit`: the program runs as the judge.
+        let rlimits = limits.rlimits(ProcessLimit::NotByRlimit);
         // SAFETY: the closure runs between fork and exec and calls only
-        // async-signal-safe functions (setpgid, setrlimit); it allocates nothing.
+        // async-signal-safe functions (setpgid, setrlimit) on data made
+        // before the fork; it allocates nothing.
         unsafe {
-            command.pre_exec(move || set_limits(&limits));
+            command.pre_exec(move || set_limits(&rlimits));
         }
 
         let program = spec.program.display().to_string();
@@ -84,9 +64,15 @@ impl Runner for RlimitSandbox {
 
         let cpu = timeval_ms(usage.ru_utime) + timeval_ms(usage.ru_stime);
         let memory_kib = (usage.ru_maxrss as u64).max(sampled_kib);
-        let termination = classify(status, stopped, cpu, memory_kib, &limits);
+        let ending = Ending {
+            status: Some(status),
+            stopped,
+            cpu_ms: cpu,
+            memory_kib,
+            ..Ending::default()
+        };
         Ok(Outcome {
-            termination,
+            termination: classify(&ending, &limits),
             cpu_ms: cpu,
             wall_ms: wall.as_millis() as u64,
             memory_kib,
@@ -99,64 +85,14 @@ impl Runner for RlimitSandbox {
     }
 }
 
-fn classify(
-    status: libc::c_int,
-    stopped: Option<Stopped>,
-    cpu_ms: u64,
-    memory_kib: u64,
-    limits: &Limits,
-) -> Termination {
-    let over_cpu = cpu_ms > limits.cpu.as_millis() as u64;
-    let over_memory = memory_kib * 1024 > limits.memory;
-    match stopped {
-        Some(Stopped::Memory) => return Termination::MemoryExceeded,
-        Some(Stopped::Cpu) => return Termination::CpuTimeout,
-        Some(Stopped::Wall) if !over_cpu => return Termination::WallTimeout,
-        Some(Stopped::Wall) => return Termination::CpuTimeout,
-        None => {}
-    }
-    if over_cpu {
-        return Termination::CpuTimeout;
-    }
-    if libc::WIFSIGNALED(status) {
-        let sig = libc::WTERMSIG(status);
-        return match sig {
-            libc::SIGXCPU => Termination::CpuTimeout,
-            libc::SIGXFSZ => Termination::OutputExceeded,
-            _ if over_memory => Termination::MemoryExceeded,
-            _ => Termination::Signaled(sig),
-        };
-    }
-    if over_memory {
-        return Termination::MemoryExceeded;
-    }
-    Termination::Exited(libc::WEXITSTATUS(status))
-}
-
-/// Runs in the child between fork and exec.
-fn set_limits(limits: &Limits) -> std::io::Result<()> {
-    fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
-        let lim = libc::rlimit {
-            rlim_cur: soft,
-            rlim_max: hard,
-        };
-        // SAFETY: plain syscall with a valid pointer.
-        if unsafe { libc::setrlimit(resource, &lim) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(())
-    }
+/// Runs in the child between fork and exec: its own process group (so
+/// the whole group can be killed), then the rlimits.
+fn set_limits(rlimits: &Rlimits) -> std::io::Result<()> {
     // SAFETY: plain syscall.
     if unsafe { libc::setpgid(0, 0) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
-    let cpu_s = limits.cpu.as_secs() + 1;
-    set(libc::RLIMIT_CPU, cpu_s, cpu_s + 1)?;
-    set(libc::RLIMIT_FSIZE, limits.output, limits.output)?;
-    set(libc::RLIMIT_STACK, limits.memory, limits.memory)?;
-    set(libc::RLIMIT_NOFILE, limits.open_files, limits.open_files)?;
-    set(libc::RLIMIT_CORE, 0, 0)?;
-    Ok(())
+    rlimits.apply()
 }
 
 /// The watchdog: returns the limit it enforced (if any) and the peak RSS it sampled.
@@ -251,54 +187,4 @@ fn wait4(pid: libc::pid_t) -> std::io::Result<(libc::c_int, libc::rusage)> {
 
 fn timeval_ms(tv: libc::timeval) -> u64 {
     tv.tv_sec as u64 * 1000 + tv.tv_usec as u64 / 1000
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn limits() -> Limits {
-        Limits {
-            cpu: Duration::from_secs(1),
-            wall: Duration::from_secs(3),
-            memory: 256 << 20,
-            output: 1 << 20,
-            open_files: 64,
-            processes: 64,
-        }
-    }
-
-    fn exited(code: i32) -> libc::c_int {
-        code << 8
-    }
-
-    #[test]
-    fn clean_exit_is_exited() {
-        let t = classify(exited(0), None, 10, 1000, &limits());
-        assert_eq!(t, Termination::Exited(0));
-    }
-
-    #[test]
-    fn cpu_over_limit_is_timeout_even_when_exited() {
-        let t = classify(exited(0), None, 1001, 1000, &limits());
-        assert_eq!(t, Termination::CpuTimeout);
-    }
-
-    #[test]
-    fn sigxfsz_is_output_exceeded() {
-        let t = classify(libc::SIGXFSZ, None, 10, 1000, &limits());
-        assert_eq!(t, Termination::OutputExceeded);
-    }
-
-    #[test]
-    fn crash_above_memory_limit_is_memory_exceeded() {
-        let t = classify(libc::SIGABRT, None, 10, 300 * 1024, &limits());
-        assert_eq!(t, Termination::MemoryExceeded);
-    }
-
-    #[test]
-    fn sleeping_program_stopped_by_wall_is_wall_timeout() {
-        let t = classify(libc::SIGKILL, Some(Stopped::Wall), 1, 1000, &limits());
-        assert_eq!(t, Termination::WallTimeout);
-    }
 }

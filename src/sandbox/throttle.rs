@@ -108,24 +108,11 @@ mod tests {
     fn never_more_runs_at_once_than_slots() {
         let counting = Arc::new(Counting::default());
         let throttled = Throttled::new(counting.clone(), 2);
-        let spec = RunSpec {
-            program: "/bin/true".into(),
-            args: Vec::new(),
-            env: Vec::new(),
-            cwd: "/".into(),
-            stdin: None,
-            stdout: "/dev/null".into(),
-            stderr: "/dev/null".into(),
-            binds: Vec::new(),
-            limits: crate::sandbox::Limits {
-                cpu: Duration::from_secs(1),
-                wall: Duration::from_secs(1),
-                memory: 1 << 20,
-                output: 1 << 20,
-                open_files: 1,
-                processes: 1,
-            },
-        };
+        let spec = RunSpec::new(
+            "/bin/true",
+            "/",
+            crate::sandbox::Limits::new(Duration::from_secs(1), 1 << 20),
+        );
         std::thread::scope(|s| {
             for _ in 0..8 {
                 s.spawn(|| {

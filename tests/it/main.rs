@@ -4,6 +4,7 @@ mod boundaries;
 mod cli;
 mod export;
 mod helpers;
+mod lang;
 mod sandbox;
 mod store;
 mod verify;

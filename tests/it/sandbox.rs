@@ -14,19 +14,26 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use grundy::config::{CompileLimits, Config, SandboxConfig};
+use grundy::config::SandboxConfig;
 use grundy::judge::run_verdict;
-use grundy::lang::{Compiled, Languages, ProgramCache, Source};
+use grundy::lang::Compiled;
 use grundy::sandbox::{
-    self, Bind, IsolationTier, Limits, Measurement, Outcome, RunSpec, Runner, Termination,
+    self, Bind, IsolationTier, Limits, Measurement, Outcome, RunSpec, Runner, Stdio, Termination,
 };
 use grundy::verdict::Verdict;
+
+use super::lang::compile_c;
 
 /// The best sandbox of this machine, or `None` (and a loud message) when
 /// it cannot isolate. `GRUNDY_TEST_TIER=root-namespaces` (or
 /// `user-namespace`) runs the corpus against that tier only, so a machine
 /// that has both can test the one it would not pick.
-fn boxed() -> Option<Arc<dyn Runner>> {
+pub(super) fn boxed() -> Option<Arc<dyn Runner>> {
+    boxed_with_tiers().map(|(runner, _)| runner)
+}
+
+/// [`boxed`] and the tiers it is made of.
+fn boxed_with_tiers() -> Option<(Arc<dyn Runner>, sandbox::Tiers)> {
     static SELECTED: OnceLock<(Arc<dyn Runner>, sandbox::Tiers)> = OnceLock::new();
     let (runner, tiers) = SELECTED.get_or_init(|| {
         let config = SandboxConfig::default();
@@ -54,19 +61,14 @@ fn boxed() -> Option<Arc<dyn Runner>> {
         );
         return None;
     }
-    Some(runner.clone())
+    Some((runner.clone(), tiers.clone()))
 }
 
 /// Limits of an ordinary submission run.
-fn limits() -> Limits {
-    Limits {
-        cpu: Duration::from_secs(1),
-        wall: Duration::from_secs(3),
-        memory: 256 << 20,
-        output: 1 << 20,
-        open_files: 64,
-        processes: 32,
-    }
+pub(super) fn limits() -> Limits {
+    Limits::new(Duration::from_secs(1), 256 << 20)
+        .wall(Duration::from_secs(3))
+        .processes(32)
 }
 
 /// A C program compiled on the host into its own directory (`main`).
@@ -132,17 +134,12 @@ fn run(runner: &dyn Runner, fixture: &Fixture, args: &[&str], limits: Limits) ->
         .tempdir()
         .unwrap();
     let capture = tempfile::tempdir().unwrap();
-    let spec = RunSpec {
-        program: fixture.path().join("main"),
-        args: args.iter().map(|a| a.to_string()).collect(),
-        env: grundy::lang::base_env(),
-        cwd: cwd.path().to_path_buf(),
-        stdin: None,
-        stdout: capture.path().join("stdout"),
-        stderr: capture.path().join("stderr"),
-        binds: vec![Bind::read_only(fixture.path())],
-        limits,
-    };
+    let spec = RunSpec::new(fixture.path().join("main"), cwd.path(), limits)
+        .args(args.iter().copied())
+        .envs(grundy::lang::base_env())
+        .stdout(Stdio::file(capture.path().join("stdout")))
+        .stderr(Stdio::file(capture.path().join("stderr")))
+        .bind(Bind::read_only(fixture.path()));
     let start = Instant::now();
     let outcome = runner.run(&spec).expect("the sandbox itself must not fail");
     let elapsed = start.elapsed();
@@ -786,6 +783,52 @@ fn isolation_none_is_the_rlimit_tier_and_says_it_is_insecure() {
     );
 }
 
+// A run's stdio can be a pipe (a submission and its interactor are joined
+// so): on every tier, a run reads its stdin from one and writes its stdout
+// to another.
+#[test]
+fn a_run_reads_from_a_pipe_and_writes_to_a_pipe() {
+    use std::io::{Read, Write};
+    let fx = Fixture::c(
+        r#"
+#include <ctype.h>
+#include <stdio.h>
+int main(void) {
+    int c;
+    while ((c = getchar()) != EOF) putchar(toupper(c));
+    fputs("done", stderr);
+    return 0;
+}"#,
+    );
+    // The rlimit tier too: this fixture is harmless.
+    let mut runners: Vec<Arc<dyn Runner>> = vec![Arc::new(sandbox::RlimitSandbox)];
+    runners.extend(boxed());
+    for runner in runners {
+        let (stdin_read, mut stdin_write) = std::io::pipe().unwrap();
+        let (mut stdout_read, stdout_write) = std::io::pipe().unwrap();
+        stdin_write.write_all(b"take 3 from heap 2\n").unwrap();
+        drop(stdin_write);
+        let cwd = tempfile::tempdir().unwrap();
+        let capture = tempfile::tempdir().unwrap();
+        let stderr = capture.path().join("stderr");
+        let spec = RunSpec::new(fx.path().join("main"), cwd.path(), limits())
+            .stdin(Stdio::fd(stdin_read))
+            .stdout(Stdio::fd(stdout_write))
+            .stderr(Stdio::file(&stderr))
+            .bind(Bind::read_only(fx.path()));
+        let outcome = runner.run(&spec).expect("the sandbox itself must not fail");
+        // The spec held the last copy of the pipe's write end.
+        drop(spec);
+        let mut out = String::new();
+        stdout_read.read_to_string(&mut out).unwrap();
+        let err = std::fs::read_to_string(&stderr).unwrap_or_default();
+        let tier = runner.describe();
+        assert_eq!(outcome.termination, Termination::Exited(0), "{tier}: {err}");
+        assert_eq!(out, "TAKE 3 FROM HEAP 2\n", "{tier}");
+        assert_eq!(err, "done", "{tier}");
+    }
+}
+
 // Regression: glibc's setresuid in the child of a fork-like clone waited
 // for threads of the judge that no longer existed, so boxes started while
 // another thread was busy hung until the wall limit.
@@ -808,114 +851,27 @@ fn boxes_started_from_many_threads_at_once_all_run() {
 
 #[test]
 fn measurement_names_its_mechanism() {
-    let Some(sb) = boxed() else { return };
+    let Some((sb, tiers)) = boxed_with_tiers() else {
+        return;
+    };
     let fx = Fixture::c("int main(void) { return 7; }");
     let ran = run(sb.as_ref(), &fx, &[], limits());
     assert_eq!(ran.outcome.termination, Termination::Exited(7));
     assert_eq!(ran.verdict(), Some(Verdict::RE));
-    assert!(matches!(
-        ran.outcome.measured_by,
-        Measurement::CgroupV1 | Measurement::CgroupV2 | Measurement::Rusage
-    ));
+    // The mechanism an outcome names is the one the tiers say is in
+    // force, and the one the runner describes.
+    assert_eq!(ran.outcome.measured_by, tiers.measurement);
+    let describe = sb.describe();
+    assert!(
+        describe.contains(&format!("measurement: {}", ran.outcome.measured_by)),
+        "{describe}"
+    );
+    // And it measured something: any process that ran has resident memory.
+    assert!(ran.outcome.memory_kib > 0, "{:?}", ran.outcome);
 }
 
 // ---------------------------------------------------------------------------
-// Languages in the box: every configured toolchain, and compile-time attacks.
-
-fn shipped_config(data: &Path) -> Config {
-    let text = include_str!("../../config.toml");
-    let mut config = Config::parse(text, Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
-    config.data_dir = data.to_path_buf();
-    config
-}
-
-fn compile_limits() -> CompileLimits {
-    CompileLimits {
-        memory_limit: 1024,
-        ..CompileLimits::default()
-    }
-}
-
-#[test]
-fn every_language_compiles_and_runs_in_the_box() {
-    let Some(sb) = boxed() else { return };
-    let data = tempfile::tempdir().unwrap();
-    let config = shipped_config(data.path());
-    let languages = Languages::new(&config.languages);
-    let cache = ProgramCache::new(data.path().join("programs"));
-    let hello: [(&str, &str); 5] = [
-        ("c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}"),
-        ("cpp", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
-        ("rust", "fn main(){println!(\"hello\");}"),
-        ("python", "print('hello')"),
-        ("java", "public class Main{public static void main(String[] a){System.out.println(\"hello\");}}"),
-    ];
-    for (id, text) in hello {
-        let lang = languages.get(id).unwrap();
-        let compiled = lang
-            .compile(
-                sb.as_ref(),
-                &cache,
-                &Source::new(text.as_bytes().to_vec()),
-                &compile_limits(),
-            )
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
-        let program = match compiled {
-            Compiled::Ok(p) => p,
-            Compiled::Failed(m) => panic!("{id} does not compile in the box: {m}"),
-        };
-        let (prog, args) = program.command(256);
-        let cwd = tempfile::tempdir().unwrap();
-        let out = cwd.path().join("out");
-        let err = cwd.path().join("err");
-        let spec = RunSpec {
-            program: prog,
-            args,
-            env: grundy::lang::base_env(),
-            cwd: cwd.path().join("box"),
-            stdin: None,
-            stdout: out.clone(),
-            stderr: err.clone(),
-            binds: program.binds(),
-            limits: Limits {
-                cpu: Duration::from_secs(5),
-                wall: Duration::from_secs(10),
-                ..limits()
-            },
-        };
-        std::fs::create_dir(&spec.cwd).unwrap();
-        let outcome = sb.run(&spec).unwrap();
-        assert_eq!(
-            outcome.termination,
-            Termination::Exited(0),
-            "{id}: {}",
-            std::fs::read_to_string(&err).unwrap_or_default()
-        );
-        assert_eq!(
-            std::fs::read_to_string(&out).unwrap().trim(),
-            "hello",
-            "{id}"
-        );
-    }
-}
-
-fn compile_c(sb: &dyn Runner, text: &str) -> (Compiled, Duration) {
-    let data = tempfile::tempdir().unwrap();
-    let config = shipped_config(data.path());
-    let languages = Languages::new(&config.languages);
-    let cache = ProgramCache::new(data.path().join("programs"));
-    let lang = languages.get("c").unwrap();
-    let start = Instant::now();
-    let compiled = lang
-        .compile(
-            sb,
-            &cache,
-            &Source::new(text.as_bytes().to_vec()),
-            &compile_limits(),
-        )
-        .unwrap();
-    (compiled, start.elapsed())
-}
+// Compile-time attacks: the compiler runs in the box too.
 
 #[test]
 fn compiler_cannot_leak_host_files_into_its_messages() {
@@ -960,112 +916,14 @@ fn box_writes_land_only_in_its_working_directory() {
         "#include <stdio.h>\nint main(void){FILE*f=fopen(\"result\",\"w\");fputs(\"ok\",f);fclose(f);return 0;}",
     );
     let cwd = tempfile::tempdir().unwrap();
-    let spec = RunSpec {
-        program: fx.path().join("main"),
-        args: Vec::new(),
-        env: Vec::new(),
-        cwd: cwd.path().to_path_buf(),
-        stdin: None,
-        stdout: cwd.path().join("stdout"),
-        stderr: cwd.path().join("stderr"),
-        binds: vec![Bind::read_only(fx.path())],
-        limits: limits(),
-    };
+    let spec = RunSpec::new(fx.path().join("main"), cwd.path(), limits())
+        .stdout(Stdio::file(cwd.path().join("stdout")))
+        .stderr(Stdio::file(cwd.path().join("stderr")))
+        .bind(Bind::read_only(fx.path()));
     let outcome = sb.run(&spec).unwrap();
     assert_eq!(outcome.termination, Termination::Exited(0));
     assert_eq!(
         std::fs::read_to_string(cwd.path().join("result")).unwrap(),
         "ok"
     );
-}
-
-/// Compiles `text` as `id` in the box and runs it there under `limits`.
-fn compile_and_run(
-    sb: &dyn Runner,
-    id: &str,
-    text: &str,
-    limits: Limits,
-) -> (Option<Verdict>, Outcome, String) {
-    let data = tempfile::tempdir().unwrap();
-    let config = shipped_config(data.path());
-    let languages = Languages::new(&config.languages);
-    let cache = ProgramCache::new(data.path().join("programs"));
-    let lang = languages.get(id).unwrap();
-    let source = Source::new(text.as_bytes().to_vec());
-    let Compiled::Ok(program) = lang
-        .compile(sb, &cache, &source, &compile_limits())
-        .unwrap()
-    else {
-        panic!("{id} source does not compile");
-    };
-    let (prog, args) = program.command(limits.memory >> 20);
-    let cwd = tempfile::tempdir().unwrap();
-    let capture = tempfile::tempdir().unwrap();
-    let spec = RunSpec {
-        program: prog,
-        args,
-        env: grundy::lang::base_env(),
-        cwd: cwd.path().to_path_buf(),
-        stdin: None,
-        stdout: capture.path().join("out"),
-        stderr: capture.path().join("err"),
-        binds: program.binds(),
-        limits,
-    };
-    let outcome = sb.run(&spec).unwrap();
-    let out = std::fs::read_to_string(capture.path().join("out")).unwrap_or_default()
-        + &std::fs::read_to_string(capture.path().join("err")).unwrap_or_default();
-    let verdict = grundy::judge::program_run_verdict(&outcome, &program).map(|v| v.0);
-    (verdict, outcome, out)
-}
-
-#[test]
-fn java_catching_out_of_memory_is_memory_limit_exceeded() {
-    let Some(sb) = boxed() else { return };
-    let l = Limits {
-        cpu: Duration::from_secs(5),
-        wall: Duration::from_secs(10),
-        ..limits()
-    };
-    for body in [
-        // Many small allocations until the heap is full.
-        "java.util.List<long[]> l = new java.util.ArrayList<>(); while (true) l.add(new long[1 << 17]);",
-        // One allocation larger than the limit.
-        "long[] a = new long[1 << 30]; System.out.println(a.length);",
-    ] {
-        let text = format!(
-            "public class Main {{ public static void main(String[] x) {{ try {{ {body} }} catch (OutOfMemoryError e) {{ System.out.println(\"caught\"); }} }} }}"
-        );
-        let (verdict, outcome, out) = compile_and_run(sb.as_ref(), "java", &text, l);
-        assert_eq!(verdict, Some(Verdict::MLE), "{body}: {outcome:?} {out}");
-        assert!(!out.contains("caught"), "{body}: {out}");
-    }
-}
-
-#[test]
-fn doctor_names_the_tiers_in_force() {
-    let Some(_) = boxed() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let text = include_str!("../../config.toml").replace(
-        "data_dir = \"var\"",
-        &format!("data_dir = \"{}\"", dir.path().join("var").display()),
-    );
-    let config = dir.path().join("config.toml");
-    std::fs::write(&config, text).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("--config")
-        .arg(&config)
-        .arg("doctor")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.starts_with("isolation:   namespaces"), "{stdout}");
-    assert!(stdout.contains("\nmeasurement: "), "{stdout}");
-    for id in ["c", "cpp", "rust", "python", "java"] {
-        assert!(
-            stdout.contains(&format!("language:    {id:<8} ok")),
-            "{stdout}"
-        );
-    }
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
 }

@@ -1,0 +1,420 @@
+//! Preparing one box: the channels to its init, the clone into fresh
+//! namespaces, the user namespace's id maps, the cgroup, and waiting
+//! until init has built the base file system. A [`Boxed`] owns the box:
+//! dropping it kills and reaps init (and with it the whole PID namespace).
+
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::child::{self, Prep};
+use super::job::{Shared, JOB_BYTES};
+use super::wire::{Control, Decoded, Record, Step};
+use super::{Inner, Users, BOX_ID, POLL};
+use crate::sandbox::cgroup::RunGroup;
+use crate::sandbox::{Error, Limits};
+
+/// How long a box may take to prepare before the judge gives up on it.
+pub(super) const PREPARE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A box: its init, waiting for a run or running one. Dropping it kills
+/// and reaps init (and with it the whole PID namespace), then removes the
+/// cgroup.
+pub(super) struct Boxed {
+    pub(super) pid: libc::pid_t,
+    pidfd: Option<OwnedFd>,
+    /// The judge's end of the control socket.
+    pub(super) control: OwnedFd,
+    pub(super) report: ReportReader,
+    pub(super) group: Option<RunGroup>,
+    pub(super) shared: Shared,
+    /// The cgroup's memory and process limits.
+    limits: (u64, u64),
+}
+
+/// The judge's ends of a new box's channels, and init's.
+struct Channels {
+    control: OwnedFd,
+    control_box: OwnedFd,
+    report_read: OwnedFd,
+    report_write: OwnedFd,
+}
+
+fn setup(step: &'static str) -> impl Fn(std::io::Error) -> Error {
+    move |source| Error::Setup {
+        program: "a box".into(),
+        step,
+        source,
+    }
+}
+
+impl Inner {
+    /// Starts a box: clones its init into fresh namespaces and a fresh
+    /// cgroup (limited to `limits`: memory, processes) and waits until it
+    /// has built the base file system.
+    pub(super) fn prepare(&self, limits: (u64, u64)) -> Result<Boxed, Error> {
+        // Init and its helper run in the cgroup while the box is built.
+        let limits = (limits.0, limits.1.max(4));
+        let group = match &self.cgroups {
+            Some(cg) => Some(cg.create(limits.0, limits.1)?),
+            None => None,
+        };
+        let shared = Shared::new(JOB_BYTES).map_err(setup("mapping shared memory"))?;
+        let channels = channels()?;
+        let pid = self.clone_init(&channels, &shared)?;
+        let Channels {
+            control,
+            control_box,
+            report_read,
+            report_write,
+        } = channels;
+        drop((control_box, report_write));
+        // SAFETY: plain syscall; our unreaped child cannot be recycled.
+        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as RawFd;
+        // From here on dropping the box kills and reaps its init.
+        let mut b = Boxed {
+            pid,
+            // SAFETY: on success a fresh descriptor we own.
+            pidfd: (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) }),
+            control,
+            report: ReportReader::new(report_read),
+            group,
+            shared,
+            limits,
+        };
+        self.admit(&b)?;
+        b.wait_prepared()?;
+        if let Some(group) = &mut b.group {
+            // What building the box cost is not the run's.
+            group.reset();
+        }
+        Ok(b)
+    }
+
+    /// Clones the box's init, which runs [`child::init`]; its pid.
+    fn clone_init(&self, channels: &Channels, shared: &Shared) -> Result<libc::pid_t, Error> {
+        // Everything the child needs, made before the clone.
+        let prep = Prep {
+            base: &self.base,
+            users: self.users,
+            host_uid: self.host_uid,
+            host_gid: self.host_gid,
+            drop_groups: self.privileged,
+            seccomp: &self.seccomp,
+            control: channels.control_box.as_raw_fd(),
+            report: channels.report_write.as_raw_fd(),
+            job: shared.ptr.cast_const().cast(),
+            stack: vec![0; 256 << 10],
+        };
+        let mut flags = libc::CLONE_NEWNS
+            | libc::CLONE_NEWPID
+            | libc::CLONE_NEWNET
+            | libc::CLONE_NEWIPC
+            | libc::CLONE_NEWUTS
+            | libc::CLONE_NEWCGROUP;
+        if self.users == Users::Namespace {
+            flags |= libc::CLONE_NEWUSER;
+        }
+        // SAFETY: a fork-like clone (no new stack: the child continues on a
+        // copy of this one). The child runs only `init`, which makes plain
+        // system calls on memory prepared above and never returns.
+        let pid = unsafe {
+            libc::syscall(
+                libc::SYS_clone,
+                (flags | libc::SIGCHLD) as libc::c_ulong,
+                0usize,
+                0usize,
+                0usize,
+                0usize,
+            )
+        };
+        if pid == 0 {
+            // SAFETY: we are the child; see `init`.
+            unsafe { child::init(&prep) }
+        }
+        if pid < 0 {
+            return Err(setup("cloning the box's init")(
+                std::io::Error::last_os_error(),
+            ));
+        }
+        Ok(pid as libc::pid_t)
+    }
+
+    /// Gives the box's init its identity and cgroup, then lets it go on.
+    fn admit(&self, b: &Boxed) -> Result<(), Error> {
+        if self.users == Users::Namespace {
+            self.map_ids(b.pid)
+                .map_err(setup("writing the user namespace maps"))?;
+        }
+        if let Some(group) = &b.group {
+            group.attach(b.pid)?;
+        }
+        // SAFETY: a descriptor we own.
+        if !unsafe { Control::Go.send(b.control.as_raw_fd()) } {
+            return Err(setup("starting the box")(std::io::Error::last_os_error()));
+        }
+        Ok(())
+    }
+
+    /// Writes the user namespace's id maps for child `pid`.
+    fn map_ids(&self, pid: libc::pid_t) -> std::io::Result<()> {
+        let proc = PathBuf::from(format!("/proc/{pid}"));
+        if !self.privileged {
+            std::fs::write(proc.join("setgroups"), "deny")?;
+        }
+        std::fs::write(
+            proc.join("uid_map"),
+            format!("{BOX_ID} {} 1\n", self.host_uid),
+        )?;
+        std::fs::write(
+            proc.join("gid_map"),
+            format!("{BOX_ID} {} 1\n", self.host_gid),
+        )?;
+        Ok(())
+    }
+}
+
+/// The control socket and the report pipe of a new box.
+fn channels() -> Result<Channels, Error> {
+    let (control, control_box) = socketpair().map_err(setup("creating a socket"))?;
+    let (report_read, report_write) = pipe().map_err(setup("creating a pipe"))?;
+    Ok(Channels {
+        control,
+        control_box,
+        report_read,
+        report_write,
+    })
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: valid out array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: fresh descriptors we own.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: valid out array.
+    if unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    } != 0
+    {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: fresh descriptors we own.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// What the box's init reported.
+#[derive(Debug, Default)]
+pub(super) struct Report {
+    /// The base file system is built; the box waits for its run.
+    pub(super) prepared: bool,
+    pub(super) status: Option<libc::c_int>,
+    /// The first failed step and its `errno`.
+    pub(super) failure: Option<(Step, i32)>,
+    /// CPU microseconds and peak RSS (KiB) of init's reaped children.
+    pub(super) rusage: Option<(u64, u64)>,
+}
+
+impl Report {
+    fn add(&mut self, record: Record) {
+        match record {
+            Record::Prepared => self.prepared = true,
+            Record::Status(status) => self.status = Some(status),
+            Record::Failed { step, errno } => {
+                self.failure.get_or_insert((step, errno));
+            }
+            Record::Usage {
+                user_us,
+                system_us,
+                max_rss_kib,
+            } => self.rusage = Some((user_us + system_us, max_rss_kib)),
+        }
+    }
+
+    /// The failed step as the sandbox's error, if one failed.
+    pub(super) fn error(&self, program: &str) -> Option<Error> {
+        self.failure.map(|(step, errno)| Error::Setup {
+            program: program.to_string(),
+            step: step.what(),
+            source: std::io::Error::from_raw_os_error(errno),
+        })
+    }
+}
+
+/// Reads init's report pipe as records arrive.
+pub(super) struct ReportReader {
+    fd: OwnedFd,
+    pending: Vec<u8>,
+    report: Report,
+}
+
+impl ReportReader {
+    fn new(fd: OwnedFd) -> ReportReader {
+        // Init and the program before exec are the writers; never block on
+        // them (another box's init may briefly hold a copy of the end).
+        // SAFETY: plain fcntl on a descriptor we own.
+        unsafe {
+            let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+            libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        ReportReader {
+            fd,
+            pending: Vec::new(),
+            report: Report::default(),
+        }
+    }
+
+    /// Reads whatever has arrived and takes in the complete records.
+    pub(super) fn pump(&mut self) {
+        let mut chunk = [0u8; 256];
+        loop {
+            // SAFETY: valid buffer.
+            let n =
+                unsafe { libc::read(self.fd.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len()) };
+            if n <= 0 {
+                break;
+            }
+            self.pending.extend_from_slice(&chunk[..n as usize]);
+        }
+        let mut used = 0;
+        loop {
+            match Record::decode(&self.pending[used..]) {
+                Decoded::Record(record, len) => {
+                    self.report.add(record);
+                    used += len;
+                }
+                Decoded::Partial => break,
+                Decoded::Garbage => {
+                    used = self.pending.len();
+                    break;
+                }
+            }
+        }
+        self.pending.drain(..used);
+    }
+}
+
+impl std::ops::Deref for ReportReader {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.report
+    }
+}
+
+impl Boxed {
+    /// Waits until init has built the base file system (or failed to).
+    fn wait_prepared(&mut self) -> Result<(), Error> {
+        let start = Instant::now();
+        loop {
+            let dead = self.poll(POLL);
+            self.report.pump();
+            if let Some(e) = self.report.error("a box") {
+                return Err(e);
+            }
+            if self.report.prepared {
+                return Ok(());
+            }
+            if dead || start.elapsed() > PREPARE_TIMEOUT {
+                return Err(Error::Setup {
+                    program: "a box".into(),
+                    step: Step::Base.what(),
+                    source: std::io::Error::other(if dead {
+                        "the box's init died"
+                    } else {
+                        "timed out"
+                    }),
+                });
+            }
+        }
+    }
+
+    /// Waits up to `wait` for a report or for init's end; whether init
+    /// has ended.
+    pub(super) fn poll(&self, wait: Duration) -> bool {
+        let mut fds = [
+            libc::pollfd {
+                fd: self.report.fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: self.pidfd.as_ref().map_or(-1, AsRawFd::as_raw_fd),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        let ms = wait.as_millis().clamp(1, 1000) as libc::c_int;
+        // SAFETY: valid pollfd array.
+        unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
+        if self.pidfd.is_some() {
+            return fds[1].revents != 0;
+        }
+        // Before pidfds (Linux 5.3): ask without reaping.
+        // SAFETY: siginfo_t is plain old data.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: WNOWAIT leaves the child for the real wait.
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                self.pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
+        };
+        // SAFETY: reading the pid field of a filled siginfo.
+        r == 0 && unsafe { info.si_pid() } == self.pid
+    }
+
+    /// Sets the cgroup's limits where they differ from the box's.
+    pub(super) fn set_limits(&mut self, limits: &Limits) -> Result<(), Error> {
+        let wanted = (limits.memory, limits.processes);
+        if let Some(group) = &self.group {
+            if self.limits != wanted {
+                group.set_limits(self.limits.0, wanted.0, wanted.1)?;
+                self.limits = wanted;
+            }
+        }
+        Ok(())
+    }
+
+    /// Kills init now (and with it the whole PID namespace); the box is
+    /// reaped when dropped.
+    pub(super) fn kill(&self) {
+        // SAFETY: our unreaped child: the pid cannot be reused yet.
+        unsafe {
+            libc::kill(self.pid, libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Boxed {
+    fn drop(&mut self) {
+        self.kill();
+        let mut status = 0;
+        loop {
+            // SAFETY: valid pointer.
+            let r = unsafe { libc::waitpid(self.pid, &mut status, libc::__WALL) };
+            if r == self.pid
+                || (r < 0
+                    && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted)
+            {
+                break;
+            }
+        }
+        if let Some(group) = &self.group {
+            // A backstop: the PID namespace died with its init.
+            group.kill_all();
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! The box's init and the helper that builds the base file system.
+
+use std::os::fd::RawFd;
+
+use super::mounts::{bind, mkdir, mount_tmpfs, open_source};
+use super::program::program;
+use super::{become_box_user, check, close_all_but, fail, Prep};
+use crate::sandbox::ns::job::{slice, Job, JobKind};
+use crate::sandbox::ns::plan::{Op, SOURCE_FD};
+use crate::sandbox::ns::wire::{self, Control, Record, Step};
+use crate::sandbox::ns::Users;
+
+/// Spawns `entry(arg)` as `posix_spawn` does: the child shares this
+/// process's memory on its own stack (`prep.stack`) and this process waits
+/// until it execs or exits, so nothing is copied.
+unsafe fn spawn(
+    prep: &Prep,
+    entry: extern "C" fn(*mut libc::c_void) -> libc::c_int,
+    arg: *const libc::c_void,
+) -> libc::pid_t {
+    let stack = prep.stack.as_ptr() as usize + prep.stack.len();
+    libc::clone(
+        entry,
+        (stack & !15) as *mut libc::c_void,
+        libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+        arg.cast_mut(),
+    )
+}
+
+/// The box's init (PID 1 of its namespace): builds the base file system,
+/// arms the program's process, waits for its run, adds the run's mounts,
+/// enters the root, lets the program go, reaps everything, reports.
+///
+/// # Safety
+/// Only in the child of the fork-like clone in `Inner::clone_init`.
+pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
+    let report = prep.report;
+    wait_for_go(prep);
+    build_base_by_helper(prep);
+    let host = b"box";
+    check(
+        libc::sethostname(host.as_ptr().cast(), host.len()),
+        report,
+        Step::Hostname,
+    );
+    let (stub, to_stub) = arm_program(prep);
+    let mut msg = [0u8; Record::MAX];
+    let len = Record::Prepared.encode(&mut msg);
+    libc::write(report, msg.as_ptr().cast(), len);
+
+    // The run: its description in shared memory, its stdio on the socket.
+    let Some(stdio) = wire::receive_run(prep.control) else {
+        // The judge dropped the box unused.
+        libc::_exit(0)
+    };
+    let job = &*prep.job;
+    add_run_mounts(prep, job);
+    enter_root(prep);
+    // The file system is ready: the program may go.
+    if wire::send_run(to_stub, &stdio) != 1 {
+        fail(report, Step::Job);
+    }
+    // Init keeps only the report pipe.
+    close_all_but(&[report]);
+    reap_and_report(stub, report)
+}
+
+/// Dies with the judge's thread, keeps only its own descriptors, waits
+/// for the judge's go (the id maps are written), then hides its memory
+/// and makes every mount private.
+unsafe fn wait_for_go(prep: &Prep) {
+    let report = prep.report;
+    // Die with the judge's thread that made this box.
+    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+    // Descriptors of the judge (other boxes' pipes, its files) are not
+    // this box's business.
+    close_all_but(&[prep.control, report]);
+    if !Control::Go.receive(prep.control) {
+        fail(report, Step::Go);
+    }
+    // Nothing in the box may read init's memory or descriptors. (Not
+    // before the judge has written the id maps: a process that is not
+    // dumpable has its /proc files owned by root.)
+    libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
+    let null = std::ptr::null::<libc::c_char>();
+    check(
+        libc::mount(
+            null,
+            c"/".as_ptr(),
+            null,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ),
+        report,
+        Step::Private,
+    );
+}
+
+/// Opens the base's bind sources, then has a helper build the base as
+/// the box user, while init keeps the judge's identity to open the run's
+/// own paths later (which the box user may not be able to reach: a
+/// toolchain under /root).
+unsafe fn build_base_by_helper(prep: &Prep) {
+    let report = prep.report;
+    for op in &prep.base.ops {
+        if let Op::Bind { source, fd, .. } = op {
+            open_source(source.as_ptr(), *fd, report);
+        }
+    }
+    let helper = spawn(prep, base_entry, (prep as *const Prep).cast());
+    let mut status = 0;
+    if helper < 0 {
+        fail(report, Step::Fork);
+    }
+    while libc::waitpid(helper, &mut status, libc::__WALL) < 0 {
+        if *libc::__errno_location() != libc::EINTR {
+            fail(report, Step::Base);
+        }
+    }
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        // The helper reported its failed step.
+        libc::_exit(126);
+    }
+    if prep.base.sources > 0 {
+        let last = SOURCE_FD as u32 + prep.base.sources as u32 - 1;
+        libc::syscall(libc::SYS_close_range, SOURCE_FD as u32, last, 0u32);
+    }
+}
+
+/// Forks the program's process, which arms itself (box user, no
+/// capabilities, seccomp) while the box waits: only its exec is left for
+/// the run. Its root and working directory are the old root, which
+/// `pivot_root` moves to the new one. Returns its pid and init's end of
+/// the socket to it, once it is armed.
+unsafe fn arm_program(prep: &Prep) -> (libc::pid_t, RawFd) {
+    let report = prep.report;
+    check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
+    let mut pair = [0; 2];
+    if libc::socketpair(
+        libc::AF_UNIX,
+        libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+        0,
+        pair.as_mut_ptr(),
+    ) != 0
+    {
+        fail(report, Step::Fork);
+    }
+    let [to_stub, stub_end] = pair;
+    // A raw fork: the C library's would run the judge's fork handlers.
+    let stub = libc::syscall(
+        libc::SYS_clone,
+        libc::SIGCHLD as libc::c_ulong,
+        0usize,
+        0usize,
+        0usize,
+        0usize,
+    ) as libc::pid_t;
+    if stub == 0 {
+        program(prep, stub_end);
+    }
+    if stub < 0 {
+        fail(report, Step::Fork);
+    }
+    libc::close(stub_end);
+    if !Control::Armed.receive(to_stub) {
+        // The program's side reported why.
+        libc::_exit(126);
+    }
+    (stub, to_stub)
+}
+
+/// Mounts the run's binds and symlinks (sources opened with the judge's
+/// identity, mounts made as the box user).
+unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
+    let report = prep.report;
+    let ops = slice(job.ops, job.n_ops);
+    for op in ops {
+        if op.kind != JobKind::Symlink {
+            open_source(op.source, op.fd, report);
+        }
+    }
+    if prep.users == Users::Namespace {
+        become_box_user(prep);
+    }
+    for &dir in slice(job.mkdirs, job.n_mkdirs) {
+        mkdir(dir, report);
+    }
+    for op in ops {
+        match op.kind {
+            JobKind::Symlink => check(libc::symlink(op.source, op.target), report, Step::Symlink),
+            kind => bind(
+                op.fd_path,
+                op.target,
+                kind == JobKind::BindFile,
+                op.writable != 0,
+                op.locked,
+                report,
+            ),
+        }
+    }
+}
+
+/// Makes the root read-only, `pivot_root`s into it and detaches the old
+/// root: no path leads back to the host.
+unsafe fn enter_root(prep: &Prep) {
+    let report = prep.report;
+    let null = std::ptr::null::<libc::c_char>();
+    check(
+        libc::mount(
+            null,
+            prep.base.root.as_ptr(),
+            null,
+            libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+            std::ptr::null(),
+        ),
+        report,
+        Step::RootReadOnly,
+    );
+    check(libc::chdir(prep.base.root.as_ptr()), report, Step::Pivot);
+    check(
+        libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as libc::c_int,
+        report,
+        Step::Pivot,
+    );
+    check(
+        libc::umount2(c".".as_ptr(), libc::MNT_DETACH),
+        report,
+        Step::Umount,
+    );
+}
+
+/// Reaps every process until the program (`child`) ends, kills the rest
+/// of the namespace, reports the program's status and the rusage of what
+/// was reaped, and exits.
+unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) -> ! {
+    let mut program_status = None;
+    loop {
+        let mut status = 0;
+        let r = libc::waitpid(-1, &mut status, libc::__WALL);
+        if r == child {
+            program_status = Some(status);
+            break;
+        }
+        if r < 0 && *libc::__errno_location() != libc::EINTR {
+            break;
+        }
+    }
+    // Nothing outlives the program: kill the rest of the namespace.
+    libc::kill(-1, libc::SIGKILL);
+    let mut usage: libc::rusage = std::mem::zeroed();
+    libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+    let us = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000 + tv.tv_usec as u64;
+    // One write, so the judge wakes once. (Each record is at most
+    // `Record::MAX` bytes, so the slices below are in bounds.)
+    let mut msg = [0u8; 2 * Record::MAX];
+    let mut one = [0u8; Record::MAX];
+    let n = Record::Usage {
+        user_us: us(usage.ru_utime),
+        system_us: us(usage.ru_stime),
+        max_rss_kib: usage.ru_maxrss as u64,
+    }
+    .encode(&mut one);
+    msg[..n].copy_from_slice(&one[..n]);
+    let mut len = n;
+    if let Some(status) = program_status {
+        let n = Record::Status(status).encode(&mut one);
+        msg[len..len + n].copy_from_slice(&one[..n]);
+        len += n;
+    }
+    libc::write(report, msg.as_ptr().cast(), len);
+    libc::_exit(0)
+}
+
+extern "C" fn base_entry(prep: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `prep` is init's, alive (init waits for this helper).
+    unsafe { build_base(&*(prep as *const Prep)) }
+}
+
+/// The helper's side: the root tmpfs and every shared mount, as the box
+/// user; the sources are already open on their reserved descriptors.
+unsafe fn build_base(prep: &Prep) -> ! {
+    let report = prep.report;
+    if prep.users == Users::Namespace {
+        become_box_user(prep);
+    }
+    let base = prep.base;
+    mount_tmpfs(base.root.as_ptr(), base.tmpfs.as_ptr(), report, Step::Root);
+    for op in &base.ops {
+        match op {
+            Op::Mkdir(path) => mkdir(path.as_ptr(), report),
+            Op::Bind {
+                fd_path,
+                target,
+                file,
+                writable,
+                locked,
+                ..
+            } => bind(
+                fd_path.as_ptr(),
+                target.as_ptr(),
+                *file,
+                *writable,
+                *locked,
+                report,
+            ),
+            Op::Tmpfs { target, options } => {
+                mount_tmpfs(target.as_ptr(), options.as_ptr(), report, Step::Tmpfs)
+            }
+            Op::Proc(target) => check(
+                libc::mount(
+                    c"proc".as_ptr(),
+                    target.as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    std::ptr::null(),
+                ),
+                report,
+                Step::Proc,
+            ),
+            Op::Symlink { to, at } => check(
+                libc::symlink(to.as_ptr(), at.as_ptr()),
+                report,
+                Step::Symlink,
+            ),
+            Op::File { path, contents } => {
+                let fd = libc::open(
+                    path.as_ptr(),
+                    libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                    0o644,
+                );
+                if fd < 0 {
+                    fail(report, Step::File);
+                }
+                let bytes = contents.as_bytes();
+                libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+                libc::close(fd);
+            }
+        }
+    }
+    libc::_exit(0)
+}

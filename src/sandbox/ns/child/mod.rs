@@ -1,0 +1,108 @@
+//! The child side: everything here runs between `clone` and `execve`, in
+//! a child of a possibly multi-threaded judge. System calls only, on
+//! memory the parent prepared ([`Prep`], the base plan, the job in shared
+//! memory): no allocation, no lock, no unwinding. A failed step is
+//! reported on the report pipe ([`fail`]) and ends the process.
+//!
+//! Three processes run this code: the box's [`init()`] (PID 1 of the box),
+//! its helper that builds the base file system as the box user
+//! (`build_base` in `init.rs`), and the program's process
+//! ([`program`](program::program())). `mod.rs` holds what all three use;
+//! `mounts.rs` the mount system calls.
+
+mod init;
+mod mounts;
+mod program;
+
+use std::os::fd::RawFd;
+
+use super::job::Job;
+use super::plan::Base;
+use super::wire::{Record, Step};
+use super::{Users, BOX_ID};
+use crate::sandbox::seccomp::Filter;
+
+pub(in crate::sandbox::ns) use init::init;
+
+/// Everything a box's init needs before its run arrives, prepared by the
+/// judge before the clone (the child works on its own copy).
+pub(in crate::sandbox::ns) struct Prep<'a> {
+    pub(super) base: &'a Base,
+    pub(super) users: Users,
+    pub(super) host_uid: u32,
+    pub(super) host_gid: u32,
+    pub(super) drop_groups: bool,
+    pub(super) seccomp: &'a Filter,
+    /// Init's end of the control socket (the judge's go, then the run).
+    pub(super) control: RawFd,
+    pub(super) report: RawFd,
+    /// Where the run's [`Job`] will be.
+    pub(super) job: *const Job,
+    /// The stack init's helper runs on.
+    pub(super) stack: Vec<u8>,
+}
+
+/// Reports a failed step (with `errno`) to the judge and exits.
+unsafe fn fail(report: RawFd, step: Step) -> ! {
+    let errno = *libc::__errno_location();
+    let mut msg = [0u8; Record::MAX];
+    let len = Record::Failed { step, errno }.encode(&mut msg);
+    libc::write(report, msg.as_ptr().cast(), len);
+    libc::_exit(126)
+}
+
+/// Fails `step` unless a system call returned 0.
+unsafe fn check(r: libc::c_int, report: RawFd, step: Step) {
+    if r != 0 {
+        fail(report, step);
+    }
+}
+
+/// Becomes the (mapped) box user, keeping this namespace's capabilities:
+/// an unmapped uid cannot create files on the box's own tmpfs
+/// (`EOVERFLOW`). The program drops the capabilities.
+unsafe fn become_box_user(prep: &Prep) {
+    if prep.drop_groups {
+        check(raw_setgroups(), prep.report, Step::Groups);
+    }
+    check(raw_setresgid(BOX_ID), prep.report, Step::Setuid);
+    check(raw_setresuid(BOX_ID), prep.report, Step::Setuid);
+}
+
+// The C library's set*id and setgroups apply the change to every thread of
+// the process (POSIX), by signalling them and waiting: after a fork-like
+// clone of a multi-threaded judge those threads do not exist and the wait
+// never ends. The raw system calls change this thread only, which is all
+// the child has.
+unsafe fn raw_setgroups() -> libc::c_int {
+    libc::syscall(libc::SYS_setgroups, 0usize, std::ptr::null::<libc::gid_t>()) as libc::c_int
+}
+
+unsafe fn raw_setresgid(gid: u32) -> libc::c_int {
+    libc::syscall(libc::SYS_setresgid, gid, gid, gid) as libc::c_int
+}
+
+unsafe fn raw_setresuid(uid: u32) -> libc::c_int {
+    libc::syscall(libc::SYS_setresuid, uid, uid, uid) as libc::c_int
+}
+
+/// Closes every descriptor from 3 up except those in `keep` (two at most).
+unsafe fn close_all_but(keep: &[RawFd]) {
+    let mut from = 3u32;
+    let mut sorted = [RawFd::MAX; 2];
+    for (slot, &fd) in sorted.iter_mut().zip(keep) {
+        *slot = fd;
+    }
+    sorted.sort_unstable();
+    for fd in sorted {
+        if fd == RawFd::MAX {
+            break;
+        }
+        let fd = fd as u32;
+        if fd > from {
+            libc::syscall(libc::SYS_close_range, from, fd - 1, 0u32);
+        }
+        from = from.max(fd + 1);
+    }
+    libc::syscall(libc::SYS_close_range, from, u32::MAX, 0u32);
+}

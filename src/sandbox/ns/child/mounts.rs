@@ -1,0 +1,134 @@
+//! The mount system calls of the child side: binds (read-only where
+//! asked), directories, tmpfs.
+
+use std::os::fd::RawFd;
+
+use super::{check, fail};
+use crate::sandbox::ns::wire::Step;
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NOSUID: u64 = 0x2;
+const MOUNT_ATTR_NODEV: u64 = 0x4;
+const AT_RECURSIVE: libc::c_uint = 0x8000;
+
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// Makes the bind at `target` (and everything below it) read-only.
+unsafe fn make_read_only(target: *const libc::c_char, locked: libc::c_ulong, report: RawFd) {
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    let r = libc::syscall(
+        libc::SYS_mount_setattr,
+        libc::AT_FDCWD,
+        target,
+        AT_RECURSIVE,
+        &attr as *const MountAttr,
+        std::mem::size_of::<MountAttr>(),
+    );
+    if r == 0 {
+        return;
+    }
+    // Older kernels: remount the top mount, keeping its locked flags.
+    let flags = libc::MS_REMOUNT
+        | libc::MS_BIND
+        | libc::MS_RDONLY
+        | libc::MS_NOSUID
+        | libc::MS_NODEV
+        | locked;
+    check(
+        libc::mount(
+            std::ptr::null(),
+            target,
+            std::ptr::null(),
+            flags,
+            std::ptr::null(),
+        ),
+        report,
+        Step::ReadOnly,
+    );
+}
+
+/// Opens bind `source` in the box's own mount namespace (a mount of the
+/// judge's namespace cannot be bound here) and moves it to `fd`.
+pub(super) unsafe fn open_source(source: *const libc::c_char, fd: RawFd, report: RawFd) {
+    let f = libc::open(source, libc::O_PATH | libc::O_CLOEXEC);
+    if f < 0 || libc::dup3(f, fd, libc::O_CLOEXEC) < 0 {
+        fail(report, Step::Open);
+    }
+    libc::close(f);
+}
+
+/// Creates directory `path` unless it exists.
+pub(super) unsafe fn mkdir(path: *const libc::c_char, report: RawFd) {
+    if libc::mkdir(path, 0o755) != 0 && *libc::__errno_location() != libc::EEXIST {
+        fail(report, Step::Mkdir);
+    }
+}
+
+/// Binds `/proc/self/fd/N` (a reopened source) at `target`, creating the
+/// target first when it is a file.
+pub(super) unsafe fn bind(
+    fd_path: *const libc::c_char,
+    target: *const libc::c_char,
+    file: bool,
+    writable: bool,
+    locked: libc::c_ulong,
+    report: RawFd,
+) {
+    if file {
+        let fd = libc::open(
+            target,
+            libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+            0o644,
+        );
+        if fd < 0 && *libc::__errno_location() != libc::EEXIST {
+            fail(report, Step::Mkdir);
+        }
+        if fd >= 0 {
+            libc::close(fd);
+        }
+    }
+    check(
+        libc::mount(
+            fd_path,
+            target,
+            std::ptr::null(),
+            libc::MS_BIND | libc::MS_REC,
+            std::ptr::null(),
+        ),
+        report,
+        Step::Bind,
+    );
+    if !writable {
+        make_read_only(target, locked, report);
+    }
+}
+
+pub(super) unsafe fn mount_tmpfs(
+    target: *const libc::c_char,
+    options: *const libc::c_char,
+    report: RawFd,
+    step: Step,
+) {
+    check(
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            target,
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            options.cast(),
+        ),
+        report,
+        step,
+    );
+}

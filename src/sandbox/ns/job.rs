@@ -1,0 +1,282 @@
+//! The run's description in memory shared with a box's init: a [`Job`]
+//! laid out as C data (the same addresses in both processes, since the
+//! mapping is made before the clone), so the child reads it without
+//! allocating or parsing.
+
+use std::ffi::{CString, OsStr};
+use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::boxed::Boxed;
+use super::plan::{ancestors, locked_flags, nul_byte, under, Entry, SOURCE_FD};
+use super::Inner;
+use crate::sandbox::limits::{ProcessLimit, Rlimit};
+use crate::sandbox::{Error, RunSpec};
+
+/// Bytes of memory shared with a box's init for the run's description
+/// (arguments, environment, paths); mapped lazily, so only what a run
+/// writes is ever allocated.
+pub(super) const JOB_BYTES: usize = 4 << 20;
+
+/// One run's description.
+#[repr(C)]
+pub(super) struct Job {
+    /// Directories to create before `ops`, parents first.
+    pub(super) mkdirs: *const *const libc::c_char,
+    pub(super) n_mkdirs: usize,
+    pub(super) ops: *const JobOp,
+    pub(super) n_ops: usize,
+    pub(super) cwd: *const libc::c_char,
+    pub(super) program: *const libc::c_char,
+    pub(super) argv: *const *const libc::c_char,
+    pub(super) envp: *const *const libc::c_char,
+    pub(super) rlimits: *const Rlimit,
+    pub(super) n_rlimits: usize,
+}
+
+/// What a [`JobOp`] mounts.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum JobKind {
+    BindDir,
+    BindFile,
+    Symlink,
+}
+
+/// A per-run mount: a bind of a host path, or a symlink.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct JobOp {
+    pub(super) kind: JobKind,
+    pub(super) writable: u32,
+    /// Where init moves the reopened source.
+    pub(super) fd: RawFd,
+    /// Flags of the source mount that a user namespace may not drop.
+    pub(super) locked: libc::c_ulong,
+    /// The host path (a bind), or what the link points to (a symlink).
+    pub(super) source: *const libc::c_char,
+    /// `/proc/self/fd/<fd>`.
+    pub(super) fd_path: *const libc::c_char,
+    pub(super) target: *const libc::c_char,
+}
+
+/// Anonymous memory shared with one box's init (mapped before its clone).
+pub(super) struct Shared {
+    pub(super) ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping is owned by one `Boxed` at a time and written only
+// by the thread running its run.
+unsafe impl Send for Shared {}
+
+impl Shared {
+    pub(super) fn new(len: usize) -> std::io::Result<Shared> {
+        // SAFETY: a fresh anonymous mapping, no aliasing.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(Shared {
+            ptr: ptr.cast(),
+            len,
+        })
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // SAFETY: our own mapping, unmapped once.
+        unsafe {
+            libc::munmap(self.ptr.cast(), self.len);
+        }
+    }
+}
+
+/// Lays C data out in a [`Shared`] mapping, front to back.
+struct Arena<'a> {
+    shared: &'a Shared,
+    used: usize,
+}
+
+impl Arena<'_> {
+    fn alloc(&mut self, size: usize, align: usize) -> Result<*mut u8, Error> {
+        let start = self.used.div_ceil(align) * align;
+        let end = start
+            .checked_add(size)
+            .filter(|&end| end <= self.shared.len)
+            .ok_or_else(|| {
+                Error::Unavailable(format!(
+                    "the program's arguments, environment and paths exceed {} MiB",
+                    JOB_BYTES >> 20
+                ))
+            })?;
+        self.used = end;
+        // SAFETY: in bounds of the mapping, checked above.
+        Ok(unsafe { self.shared.ptr.add(start) })
+    }
+
+    fn put<T: Copy>(&mut self, items: &[T]) -> Result<*const T, Error> {
+        let p = self
+            .alloc(std::mem::size_of_val(items), std::mem::align_of::<T>())?
+            .cast::<T>();
+        // SAFETY: `p` is aligned and has room for `items`, which cannot
+        // overlap the mapping's fresh space.
+        unsafe { std::ptr::copy_nonoverlapping(items.as_ptr(), p, items.len()) };
+        Ok(p)
+    }
+
+    fn cstr(&mut self, bytes: &[u8]) -> Result<*const libc::c_char, Error> {
+        if bytes.contains(&0) {
+            return Err(nul_byte());
+        }
+        let p = self.alloc(bytes.len() + 1, 1)?;
+        // SAFETY: room for the bytes and the NUL, checked by alloc.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len());
+            *p.add(bytes.len()) = 0;
+        }
+        Ok(p.cast_const().cast())
+    }
+
+    /// A NULL-terminated array of C strings.
+    fn strings<'s>(
+        &mut self,
+        items: impl IntoIterator<Item = &'s [u8]>,
+    ) -> Result<*const *const libc::c_char, Error> {
+        let mut ptrs = Vec::new();
+        for item in items {
+            ptrs.push(self.cstr(item)?);
+        }
+        ptrs.push(std::ptr::null());
+        self.put(&ptrs)
+    }
+}
+
+/// The run's mounts as [`JobOp`]s (their strings in `arena`), and the
+/// directories in the box they need, parents first.
+fn mounts(
+    arena: &mut Arena,
+    root: &Path,
+    entries: &[(PathBuf, Entry)],
+) -> Result<(Vec<JobOp>, Vec<CString>), Error> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut ops = Vec::new();
+    for (i, (inside, entry)) in entries.iter().enumerate() {
+        let parent = inside.parent().unwrap_or(Path::new("/"));
+        let fd = SOURCE_FD + i as RawFd;
+        let target = arena.cstr(under(root, inside)?.as_bytes())?;
+        let (kind, source, writable, locked, new_dirs) = match entry {
+            Entry::Bind { source, writable } if source.is_dir() => (
+                JobKind::BindDir,
+                source,
+                *writable,
+                locked_flags(source),
+                inside.as_path(),
+            ),
+            Entry::Bind { source, writable } => (
+                JobKind::BindFile,
+                source,
+                *writable,
+                locked_flags(source),
+                parent,
+            ),
+            Entry::Symlink(to) => (JobKind::Symlink, to, false, 0, parent),
+            _ => unreachable!("a run adds only binds and symlinks"),
+        };
+        for at in ancestors(new_dirs) {
+            if !dirs.contains(&at) {
+                dirs.push(at);
+            }
+        }
+        ops.push(JobOp {
+            kind,
+            writable: u32::from(writable),
+            fd,
+            locked,
+            source: arena.cstr(source.as_os_str().as_bytes())?,
+            fd_path: arena.cstr(format!("/proc/self/fd/{fd}").as_bytes())?,
+            target,
+        });
+    }
+    let mkdirs = dirs
+        .iter()
+        .map(|d| under(root, d))
+        .collect::<Result<_, _>>()?;
+    Ok((ops, mkdirs))
+}
+
+impl Inner {
+    /// Writes the run's [`Job`] into box `b`'s shared memory.
+    pub(super) fn load(
+        &self,
+        b: &Boxed,
+        spec: &RunSpec,
+        entries: &[(PathBuf, Entry)],
+    ) -> Result<(), Error> {
+        let root = Path::new(OsStr::from_bytes(self.base.root.as_bytes()));
+        let mut arena = Arena {
+            shared: &b.shared,
+            used: 0,
+        };
+        let job_at = arena
+            .alloc(std::mem::size_of::<Job>(), std::mem::align_of::<Job>())?
+            .cast::<Job>();
+        let (ops, mkdirs) = mounts(&mut arena, root, entries)?;
+        let cwd = std::fs::canonicalize(&spec.cwd).map_err(|source| Error::Io {
+            path: spec.cwd.clone(),
+            source,
+        })?;
+        let program = spec.program.as_os_str().as_bytes();
+        let argv = std::iter::once(program).chain(spec.args.iter().map(|a| a.as_bytes()));
+        let env: Vec<Vec<u8>> = spec
+            .env
+            .iter()
+            .map(|(k, v)| format!("{k}={v}").into_bytes())
+            .collect();
+        let processes = match self.cgroups {
+            // Without a pids controller: per-user process count, which in
+            // a fresh user namespace counts this box alone.
+            None => ProcessLimit::Rlimit,
+            Some(_) => ProcessLimit::NotByRlimit,
+        };
+        let rlimits = spec.limits.rlimits(processes);
+        let job = Job {
+            mkdirs: arena.strings(mkdirs.iter().map(|c| c.as_bytes()))?,
+            n_mkdirs: mkdirs.len(),
+            ops: arena.put(&ops)?,
+            n_ops: ops.len(),
+            cwd: arena.cstr(cwd.as_os_str().as_bytes())?,
+            program: arena.cstr(program)?,
+            argv: arena.strings(argv)?,
+            envp: arena.strings(env.iter().map(Vec::as_slice))?,
+            rlimits: arena.put(rlimits.as_slice())?,
+            n_rlimits: rlimits.as_slice().len(),
+        };
+        // SAFETY: `job_at` is aligned room for a Job in the mapping.
+        unsafe { job_at.write(job) };
+        Ok(())
+    }
+}
+
+/// `n` items at `ptr` (none when `n` is 0, whatever `ptr` is).
+///
+/// # Safety
+/// When `n > 0`, `ptr` points at `n` initialised items that outlive `'a`.
+pub(super) unsafe fn slice<'a, T>(ptr: *const T, n: usize) -> &'a [T] {
+    if n == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(ptr, n)
+    }
+}

@@ -1,0 +1,377 @@
+//! The `namespaces` tier: each run gets fresh user, PID, mount, network,
+//! IPC, UTS and cgroup namespaces, a private root, an unprivileged uid, a
+//! seccomp filter and (where the machine has them) a cgroup. See the
+//! theory of operation in the parent module.
+//!
+//! Boxes are prepared ahead of the runs that use them: a background thread
+//! keeps a few boxes whose init has made its namespaces, joined a fresh
+//! cgroup, built the part of the file system every run shares and forked
+//! the program's process (which has locked itself down), and waits for one
+//! run's description; another thread reaps used boxes. A run takes a
+//! prepared box (or prepares one itself when none is ready), so namespace
+//! creation and teardown stay off its path. Every box serves one run only.
+//!
+//! The code between `clone` and `execve` runs in a child of a possibly
+//! multi-threaded judge, so it must not allocate, lock or unwind: the
+//! parent prepares everything (C strings, the mount plan, the filter)
+//! before the clone, and the run's description is written later into
+//! memory shared with the box's init, already laid out as C data; the
+//! child only makes system calls.
+//!
+//! # Layout
+//!
+//! * `mod.rs`: the tier itself, and one run from spec to outcome: load a
+//!   box, let it go, watch it, measure it.
+//! * `pool.rs`: the box pool (take, refill, discard).
+//! * `boxed.rs`: preparing one box (channels, clone, id maps, cgroup) and
+//!   owning it ([`boxed::Boxed`]: dropping it kills and reaps).
+//! * `plan.rs`: the mount plan, the base every box shares and a run's own.
+//! * `job.rs`: the run's description as C data in shared memory.
+//! * `wire.rs`: every message between judge, init and program (the setup
+//!   steps, the report records, the control bytes).
+//! * `child/`: the child side, clone to execve: what its processes share
+//!   (`mod.rs`), the box's init and its helper (`init.rs`), the program's
+//!   process (`program.rs`) and the mount system calls (`mounts.rs`).
+
+mod boxed;
+mod child;
+mod job;
+mod plan;
+mod pool;
+mod wire;
+
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::cgroup::Cgroups;
+use super::outcome::{classify, Ending, Stopped};
+use super::seccomp::Filter;
+use super::stdio::open_stdio;
+use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
+use boxed::Boxed;
+use plan::{Base, Entry};
+use pool::{Pool, Workers};
+use wire::Step;
+
+/// The uid and gid a program has inside its box.
+const BOX_ID: u32 = 1000;
+/// How often a running box is checked against its CPU limit.
+const POLL: Duration = Duration::from_millis(10);
+
+/// How the box's user is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Users {
+    /// A user namespace maps the box user to an unprivileged host uid.
+    Namespace,
+    /// No user namespace (forbidden here); the judge is root and switches
+    /// to the unprivileged host uid itself.
+    Setuid,
+}
+
+/// The isolating tier.
+pub struct NamespaceSandbox {
+    inner: Arc<Inner>,
+    pool: Arc<Pool>,
+    /// The refill and reaper threads, started by the first run.
+    workers: Mutex<Option<Workers>>,
+}
+
+impl std::fmt::Debug for NamespaceSandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamespaceSandbox")
+            .field("inner", &self.inner)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What preparing a box needs; shared with the refill thread.
+#[derive(Debug)]
+struct Inner {
+    users: Users,
+    /// The host uid and gid the box runs as.
+    host_uid: u32,
+    host_gid: u32,
+    /// The judge runs as root (maps another uid, drops supplementary groups).
+    privileged: bool,
+    cgroups: Option<Cgroups>,
+    seccomp: Filter,
+    /// The file system every box shares, planned once.
+    base: Base,
+}
+
+impl NamespaceSandbox {
+    /// Prepares the tier; does not check that the kernel allows it (see
+    /// [`super::select`], which runs a probe).
+    ///
+    /// # Errors
+    /// When the staging directory cannot be created or seccomp is not
+    /// available for this architecture.
+    pub fn new(
+        users: Users,
+        host_uid: u32,
+        system: &[PathBuf],
+        tmp_size_mib: u64,
+        cgroups: Option<Cgroups>,
+    ) -> Result<NamespaceSandbox, Error> {
+        let seccomp = Filter::new()
+            .ok_or_else(|| Error::Unavailable("no seccomp filter for this architecture".into()))?;
+        // SAFETY: plain syscalls.
+        let (euid, egid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let privileged = euid == 0;
+        let (host_uid, host_gid) = if privileged {
+            (host_uid, host_uid)
+        } else {
+            (euid, egid)
+        };
+        let inner = Inner {
+            users,
+            host_uid,
+            host_gid,
+            privileged,
+            cgroups,
+            seccomp,
+            base: Base::plan(system, tmp_size_mib)?,
+        };
+        Ok(NamespaceSandbox {
+            inner: Arc::new(inner),
+            pool: Arc::new(Pool::new()),
+            workers: Mutex::new(None),
+        })
+    }
+
+    pub fn users(&self) -> Users {
+        self.inner.users
+    }
+
+    pub fn measurement(&self) -> Measurement {
+        self.inner
+            .cgroups
+            .as_ref()
+            .map_or(Measurement::Rusage, Cgroups::kind)
+    }
+
+    /// A box with the run loaded and let go, and when its wall clock
+    /// started. A prepared box that died waiting (killed from outside) is
+    /// replaced once by a fresh one.
+    fn launch(
+        &self,
+        spec: &RunSpec,
+        entries: &[(PathBuf, Entry)],
+        stdio: [RawFd; 3],
+        program: &str,
+    ) -> Result<(Boxed, Instant), Error> {
+        let mut b = self.take(&spec.limits)?;
+        match self.start(&mut b, spec, entries, stdio, program) {
+            Ok(start) => Ok((b, start)),
+            // Only sending fails so.
+            Err(Error::Setup { .. }) => {
+                self.discard(b);
+                let mut b = self
+                    .inner
+                    .prepare((spec.limits.memory, spec.limits.processes))?;
+                match self.start(&mut b, spec, entries, stdio, program) {
+                    Ok(start) => Ok((b, start)),
+                    Err(e) => {
+                        self.discard(b);
+                        Err(e)
+                    }
+                }
+            }
+            Err(e) => {
+                self.discard(b);
+                Err(e)
+            }
+        }
+    }
+
+    /// Loads the run into box `b` and lets it go; when its wall clock
+    /// started.
+    fn start(
+        &self,
+        b: &mut Boxed,
+        spec: &RunSpec,
+        entries: &[(PathBuf, Entry)],
+        stdio: [RawFd; 3],
+        program: &str,
+    ) -> Result<Instant, Error> {
+        self.inner.load(b, spec, entries)?;
+        b.set_limits(&spec.limits)?;
+        let start = Instant::now();
+        // SAFETY: plain system calls on descriptors that are open.
+        if unsafe { wire::send_run(b.control.as_raw_fd(), &stdio) } != 1 {
+            return Err(Error::Setup {
+                program: program.to_string(),
+                step: Step::Job.what(),
+                source: std::io::Error::last_os_error(),
+            });
+        }
+        Ok(start)
+    }
+}
+
+/// What was measured of a run that ended.
+struct Measured {
+    cpu_ms: u64,
+    memory_kib: u64,
+    oom_kills: u64,
+    limit_hits: u64,
+    measured_by: Measurement,
+}
+
+/// The run's CPU time and peak memory: the cgroup's, or (without one)
+/// init's rusage of its reaped children and the watchdog's samples.
+fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
+    let rusage = b.report.rusage;
+    match &b.group {
+        Some(g) => {
+            let u = g.usage();
+            Measured {
+                cpu_ms: u.cpu_ns / 1_000_000,
+                // memory.peak needs Linux 5.19; before it, the largest
+                // process's peak is the floor.
+                memory_kib: (u.peak_bytes / 1024).max(rusage.map_or(0, |r| r.1)),
+                oom_kills: u.oom_kills,
+                limit_hits: u.limit_hits,
+                measured_by: g.kind(),
+            }
+        }
+        None => {
+            let (cpu_us, rss) = rusage.unwrap_or_default();
+            Measured {
+                cpu_ms: (cpu_us / 1000).max(sampled.cpu_ms),
+                memory_kib: rss.max(sampled.rss_kib),
+                oom_kills: 0,
+                limit_hits: 0,
+                measured_by: Measurement::Rusage,
+            }
+        }
+    }
+}
+
+impl Runner for NamespaceSandbox {
+    fn run(&self, spec: &RunSpec) -> Result<Outcome, Error> {
+        let program = spec.program.display().to_string();
+        if !spec.program.is_absolute() {
+            return Err(Error::Spawn {
+                program,
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "a boxed program needs an absolute path",
+                ),
+            });
+        }
+        let stdio = open_stdio(spec)?;
+        let entries = self.inner.run_entries(spec)?;
+        let raw = stdio.each_ref().map(AsRawFd::as_raw_fd);
+        let (mut b, start) = self.launch(spec, &entries, raw, &program)?;
+        // The box holds its own copies now.
+        drop(stdio);
+
+        let mut sampled = Sampled::default();
+        let stopped = watch(&mut b, &spec.limits, start, &mut sampled);
+        let wall = start.elapsed();
+        if let Some(e) = b.report.error(&program) {
+            self.discard(b);
+            return Err(e);
+        }
+        let status = b.report.status;
+        let m = measure(&b, &sampled);
+        self.discard(b);
+        if status.is_none() && stopped.is_none() && m.oom_kills == 0 {
+            return Err(Error::Setup {
+                program,
+                step: "watching the program",
+                source: std::io::Error::other("the box's init died without reporting"),
+            });
+        }
+        let ending = Ending {
+            status,
+            stopped,
+            cpu_ms: m.cpu_ms,
+            memory_kib: m.memory_kib,
+            oom_kills: m.oom_kills,
+            limit_hits: m.limit_hits,
+        };
+        Ok(Outcome {
+            termination: classify(&ending, &spec.limits),
+            cpu_ms: m.cpu_ms,
+            wall_ms: wall.as_millis() as u64,
+            memory_kib: m.memory_kib,
+            measured_by: m.measured_by,
+        })
+    }
+
+    fn describe(&self) -> String {
+        let inner = &self.inner;
+        let users = match inner.users {
+            Users::Namespace => "user namespace",
+            Users::Setuid => "root setuid, no user namespace",
+        };
+        let cgroup = match &inner.cgroups {
+            Some(cg) => format!(" at {}", cg.location().display()),
+            None => String::new(),
+        };
+        format!(
+            "isolation: namespaces ({users}, uid {}), seccomp; measurement: {}{cgroup}",
+            inner.host_uid,
+            self.measurement()
+        )
+    }
+}
+
+/// What the watchdog saw without a cgroup: the program's last sampled CPU
+/// time (ms) and peak RSS (KiB). A program killed with its namespace is
+/// never reaped by init, so rusage alone would miss it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Sampled {
+    cpu_ms: u64,
+    rss_kib: u64,
+}
+
+/// Waits for the program to end (init's report) or init to die, enforcing
+/// the wall-clock and CPU limits; kills init (and with it the whole PID
+/// namespace) when one is exceeded.
+fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) -> Option<Stopped> {
+    let cpu_limit_ns = limits.cpu.as_nanos() as u64;
+    let ticks = rlimit::clock_ticks();
+    loop {
+        let remaining = limits.wall.saturating_sub(start.elapsed());
+        let dead = b.poll(remaining.min(POLL));
+        b.report.pump();
+        if dead || b.report.status.is_some() || b.report.failure.is_some() {
+            return None;
+        }
+        let mut stop = None;
+        if start.elapsed() >= limits.wall {
+            stop = Some(Stopped::Wall);
+        } else if let Some(g) = &b.group {
+            if g.cpu_ns() > cpu_limit_ns {
+                stop = Some(Stopped::Cpu);
+            }
+        } else if let Some(child) = first_child(b.pid) {
+            // No cgroup: sample the program itself, as the rlimit tier does.
+            if let Some((rss_kib, cpu_ms)) = rlimit::sample(child, ticks) {
+                sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
+                sampled.rss_kib = sampled.rss_kib.max(rss_kib);
+                if rss_kib * 1024 > limits.memory {
+                    stop = Some(Stopped::Memory);
+                } else if cpu_ms * 1_000_000 > cpu_limit_ns + 50_000_000 {
+                    stop = Some(Stopped::Cpu);
+                }
+            }
+        }
+        if stop.is_some() {
+            // Its death takes the namespace down.
+            b.kill();
+            return stop;
+        }
+    }
+}
+
+/// The first child of `pid` (the program, for a box's init).
+fn first_child(pid: libc::pid_t) -> Option<libc::pid_t> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}

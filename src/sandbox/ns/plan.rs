@@ -1,0 +1,393 @@
+//! The mount plan: which host paths a box sees, where, and how. The base
+//! every box shares is planned once ([`Base::plan`]), as [`Op`]s init's
+//! helper replays; a run's own binds are planned per run
+//! ([`Inner::run_entries`]) and written into its job (`job.rs`).
+
+use std::ffi::CString;
+use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+use super::{Inner, BOX_ID};
+use crate::sandbox::{Error, RunSpec};
+
+/// Descriptor numbers init moves bind sources to (`/proc/self/fd/N`).
+pub(super) const SOURCE_FD: RawFd = 100;
+
+/// The file system every box shares: built by each box's init before it
+/// is handed a run.
+#[derive(Debug)]
+pub(super) struct Base {
+    /// The staging directory the box root is mounted on, inside each
+    /// box's own mount namespace only: the host always sees it empty, so
+    /// every sandbox shares one (`<tmp>/grundy-box`).
+    pub(super) root: CString,
+    /// Mount options of the root tmpfs.
+    pub(super) tmpfs: CString,
+    pub(super) ops: Vec<Op>,
+    /// Bind sources among `ops`, moved to `SOURCE_FD..SOURCE_FD + n`.
+    pub(super) sources: usize,
+    /// Paths inside the box that `ops` provide.
+    pub(super) paths: Vec<PathBuf>,
+}
+
+/// One step of building the box's file system, with absolute paths under
+/// the staging directory.
+#[derive(Debug)]
+pub(super) enum Op {
+    Mkdir(CString),
+    Bind {
+        source: CString,
+        /// The reserved descriptor number, and `/proc/self/fd/N`.
+        fd: RawFd,
+        fd_path: CString,
+        target: CString,
+        file: bool,
+        writable: bool,
+        /// Flags of the source mount that a user namespace may not drop.
+        locked: libc::c_ulong,
+    },
+    Tmpfs {
+        target: CString,
+        options: CString,
+    },
+    Proc(CString),
+    Symlink {
+        to: CString,
+        at: CString,
+    },
+    File {
+        path: CString,
+        contents: CString,
+    },
+}
+
+/// A mount of the box, before it becomes an [`Op`] (or a job's op).
+pub(super) enum Entry {
+    Bind { source: PathBuf, writable: bool },
+    Symlink(PathBuf),
+    Tmpfs(String),
+    Proc,
+    Dev(&'static str),
+    File(&'static str),
+}
+
+/// The shared staging directory, created if needed (mode 0755, so judges
+/// of any user can use it).
+fn staging_dir() -> Result<PathBuf, Error> {
+    let dir = std::env::temp_dir().join("grundy-box");
+    let io = |source| Error::Io {
+        path: dir.clone(),
+        source,
+    };
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(io(e)),
+    }
+    // A symlink planted there would move where boxes are built: refuse.
+    let meta = std::fs::symlink_metadata(&dir).map_err(io)?;
+    if !meta.is_dir() {
+        return Err(io(std::io::Error::other("not a directory")));
+    }
+    Ok(dir)
+}
+
+pub(super) fn cstr(bytes: &[u8]) -> Result<CString, Error> {
+    CString::new(bytes).map_err(|_| nul_byte())
+}
+
+pub(super) fn nul_byte() -> Error {
+    Error::Unavailable("a path or argument contains a NUL byte".into())
+}
+
+/// `inside` (a path in the box) under the staging `root`.
+pub(super) fn under(root: &Path, inside: &Path) -> Result<CString, Error> {
+    let mut p = root.as_os_str().as_bytes().to_vec();
+    p.extend_from_slice(inside.as_os_str().as_bytes());
+    cstr(&p)
+}
+
+/// Flags of the mount holding `path` that an unprivileged remount must keep.
+pub(super) fn locked_flags(path: &Path) -> libc::c_ulong {
+    let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+        return 0;
+    };
+    // SAFETY: statvfs is plain old data; the pointer is valid.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: valid C string and out pointer.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let mut flags = 0;
+    for (st_flag, ms_flag) in [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ] {
+        if st.f_flag & st_flag != 0 {
+            flags |= ms_flag;
+        }
+    }
+    flags
+}
+
+/// Adds host `path` to `entries`: a symlink as the same symlink (like
+/// `/bin -> usr/bin` on merged-`/usr` systems), anything else as a bind of
+/// its canonical path. Missing paths are skipped.
+fn add_host(path: &Path, writable: bool, entries: &mut Vec<(PathBuf, Entry)>) {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return;
+    };
+    if meta.file_type().is_symlink() {
+        if let Ok(to) = std::fs::read_link(path) {
+            let at = match path.parent().and_then(|p| std::fs::canonicalize(p).ok()) {
+                Some(parent) => parent.join(path.file_name().unwrap_or_default()),
+                None => path.to_path_buf(),
+            };
+            entries.push((at, Entry::Symlink(to)));
+        }
+        return;
+    }
+    let Ok(canonical) = std::fs::canonicalize(path) else {
+        return;
+    };
+    entries.push((
+        canonical.clone(),
+        Entry::Bind {
+            source: canonical,
+            writable,
+        },
+    ));
+}
+
+/// Parents before children; a later duplicate of a path wins nothing.
+fn sort_entries(entries: &mut Vec<(PathBuf, Entry)>) {
+    entries.sort_by(|a, b| a.0.components().cmp(b.0.components()));
+    entries.dedup_by(|later, earlier| later.0 == earlier.0);
+}
+
+/// `inside` and its ancestors below `/`, outermost first.
+pub(super) fn ancestors(inside: &Path) -> Vec<PathBuf> {
+    let mut at = PathBuf::from("/");
+    let mut all = Vec::new();
+    for c in inside.components() {
+        if let Component::Normal(name) = c {
+            at.push(name);
+            all.push(at.clone());
+        }
+    }
+    all
+}
+
+/// What every box sees: the system paths read-only, a size-bounded
+/// `/tmp`, `/proc`, a few devices and `/etc/passwd`, parents first.
+fn base_entries(system: &[PathBuf], tmp_size_mib: u64) -> Vec<(PathBuf, Entry)> {
+    let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
+    for path in system {
+        add_host(path, false, &mut entries);
+    }
+    entries.push((
+        PathBuf::from("/tmp"),
+        Entry::Tmpfs(format!("size={tmp_size_mib}m,mode=1777")),
+    ));
+    entries.push((PathBuf::from("/proc"), Entry::Proc));
+    for dev in ["null", "zero", "full", "random", "urandom"] {
+        entries.push((Path::new("/dev").join(dev), Entry::Dev(dev)));
+    }
+    for (link, to) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ] {
+        entries.push((
+            Path::new("/dev").join(link),
+            Entry::Symlink(PathBuf::from(to)),
+        ));
+    }
+    entries.push((PathBuf::from("/etc/passwd"), Entry::File("passwd")));
+    entries.push((PathBuf::from("/etc/group"), Entry::File("group")));
+    sort_entries(&mut entries);
+    entries
+}
+
+/// Turns entries into [`Op`]s under the staging root: each entry's missing
+/// parents made once, each bind source given its reserved descriptor.
+struct OpWriter<'a> {
+    root: &'a Path,
+    ops: Vec<Op>,
+    made: Vec<PathBuf>,
+    sources: usize,
+}
+
+impl OpWriter<'_> {
+    /// Directories `inside` and its ancestors, those not made yet.
+    fn mkdirs(&mut self, inside: &Path) -> Result<(), Error> {
+        for at in ancestors(inside) {
+            if !self.made.contains(&at) {
+                self.ops.push(Op::Mkdir(under(self.root, &at)?));
+                self.made.push(at);
+            }
+        }
+        Ok(())
+    }
+
+    fn bind(
+        &mut self,
+        source: &Path,
+        inside: &Path,
+        file: bool,
+        writable: bool,
+    ) -> Result<(), Error> {
+        let fd = SOURCE_FD + self.sources as RawFd;
+        self.sources += 1;
+        self.ops.push(Op::Bind {
+            locked: locked_flags(source),
+            fd,
+            fd_path: cstr(format!("/proc/self/fd/{fd}").as_bytes())?,
+            source: cstr(source.as_os_str().as_bytes())?,
+            target: under(self.root, inside)?,
+            file,
+            writable,
+        });
+        Ok(())
+    }
+
+    fn entry(&mut self, inside: &Path, entry: Entry) -> Result<(), Error> {
+        let parent = inside.parent().unwrap_or(Path::new("/"));
+        match entry {
+            Entry::Bind { source, writable } => {
+                let file = !source.is_dir();
+                self.mkdirs(if file { parent } else { inside })?;
+                self.bind(&source, inside, file, writable)?;
+            }
+            Entry::Dev(name) => {
+                self.mkdirs(parent)?;
+                self.bind(&Path::new("/dev").join(name), inside, true, true)?;
+            }
+            Entry::Symlink(to) => {
+                self.mkdirs(parent)?;
+                self.ops.push(Op::Symlink {
+                    to: cstr(to.as_os_str().as_bytes())?,
+                    at: under(self.root, inside)?,
+                });
+            }
+            Entry::Tmpfs(options) => {
+                self.mkdirs(inside)?;
+                self.ops.push(Op::Tmpfs {
+                    target: under(self.root, inside)?,
+                    options: cstr(options.as_bytes())?,
+                });
+            }
+            Entry::Proc => {
+                self.mkdirs(inside)?;
+                self.ops.push(Op::Proc(under(self.root, inside)?));
+            }
+            Entry::File(which) => {
+                self.mkdirs(parent)?;
+                let contents = match which {
+                    "passwd" => format!("box:x:{BOX_ID}:{BOX_ID}:box:/tmp:/bin/sh\n"),
+                    _ => format!("box:x:{BOX_ID}:\n"),
+                };
+                self.ops.push(Op::File {
+                    path: under(self.root, inside)?,
+                    contents: cstr(contents.as_bytes())?,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Base {
+    /// Plans the shared part of every box (see [`base_entries`]).
+    pub(super) fn plan(system: &[PathBuf], tmp_size_mib: u64) -> Result<Base, Error> {
+        let staging = staging_dir()?;
+        let mut writer = OpWriter {
+            root: &staging,
+            ops: Vec::new(),
+            made: Vec::new(),
+            sources: 0,
+        };
+        let mut paths = Vec::new();
+        for (inside, entry) in base_entries(system, tmp_size_mib) {
+            writer.entry(&inside, entry)?;
+            paths.push(inside);
+        }
+        Ok(Base {
+            root: cstr(staging.as_os_str().as_bytes())?,
+            tmpfs: cstr(b"size=4m,mode=0755")?,
+            ops: writer.ops,
+            sources: writer.sources,
+            paths,
+        })
+    }
+}
+
+impl Inner {
+    /// The run's own mounts: its binds and working directory, beyond the
+    /// base. Writable directories are given to the box user.
+    pub(super) fn run_entries(&self, spec: &RunSpec) -> Result<Vec<(PathBuf, Entry)>, Error> {
+        let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
+        for bind in &spec.binds {
+            if !bind.path.exists() {
+                return Err(Error::Io {
+                    path: bind.path.clone(),
+                    source: std::io::Error::from(std::io::ErrorKind::NotFound),
+                });
+            }
+            add_host(&bind.path, bind.writable, &mut entries);
+        }
+        let cwd = std::fs::canonicalize(&spec.cwd).map_err(|source| Error::Io {
+            path: spec.cwd.clone(),
+            source,
+        })?;
+        let covered = entries
+            .iter()
+            .any(|(at, e)| matches!(e, Entry::Bind { writable: true, .. }) && cwd.starts_with(at));
+        if !covered {
+            entries.push((
+                cwd.clone(),
+                Entry::Bind {
+                    source: cwd,
+                    writable: true,
+                },
+            ));
+        }
+        entries.retain(|(at, _)| !self.base.paths.contains(at));
+        sort_entries(&mut entries);
+        if self.privileged {
+            self.give_writable_to_box_user(&entries)?;
+        }
+        Ok(entries)
+    }
+
+    /// The box user must own its writable directories (when the judge is
+    /// root, the box user is another host user).
+    fn give_writable_to_box_user(&self, entries: &[(PathBuf, Entry)]) -> Result<(), Error> {
+        for (_, entry) in entries {
+            if let Entry::Bind {
+                source,
+                writable: true,
+            } = entry
+            {
+                let c = cstr(source.as_os_str().as_bytes())?;
+                // SAFETY: valid C string.
+                if unsafe { libc::chown(c.as_ptr(), self.host_uid, self.host_gid) } != 0 {
+                    return Err(Error::Io {
+                        path: source.clone(),
+                        source: std::io::Error::last_os_error(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}

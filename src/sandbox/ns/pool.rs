@@ -1,0 +1,195 @@
+//! The box pool: boxes prepared ahead of the runs that take them. A
+//! refill thread keeps [`POOL`] boxes ready; a run takes one (or waits
+//! for the one being prepared, or prepares its own); a reaper thread
+//! disposes of used boxes, off the runs' path.
+
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::boxed::{Boxed, PREPARE_TIMEOUT};
+use super::{Inner, NamespaceSandbox};
+use crate::sandbox::{Error, Limits};
+
+/// How many boxes are kept prepared.
+const POOL: usize = 2;
+
+/// Prepared boxes, and the limits the next ones are prepared with.
+pub(super) struct Pool {
+    state: Mutex<PoolState>,
+    /// Wakes the refill thread (a box was taken, or shutdown).
+    wake: Condvar,
+    /// Wakes runs waiting for a box the refill thread is preparing.
+    ready: Condvar,
+}
+
+struct PoolState {
+    ready: Vec<Boxed>,
+    /// Memory and process limits of the latest run: most runs repeat them,
+    /// so a box prepared with them needs no cgroup write when taken.
+    limits: (u64, u64),
+    /// The refill thread is preparing a box.
+    preparing: bool,
+    /// A run is waiting for that box.
+    awaited: bool,
+    shutdown: bool,
+}
+
+/// The pool's threads, started by the first run.
+pub(super) struct Workers {
+    refill: JoinHandle<()>,
+    reaper: JoinHandle<()>,
+    used: mpsc::Sender<Boxed>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Pool {
+    pub(super) fn new() -> Pool {
+        Pool {
+            state: Mutex::new(PoolState {
+                ready: Vec::new(),
+                limits: (256 << 20, 64),
+                preparing: false,
+                awaited: false,
+                shutdown: false,
+            }),
+            wake: Condvar::new(),
+            ready: Condvar::new(),
+        }
+    }
+}
+
+impl NamespaceSandbox {
+    /// A prepared box for a run with `limits`: one from the pool, or a new
+    /// one when none is ready. Starts the pool's threads on first use.
+    pub(super) fn take(&self, limits: &Limits) -> Result<Boxed, Error> {
+        self.start_workers();
+        let wanted = (limits.memory, limits.processes);
+        let ready = {
+            let mut state = lock(&self.pool.state);
+            state.limits = wanted;
+            // A box on its way is sooner than one begun now, and two
+            // boxes built at once slow each other (and the runs) down; one
+            // run waits for it, others build their own.
+            if state.ready.is_empty() && state.preparing && !state.awaited {
+                state.awaited = true;
+                let deadline = Instant::now() + PREPARE_TIMEOUT;
+                while state.ready.is_empty() && state.preparing && !state.shutdown {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    state = self
+                        .pool
+                        .ready
+                        .wait_timeout(state, left)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .0;
+                }
+                state.awaited = false;
+            }
+            let ready = state.ready.pop();
+            self.pool.wake.notify_one();
+            ready
+        };
+        match ready {
+            Some(b) => Ok(b),
+            None => self.inner.prepare(wanted),
+        }
+    }
+
+    fn start_workers(&self) {
+        let mut workers = lock(&self.workers);
+        if workers.is_some() {
+            return;
+        }
+        let (used, done) = mpsc::channel::<Boxed>();
+        // Dropping a box kills and reaps its init and removes its cgroup.
+        let reaper = std::thread::spawn(move || done.into_iter().for_each(drop));
+        let (inner, pool) = (Arc::clone(&self.inner), Arc::clone(&self.pool));
+        // Boxes die with the thread that cloned them (PR_SET_PDEATHSIG):
+        // this one lives as long as the sandbox.
+        let refill = std::thread::spawn(move || refill(&inner, &pool));
+        *workers = Some(Workers {
+            refill,
+            reaper,
+            used,
+        });
+    }
+
+    /// Hands a used box to the reaper thread (or reaps it here).
+    pub(super) fn discard(&self, b: Boxed) {
+        let workers = lock(&self.workers);
+        match workers.as_ref() {
+            Some(w) => {
+                if let Err(mpsc::SendError(b)) = w.used.send(b) {
+                    drop(b);
+                }
+            }
+            None => drop(b),
+        }
+    }
+}
+
+/// The refill thread: keeps [`POOL`] boxes prepared until shutdown.
+fn refill(inner: &Inner, pool: &Pool) {
+    loop {
+        let limits = {
+            let mut state = lock(&pool.state);
+            while !state.shutdown && state.ready.len() >= POOL {
+                state = pool
+                    .wake
+                    .wait(state)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+            if state.shutdown {
+                return;
+            }
+            state.preparing = true;
+            state.limits
+        };
+        let prepared = inner.prepare(limits);
+        let mut state = lock(&pool.state);
+        state.preparing = false;
+        pool.ready.notify_all();
+        match prepared {
+            Ok(b) => {
+                if state.shutdown {
+                    drop(state);
+                    drop(b);
+                    return;
+                }
+                state.ready.push(b);
+                pool.ready.notify_one();
+            }
+            Err(e) => {
+                // Runs prepare their own box meanwhile, and report the
+                // failure if it persists.
+                tracing::warn!("preparing a sandbox box ahead: {e}");
+                if !state.shutdown {
+                    let _ = pool.wake.wait_timeout(state, Duration::from_secs(1));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for NamespaceSandbox {
+    fn drop(&mut self) {
+        lock(&self.pool.state).shutdown = true;
+        self.pool.wake.notify_all();
+        self.pool.ready.notify_all();
+        let workers = lock(&self.workers).take();
+        if let Some(w) = workers {
+            let _ = w.refill.join();
+            let ready = std::mem::take(&mut lock(&self.pool.state).ready);
+            drop(ready);
+            drop(w.used);
+            let _ = w.reaper.join();
+        }
+        // Boxes prepared by hand (no workers) were used and reaped.
+    }
+}

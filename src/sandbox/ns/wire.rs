@@ -1,0 +1,333 @@
+//! The wire between the judge, a box's init and the program's process:
+//! every message they exchange, encoded and decoded here only.
+//!
+//! * **Report pipe** (init and the program before its exec → the judge):
+//!   one [`Record`] per message, a tag byte and native-endian fields.
+//! * **Control socket** (judge → init, and init ↔ the program's process):
+//!   one byte a message ([`Control`]); [`Control::Run`] carries the run's
+//!   stdin, stdout and stderr as `SCM_RIGHTS`.
+//!
+//! Both ends are the same binary, so nothing here is versioned. The child
+//! side encodes into fixed buffers: nothing here allocates on that side.
+
+use std::os::fd::RawFd;
+
+/// Declares [`Step`] and what each step is called, in one table.
+macro_rules! steps {
+    ($($step:ident => $what:literal,)*) => {
+        /// A step of a box's setup, reported with `errno` when it fails.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(u32)]
+        pub(super) enum Step {
+            $($step,)*
+        }
+
+        impl Step {
+            const ALL: &'static [Step] = &[$(Step::$step,)*];
+
+            /// What the step does, for [`super::Error::Setup`].
+            pub(super) fn what(self) -> &'static str {
+                match self {
+                    $(Step::$step => $what,)*
+                }
+            }
+        }
+    };
+}
+
+steps! {
+    Go => "waiting for the judge",
+    Private => "making mounts private",
+    Root => "mounting the root tmpfs",
+    Mkdir => "creating a mount point",
+    Bind => "bind-mounting",
+    ReadOnly => "making a bind read-only",
+    Tmpfs => "mounting tmpfs",
+    Proc => "mounting /proc",
+    Symlink => "creating a symlink",
+    File => "writing a file",
+    RootReadOnly => "making the root read-only",
+    Pivot => "pivot_root",
+    Umount => "detaching the old root",
+    Chdir => "entering the working directory",
+    Fork => "forking the program",
+    Stdio => "redirecting stdio",
+    Rlimit => "setting rlimits",
+    Groups => "dropping groups",
+    Setuid => "switching user",
+    Caps => "dropping capabilities",
+    NoNewPrivs => "setting no_new_privs",
+    Seccomp => "installing seccomp",
+    Exec => "executing the program",
+    Hostname => "setting the hostname",
+    Open => "opening a bind source",
+    Job => "receiving the run",
+    Base => "preparing the box's file system",
+}
+
+impl Step {
+    fn from_wire(n: u32) -> Option<Step> {
+        Step::ALL.get(n as usize).copied()
+    }
+}
+
+/// One message on the report pipe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Record {
+    /// Init built the base file system and the program's process is armed:
+    /// the box waits for its run.
+    Prepared,
+    /// The program's wait status.
+    Status(libc::c_int),
+    /// A setup step failed with this `errno`.
+    Failed { step: Step, errno: i32 },
+    /// Rusage of init's reaped children: CPU microseconds (user and
+    /// system) and the largest peak RSS, KiB.
+    Usage {
+        user_us: u64,
+        system_us: u64,
+        max_rss_kib: u64,
+    },
+}
+
+const PREPARED: u8 = b'P';
+const STATUS: u8 = b'S';
+const FAILED: u8 = b'E';
+const USAGE: u8 = b'R';
+
+/// What [`Record::decode`] found at the front of the bytes.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Decoded {
+    /// A record and how many bytes it took.
+    Record(Record, usize),
+    /// The front of a record whose rest has not arrived yet (or nothing).
+    Partial,
+    /// Not a record of ours: nothing after it can be trusted.
+    Garbage,
+}
+
+impl Record {
+    /// The longest encoding, tag included.
+    pub(super) const MAX: usize = 25;
+
+    /// Writes the record at the front of `buf`; its length. Allocates
+    /// nothing (the child side encodes).
+    pub(super) fn encode(self, buf: &mut [u8; Record::MAX]) -> usize {
+        match self {
+            Record::Prepared => {
+                buf[0] = PREPARED;
+                1
+            }
+            Record::Status(status) => {
+                buf[0] = STATUS;
+                buf[1..5].copy_from_slice(&status.to_ne_bytes());
+                5
+            }
+            Record::Failed { step, errno } => {
+                buf[0] = FAILED;
+                buf[1..5].copy_from_slice(&(step as u32).to_ne_bytes());
+                buf[5..9].copy_from_slice(&errno.to_ne_bytes());
+                9
+            }
+            Record::Usage {
+                user_us,
+                system_us,
+                max_rss_kib,
+            } => {
+                buf[0] = USAGE;
+                buf[1..9].copy_from_slice(&user_us.to_ne_bytes());
+                buf[9..17].copy_from_slice(&system_us.to_ne_bytes());
+                buf[17..25].copy_from_slice(&max_rss_kib.to_ne_bytes());
+                25
+            }
+        }
+    }
+
+    /// Reads the record at the front of `bytes`.
+    pub(super) fn decode(bytes: &[u8]) -> Decoded {
+        let Some((&tag, body)) = bytes.split_first() else {
+            return Decoded::Partial;
+        };
+        let need = match tag {
+            PREPARED => 0,
+            STATUS => 4,
+            FAILED => 8,
+            USAGE => 24,
+            _ => return Decoded::Garbage,
+        };
+        let Some(body) = body.get(..need) else {
+            return Decoded::Partial;
+        };
+        let word = |at: usize| {
+            let mut b = [0; 4];
+            b.copy_from_slice(&body[at..at + 4]);
+            b
+        };
+        let long = |at: usize| {
+            let mut b = [0; 8];
+            b.copy_from_slice(&body[at..at + 8]);
+            u64::from_ne_bytes(b)
+        };
+        let record = match tag {
+            PREPARED => Record::Prepared,
+            STATUS => Record::Status(libc::c_int::from_ne_bytes(word(0))),
+            FAILED => match Step::from_wire(u32::from_ne_bytes(word(0))) {
+                Some(step) => Record::Failed {
+                    step,
+                    errno: i32::from_ne_bytes(word(4)),
+                },
+                None => return Decoded::Garbage,
+            },
+            _ => Record::Usage {
+                user_us: long(0),
+                system_us: long(8),
+                max_rss_kib: long(16),
+            },
+        };
+        Decoded::Record(record, 1 + need)
+    }
+}
+
+/// One message on a control socket: a single byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Control {
+    /// Judge → init: the id maps and the cgroup are in place; go on.
+    Go = b'g',
+    /// The program's process → init: locked down, waiting for its run.
+    Armed = b'a',
+    /// Judge → init, then init → the program's process: the run is
+    /// described in shared memory (and its mounts are in place, for the
+    /// program); its stdin, stdout and stderr come with this byte.
+    Run = b'r',
+}
+
+impl Control {
+    /// Sends a message that carries no descriptors; whether it went.
+    ///
+    /// # Safety
+    /// `socket` must be an open descriptor. Allocates nothing.
+    pub(super) unsafe fn send(self, socket: RawFd) -> bool {
+        let byte = self as u8;
+        libc::write(socket, (&byte as *const u8).cast(), 1) == 1
+    }
+
+    /// Waits for message `self` on `socket`; whether it came (not the
+    /// socket's end, an error or another message).
+    ///
+    /// # Safety
+    /// `socket` must be an open descriptor. Allocates nothing.
+    pub(super) unsafe fn receive(self, socket: RawFd) -> bool {
+        let mut byte = 0u8;
+        libc::read(socket, (&mut byte as *mut u8).cast(), 1) == 1 && byte == self as u8
+    }
+}
+
+/// Sends [`Control::Run`] with the three stdio descriptors (`SCM_RIGHTS`);
+/// what `sendmsg` returned (1 when it went). Allocates nothing: init sends
+/// it on to the program's process.
+///
+/// # Safety
+/// `socket` and the three descriptors must be open.
+pub(super) unsafe fn send_run(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
+    let mut byte = [Control::Run as u8];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // Aligned room for a control message of three descriptors (32 bytes).
+    let mut space = [0u64; 8];
+    let data_len = std::mem::size_of_val(stdio) as u32;
+    let mut msg: libc::msghdr = std::mem::zeroed();
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = space.as_mut_ptr().cast();
+    msg.msg_controllen = libc::CMSG_SPACE(data_len) as usize;
+    let cmsg = libc::CMSG_FIRSTHDR(&msg);
+    (*cmsg).cmsg_level = libc::SOL_SOCKET;
+    (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+    (*cmsg).cmsg_len = libc::CMSG_LEN(data_len) as usize;
+    std::ptr::copy_nonoverlapping(stdio.as_ptr(), libc::CMSG_DATA(cmsg).cast(), 3);
+    libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL)
+}
+
+/// Waits for [`Control::Run`] and its three stdio descriptors (received
+/// close-on-exec); `None` when the other end closed the socket instead.
+///
+/// # Safety
+/// `socket` must be an open descriptor. Allocates nothing.
+pub(super) unsafe fn receive_run(socket: RawFd) -> Option<[RawFd; 3]> {
+    let mut byte = 0u8;
+    let mut iov = libc::iovec {
+        iov_base: (&mut byte as *mut u8).cast(),
+        iov_len: 1,
+    };
+    let mut space = [0u64; 8];
+    let mut msg: libc::msghdr = std::mem::zeroed();
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = space.as_mut_ptr().cast();
+    msg.msg_controllen = std::mem::size_of_val(&space);
+    loop {
+        let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
+        if n > 0 {
+            break;
+        }
+        if n == 0 || *libc::__errno_location() != libc::EINTR {
+            return None;
+        }
+    }
+    let cmsg = libc::CMSG_FIRSTHDR(&msg);
+    let want = libc::CMSG_LEN(3 * std::mem::size_of::<RawFd>() as u32) as usize;
+    if byte != Control::Run as u8
+        || cmsg.is_null()
+        || (*cmsg).cmsg_level != libc::SOL_SOCKET
+        || (*cmsg).cmsg_type != libc::SCM_RIGHTS
+        || (*cmsg).cmsg_len != want
+    {
+        return None;
+    }
+    let mut stdio = [0; 3];
+    std::ptr::copy_nonoverlapping(libc::CMSG_DATA(cmsg).cast::<RawFd>(), stdio.as_mut_ptr(), 3);
+    Some(stdio)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(record: Record) {
+        let mut buf = [0; Record::MAX];
+        let n = record.encode(&mut buf);
+        assert_eq!(Record::decode(&buf[..n]), Decoded::Record(record, n));
+        assert_eq!(Record::decode(&buf[..n - 1]), Decoded::Partial);
+    }
+
+    #[test]
+    fn every_record_decodes_to_itself() {
+        round_trip(Record::Prepared);
+        round_trip(Record::Status(9 << 8));
+        round_trip(Record::Failed {
+            step: Step::Seccomp,
+            errno: libc::EPERM,
+        });
+        round_trip(Record::Usage {
+            user_us: 1,
+            system_us: 2,
+            max_rss_kib: 3,
+        });
+    }
+
+    #[test]
+    fn every_step_crosses_the_wire_as_itself() {
+        for &step in Step::ALL {
+            assert_eq!(Step::from_wire(step as u32), Some(step));
+        }
+        assert_eq!(Step::from_wire(Step::ALL.len() as u32), None);
+    }
+
+    #[test]
+    fn a_stranger_byte_is_garbage() {
+        assert_eq!(Record::decode(b"x"), Decoded::Garbage);
+    }
+}
