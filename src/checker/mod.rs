@@ -2,10 +2,13 @@
 //! checkers are pure functions over two byte streams (the answer and the
 //! output); they know nothing of processes or the database, and run only
 //! when the run itself succeeded. They stream: none holds a whole output in
-//! memory but `unordered`, which must count every token.
+//! memory but `unordered`, which must count every token. A problem's own
+//! checker program ([`special`]) runs in the sandbox through a runner it
+//! is handed.
 
 mod exact;
 mod lines;
+pub mod special;
 mod stream;
 mod tokens;
 mod unordered;
@@ -56,6 +59,18 @@ pub enum CheckerName {
     Float,
     Unordered,
     Integers,
+}
+
+/// How a problem's outputs are checked: a built-in checker, or the
+/// problem's own program (compiled by the judge, run by [`special`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Checker {
+    Builtin(CheckerKind),
+    Program {
+        /// The source, relative to the package.
+        source: std::path::PathBuf,
+        protocol: special::Protocol,
+    },
 }
 
 /// A built-in checker with its options.

@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::checker::CheckerKind;
+use crate::checker::{Checker, CheckerKind};
 use crate::data::{self, Progress, TestData};
 use crate::problem::{Expected, Group, Problem, Role};
 
@@ -260,11 +260,11 @@ fn refuse_occupied(out: &Path) -> Result<(), Error> {
 /// [`Error::Unsupported`] for a checker Kattis cannot express; every
 /// checker but `tokens` is refused until its Kattis flags are decided here.
 fn default_output_validator(problem: &Problem) -> Result<(), Error> {
-    match problem.manifest.checker {
+    match &problem.manifest.checker {
         // Kattis's default output validator compares whitespace-separated
         // tokens exactly, case-sensitively, unless flags say otherwise:
         // grundy's `tokens`.
-        CheckerKind::Tokens => Ok(()),
+        Checker::Builtin(CheckerKind::Tokens) => Ok(()),
         other => Err(Error::Unsupported {
             path: problem.dir.join("problem.toml"),
             what: format!("checker {other:?} has no Kattis equivalent in grundy's export yet"),

@@ -7,7 +7,7 @@
 mod aggregate;
 mod plan;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +16,8 @@ use serde::Serialize;
 pub use aggregate::aggregate;
 pub use plan::{Plan, PlanError, Request};
 
-use crate::checker::Decision;
+use crate::checker::special::{Files, Judged, SpecialJudge};
+use crate::checker::{Checker, CheckerKind, Decision};
 use crate::config::{CompileLimits, Limits as RunLimits};
 use crate::data::{self, TestSet};
 use crate::lang::{self, Compiled, Languages, ProgramCache, Source};
@@ -33,6 +34,8 @@ pub enum Error {
     Sandbox(#[from] sandbox::Error),
     #[error(transparent)]
     Data(#[from] data::Error),
+    #[error("checker {path} does not compile:\n{message}")]
+    Checker { path: PathBuf, message: String },
     #[error("{what}")]
     Io {
         what: String,
@@ -122,6 +125,9 @@ impl Judge {
         let _span =
             tracing::info_span!("judge", problem = %problem.slug, language = %plan.language().id)
                 .entered();
+        // The problem's checker first: a broken one is the judge's fault
+        // (IE), found before the submission is compiled.
+        let checking = self.checking(problem)?;
         on_event(Event::Compiling);
         let source = Source::new(plan.source().to_vec());
         let compiled =
@@ -145,7 +151,7 @@ impl Judge {
             if timed_out_at.is_some_and(|t| size >= t) {
                 continue;
             }
-            let report = self.run_test(problem, &program, tests, index, limits)?;
+            let report = self.run_test(&checking, &program, tests, index, limits)?;
             if report.verdict == Verdict::TLE {
                 timed_out_at = Some(timed_out_at.map_or(size, |t| t.min(size)));
             }
@@ -183,7 +189,7 @@ impl Judge {
 
     fn run_test(
         &self,
-        problem: &Problem,
+        checking: &Checking,
         program: &lang::Program,
         tests: &TestSet,
         index: usize,
@@ -202,7 +208,7 @@ impl Judge {
             .map_err(io("creating a capture directory".into()))?;
         let stdout = capture.path().join("stdout");
         let stderr = capture.path().join("stderr");
-        let (prog, args) = program.command(problem.manifest.memory_limit);
+        let (prog, args) = program.command(limits.memory >> 20);
         let spec = RunSpec::new(prog, cwd.path(), limits)
             .args(args)
             .envs(lang::base_env())
@@ -213,7 +219,12 @@ impl Judge {
         let outcome = self.runner.run(&spec)?;
         let (verdict, message) = match program_run_verdict(&outcome, program) {
             Some(failure) => failure,
-            None => self.check(problem, tests, test, &stdout)?,
+            None => checking.check(
+                self.runner.as_ref(),
+                &tests.input(test),
+                &tests.answer(test),
+                &stdout,
+            )?,
         };
         let (exit_code, signal) = match outcome.termination {
             Termination::Exited(code) => (Some(code), None),
@@ -233,29 +244,112 @@ impl Judge {
         })
     }
 
-    fn check(
-        &self,
-        problem: &Problem,
-        tests: &TestSet,
-        test: &data::TestRecord,
-        stdout: &Path,
-    ) -> Result<(Verdict, String), Error> {
-        let open = |path: &Path| {
-            std::fs::File::open(path)
-                .map(std::io::BufReader::new)
-                .map_err(|source| Error::Io {
-                    what: format!("reading {}", path.display()),
-                    source,
-                })
+    /// The problem's checker, ready to use: a built-in one as it is, a
+    /// program compiled (and cached) like a submission, with the headers
+    /// beside it (`testlib.h`).
+    ///
+    /// # Errors
+    /// A checker program that does not compile, an unknown language, or
+    /// an unreadable file: the problem's fault, never a submission's.
+    pub fn checking(&self, problem: &Problem) -> Result<Checking, Error> {
+        let (source, protocol) = match &problem.manifest.checker {
+            Checker::Builtin(kind) => return Ok(Checking::Builtin(*kind)),
+            Checker::Program { source, protocol } => (problem.dir.join(source), *protocol),
         };
-        let result = problem
-            .manifest
-            .checker
-            .check(open(&tests.answer(test))?, open(stdout)?)
-            .map_err(|source| Error::Io {
-                what: format!("checking {}", stdout.display()),
-                source,
-            })?;
+        let io = |path: &Path| {
+            let what = format!("reading {}", path.display());
+            move |source| Error::Io { what, source }
+        };
+        let language = self.languages.for_path(&source)?;
+        let text = std::fs::read(&source).map_err(io(&source))?;
+        let dir = source.parent().unwrap_or(&problem.dir);
+        let mut siblings = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(io(dir))?.flatten() {
+            let path = entry.path();
+            let header = path.extension().is_some_and(|e| e == "h" || e == "hpp");
+            if header && path.is_file() {
+                let bytes = std::fs::read(&path).map_err(io(&path))?;
+                siblings.push((Path::new("box").join(entry.file_name()), bytes));
+            }
+        }
+        siblings.sort();
+        let compiled = language.compile(
+            self.runner.as_ref(),
+            &self.cache,
+            &Source { text, siblings },
+            &self.compile,
+        )?;
+        let program = match compiled {
+            Compiled::Ok(program) => program,
+            Compiled::Failed(message) => {
+                return Err(Error::Checker {
+                    path: source,
+                    message,
+                })
+            }
+        };
+        let limits = data::trusted_limits(problem.manifest.time_limit);
+        let (command, args) = program.command(limits.memory >> 20);
+        Ok(Checking::Special(SpecialJudge {
+            program: command,
+            args,
+            env: lang::base_env(),
+            binds: program.binds(),
+            limits,
+            protocol,
+        }))
+    }
+}
+
+/// A problem's checker, ready to judge outputs.
+#[derive(Debug, Clone)]
+pub enum Checking {
+    Builtin(CheckerKind),
+    Special(SpecialJudge),
+}
+
+impl Checking {
+    /// Checks one output against a test's input and answer: a verdict and
+    /// its message. A special judge that fails to judge gives `IE` for the
+    /// test, with the reason.
+    ///
+    /// # Errors
+    /// The judge's own failures (unreadable files, the sandbox).
+    pub fn check(
+        &self,
+        runner: &dyn Runner,
+        input: &Path,
+        answer: &Path,
+        output: &Path,
+    ) -> Result<(Verdict, String), Error> {
+        let result = match self {
+            Checking::Builtin(kind) => {
+                let open = |path: &Path| {
+                    std::fs::File::open(path)
+                        .map(std::io::BufReader::new)
+                        .map_err(|source| Error::Io {
+                            what: format!("reading {}", path.display()),
+                            source,
+                        })
+                };
+                kind.check(open(answer)?, open(output)?)
+                    .map_err(|source| Error::Io {
+                        what: format!("checking {}", output.display()),
+                        source,
+                    })?
+            }
+            Checking::Special(judge) => {
+                let files = Files {
+                    input,
+                    output,
+                    answer,
+                };
+                match judge.check(runner, files)? {
+                    Judged::Judged(result) => result,
+                    Judged::Failed(why) => return Ok((Verdict::IE, why)),
+                }
+            }
+        };
         let verdict = match result.decision {
             Decision::Accepted => Verdict::AC,
             Decision::WrongAnswer => Verdict::WA,

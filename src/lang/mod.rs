@@ -430,7 +430,9 @@ impl Language {
             for (rel, _) in &source.siblings {
                 if let Some(std::path::Component::Normal(top)) = rel.components().next() {
                     let top = work.path().join(top);
-                    if !tops.contains(&top) {
+                    // Files beside the source are in the (writable) compile
+                    // directory already.
+                    if top != src_dir && !tops.contains(&top) {
                         tops.push(top);
                     }
                 }

@@ -7,7 +7,8 @@ use std::path::{Component, PathBuf};
 
 use serde::Deserialize;
 
-use crate::checker::{CheckerKind, CheckerName};
+use crate::checker::special::Protocol;
+use crate::checker::{Checker, CheckerKind, CheckerName};
 
 /// A validated manifest.
 #[derive(Debug, Clone)]
@@ -18,7 +19,7 @@ pub struct Manifest {
     pub time_limit: f64,
     /// MiB of peak resident memory.
     pub memory_limit: u64,
-    pub checker: CheckerKind,
+    pub checker: Checker,
     /// The expanded test plan, in judging order.
     pub tests: Vec<TestCase>,
     pub stress: Vec<StressPlan>,
@@ -79,7 +80,7 @@ struct RawManifest {
     time_limit: f64,
     memory_limit: u64,
     #[serde(default = "default_checker")]
-    checker: CheckerName,
+    checker: RawChecker,
     #[serde(default)]
     float_abs: Option<f64>,
     #[serde(default)]
@@ -112,8 +113,38 @@ struct RawStress {
     count: u32,
 }
 
-fn default_checker() -> CheckerName {
-    CheckerName::Tokens
+fn default_checker() -> RawChecker {
+    RawChecker::Name(CheckerName::Tokens)
+}
+
+/// `checker = "name"`, or a `[checker]` table naming a program.
+enum RawChecker {
+    Name(CheckerName),
+    Program(RawCheckerProgram),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheckerProgram {
+    program: PathBuf,
+    protocol: Protocol,
+}
+
+impl<'de> Deserialize<'de> for RawChecker {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match toml::Value::deserialize(d)? {
+            v @ toml::Value::String(_) => CheckerName::deserialize(v)
+                .map(RawChecker::Name)
+                .map_err(D::Error::custom),
+            v @ toml::Value::Table(_) => RawCheckerProgram::deserialize(v)
+                .map(RawChecker::Program)
+                .map_err(D::Error::custom),
+            _ => Err(D::Error::custom(
+                "a checker name, or a table with program and protocol",
+            )),
+        }
+    }
 }
 
 fn default_stress_count() -> u32 {
@@ -237,8 +268,30 @@ impl Manifest {
             source: raw.source,
             time_limit: raw.time_limit,
             memory_limit: raw.memory_limit,
-            checker: CheckerKind::new(raw.checker, raw.float_abs, raw.float_rel)
-                .map_err(|e| format!("checker: {e}"))?,
+            checker: match raw.checker {
+                RawChecker::Name(name) => Checker::Builtin(
+                    CheckerKind::new(name, raw.float_abs, raw.float_rel)
+                        .map_err(|e| format!("checker: {e}"))?,
+                ),
+                RawChecker::Program(p) => {
+                    if raw.float_abs.is_some() || raw.float_rel.is_some() {
+                        return Err(
+                            "checker: float_abs and float_rel are options of checker = \"float\""
+                                .into(),
+                        );
+                    }
+                    if !is_inside(&p.program) {
+                        return Err(format!(
+                            "checker.program: {} must be a relative path inside the package",
+                            p.program.display()
+                        ));
+                    }
+                    Checker::Program {
+                        source: p.program,
+                        protocol: p.protocol,
+                    }
+                }
+            },
             tests,
             stress,
         })
@@ -305,7 +358,7 @@ mod tests {
             TestInput::Gen(vec!["mode=random".into(), "n=4".into(), "seed=2".into()])
         );
         assert_eq!(m.stress[0].count, 100);
-        assert_eq!(m.checker, CheckerKind::Tokens);
+        assert_eq!(m.checker, Checker::Builtin(CheckerKind::Tokens));
     }
 
     fn error_of(text: &str) -> String {

@@ -157,7 +157,7 @@ pub fn verify(
     };
     if let Some(set) = set {
         progress("cross-checking with the brute force");
-        checks.push(cross_check(data, problem, &set, options)?);
+        checks.push(cross_check(data, judge, problem, &set, options)?);
         progress("judging example submissions");
         let set = Arc::new(set);
         let (subs, margin) = check_submissions(data, judge, source_limit_kib, problem, &set)?;
@@ -205,6 +205,7 @@ struct Disagreement {
 
 fn cross_check(
     data: &TestData,
+    judge: &Judge,
     problem: &Problem,
     set: &TestSet,
     options: Options,
@@ -223,6 +224,25 @@ fn cross_check(
         Role::Validator,
         Role::Solution,
     ];
+    let checking = match judge.checking(problem) {
+        Ok(c) => c,
+        Err(judge::Error::Checker { path, message }) => {
+            return Ok(fail(format!(
+                "the checker {} does not compile: {message}",
+                display_path(&path, &problem.dir)
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let agree = |input: &Path, answer: &Path, output: &Path| -> Result<Agreement, Error> {
+        Ok(
+            match checking.check(data.runner.as_ref(), input, answer, output)? {
+                (Verdict::AC, _) => Agreement::Agree,
+                (Verdict::IE, why) => Agreement::CheckerFailed(why),
+                _ => Agreement::Disagree,
+            },
+        )
+    };
     let programs = match data.programs(problem, &roles) {
         Ok(p) => p,
         Err(data::Error::Compile { role, message, .. }) => {
@@ -256,8 +276,12 @@ fn cross_check(
             BruteRun::Answered => {}
         }
         compared += 1;
+        let agreement = agree(&input, &set.answer(test), &out)?;
+        if let Agreement::CheckerFailed(why) = &agreement {
+            problems_seen.push(format!("the checker failed on test {}: {why}", test.name));
+        }
         let (input, answer, brute) = (read(&input)?, read(&set.answer(test))?, read(&out)?);
-        if !agree(problem, &answer, &brute) {
+        if agreement == Agreement::Disagree {
             consider(
                 Disagreement {
                     what: format!("test {}", test.name),
@@ -296,8 +320,13 @@ fn cross_check(
             }
             stress_runs += 1;
             compared += 1;
+            let agreement = agree(&input, &answer, &out)?;
+            if let Agreement::CheckerFailed(why) = &agreement {
+                problems_seen.push(format!("{label}: the checker failed: {why}"));
+                break;
+            }
             let (given, expected, brute) = (read(&input)?, read(&answer)?, read(&out)?);
-            if !agree(problem, &expected, &brute) {
+            if agreement == Agreement::Disagree {
                 consider(
                     Disagreement {
                         what: label,
@@ -353,13 +382,13 @@ fn run_brute(programs: &PackagePrograms, input: &Path, out: &Path) -> Result<Bru
     })
 }
 
-fn agree(problem: &Problem, answer: &[u8], output: &[u8]) -> bool {
-    problem
-        .manifest
-        .checker
-        .check_bytes(answer, output)
-        .decision
-        == crate::checker::Decision::Accepted
+/// What the problem's checker says of the brute force's output, judged
+/// against the solution's answer on the real input.
+#[derive(Debug, PartialEq)]
+enum Agreement {
+    Agree,
+    Disagree,
+    CheckerFailed(String),
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Error> {

@@ -1,6 +1,7 @@
 //! The integration test binary: one module per area.
 
 mod boundaries;
+mod checker;
 mod cli;
 mod export;
 mod helpers;

@@ -1,0 +1,125 @@
+//! Special judges on a copy of the verify fixture package: a checker
+//! program in testlib's protocol and an output validator in Kattis's both
+//! accept the answer word in any case (which the default token checker
+//! does not) and still reject a wrong answer; a checker that crashes is
+//! the judge's fault (IE), never the submission's.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::helpers::{repo, Workspace};
+
+/// The fixture package with `checker` (a file of tests/fixtures/checkers)
+/// as its checker in `protocol`, and an accepted submission that prints
+/// the answer in lower case.
+fn package(ws: &Workspace, checker: &str, protocol: &str) -> PathBuf {
+    let dir = ws.dir.path().join("package");
+    copy_dir(&repo().join("tests/fixtures/verify/base"), &dir);
+    std::fs::copy(
+        repo().join("tests/fixtures/checkers").join(checker),
+        dir.join(checker),
+    )
+    .unwrap();
+    let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
+    let toml = toml.replacen(
+        "\n[[tests]]",
+        &format!("\n[checker]\nprogram = \"{checker}\"\nprotocol = \"{protocol}\"\n\n[[tests]]"),
+        1,
+    );
+    std::fs::write(dir.join("problem.toml"), toml).unwrap();
+    std::fs::write(
+        dir.join("submissions/accepted/lower.py"),
+        "n = int(input())\nprint('second' if n % 3 == 0 else 'first')\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn verify(ws: &Workspace, dir: &Path) -> Value {
+    let out = ws.grundy(&["verify", dir.to_str().unwrap(), "--json", "--stress", "5"]);
+    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+    out.json()["problems"][0].clone()
+}
+
+fn submission<'a>(report: &'a Value, path: &str) -> &'a Value {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .unwrap_or_else(|| panic!("no {path}: {report:#}"))
+}
+
+fn check_ok(report: &Value, name: &str) -> bool {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["name"] == name && c["ok"] == true)
+}
+
+#[test]
+fn a_testlib_checker_program_judges_the_outputs() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "testlib_case.c", "testlib");
+    let report = verify(&ws, &dir);
+    assert_eq!(
+        submission(&report, "submissions/accepted/lower.py")["verdict"],
+        "AC",
+        "{report:#}"
+    );
+    let wrong = submission(&report, "submissions/wrong_answer/parity.py");
+    assert_eq!(wrong["verdict"], "WA", "{report:#}");
+    assert!(check_ok(&report, "submissions"), "{report:#}");
+    assert!(check_ok(&report, "cross-check"), "{report:#}");
+}
+
+#[test]
+fn a_kattis_output_validator_judges_the_outputs() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "kattis_case.c", "kattis");
+    let report = verify(&ws, &dir);
+    assert_eq!(
+        submission(&report, "submissions/accepted/lower.py")["verdict"],
+        "AC",
+        "{report:#}"
+    );
+    assert_eq!(
+        submission(&report, "submissions/wrong_answer/parity.py")["verdict"],
+        "WA"
+    );
+    assert!(check_ok(&report, "submissions"), "{report:#}");
+}
+
+#[test]
+fn a_crashing_checker_is_an_internal_error_never_the_submissions_fault() {
+    let ws = Workspace::new();
+    let dir = package(&ws, "crashing.c", "testlib");
+    let report = verify(&ws, &dir);
+    let accepted = submission(&report, "submissions/accepted/lower.py");
+    assert_eq!(accepted["verdict"], "IE", "{report:#}");
+    assert!(!check_ok(&report, "submissions"));
+    assert!(
+        !check_ok(&report, "cross-check"),
+        "the cross-check needs the checker too"
+    );
+    let text = report.to_string();
+    assert!(text.contains("the checker did not finish"), "{report:#}");
+    assert!(
+        !text.contains("\"WA\""),
+        "nothing is blamed on a submission: {report:#}"
+    );
+}
