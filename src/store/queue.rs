@@ -105,11 +105,14 @@ pub trait Queue: Send + Sync {
     ) -> impl Future<Output = Result<bool, Error>> + Send;
 
     /// The judge itself failed on this attempt: requeue for another try,
-    /// or end `IE` with `reason` after the last.
+    /// claimable again after `retry_after` (a sandbox that failed under
+    /// load often works a moment later), or end `IE` with `reason` after
+    /// the last.
     fn fail(
         &self,
         lease: Lease,
         reason: &str,
+        retry_after: Duration,
     ) -> impl Future<Output = Result<Failed, Error>> + Send;
 
     /// Gives a claim back untouched (a worker shutting down); the try is
@@ -167,8 +170,9 @@ impl Queue for Store {
             " + ?, claimed_at = ",
             now_text!(),
             " WHERE id = (SELECT id FROM submissions
-                          WHERE status = 'queued'
-                             OR (status = 'judging' AND COALESCE(lease_until, 0) < ",
+                          WHERE (status = 'queued' AND COALESCE(lease_until, 0) <= ",
+            now_ms!(),
+            ") OR (status = 'judging' AND COALESCE(lease_until, 0) < ",
             now_ms!(),
             ") ORDER BY priority, id LIMIT 1)
              RETURNING id, attempt"
@@ -287,7 +291,12 @@ impl Queue for Store {
         Ok(true)
     }
 
-    async fn fail(&self, lease: Lease, reason: &str) -> Result<Failed, Error> {
+    async fn fail(
+        &self,
+        lease: Lease,
+        reason: &str,
+        retry_after: Duration,
+    ) -> Result<Failed, Error> {
         let mut tx = self.pool.begin().await?;
         let status = sqlx::query_scalar::<_, String>(concat!(
             "UPDATE submissions SET
@@ -299,7 +308,10 @@ impl Queue for Store {
                  finished_at = CASE WHEN tries >= ?1 THEN ",
             now_text!(),
             " END,
-                 lease_until = NULL, error = ?2
+                 lease_until = CASE WHEN tries >= ?1 THEN NULL ELSE ",
+            now_ms!(),
+            " + ?5 END,
+                 error = ?2
              WHERE id = ?3 AND attempt = ?4 AND status = 'judging'
              RETURNING status"
         ))
@@ -307,6 +319,7 @@ impl Queue for Store {
         .bind(reason)
         .bind(lease.id)
         .bind(lease.attempt)
+        .bind(millis(retry_after))
         .fetch_optional(&mut *tx)
         .await?;
         let Some(status) = status else {

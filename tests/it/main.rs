@@ -5,5 +5,6 @@ mod cli;
 mod export;
 mod helpers;
 mod sandbox;
+mod server;
 mod store;
 mod verify;

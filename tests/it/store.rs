@@ -155,7 +155,10 @@ async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(pool: S
         .unwrap());
     assert!(store.finish(current, &report(Verdict::AC)).await.unwrap());
     assert!(!store.finish(stale, &report(Verdict::WA)).await.unwrap());
-    assert_eq!(store.fail(stale, "late").await.unwrap(), Failed::LeaseLost);
+    assert_eq!(
+        store.fail(stale, "late", Duration::ZERO).await.unwrap(),
+        Failed::LeaseLost
+    );
     assert!(!store.release(stale).await.unwrap());
     let sub = store.get(id).await.unwrap().unwrap();
     assert_eq!(sub.report.unwrap(), report(Verdict::AC));
@@ -168,7 +171,10 @@ async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(pool:
     for _ in 0..2 {
         let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
         assert_eq!(
-            store.fail(lease, "box broke").await.unwrap(),
+            store
+                .fail(lease, "box broke", Duration::ZERO)
+                .await
+                .unwrap(),
             Failed::Requeued
         );
         assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
@@ -176,13 +182,30 @@ async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(pool:
     let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
     assert_eq!(lease.attempt, 3);
     assert_eq!(
-        store.fail(lease, "box broke").await.unwrap(),
+        store
+            .fail(lease, "box broke", Duration::ZERO)
+            .await
+            .unwrap(),
         Failed::GaveUp
     );
     let sub = store.get(id).await.unwrap().unwrap();
     assert_eq!(sub.status, Status::Done);
     assert_eq!(sub.report.unwrap().verdict, Verdict::IE);
     assert_eq!(sub.error.as_deref(), Some("box broke"));
+    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+}
+
+#[sqlx::test]
+async fn a_failed_attempt_waits_its_pause_before_the_next_try(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    let pause = Duration::from_secs(3600);
+    assert_eq!(
+        store.fail(lease, "box broke", pause).await.unwrap(),
+        Failed::Requeued
+    );
+    assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
     assert!(store.claim_next(LEASE).await.unwrap().is_none());
 }
 
