@@ -43,6 +43,8 @@ pub struct Config {
     pub compile: CompileLimits,
     #[serde(default)]
     pub sandbox: SandboxConfig,
+    #[serde(default)]
+    pub server: ServerConfig,
     /// Languages by id (`cpp`, `python`, ...).
     #[serde(default)]
     pub languages: BTreeMap<String, LanguageConfig>,
@@ -177,6 +179,34 @@ impl Default for SandboxConfig {
     }
 }
 
+/// The hosted judge (`[server]`, used by `grundy serve`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address to listen on (default `127.0.0.1:8080`; `--bind` overrides).
+    pub bind: String,
+    /// Judge workers in the server (default 0: one per core; `--workers`
+    /// overrides).
+    pub workers: usize,
+    /// Seconds a worker's claim on a submission lasts unrenewed (default
+    /// 30; renewed every third of it while judging). After a crash, a
+    /// submission is judged again once its lease has expired.
+    pub lease_seconds: f64,
+    /// Submissions one user may make per minute (default 10; 0: no limit).
+    pub submissions_per_minute: u32,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            bind: "127.0.0.1:8080".into(),
+            workers: 0,
+            lease_seconds: 30.0,
+            submissions_per_minute: 10,
+        }
+    }
+}
+
 /// How to compile and run one language.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -237,7 +267,44 @@ fn default_data_dir() -> PathBuf {
     PathBuf::from("var")
 }
 
+/// The configuration built in: the repository's `config.toml`, with its
+/// relative paths under the user's data directory.
+const BUILT_IN: &str = include_str!("../config.toml");
+
 impl Config {
+    /// Finds and loads the configuration: `explicit` (`--config`), else
+    /// `$GRUNDY_CONFIG`, else `./config.toml`, else the user's
+    /// `$XDG_CONFIG_HOME/grundy/config.toml` (`~/.config/grundy/...`),
+    /// else the built-in defaults with data and problems under the user's
+    /// data directory (`$XDG_DATA_HOME/grundy`, `~/.local/share/grundy`).
+    /// The environment is read here and nowhere deeper.
+    ///
+    /// # Errors
+    /// A named file (by `--config` or `$GRUNDY_CONFIG`) that cannot be
+    /// loaded; a found file that is invalid.
+    pub fn discover(explicit: Option<&Path>) -> Result<Config, Error> {
+        if let Some(path) = explicit {
+            return Config::load(path);
+        }
+        if let Some(path) = std::env::var_os("GRUNDY_CONFIG").filter(|p| !p.is_empty()) {
+            return Config::load(Path::new(&path));
+        }
+        let local = Path::new("config.toml");
+        if local.is_file() {
+            return Config::load(local);
+        }
+        if let Some(path) = user_config_dir().map(|d| d.join("config.toml")) {
+            if path.is_file() {
+                return Config::load(&path);
+            }
+        }
+        let base = user_data_dir().unwrap_or_else(|| PathBuf::from("/var/lib/grundy"));
+        Config::parse(BUILT_IN, &base).map_err(|message| Error::Parse {
+            path: PathBuf::from("(built-in configuration)"),
+            message,
+        })
+    }
+
     /// Loads and validates the configuration at `path`.
     ///
     /// # Errors
@@ -300,6 +367,10 @@ impl Config {
                 "compile: program_limit must be positive and cache_limit at least as large".into(),
             );
         }
+        let lease = self.server.lease_seconds;
+        if !(lease >= 0.3 && lease.is_finite()) {
+            return Err("server.lease_seconds must be at least 0.3".into());
+        }
         if self.sandbox.tmp_size == 0 {
             return Err("sandbox.tmp_size must be positive".into());
         }
@@ -338,6 +409,45 @@ impl Config {
             None => format!("sqlite://{}", self.data_dir.join("grundy.db").display()),
         }
     }
+}
+
+/// The user's grundy configuration directory: `$XDG_CONFIG_HOME/grundy`,
+/// else `~/.config/grundy` (also where `grundy login` keeps tokens).
+pub fn user_config_dir() -> Option<PathBuf> {
+    xdg_dir("XDG_CONFIG_HOME", ".config")
+}
+
+/// The user's grundy data directory: `$XDG_DATA_HOME/grundy`, else
+/// `~/.local/share/grundy`.
+pub fn user_data_dir() -> Option<PathBuf> {
+    xdg_dir("XDG_DATA_HOME", ".local/share")
+}
+
+fn xdg_dir(var: &str, under_home: &str) -> Option<PathBuf> {
+    let absolute = |p: PathBuf| p.is_absolute().then_some(p);
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .and_then(absolute)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .and_then(absolute)
+                .map(|h| h.join(under_home))
+        })
+        .map(|d| d.join("grundy"))
+}
+
+/// The token `grundy login` stored for a server, if any.
+pub fn stored_token(server: &str) -> Option<String> {
+    let path = user_config_dir()?.join("credentials.toml");
+    let text = std::fs::read_to_string(path).ok()?;
+    let table: BTreeMap<String, String> = toml::from_str(&text).ok()?;
+    table.get(server.trim_end_matches('/')).cloned()
+}
+
+/// The token from the environment (`GRUNDY_TOKEN`), if set.
+pub fn env_token() -> Option<String> {
+    std::env::var("GRUNDY_TOKEN").ok().filter(|t| !t.is_empty())
 }
 
 /// TOML errors span several lines (with a source excerpt); we report one.
@@ -429,6 +539,17 @@ mod tests {
         assert!(err.contains("must be absolute"), "{err}");
         let err = Config::parse("[sandbox]\nisolation = \"chroot\"\n", Path::new("/")).unwrap_err();
         assert!(err.contains("chroot"), "{err}");
+    }
+
+    #[test]
+    fn built_in_defaults_put_data_under_the_base() {
+        let c = Config::parse(BUILT_IN, Path::new("/home/ann/.local/share/grundy")).unwrap();
+        assert_eq!(
+            c.problems_dir,
+            PathBuf::from("/home/ann/.local/share/grundy/problems")
+        );
+        assert!(c.languages.contains_key("cpp"));
+        assert_eq!(c.server.submissions_per_minute, 10);
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! [`config`], [`verdict`], [`digest`] and [`context`] are shared
 //! vocabulary.
 
+pub mod auth;
 pub mod checker;
 pub mod cli;
 pub mod config;
@@ -33,6 +34,7 @@ pub mod judge;
 pub mod lang;
 pub mod problem;
 pub mod sandbox;
+pub mod server;
 pub mod store;
 pub mod verdict;
 pub mod verify;

@@ -1,12 +1,15 @@
 //! The command line: argument definitions (clap) and one module per command.
 //! Errors are `anyhow` here (the edge), printed by `main` as one line.
 
+mod accounts;
 mod doctor;
 mod export;
 mod gen;
 mod languages;
 mod problems;
+mod remote;
 mod report;
+mod serve;
 mod status;
 mod submit;
 mod verify;
@@ -24,9 +27,10 @@ use crate::problem::Problem;
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version, about)]
 pub struct Args {
-    /// Configuration file.
-    #[arg(long, global = true, default_value = "config.toml")]
-    pub config: PathBuf,
+    /// Configuration file (default: $GRUNDY_CONFIG, else ./config.toml, else
+    /// ~/.config/grundy/config.toml, else built-in defaults).
+    #[arg(long, global = true)]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -47,6 +51,13 @@ pub enum Command {
         /// Print exactly one JSON object on stdout.
         #[arg(long)]
         json: bool,
+        /// Submit to a hosted judge (`grundy serve`) at this URL instead.
+        #[arg(long)]
+        server: Option<String>,
+        /// API token for --server (default: $GRUNDY_TOKEN, else the one
+        /// `grundy login URL` stored).
+        #[arg(long, requires = "server")]
+        token: Option<String>,
     },
     /// Show a stored submission and its tests.
     Status {
@@ -55,6 +66,18 @@ pub enum Command {
         /// Print exactly one JSON object on stdout.
         #[arg(long)]
         json: bool,
+        /// Ask a hosted judge at this URL instead.
+        #[arg(long)]
+        server: Option<String>,
+        /// API token for --server (as for submit).
+        #[arg(long, requires = "server")]
+        token: Option<String>,
+    },
+    /// Store an API token for a hosted judge (read from standard input, or
+    /// prompted for), readable by you only, for --server to use.
+    Login {
+        /// The server's URL, e.g. http://judge.example:8080.
+        url: String,
     },
     /// List the problems with their titles and limits.
     Problems {
@@ -109,6 +132,32 @@ pub enum Command {
         #[arg(long)]
         stress: Option<u32>,
     },
+    /// Host a private judge: the HTTP API under /api/v1 and judge workers,
+    /// in one process, until SIGTERM or Ctrl-C (then the submissions being
+    /// judged are finished and it exits 0).
+    ///
+    /// Refuses to start without sandbox isolation unless --insecure.
+    Serve {
+        /// Address to listen on (default from config.toml, else 127.0.0.1:8080).
+        #[arg(long)]
+        bind: Option<String>,
+        /// Judge workers (default from config.toml, else one per core).
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Judge even where programs cannot be isolated (trusted users only).
+        #[arg(long)]
+        insecure: bool,
+    },
+    /// Manage the hosted judge's accounts.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Manage API tokens.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
     /// Show the sandbox's isolation and measurement tiers in force, what is
     /// missing for better ones, and whether each toolchain works in the box.
     ///
@@ -132,6 +181,30 @@ pub enum Command {
     },
 }
 
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Add an account; the password is read from standard input when it is
+    /// not a terminal, else prompted for.
+    Add {
+        name: String,
+        /// May see every source and test, and rejudge.
+        #[arg(long)]
+        admin: bool,
+    },
+    /// List the accounts.
+    List,
+    /// Disable an account: its tokens stop working at once.
+    Disable { name: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Make a new API token for a user and print it on stdout (shown once).
+    New { name: String },
+    /// Revoke a token, given whole or by its first characters.
+    Revoke { token_or_prefix: String },
+}
+
 /// The formats `grundy export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
@@ -144,16 +217,42 @@ pub enum ExportFormat {
 /// # Errors
 /// Usage and internal errors, printed by `main` as one line (exit 2).
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let config = Config::load(&args.config)?;
-    let ctx = Context::new(config);
+    if let Command::Login { url } = &args.command {
+        return remote::login(url);
+    }
+    let config = Config::discover(args.config.as_deref())?;
+    let ctx = std::sync::Arc::new(Context::new(config));
     let result = match args.command {
         Command::Submit {
             problem,
             file,
             lang,
             json,
+            server: None,
+            ..
         } => submit::run(&ctx, &problem, &file, lang.as_deref(), json),
-        Command::Status { id, json } => status::run(&ctx, id, json),
+        Command::Submit {
+            problem,
+            file,
+            lang,
+            json,
+            server: Some(url),
+            token,
+        } => remote::Remote::new(&url, token)
+            .and_then(|r| remote::submit(&r, &problem, &file, lang.as_deref(), json)),
+        Command::Status {
+            id,
+            json,
+            server: None,
+            ..
+        } => status::run(&ctx, id, json),
+        Command::Status {
+            id,
+            json,
+            server: Some(url),
+            token,
+        } => remote::Remote::new(&url, token).and_then(|r| remote::status(&r, id, json)),
+        Command::Login { .. } => unreachable!("handled before loading the configuration"),
         Command::Problems { json } => problems::list(&ctx, json),
         Command::Show {
             problem,
@@ -168,6 +267,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         } => gen::run(&ctx, &problems, all, check),
         Command::Languages => languages::run(&ctx),
         Command::Doctor => doctor::run(&ctx),
+        Command::Serve {
+            bind,
+            workers,
+            insecure,
+        } => serve::run(&ctx, bind, workers, insecure),
+        Command::User { command } => match command {
+            UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
+            UserCommand::List => accounts::list(&ctx),
+            UserCommand::Disable { name } => accounts::disable(&ctx, &name),
+        },
+        Command::Token { command } => match command {
+            TokenCommand::New { name } => accounts::new_token(&ctx, &name),
+            TokenCommand::Revoke { token_or_prefix } => accounts::revoke(&ctx, &token_or_prefix),
+        },
         Command::Export {
             problem,
             format,

@@ -14,7 +14,7 @@ use anyhow::{bail, Context as _};
 use super::report::{self, JsonReport};
 use crate::context::Context;
 use crate::judge::{Event, Plan, PlanError, Report, Request};
-use crate::store::NewSubmission;
+use crate::store::{NewSubmission, Queue};
 use crate::verdict::Verdict;
 
 pub fn run(
@@ -41,14 +41,17 @@ pub fn run(
 
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;
-    let id = rt.block_on(store.insert_submission(NewSubmission {
+    // The same queue as a hosted judge's workers: stored, claimed with a
+    // lease renewed at every test, each test recorded as it finishes.
+    let id = rt.block_on(store.enqueue(NewSubmission {
         problem: slug,
         language: &language.id,
         source: plan.source(),
+        user_id: None,
     }))?;
-    if !rt.block_on(store.claim(id))? {
+    let Some(lease) = rt.block_on(store.claim(id, LOCAL_LEASE))? else {
         bail!("submission {id} was claimed by another judge");
-    }
+    };
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -56,8 +59,18 @@ pub fn run(
         writeln!(out, "submission {id}: {slug} in {}", language.config.name)?;
     }
     let mut write_error = None;
+    let mut store_error = None;
     let judged = tracing::info_span!("submission", id).in_scope(|| {
         ctx.judge().judge(&plan, &mut |event| {
+            if let Event::TestDone { index, report, .. } = &event {
+                let recorded = rt.block_on(async {
+                    store.renew(lease, LOCAL_LEASE).await?;
+                    store.record_test(lease, *index, report).await
+                });
+                if let Err(e) = recorded {
+                    store_error.get_or_insert(e);
+                }
+            }
             if json {
                 return;
             }
@@ -82,9 +95,16 @@ pub fn run(
             (Report::failed(Verdict::IE, String::new()), Some(e))
         }
     };
-    rt.block_on(store.finish_submission(id, &report))
+    let recorded = rt
+        .block_on(store.finish(lease, &report))
         .with_context(|| format!("recording the verdict of submission {id}"))?;
     rt.block_on(store.close());
+    if let Some(e) = store_error {
+        return Err(anyhow::Error::new(e).context(format!("recording a test of submission {id}")));
+    }
+    if !recorded {
+        bail!("submission {id}: its lease expired while judging and another judge took it over; this result was discarded");
+    }
     if let Some(e) = failure {
         return Err(anyhow::Error::new(e)
             .context(format!("submission {id}: internal error (recorded as IE)")));
@@ -102,6 +122,11 @@ pub fn run(
     }
     Ok(report::exit_code(&report))
 }
+
+/// How long a local claim lasts without a test finishing (a compilation
+/// or one slow test): long enough that a hosted judge sharing the database
+/// does not take it over from a live `grundy submit`.
+const LOCAL_LEASE: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Reads a source file, never more than one byte past the limit.
 fn read_source(file: &Path, limit_kib: u64) -> anyhow::Result<Vec<u8>> {

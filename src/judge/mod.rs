@@ -44,7 +44,7 @@ pub enum Error {
 }
 
 /// The result of one test.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct TestReport {
     pub name: String,
     pub group: Group,
@@ -58,7 +58,7 @@ pub struct TestReport {
 }
 
 /// The result of judging one submission.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct Report {
     pub verdict: Verdict,
     pub score: u32,

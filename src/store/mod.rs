@@ -1,9 +1,10 @@
-//! The store: SQLite through sqlx, the source of truth for submissions and
-//! verdicts. All SQL of grundy lives in this module. The submissions table
-//! is also the judging queue (`queued` → `judging` → `done`); a judge
-//! killed mid-run leaves a `judging` row, which [`Store::requeue_unfinished`]
-//! puts back in the queue. A verdict and its test results are written in one
-//! transaction, so a crash never leaves half a result.
+//! The store: SQLite through sqlx, the source of truth for submissions,
+//! verdicts and accounts. All SQL of grundy lives in this module. The
+//! submissions table is also the judging queue (`queued` → `judging` →
+//! `done`, see [`queue`]); a judge killed mid-run leaves a `judging` row
+//! whose lease expires, and the submission is judged again from scratch.
+//! A verdict and its final test results are written in one transaction, so
+//! a crash never leaves half a result.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -15,6 +16,12 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use crate::judge::{Report, TestReport};
 use crate::problem::Group;
 use crate::verdict::Verdict;
+
+pub mod queue;
+mod users;
+
+pub use queue::{Claim, Failed, Lease, Queue, MAX_TRIES};
+pub use users::{Revoked, User};
 
 /// The embedded migrations, applied at [`Store::open`].
 pub static MIGRATOR: Migrator = sqlx::migrate!();
@@ -31,10 +38,16 @@ pub enum Error {
     BadVerdict(i64, String),
     #[error("submission {0}: stored test group {1:?} is not a group")]
     BadGroup(i64, String),
+    #[error("submission {0} vanished while it was claimed")]
+    Vanished(i64),
+    #[error("user {0:?} already exists")]
+    UserExists(String),
+    #[error("no user {0:?}")]
+    NoUser(String),
 }
 
 /// Where a submission is in the queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Queued,
@@ -48,6 +61,8 @@ pub struct NewSubmission<'a> {
     pub problem: &'a str,
     pub language: &'a str,
     pub source: &'a [u8],
+    /// The submitting account (`None` at the keyboard).
+    pub user_id: Option<i64>,
 }
 
 /// A stored submission with its test results.
@@ -59,8 +74,41 @@ pub struct Submission {
     pub source: Vec<u8>,
     pub submitted_at: String,
     pub status: Status,
+    /// The submitting account's name (`None` at the keyboard).
+    pub user: Option<String>,
+    pub user_id: Option<i64>,
+    /// Why the last attempt failed (for admins only).
+    pub error: Option<String>,
     /// Present once judged.
     pub report: Option<Report>,
+    /// While judging: the tests done so far (empty once judged: they are
+    /// in the report).
+    pub progress: Vec<TestReport>,
+}
+
+/// One line of a submission list.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Summary {
+    pub id: i64,
+    pub user: Option<String>,
+    pub problem: String,
+    pub language: String,
+    pub status: String,
+    pub verdict: Option<String>,
+    pub score: Option<i64>,
+    pub time_ms: Option<i64>,
+    pub memory_kib: Option<i64>,
+    pub submitted_at: String,
+}
+
+/// What a submission list is filtered by; newest first, ids below `before`.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilter<'a> {
+    pub user: Option<&'a str>,
+    pub problem: Option<&'a str>,
+    pub verdict: Option<&'a str>,
+    pub before: Option<i64>,
+    pub limit: u32,
 }
 
 /// The store, cheap to clone.
@@ -77,6 +125,9 @@ struct SubmissionRow {
     source: Vec<u8>,
     submitted_at: String,
     status: String,
+    user_name: Option<String>,
+    user_id: Option<i64>,
+    error: Option<String>,
     verdict: Option<String>,
     score: Option<i64>,
     time_ms: Option<i64>,
@@ -137,112 +188,83 @@ impl Store {
     /// Database failures.
     pub async fn insert_submission(&self, new: NewSubmission<'_>) -> Result<i64, Error> {
         let id = sqlx::query_scalar::<_, i64>(
-            "INSERT INTO submissions (problem, language, source) VALUES (?, ?, ?) RETURNING id",
+            "INSERT INTO submissions (problem, language, source, user_id) VALUES (?, ?, ?, ?)
+             RETURNING id",
         )
         .bind(new.problem)
         .bind(new.language)
         .bind(new.source)
+        .bind(new.user_id)
         .fetch_one(&self.pool)
         .await?;
         Ok(id)
     }
 
-    /// Claims one specific queued submission; false if it was not queued.
+    /// Stores a new submission as `queued` unless its user already made
+    /// `per_minute` submissions in the last minute (checked and inserted in
+    /// one statement, so concurrent requests cannot both slip through);
+    /// `None` when refused.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn claim(&self, id: i64) -> Result<bool, Error> {
-        let done = sqlx::query(
-            "UPDATE submissions SET status = 'judging',
-                 claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ? AND status = 'queued'",
-        )
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// Claims the oldest queued submission, if any (atomically: two judges
-    /// never claim the same one).
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn claim_next_pending(&self) -> Result<Option<Submission>, Error> {
+    pub async fn insert_submission_limited(
+        &self,
+        new: NewSubmission<'_>,
+        per_minute: u32,
+    ) -> Result<Option<i64>, Error> {
         let id = sqlx::query_scalar::<_, i64>(
-            "UPDATE submissions SET status = 'judging',
-                 claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = (SELECT id FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1)
+            "INSERT INTO submissions (problem, language, source, user_id)
+             SELECT ?1, ?2, ?3, ?4
+             WHERE (SELECT COUNT(*) FROM submissions
+                    WHERE user_id = ?4
+                      AND submitted_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))
+                   < ?5
              RETURNING id",
         )
+        .bind(new.problem)
+        .bind(new.language)
+        .bind(new.source)
+        .bind(new.user_id)
+        .bind(i64::from(per_minute))
         .fetch_optional(&self.pool)
         .await?;
-        match id {
-            Some(id) => self.get(id).await,
-            None => Ok(None),
-        }
+        Ok(id)
     }
 
-    /// Records the verdict and every test result, in one transaction.
-    ///
-    /// # Errors
-    /// Database failures (nothing is written then).
-    pub async fn finish_submission(&self, id: i64, report: &Report) -> Result<(), Error> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        for (position, t) in report.tests.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO test_results (submission_id, position, name, test_group, verdict,
-                     time_ms, wall_ms, memory_kib, exit_code, signal, message)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(id)
-            .bind(position as i64)
-            .bind(&t.name)
-            .bind(t.group.as_str())
-            .bind(t.verdict.as_str())
-            .bind(t.time_ms as i64)
-            .bind(t.wall_ms as i64)
-            .bind(t.memory_kib as i64)
-            .bind(t.exit_code)
-            .bind(t.signal)
-            .bind(&t.message)
-            .execute(&mut *tx)
-            .await?;
-        }
-        sqlx::query(
-            "UPDATE submissions SET status = 'done', verdict = ?, score = ?, time_ms = ?,
-                 memory_kib = ?, compile_output = ?,
-                 finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ?",
-        )
-        .bind(report.verdict.as_str())
-        .bind(i64::from(report.score))
-        .bind(report.time_ms as i64)
-        .bind(report.memory_kib as i64)
-        .bind(&report.compile_output)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Puts every `judging` submission back in the queue (after a crash);
-    /// returns how many.
+    /// Submissions newest first, filtered.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn requeue_unfinished(&self) -> Result<u64, Error> {
-        let done = sqlx::query(
-            "UPDATE submissions SET status = 'queued', claimed_at = NULL WHERE status = 'judging'",
+    pub async fn list(&self, f: &ListFilter<'_>) -> Result<Vec<Summary>, Error> {
+        let rows = sqlx::query_as::<_, Summary>(
+            "SELECT s.id, u.name AS user, s.problem, s.language, s.status, s.verdict, s.score,
+                    s.time_ms, s.memory_kib, s.submitted_at
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id
+             WHERE (?1 IS NULL OR u.name = ?1) AND (?2 IS NULL OR s.problem = ?2)
+               AND (?3 IS NULL OR s.verdict = ?3) AND (?4 IS NULL OR s.id < ?4)
+             ORDER BY s.id DESC LIMIT ?5",
         )
-        .execute(&self.pool)
+        .bind(f.user)
+        .bind(f.problem)
+        .bind(f.verdict)
+        .bind(f.before)
+        .bind(i64::from(f.limit))
+        .fetch_all(&self.pool)
         .await?;
-        Ok(done.rows_affected())
+        Ok(rows)
+    }
+
+    /// How many results a submission had before its rejudges (oldest first).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn history_verdicts(&self, id: i64) -> Result<Vec<String>, Error> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT verdict FROM submission_history WHERE submission_id = ? ORDER BY id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     /// One submission with its results.
@@ -251,9 +273,10 @@ impl Store {
     /// Database failures, or a row that does not hold a valid verdict.
     pub async fn get(&self, id: i64) -> Result<Option<Submission>, Error> {
         let row = sqlx::query_as::<_, SubmissionRow>(
-            "SELECT id, problem, language, source, submitted_at, status, verdict, score,
-                    time_ms, memory_kib, compile_output
-             FROM submissions WHERE id = ?",
+            "SELECT s.id, s.problem, s.language, s.source, s.submitted_at, s.status,
+                    u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
+                    s.time_ms, s.memory_kib, s.compile_output
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -276,32 +299,36 @@ impl Store {
             "judging" => Status::Judging,
             _ => Status::Done,
         };
-        let report = match &row.verdict {
-            Some(v) => Some(Report {
-                verdict: parse(v)?,
-                score: row.score.unwrap_or(0) as u32,
-                time_ms: row.time_ms.unwrap_or(0) as u64,
-                memory_kib: row.memory_kib.unwrap_or(0) as u64,
-                compile_output: row.compile_output.clone(),
-                tests: tests
-                    .iter()
-                    .map(|t| {
-                        Ok(TestReport {
-                            name: t.name.clone(),
-                            group: Group::parse(&t.test_group)
-                                .ok_or_else(|| Error::BadGroup(id, t.test_group.clone()))?,
-                            verdict: parse(&t.verdict)?,
-                            time_ms: t.time_ms as u64,
-                            wall_ms: t.wall_ms as u64,
-                            memory_kib: t.memory_kib as u64,
-                            exit_code: t.exit_code.map(|c| c as i32),
-                            signal: t.signal.map(|s| s as i32),
-                            message: t.message.clone(),
-                        })
-                    })
-                    .collect::<Result<Vec<_>, Error>>()?,
-            }),
-            None => None,
+        let tests = tests
+            .iter()
+            .map(|t| {
+                Ok(TestReport {
+                    name: t.name.clone(),
+                    group: Group::parse(&t.test_group)
+                        .ok_or_else(|| Error::BadGroup(id, t.test_group.clone()))?,
+                    verdict: parse(&t.verdict)?,
+                    time_ms: t.time_ms as u64,
+                    wall_ms: t.wall_ms as u64,
+                    memory_kib: t.memory_kib as u64,
+                    exit_code: t.exit_code.map(|c| c as i32),
+                    signal: t.signal.map(|s| s as i32),
+                    message: t.message.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let (report, progress) = match &row.verdict {
+            Some(v) => (
+                Some(Report {
+                    verdict: parse(v)?,
+                    score: row.score.unwrap_or(0) as u32,
+                    time_ms: row.time_ms.unwrap_or(0) as u64,
+                    memory_kib: row.memory_kib.unwrap_or(0) as u64,
+                    compile_output: row.compile_output.clone(),
+                    tests,
+                }),
+                Vec::new(),
+            ),
+            None => (None, tests),
         };
         Ok(Some(Submission {
             id: row.id,
@@ -310,7 +337,11 @@ impl Store {
             source: row.source,
             submitted_at: row.submitted_at,
             status,
+            user: row.user_name,
+            user_id: row.user_id,
+            error: row.error,
             report,
+            progress,
         }))
     }
 

@@ -7,5 +7,6 @@ mod export;
 mod helpers;
 mod lang;
 mod sandbox;
+mod server;
 mod store;
 mod verify;

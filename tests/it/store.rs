@@ -1,15 +1,36 @@
 //! The store's queries, each against a fresh database.
 
+use std::time::Duration;
+
 use grundy::judge::{Report, TestReport};
-use grundy::store::{NewSubmission, Status, Store};
+use grundy::store::{Failed, ListFilter, NewSubmission, Queue, Revoked, Status, Store};
 use grundy::verdict::Verdict;
 use sqlx::SqlitePool;
+
+const LEASE: Duration = Duration::from_secs(60);
+/// A lease that has expired by the time anyone looks at it.
+const EXPIRED: Duration = Duration::ZERO;
 
 fn new(problem: &str) -> NewSubmission<'_> {
     NewSubmission {
         problem,
         language: "cpp",
         source: b"int main() {}",
+        user_id: None,
+    }
+}
+
+fn test(name: &str, verdict: Verdict) -> TestReport {
+    TestReport {
+        name: name.into(),
+        group: grundy::problem::Group::Sample,
+        verdict,
+        time_ms: 12,
+        wall_ms: 14,
+        memory_kib: 3412,
+        exit_code: Some(0),
+        signal: None,
+        message: String::new(),
     }
 }
 
@@ -20,88 +41,383 @@ fn report(verdict: Verdict) -> Report {
         time_ms: 12,
         memory_kib: 3412,
         compile_output: String::new(),
-        tests: vec![TestReport {
-            name: "01".into(),
-            group: grundy::problem::Group::Sample,
-            verdict,
-            time_ms: 12,
-            wall_ms: 14,
-            memory_kib: 3412,
-            exit_code: Some(0),
-            signal: None,
-            message: String::new(),
-        }],
+        tests: vec![test("01", verdict)],
     }
+}
+
+async fn store(pool: SqlitePool) -> Store {
+    Store::from_pool(pool).await.unwrap()
 }
 
 #[sqlx::test]
 async fn inserted_submission_is_queued(pool: SqlitePool) {
-    let store = Store::from_pool(pool).await.unwrap();
-    let id = store.insert_submission(new("nim")).await.unwrap();
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
     let sub = store.get(id).await.unwrap().unwrap();
     assert_eq!(sub.status, Status::Queued);
     assert_eq!(sub.problem, "nim");
     assert_eq!(sub.source, b"int main() {}");
     assert!(sub.report.is_none());
+    assert!(sub.user.is_none());
 }
 
 #[sqlx::test]
-async fn claim_next_takes_the_oldest_once(pool: SqlitePool) {
-    let store = Store::from_pool(pool).await.unwrap();
-    let a = store.insert_submission(new("nim")).await.unwrap();
-    let b = store.insert_submission(new("nim")).await.unwrap();
-    assert_eq!(store.claim_next_pending().await.unwrap().unwrap().id, a);
-    assert_eq!(store.claim_next_pending().await.unwrap().unwrap().id, b);
-    assert!(store.claim_next_pending().await.unwrap().is_none());
+async fn claim_next_takes_the_oldest_once_with_attempt_one(pool: SqlitePool) {
+    let store = store(pool).await;
+    let a = store.enqueue(new("nim")).await.unwrap();
+    let b = store.enqueue(new("nim")).await.unwrap();
+    let first = store.claim_next(LEASE).await.unwrap().unwrap();
+    assert_eq!((first.lease.id, first.lease.attempt), (a, 1));
+    assert_eq!(first.submission.status, Status::Judging);
+    assert_eq!(store.claim_next(LEASE).await.unwrap().unwrap().lease.id, b);
+    assert!(store.claim_next(LEASE).await.unwrap().is_none());
     assert!(
-        !store.claim(a).await.unwrap(),
+        store.claim(a, LEASE).await.unwrap().is_none(),
         "a claimed submission is not claimed twice"
     );
 }
 
 #[sqlx::test]
-async fn finished_submission_round_trips_its_report(pool: SqlitePool) {
-    let store = Store::from_pool(pool).await.unwrap();
-    let id = store.insert_submission(new("nim")).await.unwrap();
-    assert!(store.claim(id).await.unwrap());
-    let r = report(Verdict::WA);
-    store.finish_submission(id, &r).await.unwrap();
-    let sub = store.get(id).await.unwrap().unwrap();
-    assert_eq!(sub.status, Status::Done);
-    assert_eq!(sub.report.unwrap(), r);
+async fn a_specific_claim_takes_only_a_queued_submission(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    assert_eq!(lease.attempt, 1);
+    assert!(store.claim_next(LEASE).await.unwrap().is_none());
 }
 
 #[sqlx::test]
-async fn unfinished_submissions_are_requeued(pool: SqlitePool) {
-    let store = Store::from_pool(pool).await.unwrap();
-    let id = store.insert_submission(new("nim")).await.unwrap();
-    let done = store.insert_submission(new("nim")).await.unwrap();
-    assert!(store.claim(id).await.unwrap());
-    assert!(store.claim(done).await.unwrap());
-    store
-        .finish_submission(done, &report(Verdict::AC))
+async fn finished_submission_round_trips_its_report(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let r = report(Verdict::WA);
+    assert!(store.finish(lease, &r).await.unwrap());
+    let sub = store.get(id).await.unwrap().unwrap();
+    assert_eq!(sub.status, Status::Done);
+    assert_eq!(sub.report.unwrap(), r);
+    assert!(
+        !store.finish(lease, &r).await.unwrap(),
+        "a submission ends done once"
+    );
+}
+
+#[sqlx::test]
+async fn tests_are_visible_while_judging(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    assert!(store
+        .record_test(lease, 0, &test("01", Verdict::AC))
         .await
-        .unwrap();
-    // The judge dies here; on restart:
-    assert_eq!(store.requeue_unfinished().await.unwrap(), 1);
+        .unwrap());
+    assert!(store
+        .record_test(lease, 1, &test("02", Verdict::AC))
+        .await
+        .unwrap());
+    let sub = store.get(id).await.unwrap().unwrap();
+    assert_eq!(sub.status, Status::Judging);
+    let names: Vec<_> = sub.progress.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["01", "02"]);
+}
+
+#[sqlx::test]
+async fn renewing_keeps_a_lease_and_fails_once_it_is_lost(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let old = store.claim(id, EXPIRED).await.unwrap().unwrap();
+    let new_claim = store.claim_next(LEASE).await.unwrap().unwrap();
+    assert_eq!(new_claim.lease.attempt, 2);
+    assert!(!store.renew(old, LEASE).await.unwrap());
+    assert!(store.renew(new_claim.lease, LEASE).await.unwrap());
+}
+
+/// The rule: a worker whose lease expired cannot overwrite the
+/// newer attempt's result, neither a test nor the verdict.
+#[sqlx::test]
+async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let stale = store.claim_next(EXPIRED).await.unwrap().unwrap().lease;
+    assert!(store
+        .record_test(stale, 0, &test("stale", Verdict::WA))
+        .await
+        .unwrap());
+    let current = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    assert_eq!(current.id, id);
+    assert!(
+        store.get(id).await.unwrap().unwrap().progress.is_empty(),
+        "the new attempt starts from scratch"
+    );
+    assert!(!store
+        .record_test(stale, 0, &test("stale", Verdict::WA))
+        .await
+        .unwrap());
+    assert!(store.finish(current, &report(Verdict::AC)).await.unwrap());
+    assert!(!store.finish(stale, &report(Verdict::WA)).await.unwrap());
+    assert_eq!(
+        store.fail(stale, "late", Duration::ZERO).await.unwrap(),
+        Failed::LeaseLost
+    );
+    assert!(!store.release(stale).await.unwrap());
+    let sub = store.get(id).await.unwrap().unwrap();
+    assert_eq!(sub.report.unwrap(), report(Verdict::AC));
+}
+
+#[sqlx::test]
+async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    for _ in 0..2 {
+        let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+        assert_eq!(
+            store
+                .fail(lease, "box broke", Duration::ZERO)
+                .await
+                .unwrap(),
+            Failed::Requeued
+        );
+        assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
+    }
+    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    assert_eq!(lease.attempt, 3);
+    assert_eq!(
+        store
+            .fail(lease, "box broke", Duration::ZERO)
+            .await
+            .unwrap(),
+        Failed::GaveUp
+    );
+    let sub = store.get(id).await.unwrap().unwrap();
+    assert_eq!(sub.status, Status::Done);
+    assert_eq!(sub.report.unwrap().verdict, Verdict::IE);
+    assert_eq!(sub.error.as_deref(), Some("box broke"));
+    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+}
+
+#[sqlx::test]
+async fn a_failed_attempt_waits_its_pause_before_the_next_try(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    let pause = Duration::from_secs(3600);
+    assert_eq!(
+        store.fail(lease, "box broke", pause).await.unwrap(),
+        Failed::Requeued
+    );
     assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
-    assert_eq!(store.get(done).await.unwrap().unwrap().status, Status::Done);
-    assert_eq!(store.claim_next_pending().await.unwrap().unwrap().id, id);
+    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+}
+
+#[sqlx::test]
+async fn a_lease_that_expires_on_every_try_ends_ie_instead_of_looping(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    for attempt in 1..=3 {
+        let claim = store.claim_next(EXPIRED).await.unwrap().unwrap();
+        assert_eq!(claim.lease.attempt, attempt);
+    }
+    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+    let sub = store.get(id).await.unwrap().unwrap();
+    assert_eq!(sub.status, Status::Done);
+    assert_eq!(sub.report.unwrap().verdict, Verdict::IE);
+    assert!(sub.error.unwrap().contains("abandoned"));
+}
+
+#[sqlx::test]
+async fn a_released_claim_is_queued_again_without_counting_a_try(pool: SqlitePool) {
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    for _ in 0..5 {
+        let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+        assert!(store.release(lease).await.unwrap());
+    }
+    assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
+    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    assert!(store.finish(lease, &report(Verdict::AC)).await.unwrap());
+}
+
+#[sqlx::test]
+async fn only_expired_leases_are_requeued(pool: SqlitePool) {
+    let store = store(pool).await;
+    let expired = store.enqueue(new("nim")).await.unwrap();
+    let live = store.enqueue(new("nim")).await.unwrap();
+    let done = store.enqueue(new("nim")).await.unwrap();
+    store.claim(expired, EXPIRED).await.unwrap().unwrap();
+    store.claim(live, LEASE).await.unwrap().unwrap();
+    let lease = store.claim(done, LEASE).await.unwrap().unwrap();
+    store.finish(lease, &report(Verdict::AC)).await.unwrap();
+    // The judge died here; on restart:
+    assert_eq!(store.requeue_expired().await.unwrap(), 1);
+    let status = |id| {
+        let store = store.clone();
+        async move { store.get(id).await.unwrap().unwrap().status }
+    };
+    assert_eq!(status(expired).await, Status::Queued);
+    assert_eq!(
+        status(live).await,
+        Status::Judging,
+        "another worker's claim"
+    );
+    assert_eq!(status(done).await, Status::Done);
+}
+
+#[sqlx::test]
+async fn a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones(pool: SqlitePool) {
+    let store = store(pool).await;
+    let old = store.enqueue(new("nim")).await.unwrap();
+    let other = store.enqueue(new("euclid-game")).await.unwrap();
+    for _ in 0..2 {
+        let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+        store.finish(lease, &report(Verdict::WA)).await.unwrap();
+    }
+    assert!(store.rejudge(old).await.unwrap());
+    assert!(!store.rejudge(old).await.unwrap(), "already queued");
+    let live = store.enqueue(new("nim")).await.unwrap();
+    assert_eq!(
+        store.claim_next(LEASE).await.unwrap().unwrap().lease.id,
+        live
+    );
+    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    assert_eq!(lease.id, old);
+    store.finish(lease, &report(Verdict::AC)).await.unwrap();
+    let sub = store.get(old).await.unwrap().unwrap();
+    assert_eq!(sub.report.unwrap().verdict, Verdict::AC);
+    assert_eq!(store.history_verdicts(old).await.unwrap(), ["WA"]);
+    assert!(store.history_verdicts(other).await.unwrap().is_empty());
+    assert_eq!(
+        store.rejudge_problem("nim").await.unwrap(),
+        1,
+        "live is judging"
+    );
+    assert_eq!(store.history_verdicts(old).await.unwrap(), ["WA", "AC"]);
 }
 
 #[sqlx::test]
 async fn unknown_submission_is_none(pool: SqlitePool) {
-    let store = Store::from_pool(pool).await.unwrap();
+    let store = store(pool).await;
     assert!(store.get(42).await.unwrap().is_none());
 }
 
 #[sqlx::test]
 async fn a_verdict_outside_the_words_is_refused_by_the_schema(pool: SqlitePool) {
     let store = Store::from_pool(pool.clone()).await.unwrap();
-    let id = store.insert_submission(new("nim")).await.unwrap();
+    let id = store.enqueue(new("nim")).await.unwrap();
     let r = sqlx::query("UPDATE submissions SET status = 'done', verdict = 'OK' WHERE id = ?")
         .bind(id)
         .execute(&pool)
         .await;
     assert!(r.is_err());
+}
+
+#[sqlx::test]
+async fn the_rate_limit_refuses_the_eleventh_submission_of_a_minute(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = store.add_user("ann", "hash", false).await.unwrap();
+    let bob = store.add_user("bob", "hash", false).await.unwrap();
+    let by = |user_id| NewSubmission {
+        user_id: Some(user_id),
+        ..new("nim")
+    };
+    for _ in 0..10 {
+        assert!(store
+            .insert_submission_limited(by(ann), 10)
+            .await
+            .unwrap()
+            .is_some());
+    }
+    assert!(store
+        .insert_submission_limited(by(ann), 10)
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .insert_submission_limited(by(bob), 10)
+        .await
+        .unwrap()
+        .is_some());
+}
+
+#[sqlx::test]
+async fn lists_are_newest_first_filtered_and_paged(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = store.add_user("ann", "hash", false).await.unwrap();
+    let mut ids = Vec::new();
+    for problem in ["nim", "euclid-game", "nim"] {
+        ids.push(
+            store
+                .enqueue(NewSubmission {
+                    user_id: Some(ann),
+                    ..new(problem)
+                })
+                .await
+                .unwrap(),
+        );
+    }
+    store.enqueue(new("nim")).await.unwrap();
+    let filter = ListFilter {
+        user: Some("ann"),
+        problem: Some("nim"),
+        limit: 1,
+        ..ListFilter::default()
+    };
+    let page = store.list(&filter).await.unwrap();
+    assert_eq!(page.len(), 1);
+    assert_eq!(page[0].id, ids[2]);
+    assert_eq!(page[0].user.as_deref(), Some("ann"));
+    let next = ListFilter {
+        before: Some(page[0].id),
+        ..filter
+    };
+    assert_eq!(store.list(&next).await.unwrap()[0].id, ids[0]);
+}
+
+#[sqlx::test]
+async fn users_are_unique_listed_and_disabled(pool: SqlitePool) {
+    let store = store(pool).await;
+    store.add_user("bob", "h", false).await.unwrap();
+    store.add_user("ann", "h", true).await.unwrap();
+    let err = store.add_user("ann", "h", false).await.unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    let users = store.users().await.unwrap();
+    let names: Vec<_> = users
+        .iter()
+        .map(|u| (u.name.as_str(), u.is_admin))
+        .collect();
+    assert_eq!(names, [("ann", true), ("bob", false)]);
+    store.disable_user("bob").await.unwrap();
+    assert!(store.user("bob").await.unwrap().unwrap().disabled);
+    assert!(store.disable_user("cid").await.is_err());
+}
+
+#[sqlx::test]
+async fn a_token_works_until_revoked_or_its_user_is_disabled(pool: SqlitePool) {
+    let store = store(pool).await;
+    store.add_user("ann", "h", false).await.unwrap();
+    store.add_token("ann", b"hash-1", "g_aaaa").await.unwrap();
+    store.add_token("ann", b"hash-2", "g_aabb").await.unwrap();
+    store.add_token("ann", b"hash-3", "g_ccdd").await.unwrap();
+    assert_eq!(
+        store.user_for_token(b"hash-1").await.unwrap().unwrap().name,
+        "ann"
+    );
+    assert!(store.user_for_token(b"nope").await.unwrap().is_none());
+    assert!(store.revoke_token(b"hash-1").await.unwrap());
+    assert!(store.user_for_token(b"hash-1").await.unwrap().is_none());
+    assert_eq!(
+        store.revoke_token_prefix("g_").await.unwrap(),
+        Revoked::Ambiguous(2)
+    );
+    assert_eq!(
+        store.revoke_token_prefix("g_cc").await.unwrap(),
+        Revoked::One
+    );
+    assert_eq!(
+        store.revoke_token_prefix("g_zz").await.unwrap(),
+        Revoked::NoMatch
+    );
+    assert!(store.user_for_token(b"hash-2").await.unwrap().is_some());
+    store.disable_user("ann").await.unwrap();
+    assert!(store.user_for_token(b"hash-2").await.unwrap().is_none());
+    assert!(store.add_token("cid", b"x", "g_x").await.is_err());
 }

@@ -1,0 +1,118 @@
+//! `grundy user ...` and `grundy token ...`: the hosted judge's accounts,
+//! managed on the server's machine against its database.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{bail, Context as _};
+
+use crate::auth;
+use crate::context::Context;
+use crate::store::Revoked;
+
+pub fn add(ctx: &Context, name: &str, admin: bool) -> anyhow::Result<u8> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        bail!("user name {name:?}: use letters, digits, '-', '_' and '.'");
+    }
+    let password = read_password(&format!("password for {name}: "))?;
+    let hash = auth::hash_password(&password)?;
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    rt.block_on(store.add_user(name, &hash, admin))?;
+    rt.block_on(store.close());
+    let role = if admin { "admin" } else { "user" };
+    writeln!(std::io::stdout(), "added {role} {name}")?;
+    Ok(0)
+}
+
+/// A password: prompted without echo at a terminal (twice), else the first
+/// line of standard input.
+fn read_password(prompt: &str) -> anyhow::Result<String> {
+    let password = if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password(prompt).context("reading the password")?;
+        let again = rpassword::prompt_password("again: ").context("reading the password")?;
+        if first != again {
+            bail!("the passwords differ");
+        }
+        first
+    } else {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("reading the password from standard input")?;
+        line.trim_end_matches(['\n', '\r']).to_string()
+    };
+    if password.is_empty() {
+        bail!("the password is empty");
+    }
+    Ok(password)
+}
+
+pub fn list(ctx: &Context) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let users = rt.block_on(store.users())?;
+    rt.block_on(store.close());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{:<24} {:<6} {:<9} created", "name", "role", "state")?;
+    for u in users {
+        let role = if u.is_admin { "admin" } else { "user" };
+        let state = if u.disabled { "disabled" } else { "active" };
+        writeln!(out, "{:<24} {role:<6} {state:<9} {}", u.name, u.created_at)?;
+    }
+    Ok(0)
+}
+
+pub fn disable(ctx: &Context, name: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    rt.block_on(store.disable_user(name))?;
+    rt.block_on(store.close());
+    writeln!(
+        std::io::stdout(),
+        "disabled {name}; their tokens no longer work"
+    )?;
+    Ok(0)
+}
+
+pub fn new_token(ctx: &Context, name: &str) -> anyhow::Result<u8> {
+    let token = auth::new_token();
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    rt.block_on(store.add_token(name, &token.hash, &token.prefix))?;
+    rt.block_on(store.close());
+    // Only the token on stdout, for scripts; it is shown this once.
+    writeln!(std::io::stdout(), "{}", token.token)?;
+    Ok(0)
+}
+
+pub fn revoke(ctx: &Context, token_or_prefix: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let result = if auth::looks_like_token(token_or_prefix) {
+        let hash = auth::token_hash(token_or_prefix);
+        if rt.block_on(store.revoke_token(&hash))? {
+            Revoked::One
+        } else {
+            Revoked::NoMatch
+        }
+    } else {
+        rt.block_on(store.revoke_token_prefix(token_or_prefix))?
+    };
+    rt.block_on(store.close());
+    match result {
+        Revoked::One => {
+            writeln!(std::io::stdout(), "revoked")?;
+            Ok(0)
+        }
+        Revoked::NoMatch => bail!("no live token matches {token_or_prefix:?}"),
+        Revoked::Ambiguous(n) => {
+            bail!("{n} live tokens start with {token_or_prefix:?}; give more of it")
+        }
+    }
+}

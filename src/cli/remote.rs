@@ -1,0 +1,319 @@
+//! The command line against a hosted judge (`--server URL`): `submit`
+//! and `status` print the same table, `--json` object and exit status as
+//! locally, following a submission with the API's long poll; `login`
+//! stores a token for a server.
+
+use std::io::{BufRead, IsTerminal, Read, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context as _};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::report;
+use crate::config;
+use crate::judge::{Report, TestReport};
+use crate::store::Status;
+use crate::verdict::Verdict;
+
+/// Seconds one long poll holds (the server allows up to 60).
+const POLL_SECONDS: u64 = 30;
+
+/// A server and the token to use with it.
+pub struct Remote {
+    base: String,
+    token: String,
+    agent: ureq::Agent,
+}
+
+/// The API's submission object.
+#[derive(Debug, Deserialize)]
+struct Submission {
+    id: i64,
+    problem: String,
+    language: String,
+    verdict: Option<Verdict>,
+    score: Option<u32>,
+    time_ms: Option<u64>,
+    memory_kib: Option<u64>,
+    #[serde(default)]
+    compile_output: String,
+    #[serde(default)]
+    tests: Vec<TestReport>,
+    status: Status,
+    #[serde(default)]
+    submitted_at: String,
+}
+
+impl Submission {
+    fn report(&self) -> Option<Report> {
+        Some(Report {
+            verdict: self.verdict?,
+            score: self.score.unwrap_or(0),
+            time_ms: self.time_ms.unwrap_or(0),
+            memory_kib: self.memory_kib.unwrap_or(0),
+            compile_output: self.compile_output.clone(),
+            tests: self.tests.clone(),
+        })
+    }
+}
+
+impl Remote {
+    /// The server at `url` with the token from `--token`, else
+    /// `$GRUNDY_TOKEN`, else the one `grundy login URL` stored.
+    ///
+    /// # Errors
+    /// When there is no token.
+    pub fn new(url: &str, token: Option<String>) -> anyhow::Result<Remote> {
+        let base = url.trim_end_matches('/').to_string();
+        let token = token
+            .or_else(config::env_token)
+            .or_else(|| config::stored_token(&base))
+            .with_context(|| {
+                format!("no token for {base}: give --token, set GRUNDY_TOKEN, or run `grundy login {base}`")
+            })?;
+        Ok(Remote {
+            base,
+            token,
+            agent: agent(),
+        })
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.base)
+    }
+
+    fn get(&self, path: &str) -> anyhow::Result<Value> {
+        let r = self
+            .agent
+            .get(&self.url(path))
+            .set("Authorization", &format!("Bearer {}", self.token))
+            .call();
+        self.reply(r)
+    }
+
+    fn post(&self, path: &str, body: Value) -> anyhow::Result<Value> {
+        let r = self
+            .agent
+            .post(&self.url(path))
+            .set("Authorization", &format!("Bearer {}", self.token))
+            .send_json(body);
+        self.reply(r)
+    }
+
+    fn reply(&self, r: Result<ureq::Response, ureq::Error>) -> anyhow::Result<Value> {
+        match r {
+            Ok(resp) => resp
+                .into_json()
+                .with_context(|| format!("reading the reply of {}", self.base)),
+            Err(ureq::Error::Status(code, resp)) => {
+                let body: Value = resp.into_json().unwrap_or(Value::Null);
+                let message = body["error"]["message"]
+                    .as_str()
+                    .unwrap_or("no message")
+                    .to_string();
+                bail!("{}: {code} {message}", self.base)
+            }
+            Err(e) => Err(anyhow::Error::new(e).context(format!("connecting to {}", self.base))),
+        }
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout_connect(Duration::from_secs(10))
+        .timeout_read(Duration::from_secs(POLL_SECONDS + 30))
+        .build()
+}
+
+/// `grundy submit PROBLEM FILE --server URL`.
+pub fn submit(
+    remote: &Remote,
+    slug: &str,
+    file: &Path,
+    lang: Option<&str>,
+    json: bool,
+) -> anyhow::Result<u8> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| {
+            f.take(super::super::server::BODY_LIMIT as u64)
+                .read_to_end(&mut bytes)
+        })
+        .with_context(|| format!("reading {}", file.display()))?;
+    let source = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{}: the source is not UTF-8 text", file.display()))?;
+    let language = match lang {
+        Some(l) => l.to_string(),
+        None => language_for(remote, file)?,
+    };
+    let created = remote.post(
+        "/submissions",
+        serde_json::json!({"problem": slug, "language": language, "source": source}),
+    )?;
+    let id = created["id"]
+        .as_i64()
+        .with_context(|| format!("{}: the reply has no submission id", remote.base))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if !json {
+        writeln!(
+            out,
+            "submission {id}: {slug} in {language} on {}",
+            remote.base
+        )?;
+    }
+    follow(remote, id, json, &mut out)
+}
+
+/// The server's language for a file's extension.
+fn language_for(remote: &Remote, file: &Path) -> anyhow::Result<String> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let langs = remote.get("/languages")?;
+    langs["languages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|l| {
+            l["extensions"]
+                .as_array()
+                .is_some_and(|es| es.iter().any(|e| e == ext))
+        })
+        .and_then(|l| l["id"].as_str().map(str::to_string))
+        .with_context(|| {
+            format!(
+                "{}: no language of {} takes .{ext} files; name the language with --lang",
+                file.display(),
+                remote.base
+            )
+        })
+}
+
+/// Long-polls a submission until it is done, printing each test as it
+/// appears, then the summary (or the JSON object); returns the exit status.
+fn follow(remote: &Remote, id: i64, json: bool, out: &mut dyn Write) -> anyhow::Result<u8> {
+    let mut shown = 0;
+    loop {
+        let value = remote.get(&format!("/submissions/{id}?wait={POLL_SECONDS}"))?;
+        let sub: Submission = serde_json::from_value(value.clone())
+            .with_context(|| format!("{}: an unexpected submission object", remote.base))?;
+        if !json {
+            for (i, t) in sub.tests.iter().enumerate().skip(shown) {
+                if i == 0 {
+                    report::table_header(out)?;
+                }
+                report::table_row(out, i, t)?;
+            }
+            shown = shown.max(sub.tests.len());
+        }
+        if sub.status != Status::Done {
+            continue;
+        }
+        let report = sub
+            .report()
+            .with_context(|| format!("{}: done without a verdict", remote.base))?;
+        if json {
+            report::print_json(out, &value)?;
+        } else {
+            report::summary(out, id, &report)?;
+        }
+        return Ok(report::exit_code(&report));
+    }
+}
+
+/// `grundy status N --server URL`.
+pub fn status(remote: &Remote, id: i64, json: bool) -> anyhow::Result<u8> {
+    let value = remote.get(&format!("/submissions/{id}"))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if json {
+        report::print_json(&mut out, &value)?;
+        return Ok(0);
+    }
+    let sub: Submission = serde_json::from_value(value)
+        .with_context(|| format!("{}: an unexpected submission object", remote.base))?;
+    writeln!(
+        out,
+        "submission {}: {} in {}, submitted {}",
+        sub.id, sub.problem, sub.language, sub.submitted_at
+    )?;
+    if !sub.tests.is_empty() {
+        report::table_header(&mut out)?;
+        for (i, t) in sub.tests.iter().enumerate() {
+            report::table_row(&mut out, i, t)?;
+        }
+    }
+    match sub.report() {
+        Some(r) => report::summary(&mut out, sub.id, &r)?,
+        None if sub.status == Status::Judging => writeln!(out, "status: judging")?,
+        None => writeln!(out, "status: queued")?,
+    }
+    Ok(0)
+}
+
+/// `grundy login URL`: reads a token (prompted at a terminal, else the
+/// first line of standard input), checks it with the server and stores it
+/// in the user's configuration directory, readable by the user only.
+pub fn login(url: &str) -> anyhow::Result<u8> {
+    let base = url.trim_end_matches('/').to_string();
+    let token = if std::io::stdin().is_terminal() {
+        rpassword::prompt_password(format!("token for {base}: ")).context("reading the token")?
+    } else {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("reading the token from standard input")?;
+        line
+    };
+    let token = token.trim().to_string();
+    if token.is_empty() {
+        bail!("the token is empty");
+    }
+    let remote = Remote {
+        base: base.clone(),
+        token: token.clone(),
+        agent: agent(),
+    };
+    remote.get("/languages").context("checking the token")?;
+    let dir = config::user_config_dir()
+        .context("no configuration directory: set HOME or XDG_CONFIG_HOME")?;
+    let path = dir.join("credentials.toml");
+    let mut table: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| toml::from_str(&t).ok())
+        .unwrap_or_default();
+    table.insert(base.clone(), token);
+    write_private(&dir, &path, &toml::to_string(&table)?)?;
+    writeln!(
+        std::io::stdout(),
+        "logged in to {base}; token stored in {}",
+        path.display()
+    )?;
+    Ok(0)
+}
+
+/// Writes a file only its owner can read (mode 0600, in a 0700 directory
+/// if it has to be created), replacing it whole.
+fn write_private(dir: &Path, path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("creating {}", dir.display()))?;
+    let tmp = dir.join(".credentials.toml.tmp");
+    let _ = std::fs::remove_file(&tmp);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&tmp)
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.set_permissions(std::fs::Permissions::from_mode(0o600)))
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}

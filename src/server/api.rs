@@ -1,0 +1,495 @@
+//! The handlers of `/api/v1` (documented in `docs/api.md`). Each one
+//! extracts, calls the judge's plan or the store, and maps the result.
+
+use std::time::Duration;
+
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{ApiError, AppState};
+use crate::auth;
+use crate::judge::{Plan, PlanError, Report, Request as PlanRequest, TestReport};
+use crate::problem::{self, Group, TestInput};
+use crate::store::{ListFilter, NewSubmission, Queue, Status, Submission, User};
+use crate::verdict::Verdict;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/health", get(health))
+        .route("/submissions", post(submit).get(list))
+        .route("/submissions/{id}", get(submission))
+        .route("/submissions/{id}/source", get(source))
+        .route("/submissions/{id}/rejudge", post(rejudge))
+        .route("/problems", get(problems))
+        .route("/problems/{slug}", get(problem))
+        .route("/problems/{slug}/rejudge", post(rejudge_problem))
+        .route("/languages", get(languages))
+}
+
+/// The caller, from `Authorization: Bearer TOKEN`: an enabled account
+/// with a live token, checked on every request (so revoking a token or
+/// disabling its user takes effect at once).
+pub struct Caller(pub User);
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .ok_or_else(ApiError::unauthorized)?;
+        let user = state
+            .store
+            .user_for_token(&auth::token_hash(token))
+            .await?
+            .ok_or_else(ApiError::unauthorized)?;
+        Ok(Caller(user))
+    }
+}
+
+/// `Json` whose rejections keep the API's error shape.
+pub struct AppJson<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for AppJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(AppJson(v)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    format!("the request body is over {} bytes", super::BODY_LIMIT),
+                ))
+            }
+            Err(rejection) => Err(ApiError::bad_request("bad_request", rejection.body_text())),
+        }
+    }
+}
+
+async fn health(State(state): State<AppState>) -> Response {
+    if state.is_stopping() {
+        return ApiError::unavailable().into_response();
+    }
+    Json(json!({"status": "ok"})).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewBody {
+    problem: String,
+    language: String,
+    source: String,
+}
+
+async fn submit(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+    AppJson(body): AppJson<NewBody>,
+) -> Result<Response, ApiError> {
+    if state.is_stopping() {
+        return Err(ApiError::unavailable());
+    }
+    // The same checked plan as `grundy submit`, built before anything is
+    // stored; it may build the problem's test data, so off the executor.
+    let ctx = state.ctx.clone();
+    let (slug, language) = (body.problem.clone(), body.language.clone());
+    let plan = tokio::task::spawn_blocking(move || {
+        let request = PlanRequest {
+            problem: &slug,
+            language: Some(&language),
+            file_name: "source",
+            source: body.source.into_bytes(),
+        };
+        Plan::build(
+            request,
+            &ctx.catalog,
+            &ctx.test_data(),
+            ctx.config.limits.source_limit,
+        )
+    })
+    .await?
+    .map_err(|e| plan_error(&e, &body.problem, &body.language))?;
+    let new = NewSubmission {
+        problem: &plan.problem().slug,
+        language: &plan.language().id,
+        source: plan.source(),
+        user_id: Some(user.id),
+    };
+    let id = if state.per_minute == 0 {
+        Some(state.store.enqueue(new).await?)
+    } else {
+        state
+            .store
+            .insert_submission_limited(new, state.per_minute)
+            .await?
+    };
+    let Some(id) = id else {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!(
+                "at most {} submissions a minute; try again shortly",
+                state.per_minute
+            ),
+        ));
+    };
+    state.wake.notify_one();
+    tracing::info!(id, user = %user.name, problem = %plan.problem().slug, "submission queued");
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({"id": id, "status": "queued"})),
+    )
+        .into_response())
+}
+
+/// A plan's refusal as the client's error, or an internal one (logged,
+/// never sent: its message may name a path of the server).
+fn plan_error(e: &PlanError, slug: &str, language: &str) -> ApiError {
+    match e {
+        PlanError::Problem(problem::Error::Unknown { .. }) => {
+            ApiError::bad_request("unknown_problem", format!("unknown problem {slug:?}"))
+        }
+        PlanError::Language(_) => {
+            ApiError::bad_request("unknown_language", format!("unknown language {language:?}"))
+        }
+        PlanError::EmptySource { .. } => {
+            ApiError::bad_request("empty_source", "the source is empty")
+        }
+        PlanError::SourceTooLarge { kib, limit_kib, .. } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "source_too_large",
+            format!("the source is {kib} KiB, above the limit of {limit_kib} KiB"),
+        ),
+        PlanError::Toolchain { .. } => {
+            ApiError::internal(e);
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "language_unavailable",
+                format!("language {language:?} is not available on this judge now"),
+            )
+        }
+        _ => ApiError::internal(e),
+    }
+}
+
+/// A test as the caller may see it.
+#[derive(Serialize)]
+struct TestView<'a> {
+    name: &'a str,
+    group: Group,
+    verdict: Verdict,
+    time_ms: u64,
+    wall_ms: u64,
+    memory_kib: u64,
+    exit_code: Option<i32>,
+    signal: Option<i32>,
+    message: &'a str,
+}
+
+impl<'a> TestView<'a> {
+    /// On a secret test a contestant sees the verdict, time and memory
+    /// only: the checker's message quotes the expected answer, and over
+    /// many submissions exit codes and signals leak the data too.
+    fn new(t: &'a TestReport, sees_all: bool) -> TestView<'a> {
+        let open = sees_all || t.group == Group::Sample;
+        TestView {
+            name: &t.name,
+            group: t.group,
+            verdict: t.verdict,
+            time_ms: t.time_ms,
+            wall_ms: t.wall_ms,
+            memory_kib: t.memory_kib,
+            exit_code: if open { t.exit_code } else { None },
+            signal: if open { t.signal } else { None },
+            message: if open { &t.message } else { "" },
+        }
+    }
+}
+
+/// `grundy submit --json`'s object plus `status` and `user`.
+#[derive(Serialize)]
+struct SubmissionView<'a> {
+    id: i64,
+    problem: &'a str,
+    language: &'a str,
+    verdict: Option<Verdict>,
+    score: Option<u32>,
+    time_ms: Option<u64>,
+    memory_kib: Option<u64>,
+    compile_output: &'a str,
+    tests: Vec<TestView<'a>>,
+    status: Status,
+    user: Option<&'a str>,
+    submitted_at: &'a str,
+    /// Why the judge failed (admins only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+impl<'a> SubmissionView<'a> {
+    fn new(sub: &'a Submission, caller: &User) -> SubmissionView<'a> {
+        let admin = caller.is_admin;
+        let owner = sub.user_id == Some(caller.id);
+        let report: Option<&Report> = sub.report.as_ref();
+        let tests = report.map_or(sub.progress.as_slice(), |r| r.tests.as_slice());
+        SubmissionView {
+            id: sub.id,
+            problem: &sub.problem,
+            language: &sub.language,
+            verdict: report.map(|r| r.verdict),
+            score: report.map(|r| r.score),
+            time_ms: report.map(|r| r.time_ms),
+            memory_kib: report.map(|r| r.memory_kib),
+            // Compiler messages quote the source: its owner's and admins' only.
+            compile_output: match report {
+                Some(r) if admin || owner => &r.compile_output,
+                _ => "",
+            },
+            tests: tests.iter().map(|t| TestView::new(t, admin)).collect(),
+            status: sub.status,
+            user: sub.user.as_deref(),
+            submitted_at: &sub.submitted_at,
+            error: if admin { sub.error.as_deref() } else { None },
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct WaitQuery {
+    wait: Option<f64>,
+}
+
+/// The longest long poll, in seconds.
+const MAX_WAIT: f64 = 60.0;
+
+fn parse_id(text: &str) -> Result<i64, ApiError> {
+    text.parse::<i64>()
+        .map_err(|_| ApiError::not_found(format!("no submission {text:?}")))
+}
+
+async fn submission(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+    Path(id): Path<String>,
+    Query(q): Query<WaitQuery>,
+) -> Result<Response, ApiError> {
+    let id = parse_id(&id)?;
+    let wait = q.wait.unwrap_or(0.0);
+    if !(wait.is_finite() && wait >= 0.0) {
+        return Err(ApiError::bad_request(
+            "bad_wait",
+            "wait is a number of seconds from 0 to 60",
+        ));
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
+    // Subscribe before reading, so a change between the read and the wait
+    // is not missed.
+    let mut changes = state.worker.changes.subscribe();
+    let mut stop = state.stop.subscribe();
+    loop {
+        let sub = state
+            .store
+            .get(id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("no submission {id}")))?;
+        let waiting = sub.status != Status::Done
+            && tokio::time::Instant::now() < deadline
+            && !state.is_stopping();
+        if !waiting {
+            return Ok(Json(SubmissionView::new(&sub, &user)).into_response());
+        }
+        tokio::select! {
+            _ = tokio::time::sleep_until(deadline) => {}
+            _ = changes.changed() => {}
+            _ = stop.wait_for(|s| *s) => {}
+        }
+    }
+}
+
+async fn source(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = parse_id(&id)?;
+    let sub = state.store.get(id).await?;
+    // Someone else's source does not exist, as far as the caller can tell.
+    let sub = sub
+        .filter(|s| user.is_admin || s.user_id == Some(user.id))
+        .ok_or_else(|| ApiError::not_found(format!("no submission {id}")))?;
+    Ok(Json(json!({
+        "id": sub.id,
+        "problem": sub.problem,
+        "language": sub.language,
+        "source": String::from_utf8_lossy(&sub.source),
+    }))
+    .into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    user: Option<String>,
+    problem: Option<String>,
+    verdict: Option<String>,
+    limit: Option<u32>,
+    before: Option<i64>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Caller(_): Caller,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    if let Some(v) = &q.verdict {
+        if v.parse::<Verdict>().is_err() {
+            return Err(ApiError::bad_request(
+                "bad_verdict",
+                format!("{v:?} is not a verdict (AC, WA, PE, TLE, MLE, OLE, RE, CE, IE)"),
+            ));
+        }
+    }
+    let limit = q.limit.unwrap_or(20).clamp(1, 100);
+    let rows = state
+        .store
+        .list(&ListFilter {
+            user: q.user.as_deref(),
+            problem: q.problem.as_deref(),
+            verdict: q.verdict.as_deref(),
+            before: q.before,
+            limit,
+        })
+        .await?;
+    let next = if rows.len() == limit as usize {
+        rows.last().map(|r| r.id)
+    } else {
+        None
+    };
+    let items: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id, "user": r.user, "problem": r.problem, "language": r.language,
+                "status": r.status, "verdict": r.verdict, "score": r.score,
+                "time_ms": r.time_ms, "memory_kib": r.memory_kib,
+                "submitted_at": r.submitted_at,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"submissions": items, "next_before": next})).into_response())
+}
+
+async fn rejudge(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    if !user.is_admin {
+        return Err(ApiError::forbidden());
+    }
+    let id = parse_id(&id)?;
+    if !state.store.rejudge(id).await? {
+        return Err(ApiError::not_found(format!("no judged submission {id}")));
+    }
+    state.wake.notify_one();
+    Ok((StatusCode::ACCEPTED, Json(json!({"rejudged": 1}))).into_response())
+}
+
+async fn rejudge_problem(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+    Path(slug): Path<String>,
+) -> Result<Response, ApiError> {
+    if !user.is_admin {
+        return Err(ApiError::forbidden());
+    }
+    let n = state.store.rejudge_problem(&slug).await?;
+    for _ in 0..n.min(64) {
+        state.wake.notify_one();
+    }
+    Ok((StatusCode::ACCEPTED, Json(json!({"rejudged": n}))).into_response())
+}
+
+async fn problems(State(state): State<AppState>, Caller(_): Caller) -> Result<Response, ApiError> {
+    let ctx = state.ctx.clone();
+    let list = tokio::task::spawn_blocking(move || {
+        let slugs = ctx.catalog.slugs()?;
+        let mut out = Vec::new();
+        for slug in slugs {
+            // A broken package is the setter's to fix (`grundy verify`);
+            // the others are still listed.
+            match ctx.catalog.load(&slug) {
+                Ok(p) => out.push(json!({
+                    "slug": p.slug, "name": p.manifest.name,
+                    "time_limit_s": p.manifest.time_limit,
+                    "memory_limit_mib": p.manifest.memory_limit,
+                })),
+                Err(e) => tracing::warn!(slug, error = %e, "problem not listed"),
+            }
+        }
+        Ok::<_, problem::Error>(out)
+    })
+    .await?
+    .map_err(|e| ApiError::internal(&e))?;
+    Ok(Json(json!({ "problems": list })).into_response())
+}
+
+async fn problem(
+    State(state): State<AppState>,
+    Caller(_): Caller,
+    Path(slug): Path<String>,
+) -> Result<Response, ApiError> {
+    let ctx = state.ctx.clone();
+    let name = slug.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let p = ctx.catalog.load(&name)?;
+        let statement = p.statement()?;
+        let samples: Vec<_> = p
+            .manifest
+            .tests
+            .iter()
+            .filter(|t| t.group == Group::Sample)
+            .filter_map(|t| match &t.input {
+                TestInput::File(path) => std::fs::read_to_string(p.dir.join(path))
+                    .ok()
+                    .map(|input| json!({"name": t.name, "input": input})),
+                TestInput::Gen(_) => None,
+            })
+            .collect();
+        Ok::<_, problem::Error>(json!({
+            "slug": p.slug, "name": p.manifest.name,
+            "time_limit_s": p.manifest.time_limit,
+            "memory_limit_mib": p.manifest.memory_limit,
+            "statement": statement, "samples": samples,
+        }))
+    })
+    .await?;
+    match found {
+        Ok(v) => Ok(Json(v).into_response()),
+        Err(problem::Error::Unknown { .. }) => {
+            Err(ApiError::not_found(format!("no problem {slug:?}")))
+        }
+        Err(e) => Err(ApiError::internal(&e)),
+    }
+}
+
+async fn languages(State(state): State<AppState>, Caller(_): Caller) -> Response {
+    let list: Vec<_> = state
+        .ctx
+        .languages
+        .iter()
+        .map(|l| json!({"id": l.id, "name": l.config.name, "extensions": l.config.extensions}))
+        .collect();
+    Json(json!({ "languages": list })).into_response()
+}

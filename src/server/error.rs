@@ -1,0 +1,93 @@
+//! The API's one error: a status and `{"error": {"code", "message"}}`.
+//! Internal causes are logged here, where they are converted, and never
+//! sent: a reply names no SQL, no path of the server, no stack.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "a valid token is required (Authorization: Bearer TOKEN)",
+        )
+    }
+
+    pub fn forbidden() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "only an admin may do this",
+        )
+    }
+
+    pub fn not_found(what: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", what)
+    }
+
+    pub fn unavailable() -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "shutting_down",
+            "the judge is shutting down; try again later",
+        )
+    }
+
+    /// An internal failure: logged with its whole chain, answered generically.
+    pub fn internal(err: &(dyn std::error::Error + 'static)) -> ApiError {
+        let mut chain = err.to_string();
+        let mut cause = err.source();
+        while let Some(c) = cause {
+            chain.push_str(": ");
+            chain.push_str(&c.to_string());
+            cause = c.source();
+        }
+        tracing::error!(error = %chain, "internal error");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "an internal error occurred",
+        )
+    }
+}
+
+impl From<crate::store::Error> for ApiError {
+    fn from(e: crate::store::Error) -> ApiError {
+        ApiError::internal(&e)
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(e: tokio::task::JoinError) -> ApiError {
+        ApiError::internal(&e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = json!({"error": {"code": self.code, "message": self.message}});
+        (self.status, Json(body)).into_response()
+    }
+}

@@ -1,0 +1,191 @@
+//! Judge workers: each loops over one testable step, [`try_judge_next`],
+//! which claims a submission from the [`Queue`] with a lease, judges it on
+//! a blocking thread (the sandbox waits on processes) with the tracing
+//! span carried along, renews the lease while it runs, records each test
+//! as it finishes and then the verdict. A worker whose lease was lost (it
+//! expired and another worker claimed the submission again) finds its
+//! writes refused: its result is discarded, never written over the newer
+//! attempt's.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{watch, Notify};
+use tracing::Instrument as _;
+
+use crate::context::Context;
+use crate::judge::{Event, Plan, Request, TestReport};
+use crate::store::{self, Failed, Queue};
+
+/// What one step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkOutcome {
+    /// Judged and recorded.
+    Judged(i64),
+    /// The judge failed; requeued for another try or, after the last, `IE`.
+    Failed(i64),
+    /// Judged, but the lease was lost meanwhile: the result was discarded.
+    Discarded(i64),
+    QueueEmpty,
+}
+
+/// What every worker shares.
+#[derive(Clone)]
+pub struct WorkerEnv {
+    pub ctx: Arc<Context>,
+    /// How long a claim lasts unrenewed; renewed every third of it.
+    pub lease: Duration,
+    /// Bumped whenever a submission changes (a test done, a verdict), for
+    /// long polls.
+    pub changes: watch::Sender<u64>,
+}
+
+impl WorkerEnv {
+    fn changed(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
+/// Claims the next submission, if any, and judges it to the end.
+///
+/// # Errors
+/// Database failures (the claim, if any, then expires and is retried).
+pub async fn try_judge_next<Q: Queue>(
+    queue: &Q,
+    env: &WorkerEnv,
+) -> Result<WorkOutcome, store::Error> {
+    let Some(claim) = queue.claim_next(env.lease).await? else {
+        return Ok(WorkOutcome::QueueEmpty);
+    };
+    let lease = claim.lease;
+    let span = tracing::info_span!("submission", id = lease.id, attempt = lease.attempt, problem = %claim.submission.problem);
+    judge_claim(queue, env, claim).instrument(span).await
+}
+
+async fn judge_claim<Q: Queue>(
+    queue: &Q,
+    env: &WorkerEnv,
+    claim: store::Claim,
+) -> Result<WorkOutcome, store::Error> {
+    let lease = claim.lease;
+    let id = lease.id;
+    env.changed();
+    let sub = claim.submission;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
+    let ctx = env.ctx.clone();
+    let span = tracing::Span::current();
+    let mut job = tokio::task::spawn_blocking(move || {
+        span.in_scope(|| {
+            let request = Request {
+                problem: &sub.problem,
+                language: Some(&sub.language),
+                file_name: "source",
+                source: sub.source,
+            };
+            let plan = Plan::build(
+                request,
+                &ctx.catalog,
+                &ctx.test_data(),
+                ctx.config.limits.source_limit,
+            )
+            .map_err(|e| format!("preparing: {e}"))?;
+            ctx.judge()
+                .judge(&plan, &mut |event| {
+                    if let Event::TestDone { index, report, .. } = event {
+                        // The receiver is gone only once the step gave up
+                        // on this run; the test is then of no use.
+                        let _ = tx.send((index, report.clone()));
+                    }
+                })
+                .map_err(|e| format!("judging: {e}"))
+        })
+    });
+    let period = (env.lease / 3).max(Duration::from_millis(100));
+    let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    let mut lost = false;
+    let judged = loop {
+        tokio::select! {
+            done = &mut job => break done,
+            Some((index, test)) = rx.recv() => {
+                if !lost && !queue.record_test(lease, index, &test).await? {
+                    lost = true;
+                }
+                env.changed();
+            }
+            _ = renew.tick() => {
+                if !lost && !queue.renew(lease, env.lease).await? {
+                    lost = true;
+                }
+            }
+        }
+    };
+    if lost {
+        tracing::warn!("lease lost while judging; the result will be discarded");
+    }
+    let outcome = match judged {
+        Ok(Ok(report)) => {
+            if queue.finish(lease, &report).await? {
+                tracing::info!(verdict = %report.verdict, "judged");
+                WorkOutcome::Judged(id)
+            } else {
+                tracing::warn!("lease lost: result discarded");
+                WorkOutcome::Discarded(id)
+            }
+        }
+        Ok(Err(reason)) => fail(queue, lease, &reason).await?,
+        Err(e) => fail(queue, lease, &format!("the judge panicked: {e}")).await?,
+    };
+    env.changed();
+    Ok(outcome)
+}
+
+async fn fail<Q: Queue>(
+    queue: &Q,
+    lease: store::Lease,
+    reason: &str,
+) -> Result<WorkOutcome, store::Error> {
+    tracing::error!(reason, "judge failed");
+    // The pause before a retry grows with each try.
+    let retry_after = RETRY_PAUSE * u32::try_from(lease.attempt.clamp(1, 10)).unwrap_or(1);
+    Ok(match queue.fail(lease, reason, retry_after).await? {
+        Failed::LeaseLost => WorkOutcome::Discarded(lease.id),
+        Failed::Requeued | Failed::GaveUp => WorkOutcome::Failed(lease.id),
+    })
+}
+
+/// The pause before a failed submission is tried again, times its attempt.
+const RETRY_PAUSE: Duration = Duration::from_secs(1);
+
+/// How often an idle worker looks at the queue without being woken (for
+/// expired leases, and submissions stored by another process).
+const IDLE_POLL: Duration = Duration::from_millis(500);
+
+/// Runs one worker until `stop` turns true; the submission in hand when it
+/// does is judged to the end first.
+pub async fn run<Q: Queue>(
+    queue: Q,
+    env: WorkerEnv,
+    wake: Arc<Notify>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let idle = match try_judge_next(&queue, &env).await {
+            Ok(WorkOutcome::QueueEmpty) => true,
+            Ok(_) => false,
+            Err(e) => {
+                tracing::error!(error = %e, "worker step failed");
+                true
+            }
+        };
+        if idle {
+            tokio::select! {
+                _ = wake.notified() => {}
+                _ = tokio::time::sleep(IDLE_POLL) => {}
+                _ = stop.wait_for(|s| *s) => {}
+            }
+        }
+    }
+}

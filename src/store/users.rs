@@ -1,0 +1,172 @@
+//! Accounts and API tokens. Passwords arrive here already hashed (argon2)
+//! and tokens as SHA-256 hashes: the store never sees a secret.
+
+use super::{Error, Store};
+
+/// An account.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub is_admin: bool,
+    pub disabled: bool,
+    pub created_at: String,
+}
+
+/// What `revoke_token_prefix` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revoked {
+    One,
+    NoMatch,
+    /// The prefix names this many live tokens; none was revoked.
+    Ambiguous(u64),
+}
+
+impl Store {
+    /// Adds an account; returns its id.
+    ///
+    /// # Errors
+    /// [`Error::UserExists`] when the name is taken; database failures.
+    pub async fn add_user(
+        &self,
+        name: &str,
+        password_hash: &str,
+        is_admin: bool,
+    ) -> Result<i64, Error> {
+        let r = sqlx::query_scalar::<_, i64>(
+            "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id",
+        )
+        .bind(name)
+        .bind(password_hash)
+        .bind(is_admin)
+        .fetch_one(&self.pool)
+        .await;
+        match r {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(Error::UserExists(name.to_string()))
+            }
+            other => Ok(other?),
+        }
+    }
+
+    /// Every account, by name.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn users(&self) -> Result<Vec<User>, Error> {
+        Ok(sqlx::query_as::<_, User>(
+            "SELECT id, name, is_admin, disabled, created_at FROM users ORDER BY name",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// One account by name.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn user(&self, name: &str) -> Result<Option<User>, Error> {
+        Ok(sqlx::query_as::<_, User>(
+            "SELECT id, name, is_admin, disabled, created_at FROM users WHERE name = ?",
+        )
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Disables an account: its tokens stop working at once (every request
+    /// checks the account).
+    ///
+    /// # Errors
+    /// [`Error::NoUser`]; database failures.
+    pub async fn disable_user(&self, name: &str) -> Result<(), Error> {
+        let done = sqlx::query("UPDATE users SET disabled = 1 WHERE name = ?")
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(Error::NoUser(name.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Stores a new token's hash for a user.
+    ///
+    /// # Errors
+    /// [`Error::NoUser`]; database failures.
+    pub async fn add_token(&self, user: &str, hash: &[u8], prefix: &str) -> Result<(), Error> {
+        let done = sqlx::query(
+            "INSERT INTO tokens (user_id, hash, prefix) SELECT id, ?, ? FROM users WHERE name = ?",
+        )
+        .bind(hash)
+        .bind(prefix)
+        .bind(user)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(Error::NoUser(user.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Revokes the live token with this hash; false when there is none.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn revoke_token(&self, hash: &[u8]) -> Result<bool, Error> {
+        let done = sqlx::query(
+            "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE hash = ? AND revoked_at IS NULL",
+        )
+        .bind(hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Revokes the one live token whose recorded prefix starts with
+    /// `prefix`; nothing when several match.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn revoke_token_prefix(&self, prefix: &str) -> Result<Revoked, Error> {
+        let done = sqlx::query(
+            "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE revoked_at IS NULL AND substr(prefix, 1, length(?1)) = ?1
+               AND (SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL
+                        AND substr(prefix, 1, length(?1)) = ?1) = 1",
+        )
+        .bind(prefix)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 1 {
+            return Ok(Revoked::One);
+        }
+        let n = sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL
+                 AND substr(prefix, 1, length(?1)) = ?1",
+        )
+        .bind(prefix)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(match n {
+            0 => Revoked::NoMatch,
+            n => Revoked::Ambiguous(n as u64),
+        })
+    }
+
+    /// The enabled account a live token (by hash) belongs to.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn user_for_token(&self, hash: &[u8]) -> Result<Option<User>, Error> {
+        Ok(sqlx::query_as::<_, User>(
+            "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at
+             FROM tokens t JOIN users u ON u.id = t.user_id
+             WHERE t.hash = ? AND t.revoked_at IS NULL AND u.disabled = 0",
+        )
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+}
