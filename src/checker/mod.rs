@@ -7,6 +7,7 @@
 //! is handed.
 
 mod exact;
+pub mod interactor;
 mod lines;
 pub mod special;
 mod stream;

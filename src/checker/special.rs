@@ -123,26 +123,29 @@ impl SpecialJudge {
         };
         Ok(match self.protocol {
             Protocol::Testlib => testlib(code, said),
-            Protocol::Kattis => {
-                let message = read_text(&feedback.join("judgemessage.txt"));
-                match code {
-                    42 => Judged::Judged(CheckResult {
-                        decision: Decision::Accepted,
-                        message,
-                    }),
-                    43 => Judged::Judged(CheckResult::wrong(message)),
-                    _ => Judged::Failed(format!(
-                        "the output validator exited with {code} (42 accepts, 43 rejects){}",
-                        suffix(&if message.is_empty() { said } else { message })
-                    )),
-                }
-            }
+            Protocol::Kattis => kattis(code, read_text(&feedback.join("judgemessage.txt")), said),
         })
     }
 }
 
+/// A Kattis validator's exit status, its judge message and its other
+/// output.
+pub(super) fn kattis(code: i32, message: String, said: String) -> Judged {
+    match code {
+        42 => Judged::Judged(CheckResult {
+            decision: Decision::Accepted,
+            message,
+        }),
+        43 => Judged::Judged(CheckResult::wrong(message)),
+        _ => Judged::Failed(format!(
+            "the validator exited with {code} (42 accepts, 43 rejects){}",
+            suffix(&if message.is_empty() { said } else { message })
+        )),
+    }
+}
+
 /// A testlib checker's exit status and comment.
-fn testlib(code: i32, comment: String) -> Judged {
+pub(super) fn testlib(code: i32, comment: String) -> Judged {
     let judged = |decision| {
         Judged::Judged(CheckResult {
             decision,
@@ -190,7 +193,7 @@ fn suffix(said: &str) -> String {
 
 /// A checker's message: bounded, lossy UTF-8, whitespace runs kept to one
 /// line's worth.
-fn read_text(path: &Path) -> String {
+pub(super) fn read_text(path: &Path) -> String {
     use std::io::Read;
     let mut buf = Vec::new();
     if let Ok(f) = std::fs::File::open(path) {

@@ -5,6 +5,7 @@
 //! becomes `IE` at the caller.
 
 mod aggregate;
+mod interactive;
 mod plan;
 
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ use serde::Serialize;
 pub use aggregate::aggregate;
 pub use plan::{Plan, PlanError, Request};
 
-use crate::checker::special::{Files, Judged, SpecialJudge};
+use crate::checker::special::{Files, Judged, Protocol, SpecialJudge};
 use crate::checker::{Checker, CheckerKind, Decision};
 use crate::config::{CompileLimits, Limits as RunLimits};
 use crate::data::{self, TestSet};
@@ -128,6 +129,7 @@ impl Judge {
         // The problem's checker first: a broken one is the judge's fault
         // (IE), found before the submission is compiled.
         let checking = self.checking(problem)?;
+        let interactor = self.interactor(problem)?;
         on_event(Event::Compiling);
         let source = Source::new(plan.source().to_vec());
         let compiled =
@@ -151,7 +153,14 @@ impl Judge {
             if timed_out_at.is_some_and(|t| size >= t) {
                 continue;
             }
-            let report = self.run_test(&checking, &program, tests, index, limits)?;
+            let report = self.run_test(
+                problem,
+                (&checking, interactor.as_ref()),
+                &program,
+                tests,
+                index,
+                limits,
+            )?;
             if report.verdict == Verdict::TLE {
                 timed_out_at = Some(timed_out_at.map_or(size, |t| t.min(size)));
             }
@@ -189,7 +198,8 @@ impl Judge {
 
     fn run_test(
         &self,
-        checking: &Checking,
+        problem: &Problem,
+        (checking, interactor): (&Checking, Option<&SpecialJudge>),
         program: &lang::Program,
         tests: &TestSet,
         index: usize,
@@ -212,19 +222,29 @@ impl Judge {
         let spec = RunSpec::new(prog, cwd.path(), limits)
             .args(args)
             .envs(lang::base_env())
-            .stdin(Stdio::file(tests.input(test)))
-            .stdout(Stdio::file(&stdout))
             .stderr(Stdio::file(&stderr))
             .binds(program.binds());
-        let outcome = self.runner.run(&spec)?;
-        let (verdict, message) = match program_run_verdict(&outcome, program) {
-            Some(failure) => failure,
-            None => checking.check(
-                self.runner.as_ref(),
-                &tests.input(test),
-                &tests.answer(test),
-                &stdout,
-            )?,
+        let (input, answer) = (tests.input(test), tests.answer(test));
+        let (outcome, (verdict, message)) = match interactor {
+            Some(interactor) => {
+                let test = interactive::Test {
+                    input: &input,
+                    answer: &answer,
+                    work: capture.path(),
+                    checker: &problem.manifest.checker,
+                    checking,
+                };
+                interactive::run(self.runner.as_ref(), interactor, program, spec, test)?
+            }
+            None => {
+                let spec = spec.stdin(Stdio::file(&input)).stdout(Stdio::file(&stdout));
+                let outcome = self.runner.run(&spec)?;
+                let judged = match program_run_verdict(&outcome, program) {
+                    Some(failure) => failure,
+                    None => checking.check(self.runner.as_ref(), &input, &answer, &stdout)?,
+                };
+                (outcome, judged)
+            }
         };
         let (exit_code, signal) = match outcome.termination {
             Termination::Exited(code) => (Some(code), None),
@@ -245,17 +265,43 @@ impl Judge {
     }
 
     /// The problem's checker, ready to use: a built-in one as it is, a
-    /// program compiled (and cached) like a submission, with the headers
-    /// beside it (`testlib.h`).
+    /// program compiled (and cached) like a submission.
     ///
     /// # Errors
     /// A checker program that does not compile, an unknown language, or
     /// an unreadable file: the problem's fault, never a submission's.
     pub fn checking(&self, problem: &Problem) -> Result<Checking, Error> {
-        let (source, protocol) = match &problem.manifest.checker {
-            Checker::Builtin(kind) => return Ok(Checking::Builtin(*kind)),
-            Checker::Program { source, protocol } => (problem.dir.join(source), *protocol),
-        };
+        match &problem.manifest.checker {
+            Checker::Builtin(kind) => Ok(Checking::Builtin(*kind)),
+            Checker::Program { source, protocol } => self
+                .package_program(problem, source, *protocol)
+                .map(Checking::Special),
+        }
+    }
+
+    /// The problem's interactor, compiled, if it is interactive.
+    ///
+    /// # Errors
+    /// As [`Judge::checking`].
+    pub fn interactor(&self, problem: &Problem) -> Result<Option<SpecialJudge>, Error> {
+        problem
+            .manifest
+            .interactor
+            .as_ref()
+            .map(|i| self.package_program(problem, &i.source, i.protocol))
+            .transpose()
+    }
+
+    /// A checker or interactor of the package, compiled (and cached) like
+    /// a submission, with the headers beside it (`testlib.h`), to run
+    /// under the package programs' limits.
+    fn package_program(
+        &self,
+        problem: &Problem,
+        source: &Path,
+        protocol: Protocol,
+    ) -> Result<SpecialJudge, Error> {
+        let source = problem.dir.join(source);
         let io = |path: &Path| {
             let what = format!("reading {}", path.display());
             move |source| Error::Io { what, source }
@@ -290,14 +336,14 @@ impl Judge {
         };
         let limits = data::trusted_limits(problem.manifest.time_limit);
         let (command, args) = program.command(limits.memory >> 20);
-        Ok(Checking::Special(SpecialJudge {
+        Ok(SpecialJudge {
             program: command,
             args,
             env: lang::base_env(),
             binds: program.binds(),
             limits,
             protocol,
-        }))
+        })
     }
 }
 

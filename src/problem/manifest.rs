@@ -20,9 +20,19 @@ pub struct Manifest {
     /// MiB of peak resident memory.
     pub memory_limit: u64,
     pub checker: Checker,
+    /// The problem's interactor, for an interactive problem.
+    pub interactor: Option<Interactor>,
     /// The expanded test plan, in judging order.
     pub tests: Vec<TestCase>,
     pub stress: Vec<StressPlan>,
+}
+
+/// An interactive problem's interactor program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interactor {
+    /// The source, relative to the package.
+    pub source: PathBuf,
+    pub protocol: Protocol,
 }
 
 /// One test of the plan.
@@ -81,6 +91,8 @@ struct RawManifest {
     memory_limit: u64,
     #[serde(default = "default_checker")]
     checker: RawChecker,
+    #[serde(default)]
+    interactor: Option<RawCheckerProgram>,
     #[serde(default)]
     float_abs: Option<f64>,
     #[serde(default)]
@@ -291,6 +303,19 @@ impl Manifest {
                         protocol: p.protocol,
                     }
                 }
+            },
+            interactor: match raw.interactor {
+                None => None,
+                Some(p) if !is_inside(&p.program) => {
+                    return Err(format!(
+                        "interactor.program: {} must be a relative path inside the package",
+                        p.program.display()
+                    ))
+                }
+                Some(p) => Some(Interactor {
+                    source: p.program,
+                    protocol: p.protocol,
+                }),
             },
             tests,
             stress,

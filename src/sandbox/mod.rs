@@ -362,6 +362,27 @@ pub trait Runner: Send + Sync {
     /// reported in the [`Outcome`].
     fn run(&self, spec: &RunSpec) -> Result<Outcome, Error>;
 
+    /// Runs programs at the same time (a submission and its interactor,
+    /// joined by pipes), each to completion, and returns their outcomes in
+    /// order. Each spec is dropped as soon as its own run ends, closing
+    /// its descriptors: a pipe's reader in another box then sees the end.
+    fn run_together(&self, specs: Vec<RunSpec>) -> Vec<Result<Outcome, Error>> {
+        std::thread::scope(|scope| {
+            let span = tracing::Span::current();
+            let handles: Vec<_> = specs
+                .into_iter()
+                .map(|spec| {
+                    let span = span.clone();
+                    scope.spawn(move || span.in_scope(|| self.run(&spec)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    }
+
     /// A one-line description of the isolation and measurement in force.
     fn describe(&self) -> String;
 }

@@ -33,36 +33,44 @@ impl Throttled {
         self.slots
     }
 
-    fn acquire(&self) -> Slot<'_> {
+    /// Takes `n` slots at once (at most all of them: programs that must
+    /// run together never wait for each other's slot).
+    fn acquire(&self, n: usize) -> Slots<'_> {
+        let n = n.clamp(1, self.slots);
         // The counter is only ever incremented and decremented under the
         // lock, so a poisoned lock still holds a consistent count.
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        while *busy >= self.slots {
+        while *busy + n > self.slots {
             busy = self
                 .freed
                 .wait(busy)
                 .unwrap_or_else(PoisonError::into_inner);
         }
-        *busy += 1;
-        Slot(self)
+        *busy += n;
+        Slots(self, n)
     }
 }
 
-/// A held slot, given back on drop (also when the run panics).
-struct Slot<'a>(&'a Throttled);
+/// Held slots, given back on drop (also when the run panics).
+struct Slots<'a>(&'a Throttled, usize);
 
-impl Drop for Slot<'_> {
+impl Drop for Slots<'_> {
     fn drop(&mut self) {
         let mut busy = self.0.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        *busy -= 1;
-        self.0.freed.notify_one();
+        *busy -= self.1;
+        self.0.freed.notify_all();
     }
 }
 
 impl Runner for Throttled {
     fn run(&self, spec: &RunSpec) -> Result<Outcome, Error> {
-        let _slot = self.acquire();
+        let _slots = self.acquire(1);
         self.inner.run(spec)
+    }
+
+    fn run_together(&self, specs: Vec<RunSpec>) -> Vec<Result<Outcome, Error>> {
+        let _slots = self.acquire(specs.len());
+        self.inner.run_together(specs)
     }
 
     fn describe(&self) -> String {

@@ -123,3 +123,25 @@ fn a_crashing_checker_is_an_internal_error_never_the_submissions_fault() {
         "nothing is blamed on a submission: {report:#}"
     );
 }
+
+#[test]
+fn an_interactive_problem_is_judged_with_its_interactor() {
+    // The fixture's interactor (testlib protocol) hides a number; the
+    // halving submissions find it, one leaves early, one guesses wrong, one
+    // never flushes and both sides wait until its wall clock stops it.
+    let ws = Workspace::new();
+    let dir = ws.dir.path().join("interactive");
+    copy_dir(&repo().join("tests/fixtures/interactive"), &dir);
+    let report = verify(&ws, &dir);
+    let verdict = |path: &str| submission(&report, path)["verdict"].clone();
+    assert_eq!(verdict("submissions/accepted/halving.c"), "AC", "{report:#}");
+    assert_eq!(verdict("submissions/accepted/halving.py"), "AC", "{report:#}");
+    assert_eq!(verdict("submissions/wrong_answer/leaves-early.c"), "WA", "{report:#}");
+    assert_eq!(verdict("submissions/wrong_answer/always-one.py"), "WA", "{report:#}");
+    assert_eq!(
+        verdict("submissions/time_limit_exceeded/never-flushes.c"),
+        "TLE",
+        "{report:#}"
+    );
+    assert!(check_ok(&report, "submissions"), "{report:#}");
+}

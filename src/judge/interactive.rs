@@ -1,0 +1,105 @@
+//! One test of an interactive problem: the submission and the problem's
+//! interactor run at the same time, each in its own box under its own
+//! limits, joined by two pipes. Neither can deadlock the judge: a
+//! submission that never flushes or stops reading is stopped by its wall
+//! clock, which closes its pipes, so the interactor sees the end; an
+//! interactor that hangs is stopped by its own limits.
+//!
+//! Who decides, in order: an interactor that did not finish by itself is
+//! the judge's fault (IE); then the submission's own limits (TLE, MLE,
+//! OLE); then the interactor's verdict (WA, PE); then the submission's
+//! exit status (RE); then the problem's checker, on what a testlib
+//! interactor wrote for it; otherwise AC.
+
+use std::path::Path;
+
+use super::{program_run_verdict, Checking, Error};
+use crate::checker::interactor::{self, Files};
+use crate::checker::special::{Judged, Protocol, SpecialJudge};
+use crate::checker::{Checker, Decision};
+use crate::lang;
+use crate::sandbox::{Outcome, RunSpec, Runner, Stdio, Termination};
+use crate::verdict::Verdict;
+
+/// The test's files and the problem's checking.
+pub(super) struct Test<'a> {
+    pub input: &'a Path,
+    pub answer: &'a Path,
+    /// A scratch directory of the judge's, removed after the test.
+    pub work: &'a Path,
+    pub checker: &'a Checker,
+    pub checking: &'a Checking,
+}
+
+/// Runs `submission` (its stdin and stdout are set here) with the
+/// interactor; returns the submission's outcome and the test's verdict.
+pub(super) fn run(
+    runner: &dyn Runner,
+    interactor: &SpecialJudge,
+    program: &lang::Program,
+    submission: RunSpec,
+    test: Test<'_>,
+) -> Result<(Outcome, (Verdict, String)), Error> {
+    let io = |what: &str| {
+        let what = what.to_string();
+        move |source| Error::Io { what, source }
+    };
+    let (from_submission, submission_out) = std::io::pipe().map_err(io("making a pipe"))?;
+    let (submission_in, to_submission) = std::io::pipe().map_err(io("making a pipe"))?;
+    let work = test.work.join("interactor");
+    std::fs::create_dir(&work).map_err(io("making the interactor's directory"))?;
+    let files = Files {
+        input: test.input,
+        answer: test.answer,
+        work: &work,
+    };
+    let mut spec = interactor::spec(interactor, files, from_submission.into(), to_submission.into())
+        .map_err(io("making the interactor's feedback directory"))?;
+    // The interactor outlasts the submission's wall clock: a submission that
+    // keeps it waiting is stopped first, and its end closes the pipes.
+    spec.limits.wall = spec.limits.wall.max(submission.limits.wall * 2);
+    let submission = submission
+        .stdin(Stdio::fd(submission_in))
+        .stdout(Stdio::fd(submission_out));
+    // The specs own every end of the pipes: each end closes as soon as its
+    // run is over.
+    let mut outcomes = runner.run_together(vec![submission, spec]).into_iter();
+    let (Some(ran), Some(talked)) = (outcomes.next(), outcomes.next()) else {
+        unreachable!("run_together returns one outcome per spec");
+    };
+    let (ran, talked) = (ran?, talked?);
+
+    let said = match talked.termination {
+        Termination::Exited(code) => interactor::verdict(interactor.protocol, code, files),
+        Termination::Signaled(libc::SIGPIPE) => Judged::Judged(crate::checker::CheckResult::wrong(
+            "the program stopped reading before the interaction was over".into(),
+        )),
+        other => Judged::Failed(format!("the interactor did not finish: {other:?}")),
+    };
+    let verdict = match said {
+        Judged::Failed(why) => (Verdict::IE, why),
+        _ if matches!(
+            ran.termination,
+            Termination::CpuTimeout
+                | Termination::WallTimeout
+                | Termination::MemoryExceeded
+                | Termination::OutputExceeded
+        ) =>
+        {
+            program_run_verdict(&ran, program).unwrap_or((Verdict::IE, String::new()))
+        }
+        Judged::Judged(r) if r.decision == Decision::WrongAnswer => (Verdict::WA, r.message),
+        Judged::Judged(r) if r.decision == Decision::PresentationError => (Verdict::PE, r.message),
+        Judged::Judged(r) => match program_run_verdict(&ran, program) {
+            Some(failure) => failure,
+            None if interactor.protocol == Protocol::Testlib
+                && matches!(test.checker, Checker::Program { .. }) =>
+            {
+                test.checking
+                    .check(runner, test.input, test.answer, &files.for_checker())?
+            }
+            None => (Verdict::AC, r.message),
+        },
+    };
+    Ok((ran, verdict))
+}
