@@ -7,6 +7,7 @@
 //                 answer=any|yes|no|xor      (no: XOR of the SG values is 0;
 //                                             xor: it is exactly xor=<v>)
 //                 sgmin=<m>                  some pile has SG value >= m (default 0)
+//                 sgall=<m>                  every pile has SG value >= m (default 0)
 //   mode=range    k=<count> n=<count> h=<pile>   S = {1, ..., k} (shuffled), n piles of h
 // Output: k, S, n, piles (one line each).
 #[path = "../_common/rng.rs"]
@@ -94,6 +95,10 @@ fn main() {
                 }
                 let sgmin: u64 = args.get("sgmin", 0);
                 if done && piles.iter().all(|&h| sg[h as usize] < sgmin) {
+                    done = false;
+                }
+                let sgall: u64 = args.get("sgall", 0);
+                if done && piles.iter().any(|&h| sg[h as usize] < sgall) {
                     done = false;
                 }
                 if done {
