@@ -12,6 +12,8 @@
 //     mix        each pile is 1 with probability 1/2, else uniform in max(2,min)..=max
 //     mix-lose   as mix, but XOR == 0 with some pile > 1 (Brother)
 //   first=<kind>             kind of the first case (default: drawn like the others)
+//   bits=LO-HI               instead of kinds: case i has XOR exactly 2^(LO + i mod (HI-LO+1))
+//                            with some pile > 1 (John); a XOR kept in fewer bits sees 0
 // Output: T, then per case `N` on a line and the N piles on the next line.
 #[path = "../_common/rng.rs"]
 mod rng;
@@ -78,12 +80,25 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
                 let n = pick_n(rng, c.nmin, c.nmax, None);
                 (0..n).map(|_| mix_pile(rng, c)).collect()
             }
+            bit if bit.starts_with("bit") => {
+                let b: u32 = bit[3..].parse().expect("bit<b>");
+                let n = pick_n(rng, c.nmin.max(2), c.nmax, None);
+                let mut v: Vec<u64> = (0..n - 1).map(|_| rng.range(c.lo, c.hi)).collect();
+                let last = xor(&v) ^ (1 << b);
+                if last < c.lo.max(1) || last > c.hi {
+                    continue;
+                }
+                v.push(last);
+                assert_eq!(xor(&v), 1 << b);
+                v
+            }
             other => panic!("unknown kind {other}"),
         };
         let big = v.iter().any(|&p| p > 1);
         let ok = match kind {
             "win" => big && xor(&v) != 0,
             "lose" | "mix-lose" => big && xor(&v) == 0,
+            k if k.starts_with("bit") => big,
             _ => true,
         };
         if ok {
@@ -93,6 +108,14 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
         }
     }
     panic!("could not build a case of kind {kind}");
+}
+
+/// `LO-HI` -> (LO, HI).
+fn bit_range(s: &str) -> (u32, u32) {
+    let (lo, hi) = s.split_once('-').expect("bits=LO-HI");
+    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+    assert!(lo <= hi && hi < 63, "bits={s}");
+    (lo, hi)
 }
 
 fn main() {
@@ -113,7 +136,10 @@ fn main() {
         .collect();
     let mut out = format!("{t}\n");
     for i in 0..t {
-        let kind = if i == 0 && args.has("first") {
+        let kind = if args.has("bits") {
+            let (lo, hi) = bit_range(args.str("bits", ""));
+            format!("bit{}", lo + i as u32 % (hi - lo + 1))
+        } else if i == 0 && args.has("first") {
             args.str("first", "random").to_string()
         } else {
             rng.pick(&kinds).clone()

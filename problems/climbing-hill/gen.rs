@@ -14,6 +14,10 @@
 //                                   nok2fix   odd N, k = 2: first gap a1, not a1 - 1
 //                                   k2fixeven k = 2: a1 - 1 also for even N
 //   eol=1|0                       0: no newline after the last line
+//   bits=LO-HI gap=<g>            instead: case i has k >= 2 and a staircase value of exactly
+//                                 2^(LO + i mod (HI-LO+1)) (Alice); the gaps other than the
+//                                 last pair's are uniform in 0..=g (default 3); a value kept
+//                                 in fewer bits reads as 0
 // Output: per case a line `N k` and a line of N increasing distances.
 #[path = "../_common/rng.rs"]
 mod rng;
@@ -124,6 +128,49 @@ fn main() {
         n
     };
     let mut out = String::new();
+    if args.has("bits") {
+        let (lo, hi) = args.str("bits", "").split_once('-').expect("bits=LO-HI");
+        let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
+        assert!(lo <= hi && hi < 63);
+        let gap: u64 = args.get("gap", 3);
+        for case in 0..cases {
+            let want = 1u64 << (lo + case as u32 % (hi - lo + 1));
+            let mut tries = 0u64;
+            let (k, a) = loop {
+                tries += 1;
+                assert!(tries < 1_000_000, "could not meet the constraints");
+                let n = draw_n(&mut rng);
+                if n < 2 {
+                    continue;
+                }
+                let k = rng.range(2, n as u64) as usize;
+                let mut a = Vec::with_capacity(n);
+                let mut at = 0u64;
+                for _ in 0..n {
+                    at += 1 + rng.range(0, gap);
+                    a.push(at);
+                }
+                // The last pair is (a[n-2], a[n-1]): set its gap to reach `want`.
+                let x = value(&a, k, true, false);
+                let g = (a[n - 1] - a[n - 2] - 1) ^ x ^ want;
+                a[n - 1] = a[n - 2] + 1 + g;
+                if a[n - 1] > max {
+                    continue;
+                }
+                assert_eq!(value(&a, k, true, false), want);
+                break (k, a);
+            };
+            out.push_str(&format!("{} {}\n", a.len(), k));
+            let line: Vec<String> = a.iter().map(|v| v.to_string()).collect();
+            out.push_str(&line.join(" "));
+            out.push('\n');
+        }
+        if eol == 0 {
+            out.pop();
+        }
+        print!("{out}");
+        return;
+    }
     for _ in 0..cases {
         let mut tries = 0u64;
         let draw_want = |rng: &mut Rng| -> Option<bool> {

@@ -12,6 +12,9 @@
 //     lose     built from random gaps, pair-gap XOR == 0     (Bob)
 //     packed   N adjacent pieces starting at a random cell
 //   first=<kind>             kind of the first case
+//   bits=LO-HI               instead of kinds: case i is built from random gaps with
+//                            pair-gap XOR exactly 2^(LO + i mod (HI-LO+1)) (Georgia); a XOR
+//                            kept in fewer bits sees 0
 //   order=shuffled|sorted|reversed   order of the cells in the input (default shuffled)
 // Output: T, then per case `N` on a line and the N cells on the next line.
 #[path = "../_common/rng.rs"]
@@ -65,16 +68,21 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
                 let s = rng.range(1, c.maxp - n + 1);
                 (s..s + n).collect()
             }
-            "win" | "lose" => {
+            k if k == "win" || k == "lose" || k.starts_with("bit") => {
                 let gmax = c.gap.unwrap_or(((c.maxp - n) * 9 / (5 * n)).max(1));
                 let mut g: Vec<u64> = (0..n)
                     .map(|_| if rng.chance(c.zero, 100) { 0 } else { rng.range(1, gmax) })
                     .collect();
-                if kind == "lose" {
-                    // The pair gaps are g[n-1], g[n-3], ... (0-based); fix the first one.
+                if kind != "win" {
+                    // The pair gaps are g[n-1], g[n-3], ... (0-based); fix the first one
+                    // so that their XOR is 0 (lose) or 2^b (bit<b>).
+                    let want = match kind.strip_prefix("bit") {
+                        Some(b) => 1u64 << b.parse::<u32>().expect("bit<b>"),
+                        None => 0,
+                    };
                     let idx: Vec<usize> = (0..n as usize).rev().step_by(2).collect();
                     let x = idx[1..].iter().fold(0, |a, &i| a ^ g[i]);
-                    g[idx[0]] = x;
+                    g[idx[0]] = x ^ want;
                 }
                 let mut v = Vec::with_capacity(n as usize);
                 let mut at = 0;
@@ -92,6 +100,7 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
         let ok = match kind {
             "win" => pair_xor(&v) != 0,
             "lose" => pair_xor(&v) == 0,
+            k if k.starts_with("bit") => pair_xor(&v) == 1 << k[3..].parse::<u32>().unwrap(),
             _ => true,
         };
         if ok {
@@ -99,6 +108,14 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
         }
     }
     panic!("could not build a case of kind {kind}");
+}
+
+/// `LO-HI` -> (LO, HI).
+fn bit_range(s: &str) -> (u32, u32) {
+    let (lo, hi) = s.split_once('-').expect("bits=LO-HI");
+    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+    assert!(lo <= hi && hi < 63, "bits={s}");
+    (lo, hi)
 }
 
 fn main() {
@@ -127,7 +144,10 @@ fn main() {
     let order = args.str("order", "shuffled").to_string();
     let mut out = format!("{t}\n");
     for i in 0..t {
-        let kind = if i == 0 && args.has("first") {
+        let kind = if args.has("bits") {
+            let (lo, hi) = bit_range(args.str("bits", ""));
+            format!("bit{}", lo + i as u32 % (hi - lo + 1))
+        } else if i == 0 && args.has("first") {
             args.str("first", "random").to_string()
         } else {
             rng.pick(&kinds).clone()

@@ -15,6 +15,10 @@
 //                                   nofirst  d_n ^ d_{n-2} ^ ... but never d_1
 //                                   nim      a_1 ^ a_2 ^ ... ^ a_n
 //   mode=same value=<v>           every pile equals v (n piles)
+//   mode=bits bits=LO-HI gap=<g>  arrangement i has d_n ^ d_{n-2} ^ ... exactly
+//                                 2^(LO + i mod (HI-LO+1)) (TAK), the other
+//                                 differences uniform in 0..=g (default 3), sizes <= max;
+//                                 a XOR kept in fewer bits sees 0
 // Output: u, then per arrangement n and the n sizes.
 #[path = "../_common/rng.rs"]
 mod rng;
@@ -58,7 +62,7 @@ fn main() {
     let differ = args.str("differ", "none").to_string();
     let parity = args.str("parity", "any").to_string();
     let mut out = format!("{u}\n");
-    for _ in 0..u {
+    for case in 0..u {
         let draw_n = |rng: &mut Rng| -> usize {
             let mut n: usize = if args.has("n") {
                 args.get("n", 1)
@@ -86,6 +90,35 @@ fn main() {
         let mut n = draw_n(&mut rng);
         let a: Vec<u64> = if mode == "same" {
             vec![args.get("value", 0u64); n]
+        } else if mode == "bits" {
+            let (lo, hi) = args.str("bits", "").split_once('-').expect("bits=LO-HI");
+            let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
+            assert!(lo <= hi && hi < 63);
+            let want = 1u64 << (lo + case as u32 % (hi - lo + 1));
+            let gap: u64 = args.get("gap", 3);
+            let mut tries = 0u64;
+            loop {
+                tries += 1;
+                assert!(tries < 1_000_000, "could not meet the constraints");
+                if tries % 200 == 0 {
+                    n = draw_n(&mut rng);
+                }
+                let mut d: Vec<u64> = (0..n).map(|_| rng.range(0, gap)).collect();
+                let x = (0..n - 1).filter(|&i| (n - 1 - i) % 2 == 0).fold(0, |x, i| x ^ d[i]);
+                d[n - 1] = x ^ want;
+                let a: Vec<u64> = d
+                    .iter()
+                    .scan(0, |s, &v| {
+                        *s += v;
+                        Some(*s)
+                    })
+                    .collect();
+                if a[n - 1] > max {
+                    continue;
+                }
+                assert_eq!(right_xor(&a), want);
+                break a;
+            }
         } else {
             assert_eq!(mode, "random", "unknown mode");
             let mut target = draw_target(&mut rng);

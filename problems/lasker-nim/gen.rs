@@ -11,6 +11,9 @@
 //     top-odd    an odd number of piles 2^31-1, the rest uniform (Alice; SG XOR >= 2^31)
 //     top-even   an even number (>= 2) of piles 2^31-1, the rest with SG XOR 0 (Bob)
 //   first=<kind>             kind of the first case
+//   bits=LO-HI               instead of kinds: case i has SG XOR exactly 2^(LO + i mod (HI-LO+1))
+//                            (Alice); about a quarter of the other piles are 2^31-1, so bit 31
+//                            is in play; a XOR kept in fewer bits sees 0
 // The plan keeps T * nmax <= 10^6 (the bound on the total N of a file).
 // Output: T, then per case `N` on a line and the N piles on the next line.
 #[path = "../_common/rng.rs"]
@@ -46,7 +49,7 @@ struct Cfg {
 
 fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
     for _attempt in 0..1_000_000 {
-        let need2 = matches!(kind, "lose" | "nim-lose" | "nim-win" | "top-even");
+        let need2 = matches!(kind, "lose" | "nim-lose" | "nim-win" | "top-even") || kind.starts_with("bit");
         let n = rng.range(if need2 { c.nmin.max(2) } else { c.nmin }, c.nmax) as usize;
         let mut v: Vec<u64> = Vec::with_capacity(n);
         match kind {
@@ -89,6 +92,16 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
                     v.push(sg(x));
                 }
             }
+            bit if bit.starts_with("bit") => {
+                let b: u32 = bit[3..].parse().expect("bit<b>");
+                v.extend((0..n - 1).map(|_| if rng.chance(1, 4) { TOP } else { rng.range(c.lo, c.hi) }));
+                let target = sg_xor(&v) ^ (1u64 << b);
+                if target == 0 || target > TOP + 1 {
+                    continue;
+                }
+                v.push(sg(target));
+                assert_eq!(sg_xor(&v), 1u64 << b);
+            }
             other => panic!("unknown kind {other}"),
         }
         // Every pile in 1..=2^31-1, and within min..=max unless it is a forced 2^31-1.
@@ -107,6 +120,14 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
         }
     }
     panic!("could not build a case of kind {kind}");
+}
+
+/// `LO-HI` -> (LO, HI).
+fn bit_range(s: &str) -> (u32, u32) {
+    let (lo, hi) = s.split_once('-').expect("bits=LO-HI");
+    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+    assert!(lo <= hi && hi < 63, "bits={s}");
+    (lo, hi)
 }
 
 fn main() {
@@ -128,7 +149,10 @@ fn main() {
     let mut out = String::with_capacity(t * (nmax as usize * 11 + 8) + 8);
     out.push_str(&format!("{t}\n"));
     for i in 0..t {
-        let kind = if i == 0 && args.has("first") {
+        let kind = if args.has("bits") {
+            let (lo, hi) = bit_range(args.str("bits", ""));
+            format!("bit{}", lo + i as u32 % (hi - lo + 1))
+        } else if i == 0 && args.has("first") {
             args.str("first", "random").to_string()
         } else {
             rng.pick(&kinds).clone()

@@ -14,6 +14,9 @@
 //                               so that bit's count moves by 2 (needs k >= 2): with odd k
 //                               every count stays even, a win that plain XOR calls a loss
 //   mode=same value=<v>         n copies of v
+//                               bits=LO-HI (with answer=yes and a plan count): the one toggled
+//                               bit is LO + seed - 1, one bit per test: every bit count but
+//                               that one's is a multiple of k + 1
 // Output: `n k`, newline, the piles separated by single spaces, newline.
 #[path = "../_common/rng.rs"]
 mod rng;
@@ -69,6 +72,17 @@ fn loss(rng: &mut Rng, n: usize, k: u64, lo: u64, hi: u64) -> Vec<u64> {
         }
     }
     panic!("could not build a losing position");
+}
+
+
+/// With `bits=LO-HI` and a plan `count` (which appends `seed=1`, `seed=2`, ...): the
+/// bit this test is about, LO + seed - 1 (the count must not exceed HI - LO + 1).
+fn bit_of_test(args: &Args) -> Option<u32> {
+    let (lo, hi) = args.str("bits", "").split_once('-')?;
+    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+    let b = lo + args.get("seed", 1u32) - 1;
+    assert!(lo <= b && b <= hi && hi < 63, "bits={lo}-{hi} with this seed gives bit {b}");
+    Some(b)
 }
 
 fn main() {
@@ -137,11 +151,12 @@ fn main() {
             } else {
                 loop {
                     let mut v = loss(&mut rng, n, k, lo, hi);
-                    let flips = rng.range(1, max_flips);
+                    let fixed = bit_of_test(&args);
+                    let flips = if fixed.is_some() { 1 } else { rng.range(1, max_flips) };
                     let mut in_range = true;
                     for _ in 0..flips {
                         let i = rng.range(0, n as u64 - 1) as usize;
-                        let b = rng.range(u64::from(flipmin), u64::from(top)) as u32;
+                        let b = fixed.unwrap_or_else(|| rng.range(u64::from(flipmin), u64::from(top)) as u32);
                         v[i] ^= 1 << b;
                         in_range &= v[i] >= lo && v[i] <= hi;
                     }

@@ -5,6 +5,8 @@
 //   mode=pairs   n=<count> min= max=   every value appears an even number of times
 //                (n even -> XOR 0); with odd n one extra unpaired value is added.
 //   mode=same    n=<count> value=<v>   n copies of v
+//   bits=LO-HI   with mode=random and a plan count: answer=xor with xor = 2^(LO + seed - 1),
+//                one bit per test (a XOR kept in fewer bits sees 0)
 // Output: `n`, newline, the piles separated by single spaces, newline.
 #[path = "../_common/rng.rs"]
 mod rng;
@@ -54,6 +56,17 @@ fn random_piles(
     panic!("could not meet the requested answer");
 }
 
+
+/// With `bits=LO-HI` and a plan `count` (which appends `seed=1`, `seed=2`, ...): the
+/// bit this test is about, LO + seed - 1 (the count must not exceed HI - LO + 1).
+fn bit_of_test(args: &Args) -> Option<u32> {
+    let (lo, hi) = args.str("bits", "").split_once('-')?;
+    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+    let b = lo + args.get("seed", 1u32) - 1;
+    assert!(lo <= b && b <= hi && hi < 63, "bits={lo}-{hi} with this seed gives bit {b}");
+    Some(b)
+}
+
 fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
@@ -67,8 +80,12 @@ fn main() {
     let hi: u64 = args.get("max", 1_000_000_000);
     let piles: Vec<u64> = match mode.as_str() {
         "random" => {
-            let answer = args.str("answer", "any").to_string();
-            let target: u64 = args.get("xor", 0);
+            let mut answer = args.str("answer", "any").to_string();
+            let mut target: u64 = args.get("xor", 0);
+            if let Some(b) = bit_of_test(&args) {
+                answer = "xor".into();
+                target = 1 << b;
+            }
             random_piles(&mut rng, n, lo, hi, &answer, target, args.get("distinct", 0u8) == 1)
         }
         "pairs" => {

@@ -1,9 +1,13 @@
 // Generator for `set-nim`. Arguments (key=value):
 //   mode=random   k=<count> | kmax=<count> (k uniform in 1..=kmax)
 //                 smin=1 smax=<max element of S>  S: k distinct values in smin..=smax
+//                 step=<d>                   instead: S = {d, 2d, ..., kd} (shuffled)
 //                 order=shuffled|asc|desc    order in which S is printed
 //                 n=<count> | nmax=<count>, hmin=1 hmax=<max pile>
-//                 answer=any|yes|no          (no: XOR of the SG values is 0)
+//                 answer=any|yes|no|xor      (no: XOR of the SG values is 0;
+//                                             xor: it is exactly xor=<v>)
+//                 sgmin=<m>                  some pile has SG value >= m (default 0)
+//                 sgall=<m>                  every pile has SG value >= m (default 0)
 //   mode=range    k=<count> n=<count> h=<pile>   S = {1, ..., k} (shuffled), n piles of h
 // Output: k, S, n, piles (one line each).
 #[path = "../_common/rng.rs"]
@@ -48,7 +52,15 @@ fn main() {
             let k = count(&args, &mut rng, "k");
             let smin: u64 = args.get("smin", 1);
             let smax: u64 = args.get("smax", 10_000);
-            let mut set = rng.distinct(k, smin, smax);
+            let mut set = if args.has("step") {
+                // S = {d, 2d, ..., kd}, shuffled: SG(x) = (x / d) mod (k + 1).
+                let d: u64 = args.get("step", 1);
+                let mut set: Vec<u64> = (1..=k as u64).map(|i| i * d).collect();
+                rng.shuffle(&mut set);
+                set
+            } else {
+                rng.distinct(k, smin, smax)
+            };
             match args.str("order", "shuffled") {
                 "shuffled" => {}
                 "asc" => set.sort_unstable(),
@@ -68,9 +80,10 @@ fn main() {
                 match answer.as_str() {
                     "any" => done = true,
                     "yes" => done = x != 0,
-                    "no" => {
+                    "no" | "xor" => {
                         // Re-draw the last pile among those with the needed SG value.
-                        let need = x ^ sg[piles[n - 1] as usize];
+                        let target: u64 = if answer == "xor" { args.get("xor", 0) } else { 0 };
+                        let need = x ^ sg[piles[n - 1] as usize] ^ target;
                         let fits: Vec<u64> =
                             (hmin..=hmax).filter(|&h| sg[h as usize] == need).collect();
                         if !fits.is_empty() {
@@ -79,6 +92,14 @@ fn main() {
                         }
                     }
                     other => panic!("unknown answer={other}"),
+                }
+                let sgmin: u64 = args.get("sgmin", 0);
+                if done && piles.iter().all(|&h| sg[h as usize] < sgmin) {
+                    done = false;
+                }
+                let sgall: u64 = args.get("sgall", 0);
+                if done && piles.iter().any(|&h| sg[h as usize] < sgall) {
+                    done = false;
                 }
                 if done {
                     break;

@@ -6,6 +6,8 @@
 //                                        value: equal to oddxor=<v>
 //                even=any|zero|nonzero   XOR of a_2, a_4, a_6, ...
 //   mode=same    n=<count> value=<v>     every step holds v stones
+//   bits=LO-HI   with mode=random and a plan count: odd=value with oddxor = 2^(LO + seed - 1),
+//                one bit per test (a XOR kept in fewer bits sees 0)
 // Output: `n`, newline, a_1..a_n separated by single spaces, newline.
 #[path = "../_common/rng.rs"]
 mod rng;
@@ -43,6 +45,17 @@ fn class(rng: &mut Rng, k: usize, lo: u64, hi: u64, want: &str, target: u64) -> 
     panic!("could not meet the constraint {want}");
 }
 
+
+/// With `bits=LO-HI` and a plan `count` (which appends `seed=1`, `seed=2`, ...): the
+/// bit this test is about, LO + seed - 1 (the count must not exceed HI - LO + 1).
+fn bit_of_test(args: &Args) -> Option<u32> {
+    let (lo, hi) = args.str("bits", "").split_once('-')?;
+    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+    let b = lo + args.get("seed", 1u32) - 1;
+    assert!(lo <= b && b <= hi && hi < 63, "bits={lo}-{hi} with this seed gives bit {b}");
+    Some(b)
+}
+
 fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
@@ -58,7 +71,10 @@ fn main() {
             let hi: u64 = args.get("max", 1_000_000_000);
             let elo: u64 = args.get("emin", lo);
             let ehi: u64 = args.get("emax", hi);
-            let odd = class(&mut rng, (n + 1) / 2, lo, hi, args.str("odd", "any"), args.get("oddxor", 0u64));
+            let odd = match bit_of_test(&args) {
+                Some(b) => class(&mut rng, (n + 1) / 2, lo, hi, "value", 1 << b),
+                None => class(&mut rng, (n + 1) / 2, lo, hi, args.str("odd", "any"), args.get("oddxor", 0u64)),
+            };
             let even = class(&mut rng, n / 2, elo, ehi, args.str("even", "any"), 0);
             (0..n)
                 .map(|i| if i % 2 == 0 { odd[i / 2] } else { even[i / 2] })

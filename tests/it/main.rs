@@ -3,6 +3,7 @@
 mod boundaries;
 mod checker;
 mod cli;
+mod coverage;
 mod export;
 mod helpers;
 mod lang;
