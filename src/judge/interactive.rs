@@ -53,8 +53,13 @@ pub(super) fn run(
         answer: test.answer,
         work: &work,
     };
-    let mut spec = interactor::spec(interactor, files, from_submission.into(), to_submission.into())
-        .map_err(io("making the interactor's feedback directory"))?;
+    let mut spec = interactor::spec(
+        interactor,
+        files,
+        from_submission.into(),
+        to_submission.into(),
+    )
+    .map_err(io("making the interactor's feedback directory"))?;
     // The interactor outlasts the submission's wall clock: a submission that
     // keeps it waiting is stopped first, and its end closes the pipes.
     spec.limits.wall = spec.limits.wall.max(submission.limits.wall * 2);

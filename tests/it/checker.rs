@@ -134,10 +134,26 @@ fn an_interactive_problem_is_judged_with_its_interactor() {
     copy_dir(&repo().join("tests/fixtures/interactive"), &dir);
     let report = verify(&ws, &dir);
     let verdict = |path: &str| submission(&report, path)["verdict"].clone();
-    assert_eq!(verdict("submissions/accepted/halving.c"), "AC", "{report:#}");
-    assert_eq!(verdict("submissions/accepted/halving.py"), "AC", "{report:#}");
-    assert_eq!(verdict("submissions/wrong_answer/leaves-early.c"), "WA", "{report:#}");
-    assert_eq!(verdict("submissions/wrong_answer/always-one.py"), "WA", "{report:#}");
+    assert_eq!(
+        verdict("submissions/accepted/halving.c"),
+        "AC",
+        "{report:#}"
+    );
+    assert_eq!(
+        verdict("submissions/accepted/halving.py"),
+        "AC",
+        "{report:#}"
+    );
+    assert_eq!(
+        verdict("submissions/wrong_answer/leaves-early.c"),
+        "WA",
+        "{report:#}"
+    );
+    assert_eq!(
+        verdict("submissions/wrong_answer/always-one.py"),
+        "WA",
+        "{report:#}"
+    );
     assert_eq!(
         verdict("submissions/time_limit_exceeded/never-flushes.c"),
         "TLE",
