@@ -25,7 +25,7 @@ use crate::lang::{self, Languages, ProgramCache};
 use crate::problem::{Group, Problem, Role, TestInput};
 use crate::sandbox::{self, Limits, Runner};
 
-pub use programs::{PackageProgram, PackagePrograms, Produced};
+pub use programs::{shared_files, PackageProgram, PackagePrograms, Produced};
 
 /// Errors while producing test data. Every one names the problem and, where
 /// it applies, the test and the program.

@@ -293,8 +293,8 @@ impl Judge {
     }
 
     /// A checker or interactor of the package, compiled (and cached) like
-    /// a submission, with the headers beside it (`testlib.h`), to run
-    /// under the package programs' limits.
+    /// a submission, with the headers beside it (`testlib.h`) and the
+    /// package's shared code, to run under the package programs' limits.
     fn package_program(
         &self,
         problem: &Problem,
@@ -318,6 +318,13 @@ impl Judge {
                 siblings.push((Path::new("box").join(entry.file_name()), bytes));
             }
         }
+        // The package's shared code (`problems/_common/`), where a Rust
+        // checker or interactor reaches it by `#[path = "../_common/..."]`.
+        let shared = data::shared_files(problem).map_err(|(path, source)| Error::Io {
+            what: format!("reading {}", path.display()),
+            source,
+        })?;
+        siblings.extend(shared);
         siblings.sort();
         let compiled = language.compile(
             self.runner.as_ref(),
