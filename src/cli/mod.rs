@@ -148,6 +148,17 @@ pub enum Command {
         #[arg(long)]
         insecure: bool,
     },
+    /// Judge workers only, against the configured database (another
+    /// machine sharing the hosted judge's database and problems), until
+    /// SIGTERM or Ctrl-C.
+    Worker {
+        /// Judge workers (default from config.toml, else one per core).
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Judge even where programs cannot be isolated (trusted users only).
+        #[arg(long)]
+        insecure: bool,
+    },
     /// Manage the hosted judge's accounts.
     User {
         #[command(subcommand)]
@@ -272,6 +283,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             workers,
             insecure,
         } => serve::run(&ctx, bind, workers, insecure),
+        Command::Worker { workers, insecure } => serve::worker(&ctx, workers, insecure),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
             UserCommand::List => accounts::list(&ctx),

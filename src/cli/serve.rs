@@ -1,5 +1,6 @@
 //! `grundy serve`: the hosted judge in one process (the API and the
-//! workers), until SIGTERM or Ctrl-C.
+//! workers), until SIGTERM or Ctrl-C; `grundy worker`: the workers alone,
+//! for another machine that shares the database and the problems.
 
 use std::sync::Arc;
 
@@ -14,22 +15,8 @@ pub fn run(
     workers: Option<usize>,
     insecure: bool,
 ) -> anyhow::Result<u8> {
-    if let Err(why) = ctx.tiers().require_isolation() {
-        if !insecure {
-            bail!("refusing to serve others without sandbox isolation: {why} (or start with --insecure)");
-        }
-        tracing::warn!(%why, "serving WITHOUT sandbox isolation (--insecure)");
-    }
-    let server = &ctx.config.server;
-    let bind = bind.unwrap_or_else(|| server.bind.clone());
-    let workers = match workers.unwrap_or(server.workers) {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
+    let (workers, rt) = prepare(ctx, workers, insecure)?;
+    let bind = bind.unwrap_or_else(|| ctx.config.server.bind.clone());
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
         let listener = tokio::net::TcpListener::bind(&bind)
@@ -47,6 +34,47 @@ pub fn run(
         eprintln!("grundy: stopped");
         Ok(0)
     })
+}
+
+/// `grundy worker`: judge workers against the configured database until
+/// SIGTERM or Ctrl-C.
+pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> anyhow::Result<u8> {
+    let (workers, rt) = prepare(ctx, workers, insecure)?;
+    rt.block_on(async {
+        let store = super::open_store(ctx).await?;
+        println!("grundy: judging with {workers} workers");
+        let state = AppState::new(ctx.clone(), store.clone());
+        server::work(state, workers, shutdown_signal())
+            .await
+            .context("judging")?;
+        store.close().await;
+        eprintln!("grundy: stopped");
+        Ok(0)
+    })
+}
+
+/// The isolation check, the worker count and the runtime of a judge that
+/// serves others.
+fn prepare(
+    ctx: &Arc<Context>,
+    workers: Option<usize>,
+    insecure: bool,
+) -> anyhow::Result<(usize, tokio::runtime::Runtime)> {
+    if let Err(why) = ctx.tiers().require_isolation() {
+        if !insecure {
+            bail!("refusing to serve others without sandbox isolation: {why} (or start with --insecure)");
+        }
+        tracing::warn!(%why, "serving WITHOUT sandbox isolation (--insecure)");
+    }
+    let workers = match workers.unwrap_or(ctx.config.server.workers) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    Ok((workers, rt))
 }
 
 /// Completes on Ctrl-C or SIGTERM.

@@ -310,13 +310,20 @@ async fn submission(
         if !waiting {
             return Ok(Json(SubmissionView::new(&sub, &user)).into_response());
         }
+        // Workers of this process say when something changed; those of a
+        // `grundy worker` elsewhere cannot, so the database is read again
+        // every second as well.
+        let recheck = (tokio::time::Instant::now() + RECHECK).min(deadline);
         tokio::select! {
-            _ = tokio::time::sleep_until(deadline) => {}
+            _ = tokio::time::sleep_until(recheck) => {}
             _ = changes.changed() => {}
             _ = stop.wait_for(|s| *s) => {}
         }
     }
 }
+
+/// How often a long poll reads the database again when nothing woke it.
+const RECHECK: Duration = Duration::from_secs(1);
 
 async fn source(
     State(state): State<AppState>,

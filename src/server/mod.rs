@@ -98,20 +98,7 @@ pub async fn serve(
     workers: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    match state.store.requeue_expired().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
-        Err(e) => return Err(std::io::Error::other(e)),
-    }
-    let mut handles = Vec::new();
-    for _ in 0..workers {
-        handles.push(tokio::spawn(worker::run(
-            state.store.clone(),
-            state.worker.clone(),
-            state.wake.clone(),
-            state.stop.subscribe(),
-        )));
-    }
+    let handles = start_workers(&state, workers).await?;
     let stopper = state.clone();
     let after = state.clone();
     let result = axum::serve(listener, app(state))
@@ -122,10 +109,56 @@ pub async fn serve(
         })
         .await;
     after.begin_shutdown();
+    join_workers(handles).await;
+    result
+}
+
+/// Judge workers only, without the API, until `shutdown` completes (what
+/// `grundy worker` runs on a machine that shares the judge's database and
+/// problems): then each finishes the submission in hand.
+///
+/// # Errors
+/// A database that cannot be read at start.
+pub async fn work(
+    state: AppState,
+    workers: usize,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let handles = start_workers(&state, workers).await?;
+    shutdown.await;
+    tracing::info!("shutting down: finishing the submissions being judged");
+    state.begin_shutdown();
+    join_workers(handles).await;
+    Ok(())
+}
+
+/// Queues again the submissions whose leases expired (a judge killed
+/// mid-run), then starts `workers` workers.
+async fn start_workers(
+    state: &AppState,
+    workers: usize,
+) -> std::io::Result<Vec<tokio::task::JoinHandle<()>>> {
+    match state.store.requeue_expired().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
+        Err(e) => return Err(std::io::Error::other(e)),
+    }
+    Ok((0..workers)
+        .map(|_| {
+            tokio::spawn(worker::run(
+                state.store.clone(),
+                state.worker.clone(),
+                state.wake.clone(),
+                state.stop.subscribe(),
+            ))
+        })
+        .collect())
+}
+
+async fn join_workers(handles: Vec<tokio::task::JoinHandle<()>>) {
     for h in handles {
         if let Err(e) = h.await {
             tracing::error!(error = %e, "worker ended abnormally");
         }
     }
-    result
 }

@@ -736,3 +736,31 @@ fn five_hundred_submissions_from_32_clients_are_all_judged() {
         assert_eq!(v["verdict"], "WA", "{v}");
     }
 }
+
+#[test]
+fn a_separate_worker_process_judges_what_the_server_queues() {
+    // The server takes submissions with no worker of its own; `grundy
+    // worker`, another process on the same database, judges them.
+    let ws = workspace("workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n");
+    let s = Server::start(&ws, 0);
+    let token = s.user("ada", false);
+    let (code, queued) = submit(&s, &token, "nim", "c", C_WA_FIRST);
+    assert_eq!(code, 202, "{queued}");
+    let mut worker = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(ws.config())
+        .args(["worker", "--workers", "1"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("start grundy worker");
+    let done = wait_done(&s, &token, queued["id"].as_i64().unwrap());
+    // SAFETY: plain syscall on our own child.
+    unsafe { libc::kill(worker.id() as i32, libc::SIGTERM) };
+    let status = worker.wait().expect("wait for the worker");
+    assert_eq!(done["verdict"], "WA", "{done}");
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "a worker stopped by SIGTERM exits 0"
+    );
+}
