@@ -1,0 +1,27 @@
+// Mistake: prints the heap number 0-based.
+#include <bits/stdc++.h>
+using namespace std;
+
+int main() {
+    int t;
+    scanf("%d", &t);
+    while (t--) {
+        int n;
+        scanf("%d", &n);
+        vector<long long> a(n);
+        long long x = 0;
+        for (auto &v : a) {
+            scanf("%lld", &v);
+            x ^= v;
+        }
+        if (x == 0) {
+            puts("lose");
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            if ((a[i] ^ x) < a[i]) {
+                printf("%d %lld\n", i, a[i] - (a[i] ^ x));
+                break;
+            }
+    }
+}
