@@ -1,0 +1,239 @@
+//! The hosted judge's figures, each beside a baseline from the same run
+//! (the machine is shared and noisy): `cargo bench --bench server`.
+//! Nothing is asserted. Targets (issue 13): status reads ≥ 5,000/s on a
+//! 2-core machine while idle; submit-to-queued latency p50/p99; draining a
+//! queue with 2 workers ≥ 1.6× faster than `grundy submit` one by one.
+//! Everything talks to a server on 127.0.0.1:0 and stops by itself.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use grundy::auth;
+use grundy::config::Config;
+use grundy::context::Context;
+use grundy::server::{self, AppState};
+use grundy::store::Store;
+use serde_json::json;
+
+const ACCEPTED: &str = "#include <stdio.h>\nint main(void){int n,x=0,a;scanf(\"%d\",&n);\
+while(n--){scanf(\"%d\",&a);x^=a;}puts(x?\"Yes\":\"No\");return 0;}\n";
+const CLIENTS: usize = 8;
+const READ_FOR: Duration = Duration::from_secs(3);
+const LATENCY_SAMPLES: usize = 300;
+const DRAIN: usize = 16;
+
+struct Running {
+    url: String,
+    token: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn config(dir: &Path) -> std::path::PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
+    let body: String = shipped
+        .lines()
+        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
+        .map(|l| {
+            l.replace(
+                "submissions_per_minute = 10 ",
+                "submissions_per_minute = 0 ",
+            ) + "\n"
+        })
+        .collect();
+    let path = dir.join("config.toml");
+    let head = format!(
+        "data_dir = {:?}\nproblems_dir = {:?}\n",
+        dir.join("var").display().to_string(),
+        repo.join("problems").display().to_string()
+    );
+    std::fs::write(&path, head + &body).expect("write config");
+    path
+}
+
+fn start_server(config_path: &Path, workers: usize) -> Running {
+    let config = Config::load(config_path).expect("config");
+    let rt = Arc::new(
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime"),
+    );
+    std::fs::create_dir_all(&config.data_dir).expect("data dir");
+    let store = rt
+        .block_on(Store::open(&config.database_url()))
+        .expect("store");
+    let name = format!("bench{}", std::process::id());
+    let _ = rt.block_on(store.add_user(&name, "unused", false));
+    let t = auth::new_token();
+    rt.block_on(store.add_token(&name, &t.hash, &t.prefix))
+        .expect("token");
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let state = AppState::new(Arc::new(Context::new(config)), store);
+    let handle = rt.spawn(server::serve(listener, state, workers, async {
+        let _ = rx.await;
+    }));
+    let thread = std::thread::spawn(move || {
+        let _ = rt.block_on(handle);
+    });
+    Running {
+        url: format!("http://{addr}/api/v1"),
+        token: t.token,
+        stop: Some(tx),
+        thread: Some(thread),
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(120))
+        .build()
+}
+
+fn submit(s: &Running, agent: &ureq::Agent) -> i64 {
+    let reply: serde_json::Value = agent
+        .post(&format!("{}/submissions", s.url))
+        .set("Authorization", &format!("Bearer {}", s.token))
+        .send_json(json!({"problem": "nim", "language": "c", "source": ACCEPTED}))
+        .expect("submit")
+        .into_json()
+        .expect("json");
+    reply["id"].as_i64().expect("id")
+}
+
+fn wait_done(s: &Running, agent: &ureq::Agent, id: i64) {
+    for _ in 0..100 {
+        let v: serde_json::Value = agent
+            .get(&format!("{}/submissions/{id}?wait=30", s.url))
+            .set("Authorization", &format!("Bearer {}", s.token))
+            .call()
+            .expect("status")
+            .into_json()
+            .expect("json");
+        if v["status"] == "done" {
+            assert_eq!(v["verdict"], "AC", "{v}");
+            return;
+        }
+    }
+    panic!("submission {id} never finished");
+}
+
+/// Requests per second of `path` from CLIENTS threads for READ_FOR.
+fn reads_per_second(s: &Running, path: &str) -> f64 {
+    let count = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let url = format!("{}{path}", s.url);
+    std::thread::scope(|scope| {
+        for _ in 0..CLIENTS {
+            scope.spawn(|| {
+                let agent = agent();
+                while !stop.load(Ordering::Relaxed) {
+                    agent
+                        .get(&url)
+                        .set("Authorization", &format!("Bearer {}", s.token))
+                        .call()
+                        .expect("read")
+                        .into_string()
+                        .expect("body");
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+        std::thread::sleep(READ_FOR);
+        stop.store(true, Ordering::Relaxed);
+    });
+    count.load(Ordering::Relaxed) as f64 / READ_FOR.as_secs_f64()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let a = agent();
+
+    // Reads and latency with no worker judging (an idle judge), on a
+    // database of their own: what they queue is never judged.
+    let idle_dir = tempfile::tempdir().expect("tempdir");
+    let idle = start_server(&config(idle_dir.path()), 0);
+    let id = submit(&idle, &a);
+    let health = reads_per_second(&idle, "/health");
+    let status = reads_per_second(&idle, &format!("/submissions/{id}"));
+    println!(
+        "status reads: {status:.0}/s from {CLIENTS} clients (health, no database: {health:.0}/s; {:.2}x)",
+        status / health
+    );
+    let mut latencies: Vec<Duration> = (0..LATENCY_SAMPLES)
+        .map(|_| {
+            let start = Instant::now();
+            submit(&idle, &a);
+            start.elapsed()
+        })
+        .collect();
+    latencies.sort();
+    println!(
+        "submit to queued: p50 {:.2} ms, p99 {:.2} ms ({LATENCY_SAMPLES} submissions)",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
+    drop(idle);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config_path = config(dir.path());
+
+    // The baseline: the same submissions judged one by one by `grundy submit`.
+    let source = dir.path().join("ok.c");
+    std::fs::write(&source, ACCEPTED).expect("source");
+    let grundy = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/grundy");
+    let start = Instant::now();
+    for _ in 0..DRAIN {
+        let out = std::process::Command::new(&grundy)
+            .arg("--config")
+            .arg(&config_path)
+            .args(["submit", "nim"])
+            .arg(&source)
+            .arg("--json")
+            .output()
+            .expect("grundy submit (build it with cargo build --release)");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let one_by_one = start.elapsed().as_secs_f64();
+
+    // The queue drained by two workers.
+    let judge = start_server(&config_path, 2);
+    let start = Instant::now();
+    let ids: Vec<i64> = (0..DRAIN).map(|_| submit(&judge, &a)).collect();
+    for id in ids {
+        wait_done(&judge, &a, id);
+    }
+    let drained = start.elapsed().as_secs_f64();
+    println!(
+        "{DRAIN} accepted nim submissions: one by one with grundy submit {one_by_one:.1} s, \
+         queued and drained by 2 workers {drained:.1} s ({:.2}x faster)",
+        one_by_one / drained
+    );
+}
