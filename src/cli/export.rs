@@ -73,11 +73,5 @@ pub fn run(ctx: &Context, slug: &str, format: ExportFormat, out_dir: &Path) -> a
             "  input validator: none (no validator.rs; Kattis requires one in input_validators/)"
         )?;
     }
-    if let Some(hint) = &summary.short_name_hint {
-        writeln!(
-            out,
-            "  note: Kattis takes the directory's name as the problem's short name, which must be [a-z0-9]+ (e.g. {hint})"
-        )?;
-    }
     Ok(0)
 }

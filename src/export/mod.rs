@@ -74,9 +74,6 @@ pub struct Summary {
     pub memory_limit_exceeded: usize,
     /// Whether the problem has a validator, exported to `input_validators/`.
     pub input_validator: bool,
-    /// When the directory's name is no Kattis short name (`[a-z0-9]+`, which
-    /// problemtools requires of a package's directory), one that is.
-    pub short_name_hint: Option<String>,
 }
 
 /// Writes `problem` as a Kattis problem package into `out`, generating its
@@ -95,6 +92,19 @@ pub fn kattis(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Summary, Error> {
     refuse_occupied(out)?;
+    let dir_name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(valid) = short_name_hint(&dir_name, &problem.slug) {
+        return Err(Error::Unsupported {
+            path: out.to_path_buf(),
+            what: format!(
+                "Kattis takes the package directory's name as the problem's short name, \
+                 which must be [a-z0-9]+ (e.g. {valid})"
+            ),
+        });
+    }
     default_output_validator(problem)?;
     let input_validator = input_validator(problem)?;
     let set = data.ensure(problem, progress)?;
@@ -104,10 +114,7 @@ pub fn kattis(
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = dir_name;
     // Mode 0777 minus the umask, as for any directory the user creates:
     // the scratch directory becomes the package.
     let scratch = tempfile::Builder::new()
@@ -205,7 +212,6 @@ pub fn kattis(
         submissions,
         memory_limit_exceeded,
         input_validator: input_validator.is_some(),
-        short_name_hint: short_name_hint(&name, &problem.slug),
     })
 }
 

@@ -194,15 +194,9 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
 #[test]
 fn kattis_input_validator_builds_alone_and_exits_42_or_43() {
     let ws = Workspace::new();
-    let pkg = ws.dir.path().join("nim-kattis");
+    let pkg = ws.dir.path().join("nimkattis");
     let out = export(&ws, "nim", &pkg);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    // problemtools wants the directory named [a-z0-9]+; the export says so.
-    assert!(
-        out.stdout.contains("must be [a-z0-9]+ (e.g. nimkattis)"),
-        "{}",
-        out.stdout
-    );
 
     // Copied alone into a directory with nothing beside it: no `_common`.
     let build = tempfile::tempdir().unwrap();
@@ -340,4 +334,16 @@ fn validator_of_unknown_shape_is_refused_naming_the_file() {
     );
     assert!(!target.exists());
     assert!(!ws.dir.path().join("var").exists(), "no data was built");
+}
+
+/// Kattis takes the package directory's name as the problem's short name,
+/// `[a-z0-9]+`: a target named `set-nim` is refused with a valid name to
+/// use, and nothing is written.
+#[test]
+fn a_target_kattis_would_reject_for_its_name_is_refused() {
+    let ws = Workspace::new();
+    let target = ws.dir.path().join("set-nim");
+    let out = export(&ws, "set-nim", &target);
+    out.assert_usage_error("[a-z0-9]+ (e.g. setnim)");
+    assert!(!target.exists());
 }
