@@ -927,3 +927,60 @@ fn box_writes_land_only_in_its_working_directory() {
         "ok"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Issue 12: what a hostile submission could still do.
+
+// Item 7: AF_VSOCK is not covered by the network namespace (it reaches
+// the host and other boxes); AF_ALG, TIPC, RDS and the rare families and
+// protocols load kernel modules. Only what a program may need opens.
+#[test]
+fn r12_only_ordinary_socket_families_open() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <linux/vm_sockets.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+static void try(const char *name, int family, int type, int protocol) {
+    int s = socket(family, type, protocol);
+    if (s >= 0) { printf("%s\n", name); close(s); }
+}
+int main(void) {
+    try("unix", AF_UNIX, SOCK_STREAM, 0);
+    try("inet", AF_INET, SOCK_STREAM, 0);
+    try("inet6", AF_INET6, SOCK_DGRAM, 0);
+    try("netlink", AF_NETLINK, SOCK_RAW, 0);
+    try("VSOCK", AF_VSOCK, SOCK_STREAM, 0);
+    try("ALG", AF_ALG, SOCK_SEQPACKET, 0);
+    try("TIPC", AF_TIPC, SOCK_RDM, 0);
+    try("RDS", AF_RDS, SOCK_SEQPACKET, 0);
+    try("PACKET", AF_PACKET, SOCK_DGRAM, 0);
+    try("SCTP", AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+    try("DCCP", AF_INET6, SOCK_DCCP, IPPROTO_DCCP);
+    int s = socket(AF_VSOCK, SOCK_STREAM, 0);
+    if (s >= 0) {
+        struct sockaddr_vm a;
+        memset(&a, 0, sizeof a);
+        a.svm_family = AF_VSOCK; a.svm_cid = VMADDR_CID_ANY; a.svm_port = 4242;
+        if (bind(s, (struct sockaddr *)&a, sizeof a) == 0 && listen(s, 1) == 0) puts("VSOCK LISTENING");
+    }
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0) puts("pair");
+    if (socketpair(AF_TIPC, SOCK_STREAM, 0, pair) == 0) puts("TIPC PAIR");
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits());
+    ran.assert_exited_ok();
+    let opened: Vec<&str> = ran.stdout.lines().collect();
+    assert_eq!(
+        opened,
+        ["unix", "inet", "inet6", "netlink", "pair"],
+        "{}",
+        ran.stdout
+    );
+}
