@@ -27,6 +27,10 @@ pub struct Args {
     /// Configuration file.
     #[arg(long, global = true, default_value = "config.toml")]
     pub config: PathBuf,
+    /// Run untrusted code without isolation (`[sandbox] isolation = "none"`)
+    /// for this command: for trusted code on a machine with no sandbox.
+    #[arg(long, global = true)]
+    pub insecure: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -144,7 +148,10 @@ pub enum ExportFormat {
 /// # Errors
 /// Usage and internal errors, printed by `main` as one line (exit 2).
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let config = Config::load(&args.config)?;
+    let mut config = Config::load(&args.config)?;
+    if args.insecure {
+        config.sandbox.isolation = crate::config::Isolation::None;
+    }
     let ctx = Context::new(config);
     let result = match args.command {
         Command::Submit {

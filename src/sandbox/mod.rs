@@ -421,7 +421,9 @@ impl Tiers {
 }
 
 /// Picks the best sandbox this machine allows under `config`, proving
-/// each isolating tier with a probe run before trusting it.
+/// each isolating tier with a probe run before trusting it. When none
+/// works, the runner refuses every run (unless `config` asks for no
+/// isolation): see "fails closed" above.
 pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
     select_among(
         config,
@@ -430,8 +432,8 @@ pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
 }
 
 /// [`select`] among the given isolation tiers only (in order), for tests
-/// and benchmarks of a tier this machine would not pick by itself; falls
-/// back like [`select`] when none works.
+/// and benchmarks of a tier this machine would not pick by itself; refuses
+/// like [`select`] when none works.
 pub fn select_among(
     config: &SandboxConfig,
     candidates: &[IsolationTier],
@@ -504,8 +506,11 @@ pub fn select_among(
         }
     }
     dedup(&mut missing);
-    let refused = (config.isolation == Isolation::Namespaces)
-        .then(|| "sandbox.isolation = \"namespaces\" but no namespace tier works here".to_string());
+    // Fail closed: untrusted code runs unisolated only when the
+    // configuration (or `--insecure`) says so, never because a probe
+    // failed (Docker's seccomp profile, a distribution's user-namespace
+    // restriction, a probe timing out under load).
+    let refused = (config.isolation != Isolation::None).then(|| refusal(&missing));
     let tiers = Tiers {
         isolation: IsolationTier::None,
         measurement: Measurement::Rusage,
@@ -517,6 +522,23 @@ pub fn select_among(
         None => std::sync::Arc::new(RlimitSandbox),
     };
     (runner, tiers)
+}
+
+/// Why a judge that asked for isolation refuses to run anything, and what
+/// to do about it, in one line.
+fn refusal(missing: &[String]) -> String {
+    format!(
+        "refusing to run untrusted code: no isolating sandbox works here ({}); run the judge as \
+         root, or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; \
+         Ubuntu 24.04: kernel.apparmor_restrict_unprivileged_userns=0; Docker: \
+         --security-opt seccomp=unconfined), or accept running it unisolated with \
+         [sandbox] isolation = \"none\" or --insecure",
+        if missing.is_empty() {
+            "no namespace tier was tried".to_string()
+        } else {
+            missing.join("; ")
+        }
+    )
 }
 
 /// Drops repeated lines (each tier retries the same cgroup setup).

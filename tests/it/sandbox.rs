@@ -931,6 +931,37 @@ fn box_writes_land_only_in_its_working_directory() {
 // ---------------------------------------------------------------------------
 // Issue 12: what a hostile submission could still do.
 
+// Item 6: with `isolation = "auto"`, a machine where no namespace tier
+// worked ran submissions unisolated (as root, here). It must refuse,
+// saying why and what to do, unless the configuration says "none".
+#[test]
+fn r12_no_isolation_means_refusing_unless_asked_for() {
+    for isolation in [
+        grundy::config::Isolation::Auto,
+        grundy::config::Isolation::Namespaces,
+    ] {
+        let config = SandboxConfig {
+            isolation,
+            ..SandboxConfig::default()
+        };
+        // No namespace tier to try: as if every probe had failed.
+        let (runner, tiers) = sandbox::select_among(&config, &[]);
+        let why = tiers.refused.clone().expect("refused");
+        assert!(why.contains("isolation = \"none\""), "{why}");
+        assert!(why.contains("--insecure"), "{why}");
+        assert!(!why.contains('\n'), "one line: {why}");
+        assert_eq!(tiers.require_isolation(), Err(why.clone()));
+        let spec = RunSpec::new("/usr/bin/true", "/tmp", limits());
+        let err = runner.run(&spec).expect_err("nothing runs");
+        assert!(err.to_string().contains("--insecure"), "{err}");
+        assert!(
+            runner.describe().starts_with("refusing"),
+            "{}",
+            runner.describe()
+        );
+    }
+}
+
 // Item 7: AF_VSOCK is not covered by the network namespace (it reaches
 // the host and other boxes); AF_ALG, TIPC, RDS and the rare families and
 // protocols load kernel modules. Only what a program may need opens.
