@@ -90,11 +90,16 @@
 //!   `EPERM`), then waits for its run.
 //! * **File system, the run's part.** When the run arrives, init adds the
 //!   language's `paths` and the spec's read-only [`Bind`]s (the program's
-//!   directory) and writable binds (its working directory), every path at
-//!   its host path so `{dir}` arguments work; makes the root read-only;
+//!   directory) and writable binds (a compiler's directory), every path at
+//!   its host path so `{dir}` arguments work, and, when no writable bind
+//!   holds the working directory, a tmpfs of the box at `/box/work` as
+//!   the working directory (the host directory is not used); makes the
+//!   root read-only;
 //!   `pivot_root`s into it and detaches the old root: no path,
 //!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
-//!   It then passes the stdio to the program's process, which puts it on
+//!   It then passes the stdio to the program's process (`stdio.rs`: a
+//!   sealed anonymous copy of a stdin file, anonymous memory files for
+//!   stdout and stderr, copied to their files when the run is over), which puts it on
 //!   0..2 (every other descriptor closes at exec), enters the working
 //!   directory, sets the rlimits (`RLIMIT_CPU` as a backstop a second
 //!   above the limit, `RLIMIT_FSIZE` = the output limit, so a flood dies
@@ -196,7 +201,10 @@ pub struct RunSpec {
     pub args: Vec<String>,
     /// The complete environment (nothing is inherited).
     pub env: Vec<(String, String)>,
-    /// Working directory.
+    /// Working directory. In a box, unless a writable [`Bind`] holds it,
+    /// the program works in a tmpfs of its own at `/box/work` instead
+    /// (bounded like `/tmp`, gone with the box): the host directory is
+    /// neither seen nor written.
     pub cwd: PathBuf,
     /// Where stdin comes from ([`Stdio::Null`] unless set).
     pub stdin: Stdio,
@@ -205,9 +213,8 @@ pub struct RunSpec {
     /// Where stderr goes ([`Stdio::Null`] unless set).
     pub stderr: Stdio,
     /// Host paths the program may see, at the same path inside the box
-    /// (the program's directory, a toolchain, a writable working
-    /// directory). `cwd` must be one of them or below one. Ignored by the
-    /// `rlimit` tier, which isolates nothing.
+    /// (the program's directory, a toolchain, a compiler's writable
+    /// directory). Ignored by the `rlimit` tier, which isolates nothing.
     pub binds: Vec<Bind>,
     pub limits: Limits,
 }

@@ -42,6 +42,8 @@ pub(super) enum JobKind {
     BindDir,
     BindFile,
     Symlink,
+    /// A tmpfs (`source` holds its options).
+    Tmpfs,
 }
 
 /// A per-run mount: a bind of a host path, or a symlink.
@@ -179,20 +181,27 @@ fn mounts(
         let (kind, source, writable, locked, new_dirs) = match entry {
             Entry::Bind { source, writable } if source.is_dir() => (
                 JobKind::BindDir,
-                source,
+                source.as_path(),
                 *writable,
                 locked_flags(source),
                 inside.as_path(),
             ),
             Entry::Bind { source, writable } => (
                 JobKind::BindFile,
-                source,
+                source.as_path(),
                 *writable,
                 locked_flags(source),
                 parent,
             ),
-            Entry::Symlink(to) => (JobKind::Symlink, to, false, 0, parent),
-            _ => unreachable!("a run adds only binds and symlinks"),
+            Entry::Symlink(to) => (JobKind::Symlink, to.as_path(), false, 0, parent),
+            Entry::Tmpfs(options) => (
+                JobKind::Tmpfs,
+                Path::new(options.as_str()),
+                true,
+                0,
+                inside.as_path(),
+            ),
+            _ => unreachable!("a run adds only binds, symlinks and tmpfs"),
         };
         for at in ancestors(new_dirs) {
             if !dirs.contains(&at) {
@@ -223,6 +232,7 @@ impl Inner {
         b: &Boxed,
         spec: &RunSpec,
         entries: &[(PathBuf, Entry)],
+        cwd: &Path,
     ) -> Result<(), Error> {
         let root = Path::new(OsStr::from_bytes(self.base.root.as_bytes()));
         let mut arena = Arena {
@@ -233,10 +243,6 @@ impl Inner {
             .alloc(std::mem::size_of::<Job>(), std::mem::align_of::<Job>())?
             .cast::<Job>();
         let (ops, mkdirs) = mounts(&mut arena, root, entries)?;
-        let cwd = std::fs::canonicalize(&spec.cwd).map_err(|source| Error::Io {
-            path: spec.cwd.clone(),
-            source,
-        })?;
         let program = spec.program.as_os_str().as_bytes();
         let argv = std::iter::once(program).chain(spec.args.iter().map(|a| a.as_bytes()));
         let env: Vec<Vec<u8>> = spec

@@ -41,14 +41,14 @@ mod pool;
 mod wire;
 
 use std::os::fd::{AsRawFd, RawFd};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::cgroup::Cgroups;
 use super::outcome::{classify, Ending, Stopped};
 use super::seccomp::Filter;
-use super::stdio::open_stdio;
+use super::stdio::{open_box_stdio, BoxStdio};
 use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
 use boxed::Boxed;
 use plan::{Base, Entry};
@@ -158,12 +158,12 @@ impl NamespaceSandbox {
     fn launch(
         &self,
         spec: &RunSpec,
-        entries: &[(PathBuf, Entry)],
+        mounts: Mounts<'_>,
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<(Boxed, Instant), Error> {
         let mut b = self.take(&spec.limits)?;
-        match self.start(&mut b, spec, entries, stdio, program) {
+        match self.start(&mut b, spec, mounts, stdio, program) {
             Ok(start) => Ok((b, start)),
             // Only sending fails so.
             Err(Error::Setup { .. }) => {
@@ -171,7 +171,7 @@ impl NamespaceSandbox {
                 let mut b = self
                     .inner
                     .prepare((spec.limits.memory, spec.limits.processes))?;
-                match self.start(&mut b, spec, entries, stdio, program) {
+                match self.start(&mut b, spec, mounts, stdio, program) {
                     Ok(start) => Ok((b, start)),
                     Err(e) => {
                         self.discard(b);
@@ -192,11 +192,11 @@ impl NamespaceSandbox {
         &self,
         b: &mut Boxed,
         spec: &RunSpec,
-        entries: &[(PathBuf, Entry)],
+        (entries, cwd): Mounts<'_>,
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<Instant, Error> {
-        self.inner.load(b, spec, entries)?;
+        self.inner.load(b, spec, entries, cwd)?;
         b.set_limits(&spec.limits)?;
         let start = Instant::now();
         // SAFETY: plain system calls on descriptors that are open.
@@ -210,6 +210,9 @@ impl NamespaceSandbox {
         Ok(start)
     }
 }
+
+/// A run's own mounts and its working directory inside the box.
+type Mounts<'a> = (&'a [(PathBuf, Entry)], &'a Path);
 
 /// What was measured of a run that ended.
 struct Measured {
@@ -262,12 +265,12 @@ impl Runner for NamespaceSandbox {
                 ),
             });
         }
-        let stdio = open_stdio(spec)?;
-        let entries = self.inner.run_entries(spec)?;
-        let raw = stdio.each_ref().map(AsRawFd::as_raw_fd);
-        let (mut b, start) = self.launch(spec, &entries, raw, &program)?;
+        let BoxStdio { fds, outputs } = open_box_stdio(spec)?;
+        let (entries, cwd) = self.inner.run_entries(spec)?;
+        let raw = fds.each_ref().map(AsRawFd::as_raw_fd);
+        let (mut b, start) = self.launch(spec, (&entries, &cwd), raw, &program)?;
         // The box holds its own copies now.
-        drop(stdio);
+        drop(fds);
 
         let mut sampled = Sampled::default();
         let stopped = watch(&mut b, &spec.limits, start, &mut sampled);
@@ -279,6 +282,7 @@ impl Runner for NamespaceSandbox {
         let status = b.report.status;
         let m = measure(&b, &sampled);
         self.discard(b);
+        outputs.finish(spec.limits.output)?;
         if status.is_none() && stopped.is_none() && m.oom_kills == 0 {
             return Err(Error::Setup {
                 program,

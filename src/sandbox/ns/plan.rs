@@ -29,7 +29,16 @@ pub(super) struct Base {
     pub(super) sources: usize,
     /// Paths inside the box that `ops` provide.
     pub(super) paths: Vec<PathBuf>,
+    /// Mount options of a run's working directory when the judge gives it
+    /// none ([`WORK`]): a tmpfs as small as `/tmp`.
+    pub(super) work: String,
 }
+
+/// Where a run works when its working directory is not one of its
+/// writable binds: a tmpfs of the box, gone with it. Nothing a program
+/// writes reaches the host's disk, however many files, and a neutral path
+/// says nothing of the judge's directories.
+pub(super) const WORK: &str = "/box/work";
 
 /// One step of building the box's file system, with absolute paths under
 /// the staging directory.
@@ -327,14 +336,21 @@ impl Base {
             ops: writer.ops,
             sources: writer.sources,
             paths,
+            work: format!("size={tmp_size_mib}m,mode=0777"),
         })
     }
 }
 
 impl Inner {
     /// The run's own mounts: its binds and working directory, beyond the
-    /// base. Writable directories are given to the box user.
-    pub(super) fn run_entries(&self, spec: &RunSpec) -> Result<Vec<(PathBuf, Entry)>, Error> {
+    /// base, and the working directory inside the box. Writable
+    /// directories are given to the box user. A working directory that is
+    /// no writable bind's is a tmpfs of the box at [`WORK`]: the host
+    /// directory is not used.
+    pub(super) fn run_entries(
+        &self,
+        spec: &RunSpec,
+    ) -> Result<(Vec<(PathBuf, Entry)>, PathBuf), Error> {
         let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
         for bind in &spec.binds {
             if !bind.path.exists() {
@@ -352,21 +368,18 @@ impl Inner {
         let covered = entries
             .iter()
             .any(|(at, e)| matches!(e, Entry::Bind { writable: true, .. }) && cwd.starts_with(at));
-        if !covered {
-            entries.push((
-                cwd.clone(),
-                Entry::Bind {
-                    source: cwd,
-                    writable: true,
-                },
-            ));
-        }
+        let inside = if covered {
+            cwd
+        } else {
+            entries.push((PathBuf::from(WORK), Entry::Tmpfs(self.base.work.clone())));
+            PathBuf::from(WORK)
+        };
         entries.retain(|(at, _)| !self.base.paths.contains(at));
         sort_entries(&mut entries);
         if self.privileged {
             self.give_writable_to_box_user(&entries)?;
         }
-        Ok(entries)
+        Ok((entries, inside))
     }
 
     /// The box user must own its writable directories (when the judge is

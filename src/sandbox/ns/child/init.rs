@@ -175,7 +175,7 @@ unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
     let report = prep.report;
     let ops = slice(job.ops, job.n_ops);
     for op in ops {
-        if op.kind != JobKind::Symlink {
+        if matches!(op.kind, JobKind::BindDir | JobKind::BindFile) {
             open_source(op.source, op.fd, report);
         }
     }
@@ -188,6 +188,7 @@ unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
     for op in ops {
         match op.kind {
             JobKind::Symlink => check(libc::symlink(op.source, op.target), report, Step::Symlink),
+            JobKind::Tmpfs => mount_tmpfs(op.target, op.source, report, Step::Tmpfs),
             kind => bind(
                 op.fd_path,
                 op.target,
