@@ -119,8 +119,11 @@
 //!   `memory.events`), or that failed after meeting the limit (`failcnt`,
 //!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: the
 //!   rusage of init's reaped children, which init reports (CPU of reaped
-//!   processes, peak RSS of the largest), plus sampling of the program's
-//!   RSS and CPU in `/proc` to stop it near the limits.
+//!   processes, peak RSS of the largest), and the largest of the judge's
+//!   samples of the whole box in `/proc` (every process below init: the
+//!   sum of their resident memory, and of their CPU time, what each has
+//!   reaped and what init has reaped during the run), which stop it near
+//!   the limits.
 //! * **Watching.** The judge's thread waits on init's report pipe and a
 //!   pidfd of init, waking every 10 ms: past the wall-clock limit, or past
 //!   the CPU limit by the cgroup's count, it kills init. Whatever it

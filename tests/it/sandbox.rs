@@ -1086,6 +1086,65 @@ int main(void) {
     assert_eq!(ran.stdout, "done\n");
 }
 
+// Item 3: without a cgroup only the program itself was sampled: a forked
+// child held 1 GiB under a 256 MiB limit, and children spinning in the
+// background, never reaped, hid their CPU time.
+#[test]
+fn r12_children_count_towards_the_memory_limit() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+    int p[2];
+    pipe(p);
+    if (fork() == 0) {
+        for (int i = 0; i < 1024; i++) { char *m = malloc(1 << 20); if (!m) break; memset(m, 1, 1 << 20); }
+        write(p[1], "x", 1);
+        for (;;) pause();
+    }
+    char c;
+    read(p[0], &c, 1);
+    return 0;
+}"#,
+    );
+    let l = limits().wall(Duration::from_secs(10));
+    let ran = run(sb.as_ref(), &fx, &[], l);
+    assert_eq!(ran.verdict(), Some(Verdict::MLE), "{:?}", ran.outcome);
+}
+
+#[test]
+fn r12_children_count_towards_the_cpu_limit() {
+    let Some(sb) = boxed() else { return };
+    // Three children spin 0.8 s of CPU each, then idle; the parent exits
+    // once they are done, reaping none of them.
+    let fx = Fixture::c(
+        r#"
+#include <time.h>
+#include <unistd.h>
+int main(void) {
+    int p[2];
+    pipe(p);
+    for (int i = 0; i < 3; i++) {
+        if (fork() == 0) {
+            struct timespec t;
+            do clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); while (t.tv_sec * 1000 + t.tv_nsec / 1000000 < 800);
+            write(p[1], "x", 1);
+            for (;;) pause();
+        }
+    }
+    char c;
+    for (int i = 0; i < 3; i++) read(p[0], &c, 1);
+    return 0;
+}"#,
+    );
+    let l = limits().wall(Duration::from_secs(20));
+    let ran = run(sb.as_ref(), &fx, &[], l);
+    assert_eq!(ran.verdict(), Some(Verdict::TLE), "{:?}", ran.outcome);
+}
+
 // Item 4: the working directory was the host's disk: many files each
 // under the file size limit filled it, and a directory of mode 000
 // survived the clean-up.

@@ -325,13 +325,54 @@ impl Runner for NamespaceSandbox {
     }
 }
 
-/// What the watchdog saw without a cgroup: the program's last sampled CPU
-/// time (ms) and peak RSS (KiB). A program killed with its namespace is
-/// never reaped by init, so rusage alone would miss it.
+/// What the watchdog saw without a cgroup: the box's largest sampled CPU
+/// time (ms) and resident memory (KiB), each summed over every process of
+/// the box. A process killed with its namespace is never reaped by init,
+/// so rusage alone would miss it.
 #[derive(Debug, Default, Clone, Copy)]
 struct Sampled {
     cpu_ms: u64,
     rss_kib: u64,
+    /// CPU ticks init had reaped before the run (its helper's).
+    reaped_before: Option<u64>,
+}
+
+/// Every process of the box below its init, from `/proc`: the CPU ticks
+/// of the children init reaped, those of every other process (its own and
+/// what it reaped), and their resident memory (KiB), summed. Processes of a box can only be
+/// descendants of its init: orphans are reparented to it.
+fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
+    let reaped_by_init = rlimit::stat(init)?.reaped_ticks;
+    let mut ticks = 0;
+    let mut rss_kib = 0;
+    let mut pending = vec![init];
+    let mut seen = 0usize;
+    while let Some(pid) = pending.pop() {
+        // A fork bomb is stopped by the process limit; never loop on one.
+        seen += 1;
+        if seen > 100_000 {
+            break;
+        }
+        if pid != init {
+            if let Some(s) = rlimit::stat(pid) {
+                ticks += s.cpu_ticks + s.reaped_ticks;
+                rss_kib += s.rss_kib;
+            }
+        }
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            pending.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<libc::pid_t>().ok()),
+            );
+        }
+    }
+    Some((reaped_by_init, ticks, rss_kib))
 }
 
 /// Waits for the program to end (init's report) or init to die, enforcing
@@ -354,16 +395,17 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             if g.cpu_ns() > cpu_limit_ns {
                 stop = Some(Stopped::Cpu);
             }
-        } else if let Some(child) = first_child(b.pid) {
-            // No cgroup: sample the program itself, as the rlimit tier does.
-            if let Some((rss_kib, cpu_ms)) = rlimit::sample(child, ticks) {
-                sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
-                sampled.rss_kib = sampled.rss_kib.max(rss_kib);
-                if rss_kib * 1024 > limits.memory {
-                    stop = Some(Stopped::Memory);
-                } else if cpu_ms * 1_000_000 > cpu_limit_ns + 50_000_000 {
-                    stop = Some(Stopped::Cpu);
-                }
+        } else if let Some((reaped, cpu_ticks, rss_kib)) = sample_box(b.pid) {
+            // No cgroup: sum every process of the box, children included.
+            let before = *sampled.reaped_before.get_or_insert(reaped);
+            let cpu_ticks = cpu_ticks + reaped.saturating_sub(before);
+            let cpu_ms = cpu_ticks * 1000 / ticks.max(1);
+            sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
+            sampled.rss_kib = sampled.rss_kib.max(rss_kib);
+            if rss_kib * 1024 > limits.memory {
+                stop = Some(Stopped::Memory);
+            } else if cpu_ms * 1_000_000 > cpu_limit_ns + 50_000_000 {
+                stop = Some(Stopped::Cpu);
             }
         }
         if stop.is_some() {
@@ -372,10 +414,4 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             return stop;
         }
     }
-}
-
-/// The first child of `pid` (the program, for a box's init).
-fn first_child(pid: libc::pid_t) -> Option<libc::pid_t> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
-    text.split_whitespace().next()?.parse().ok()
 }
