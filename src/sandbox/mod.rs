@@ -5,6 +5,19 @@
 //! [`Outcome`] to a verdict; an `Err` is the sandbox's own failure and
 //! becomes `IE`, never a program's verdict.
 //!
+//! # Threat model
+//!
+//! The program in a box is hostile: a submission, or a compiler fed a
+//! hostile source. It knows the judge's source, the sandbox's and every
+//! path convention. It wants to learn the answers (the expected output,
+//! or a test's name, which says the answer), change the test data or the
+//! judge, reach the network, the host or another box, outlive its run,
+//! or use more time, memory, processes or disk than it is given, and be
+//! judged as if it had not. Everything it can see or touch is what the
+//! box gives it; nothing it does may become the judge's failure (IE) or
+//! another run's outcome. Out of scope: kernel bugs beyond what seccomp
+//! takes away, and timing side channels between concurrent boxes.
+//!
 //! # Tiers
 //!
 //! [`select`] picks the best tier the machine allows, proving each with a
@@ -14,9 +27,45 @@
 //! * isolation: [`IsolationTier::UserNamespace`] (no root needed),
 //!   [`IsolationTier::RootNamespaces`] (root where user namespaces are
 //!   forbidden), or [`IsolationTier::None`] (the `rlimit` tier, which
-//!   isolates nothing; refused when `[sandbox] isolation = "namespaces"`);
+//!   isolates nothing). The judge **fails closed**: when no namespace tier
+//!   works, every run is refused (an internal error naming why and what to
+//!   enable) unless the configuration says `[sandbox] isolation = "none"`
+//!   (or the command `--insecure`). A failed probe never means running
+//!   untrusted code unisolated;
 //! * measurement: [`Measurement::CgroupV2`], [`Measurement::CgroupV1`] or
 //!   [`Measurement::Rusage`].
+//!
+//! What each tier guarantees against the threat model:
+//!
+//! * **Both namespace tiers** (with or without cgroups): the box sees a
+//!   read-only root of the system paths, the language's paths and the
+//!   program's directory, nothing else of the host; no network (and of
+//!   the socket families only local, IPv4, IPv6 and netlink); no process
+//!   outside its PID namespace; no capability and the seccomp filter. Its
+//!   stdin is a sealed copy of the test in anonymous memory, its stdout
+//!   and stderr anonymous memory files the judge copies out afterwards: no
+//!   descriptor of a judge's file, so no host path of a test and nothing
+//!   to reopen or `fchmod`. Its writable places are tmpfs of the box,
+//!   size-bounded and gone with it (`/tmp` and, unless the spec binds a
+//!   writable directory, its working directory at `/box/work`). Time and
+//!   memory count every process of the box, children included, whether
+//!   or not they were reaped.
+//! * **With cgroups** (root, or a delegated cgroup): the kernel enforces
+//!   memory and the process limit, and counts CPU and memory exactly
+//!   (page cache and tmpfs written included).
+//! * **Without cgroups** (an ordinary user without a delegated cgroup):
+//!   the judge samples every process of the box in `/proc` each 10 ms
+//!   (CPU, children's included, and the sum of resident memory) and stops
+//!   the box past a limit, and init reports the rusage of what it reaped;
+//!   a burst between two samples can exceed the memory limit briefly
+//!   before it is stopped (and is then judged over it), and tmpfs pages
+//!   are bounded by the tmpfs sizes but not counted as memory. The box
+//!   user is the judge's own uid (no subordinate ids are used), so the box
+//!   must never be handed anything of the judge's that is writable: its
+//!   binds are read-only mounts and its stdio anonymous copies.
+//! * **`rlimit`** (only when asked for): no isolation at all; limits and
+//!   measurement of the program and its waited-for children only. For
+//!   trusted code.
 //!
 //! # Layout
 //!
@@ -150,15 +199,17 @@
 //!
 //! # Theory of operation (the `rlimit` tier, `rlimit.rs`)
 //!
-//! No isolation: the child calls `setpgid(0, 0)` and gets the rlimits
+//! No isolation, and used only when the configuration says
+//! `isolation = "none"` (or the command `--insecure`): the child calls
+//! `setpgid(0, 0)` and gets the rlimits
 //! above (but not `RLIMIT_NPROC`: the program runs as the judge's user,
 //! whose every process it would count, so the process limit is not
 //! enforced here); `wait4` gives CPU time and peak RSS; a watchdog thread
 //! enforces the wall clock and samples `/proc` for memory and CPU; the
 //! process group is killed at the end. The stdio, the rlimit table and the
-//! classification are the ones the `namespaces` tier uses. Only for
-//! trusted code or machines with no namespaces at all, and said loudly by
-//! `grundy doctor`.
+//! classification are the ones the `namespaces` tier uses (the stdio
+//! files themselves, not copies). Only for trusted code or machines with
+//! no namespaces at all, and said loudly by `grundy doctor`.
 
 mod cgroup;
 mod limits;
