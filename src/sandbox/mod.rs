@@ -354,12 +354,15 @@ impl RunSpec {
     }
 }
 
-/// A host path made visible inside the box at the same path.
+/// A host path made visible inside the box, at the same path unless
+/// [`Bind::at`] names another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bind {
     pub path: PathBuf,
     /// Whether the box may write there (only its own directories).
     pub writable: bool,
+    /// Where the box sees a read-only directory instead of its host path.
+    pub inside: Option<PathBuf>,
 }
 
 impl Bind {
@@ -368,7 +371,21 @@ impl Bind {
         Bind {
             path: path.into(),
             writable: false,
+            inside: None,
         }
+    }
+
+    /// Shows a read-only directory at `inside` (a neutral path such as
+    /// `/box/prog`) instead of its host path, so the box learns nothing of
+    /// the judge's directories: a small directory (up to 256 entries and
+    /// 64 MiB) is copied into a read-only tmpfs of the box there, a larger
+    /// one bound there (`/proc/self/mountinfo` then still shows its path
+    /// within its file system). The program path, arguments and
+    /// environment values that name the host path are rewritten to
+    /// `inside`. Writable binds ignore it; so does the `rlimit` tier.
+    pub fn at(mut self, inside: impl Into<PathBuf>) -> Bind {
+        self.inside = Some(inside.into());
+        self
     }
 
     /// A path the box may read and write.
@@ -376,6 +393,7 @@ impl Bind {
         Bind {
             path: path.into(),
             writable: true,
+            inside: None,
         }
     }
 }

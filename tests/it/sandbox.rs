@@ -963,8 +963,9 @@ impl TestData {
     }
 }
 
-/// Runs `fixture` with `input` on stdin, capturing stdout and stderr;
-/// also returns the host working directory it was given.
+/// Runs `fixture` (its directory at `/box/prog`, as the judge shows a
+/// program) with `input` on stdin, capturing stdout and stderr; also
+/// returns the host working directory it was given.
 fn run_with_input(
     runner: &dyn Runner,
     fixture: &Fixture,
@@ -984,7 +985,7 @@ fn run_with_input(
         .stdin(Stdio::file(input))
         .stdout(Stdio::file(capture.path().join("stdout")))
         .stderr(Stdio::file(capture.path().join("stderr")))
-        .bind(Bind::read_only(fixture.path()));
+        .bind(Bind::read_only(fixture.path()).at("/box/prog"));
     let start = Instant::now();
     let outcome = runner.run(&spec).expect("the sandbox itself must not fail");
     let elapsed = start.elapsed();
@@ -1018,6 +1019,8 @@ int main(void) {
         if (n >= 0) { link[n] = 0; fprintf(stderr, "fd%d %s\n", fd, link); }
     }
     if (getcwd(cwd, sizeof cwd)) fprintf(stderr, "cwd %s\n", cwd);
+    ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
+    if (n >= 0) { link[n] = 0; fprintf(stderr, "exe %s\n", link); }
     FILE *m = fopen("/proc/self/mountinfo", "r");
     char line[8192];
     while (m && fgets(line, sizeof line, m)) fprintf(stderr, "mount %s", line);
@@ -1036,9 +1039,11 @@ int main(void) {
         data.dir.path().to_str().unwrap(),
         capture.path().to_str().unwrap(),
         cwd.path().to_str().unwrap(),
+        fx.path().to_str().unwrap(),
     ] {
         assert!(!seen.contains(host), "the box saw {host}:\n{seen}");
     }
+    assert!(seen.contains("exe /box/prog/main"), "{seen}");
 }
 
 // Item 2: where the box user is the judge's own uid, stdin was the test

@@ -41,7 +41,7 @@ mod pool;
 mod wire;
 
 use std::os::fd::{AsRawFd, RawFd};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,7 +51,7 @@ use super::seccomp::Filter;
 use super::stdio::{open_box_stdio, BoxStdio};
 use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
 use boxed::Boxed;
-use plan::{Base, Entry};
+use plan::{Base, RunMounts};
 use pool::{Pool, Workers};
 use wire::Step;
 
@@ -158,7 +158,7 @@ impl NamespaceSandbox {
     fn launch(
         &self,
         spec: &RunSpec,
-        mounts: Mounts<'_>,
+        mounts: &RunMounts,
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<(Boxed, Instant), Error> {
@@ -192,11 +192,11 @@ impl NamespaceSandbox {
         &self,
         b: &mut Boxed,
         spec: &RunSpec,
-        (entries, cwd): Mounts<'_>,
+        mounts: &RunMounts,
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<Instant, Error> {
-        self.inner.load(b, spec, entries, cwd)?;
+        self.inner.load(b, spec, mounts)?;
         b.set_limits(&spec.limits)?;
         let start = Instant::now();
         // SAFETY: plain system calls on descriptors that are open.
@@ -210,9 +210,6 @@ impl NamespaceSandbox {
         Ok(start)
     }
 }
-
-/// A run's own mounts and its working directory inside the box.
-type Mounts<'a> = (&'a [(PathBuf, Entry)], &'a Path);
 
 /// What was measured of a run that ended.
 struct Measured {
@@ -266,9 +263,9 @@ impl Runner for NamespaceSandbox {
             });
         }
         let BoxStdio { fds, outputs } = open_box_stdio(spec)?;
-        let (entries, cwd) = self.inner.run_entries(spec)?;
+        let mounts = self.inner.run_entries(spec)?;
         let raw = fds.each_ref().map(AsRawFd::as_raw_fd);
-        let (mut b, start) = self.launch(spec, (&entries, &cwd), raw, &program)?;
+        let (mut b, start) = self.launch(spec, &mounts, raw, &program)?;
         // The box holds its own copies now.
         drop(fds);
 
