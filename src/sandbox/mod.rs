@@ -40,7 +40,11 @@
 //! * **Both namespace tiers** (with or without cgroups): the box sees a
 //!   read-only root of the system paths, the language's paths and the
 //!   program's directory, nothing else of the host; no network (and of
-//!   the socket families only local, IPv4, IPv6 and netlink); no process
+//!   the socket families only local, IPv4, IPv6 and netlink); no host
+//!   path of the judge's data where the caller uses [`Bind::at`] (the
+//!   program's directory is a copy at `/box/prog`; a compiler still works
+//!   in its writable workspace at its host path, and a directory too large
+//!   to copy shows its host path in `/proc/self/mountinfo`); no process
 //!   outside its PID namespace; no capability and the seccomp filter. Its
 //!   stdin is a sealed copy of the test in anonymous memory, its stdout
 //!   and stderr anonymous memory files the judge copies out afterwards: no
@@ -139,11 +143,16 @@
 //!   `EPERM`), then waits for its run.
 //! * **File system, the run's part.** When the run arrives, init adds the
 //!   language's `paths` and the spec's read-only [`Bind`]s (the program's
-//!   directory) and writable binds (a compiler's directory), every path at
-//!   its host path so `{dir}` arguments work, and, when no writable bind
-//!   holds the working directory, a tmpfs of the box at `/box/work` as
-//!   the working directory (the host directory is not used); makes the
-//!   root read-only;
+//!   directory) and writable binds (a compiler's directory), at their
+//!   host paths, except a read-only directory given a neutral path
+//!   ([`Bind::at`], the program's directory at `/box/prog`): init copies
+//!   it (opened with the judge's identity) into a tmpfs of the box there
+//!   and makes it read-only (a large one is bound there), and the program
+//!   path, arguments and environment values naming it are rewritten, so
+//!   `{dir}` arguments work; when no writable bind holds the working
+//!   directory, init mounts a tmpfs of the box at `/box/work` as the
+//!   working directory (the host directory is not used); makes the root
+//!   read-only;
 //!   `pivot_root`s into it and detaches the old root: no path,
 //!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
 //!   It then passes the stdio to the program's process (`stdio.rs`: a
