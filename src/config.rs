@@ -112,9 +112,10 @@ impl Default for CompileLimits {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SandboxConfig {
-    /// `auto` (default): the best tier this machine allows; `namespaces`:
-    /// refuse to start without namespace isolation; `none`: rlimits and a
-    /// process group only (insecure: for trusted code or broken hosts).
+    /// `auto` (default): the best namespace tier this machine allows, and
+    /// refuse to run anything when none works (fail closed); `namespaces`:
+    /// the same; `none`: rlimits and a process group only (insecure: for
+    /// trusted code or broken hosts; also what the `--insecure` flag asks).
     pub isolation: Isolation,
     /// `auto` (default): cgroup v2, else cgroup v1, else rusage; or force
     /// one of `cgroup-v2`, `cgroup-v1`, `rusage`.

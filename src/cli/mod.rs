@@ -31,6 +31,10 @@ pub struct Args {
     /// ~/.config/grundy/config.toml, else built-in defaults).
     #[arg(long, global = true)]
     pub config: Option<PathBuf>,
+    /// Run untrusted code without isolation (`[sandbox] isolation = "none"`)
+    /// for this command: for trusted code on a machine with no sandbox.
+    #[arg(long, global = true)]
+    pub insecure: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -144,9 +148,6 @@ pub enum Command {
         /// Judge workers (default from config.toml, else one per core).
         #[arg(long)]
         workers: Option<usize>,
-        /// Judge even where programs cannot be isolated (trusted users only).
-        #[arg(long)]
-        insecure: bool,
     },
     /// Judge workers only, against the configured database (another
     /// machine sharing the hosted judge's database and problems), until
@@ -155,9 +156,6 @@ pub enum Command {
         /// Judge workers (default from config.toml, else one per core).
         #[arg(long)]
         workers: Option<usize>,
-        /// Judge even where programs cannot be isolated (trusted users only).
-        #[arg(long)]
-        insecure: bool,
     },
     /// Manage the hosted judge's accounts.
     User {
@@ -231,7 +229,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Command::Login { url } = &args.command {
         return remote::login(url);
     }
-    let config = Config::discover(args.config.as_deref())?;
+    let mut config = Config::discover(args.config.as_deref())?;
+    if args.insecure {
+        config.sandbox.isolation = crate::config::Isolation::None;
+    }
+    let insecure = args.insecure;
     let ctx = std::sync::Arc::new(Context::new(config));
     let result = match args.command {
         Command::Submit {
@@ -278,12 +280,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         } => gen::run(&ctx, &problems, all, check),
         Command::Languages => languages::run(&ctx),
         Command::Doctor => doctor::run(&ctx),
-        Command::Serve {
-            bind,
-            workers,
-            insecure,
-        } => serve::run(&ctx, bind, workers, insecure),
-        Command::Worker { workers, insecure } => serve::worker(&ctx, workers, insecure),
+        Command::Serve { bind, workers } => serve::run(&ctx, bind, workers, insecure),
+        Command::Worker { workers } => serve::worker(&ctx, workers, insecure),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
             UserCommand::List => accounts::list(&ctx),

@@ -438,7 +438,12 @@ impl Language {
                 }
             }
             binds.extend(tops.into_iter().map(Bind::read_only));
-            binds.extend(prepared.iter().map(Bind::read_only));
+            // Seen at a neutral path: it lives in the judge's data directory.
+            binds.extend(
+                prepared
+                    .iter()
+                    .map(|d| Bind::read_only(d).at("/box/prepared")),
+            );
             let log = work.path().join("compile.log");
             let run_limits = Limits::new(
                 Duration::from_secs_f64(limits.cpu_limit),
@@ -548,10 +553,11 @@ impl Program {
         (program, argv[1..].to_vec())
     }
 
-    /// What a box running this program must see: its directory and the
+    /// What a box running this program must see: its directory (at
+    /// `/box/prog`, saying nothing of the judge's data directory) and the
     /// language's paths, read-only.
     pub fn binds(&self) -> Vec<Bind> {
-        let mut binds = vec![Bind::read_only(&self.dir)];
+        let mut binds = vec![Bind::read_only(&self.dir).at("/box/prog")];
         binds.extend(self.paths.iter().map(Bind::read_only));
         binds
     }

@@ -5,6 +5,19 @@
 //! [`Outcome`] to a verdict; an `Err` is the sandbox's own failure and
 //! becomes `IE`, never a program's verdict.
 //!
+//! # Threat model
+//!
+//! The program in a box is hostile: a submission, or a compiler fed a
+//! hostile source. It knows the judge's source, the sandbox's and every
+//! path convention. It wants to learn the answers (the expected output,
+//! or a test's name, which says the answer), change the test data or the
+//! judge, reach the network, the host or another box, outlive its run,
+//! or use more time, memory, processes or disk than it is given, and be
+//! judged as if it had not. Everything it can see or touch is what the
+//! box gives it; nothing it does may become the judge's failure (IE) or
+//! another run's outcome. Out of scope: kernel bugs beyond what seccomp
+//! takes away, and timing side channels between concurrent boxes.
+//!
 //! # Tiers
 //!
 //! [`select`] picks the best tier the machine allows, proving each with a
@@ -14,9 +27,49 @@
 //! * isolation: [`IsolationTier::UserNamespace`] (no root needed),
 //!   [`IsolationTier::RootNamespaces`] (root where user namespaces are
 //!   forbidden), or [`IsolationTier::None`] (the `rlimit` tier, which
-//!   isolates nothing; refused when `[sandbox] isolation = "namespaces"`);
+//!   isolates nothing). The judge **fails closed**: when no namespace tier
+//!   works, every run is refused (an internal error naming why and what to
+//!   enable) unless the configuration says `[sandbox] isolation = "none"`
+//!   (or the command `--insecure`). A failed probe never means running
+//!   untrusted code unisolated;
 //! * measurement: [`Measurement::CgroupV2`], [`Measurement::CgroupV1`] or
 //!   [`Measurement::Rusage`].
+//!
+//! What each tier guarantees against the threat model:
+//!
+//! * **Both namespace tiers** (with or without cgroups): the box sees a
+//!   read-only root of the system paths, the language's paths and the
+//!   program's directory, nothing else of the host; no network (and of
+//!   the socket families only local, IPv4, IPv6 and netlink); no host
+//!   path of the judge's data where the caller uses [`Bind::at`] (the
+//!   program's directory is a copy at `/box/prog`; a compiler still works
+//!   in its writable workspace at its host path, and a directory too large
+//!   to copy shows its host path in `/proc/self/mountinfo`); no process
+//!   outside its PID namespace; no capability and the seccomp filter. Its
+//!   stdin is a sealed copy of the test in anonymous memory, its stdout
+//!   and stderr anonymous memory files the judge copies out afterwards: no
+//!   descriptor of a judge's file, so no host path of a test and nothing
+//!   to reopen or `fchmod`. Its writable places are tmpfs of the box,
+//!   size-bounded and gone with it (`/tmp` and, unless the spec binds a
+//!   writable directory, its working directory at `/box/work`). Time and
+//!   memory count every process of the box, children included, whether
+//!   or not they were reaped.
+//! * **With cgroups** (root, or a delegated cgroup): the kernel enforces
+//!   memory and the process limit, and counts CPU and memory exactly
+//!   (page cache and tmpfs written included).
+//! * **Without cgroups** (an ordinary user without a delegated cgroup):
+//!   the judge samples every process of the box in `/proc` each 10 ms
+//!   (CPU, children's included, and the sum of resident memory) and stops
+//!   the box past a limit, and init reports the rusage of what it reaped;
+//!   a burst between two samples can exceed the memory limit briefly
+//!   before it is stopped (and is then judged over it), and tmpfs pages
+//!   are bounded by the tmpfs sizes but not counted as memory. The box
+//!   user is the judge's own uid (no subordinate ids are used), so the box
+//!   must never be handed anything of the judge's that is writable: its
+//!   binds are read-only mounts and its stdio anonymous copies.
+//! * **`rlimit`** (only when asked for): no isolation at all; limits and
+//!   measurement of the program and its waited-for children only. For
+//!   trusted code.
 //!
 //! # Layout
 //!
@@ -90,11 +143,21 @@
 //!   `EPERM`), then waits for its run.
 //! * **File system, the run's part.** When the run arrives, init adds the
 //!   language's `paths` and the spec's read-only [`Bind`]s (the program's
-//!   directory) and writable binds (its working directory), every path at
-//!   its host path so `{dir}` arguments work; makes the root read-only;
+//!   directory) and writable binds (a compiler's directory), at their
+//!   host paths, except a read-only directory given a neutral path
+//!   ([`Bind::at`], the program's directory at `/box/prog`): init copies
+//!   it (opened with the judge's identity) into a tmpfs of the box there
+//!   and makes it read-only (a large one is bound there), and the program
+//!   path, arguments and environment values naming it are rewritten, so
+//!   `{dir}` arguments work; when no writable bind holds the working
+//!   directory, init mounts a tmpfs of the box at `/box/work` as the
+//!   working directory (the host directory is not used); makes the root
+//!   read-only;
 //!   `pivot_root`s into it and detaches the old root: no path,
 //!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
-//!   It then passes the stdio to the program's process, which puts it on
+//!   It then passes the stdio to the program's process (`stdio.rs`: a
+//!   sealed anonymous copy of a stdin file, anonymous memory files for
+//!   stdout and stderr, copied to their files when the run is over), which puts it on
 //!   0..2 (every other descriptor closes at exec), enters the working
 //!   directory, sets the rlimits (`RLIMIT_CPU` as a backstop a second
 //!   above the limit, `RLIMIT_FSIZE` = the output limit, so a flood dies
@@ -114,8 +177,11 @@
 //!   `memory.events`), or that failed after meeting the limit (`failcnt`,
 //!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: the
 //!   rusage of init's reaped children, which init reports (CPU of reaped
-//!   processes, peak RSS of the largest), plus sampling of the program's
-//!   RSS and CPU in `/proc` to stop it near the limits.
+//!   processes, peak RSS of the largest), and the largest of the judge's
+//!   samples of the whole box in `/proc` (every process below init: the
+//!   sum of their resident memory, and of their CPU time, what each has
+//!   reaped and what init has reaped during the run), which stop it near
+//!   the limits.
 //! * **Watching.** The judge's thread waits on init's report pipe and a
 //!   pidfd of init, waking every 10 ms: past the wall-clock limit, or past
 //!   the CPU limit by the cgroup's count, it kills init. Whatever it
@@ -142,15 +208,17 @@
 //!
 //! # Theory of operation (the `rlimit` tier, `rlimit.rs`)
 //!
-//! No isolation: the child calls `setpgid(0, 0)` and gets the rlimits
+//! No isolation, and used only when the configuration says
+//! `isolation = "none"` (or the command `--insecure`): the child calls
+//! `setpgid(0, 0)` and gets the rlimits
 //! above (but not `RLIMIT_NPROC`: the program runs as the judge's user,
 //! whose every process it would count, so the process limit is not
 //! enforced here); `wait4` gives CPU time and peak RSS; a watchdog thread
 //! enforces the wall clock and samples `/proc` for memory and CPU; the
 //! process group is killed at the end. The stdio, the rlimit table and the
-//! classification are the ones the `namespaces` tier uses. Only for
-//! trusted code or machines with no namespaces at all, and said loudly by
-//! `grundy doctor`.
+//! classification are the ones the `namespaces` tier uses (the stdio
+//! files themselves, not copies). Only for trusted code or machines with
+//! no namespaces at all, and said loudly by `grundy doctor`.
 
 mod cgroup;
 mod limits;
@@ -196,7 +264,10 @@ pub struct RunSpec {
     pub args: Vec<String>,
     /// The complete environment (nothing is inherited).
     pub env: Vec<(String, String)>,
-    /// Working directory.
+    /// Working directory. In a box, unless a writable [`Bind`] holds it,
+    /// the program works in a tmpfs of its own at `/box/work` instead
+    /// (bounded like `/tmp`, gone with the box): the host directory is
+    /// neither seen nor written.
     pub cwd: PathBuf,
     /// Where stdin comes from ([`Stdio::Null`] unless set).
     pub stdin: Stdio,
@@ -205,9 +276,8 @@ pub struct RunSpec {
     /// Where stderr goes ([`Stdio::Null`] unless set).
     pub stderr: Stdio,
     /// Host paths the program may see, at the same path inside the box
-    /// (the program's directory, a toolchain, a writable working
-    /// directory). `cwd` must be one of them or below one. Ignored by the
-    /// `rlimit` tier, which isolates nothing.
+    /// (the program's directory, a toolchain, a compiler's writable
+    /// directory). Ignored by the `rlimit` tier, which isolates nothing.
     pub binds: Vec<Bind>,
     pub limits: Limits,
 }
@@ -293,12 +363,15 @@ impl RunSpec {
     }
 }
 
-/// A host path made visible inside the box at the same path.
+/// A host path made visible inside the box, at the same path unless
+/// [`Bind::at`] names another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bind {
     pub path: PathBuf,
     /// Whether the box may write there (only its own directories).
     pub writable: bool,
+    /// Where the box sees a read-only directory instead of its host path.
+    pub inside: Option<PathBuf>,
 }
 
 impl Bind {
@@ -307,7 +380,21 @@ impl Bind {
         Bind {
             path: path.into(),
             writable: false,
+            inside: None,
         }
+    }
+
+    /// Shows a read-only directory at `inside` (a neutral path such as
+    /// `/box/prog`) instead of its host path, so the box learns nothing of
+    /// the judge's directories: a small directory (up to 256 entries and
+    /// 64 MiB) is copied into a read-only tmpfs of the box there, a larger
+    /// one bound there (`/proc/self/mountinfo` then still shows its path
+    /// within its file system). The program path, arguments and
+    /// environment values that name the host path are rewritten to
+    /// `inside`. Writable binds ignore it; so does the `rlimit` tier.
+    pub fn at(mut self, inside: impl Into<PathBuf>) -> Bind {
+        self.inside = Some(inside.into());
+        self
     }
 
     /// A path the box may read and write.
@@ -315,6 +402,7 @@ impl Bind {
         Bind {
             path: path.into(),
             writable: true,
+            inside: None,
         }
     }
 }
@@ -442,7 +530,9 @@ impl Tiers {
 }
 
 /// Picks the best sandbox this machine allows under `config`, proving
-/// each isolating tier with a probe run before trusting it.
+/// each isolating tier with a probe run before trusting it. When none
+/// works, the runner refuses every run (unless `config` asks for no
+/// isolation): see "fails closed" above.
 pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
     select_among(
         config,
@@ -451,8 +541,8 @@ pub fn select(config: &SandboxConfig) -> (std::sync::Arc<dyn Runner>, Tiers) {
 }
 
 /// [`select`] among the given isolation tiers only (in order), for tests
-/// and benchmarks of a tier this machine would not pick by itself; falls
-/// back like [`select`] when none works.
+/// and benchmarks of a tier this machine would not pick by itself; refuses
+/// like [`select`] when none works.
 pub fn select_among(
     config: &SandboxConfig,
     candidates: &[IsolationTier],
@@ -525,8 +615,11 @@ pub fn select_among(
         }
     }
     dedup(&mut missing);
-    let refused = (config.isolation == Isolation::Namespaces)
-        .then(|| "sandbox.isolation = \"namespaces\" but no namespace tier works here".to_string());
+    // Fail closed: untrusted code runs unisolated only when the
+    // configuration (or `--insecure`) says so, never because a probe
+    // failed (Docker's seccomp profile, a distribution's user-namespace
+    // restriction, a probe timing out under load).
+    let refused = (config.isolation != Isolation::None).then(|| refusal(&missing));
     let tiers = Tiers {
         isolation: IsolationTier::None,
         measurement: Measurement::Rusage,
@@ -538,6 +631,23 @@ pub fn select_among(
         None => std::sync::Arc::new(RlimitSandbox),
     };
     (runner, tiers)
+}
+
+/// Why a judge that asked for isolation refuses to run anything, and what
+/// to do about it, in one line.
+fn refusal(missing: &[String]) -> String {
+    format!(
+        "refusing to run untrusted code: no isolating sandbox works here ({}); run the judge as \
+         root, or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; \
+         Ubuntu 24.04: kernel.apparmor_restrict_unprivileged_userns=0; Docker: \
+         --security-opt seccomp=unconfined), or accept running it unisolated with \
+         [sandbox] isolation = \"none\" or --insecure",
+        if missing.is_empty() {
+            "no namespace tier was tried".to_string()
+        } else {
+            missing.join("; ")
+        }
+    )
 }
 
 /// Drops repeated lines (each tier retries the same cgroup setup).

@@ -135,17 +135,36 @@ fn watch(
 
 /// Resident memory (KiB) and CPU time (ms) of one process, from `/proc`.
 pub(super) fn sample(pid: libc::pid_t, ticks: u64) -> Option<(u64, u64)> {
+    let s = stat(pid)?;
+    Some((s.rss_kib, s.cpu_ticks * 1000 / ticks.max(1)))
+}
+
+/// What `/proc/<pid>/stat` says of a process.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Stat {
+    /// Resident memory, KiB.
+    pub(super) rss_kib: u64,
+    /// CPU time of its threads (user + system), clock ticks.
+    pub(super) cpu_ticks: u64,
+    /// CPU time of the children it reaped, clock ticks.
+    pub(super) reaped_ticks: u64,
+}
+
+/// One process's [`Stat`], from `/proc`.
+pub(super) fn stat(pid: libc::pid_t) -> Option<Stat> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may contain spaces; fields resume after the last ')'.
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split(' ').collect();
-    // Field numbers (1-based, from proc(5)): utime 14, stime 15, rss 24;
-    // `rest` starts at field 3.
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    let rss_pages: u64 = fields.get(21)?.parse().ok()?;
+    // Field numbers (1-based, from proc(5)): utime 14, stime 15, cutime
+    // 16, cstime 17, rss 24; `rest` starts at field 3.
+    let field = |n: usize| -> Option<u64> { fields.get(n - 3)?.parse().ok() };
     let page_kib = page_size() / 1024;
-    Some((rss_pages * page_kib, (utime + stime) * 1000 / ticks.max(1)))
+    Some(Stat {
+        rss_kib: field(24)? * page_kib,
+        cpu_ticks: field(14)? + field(15)?,
+        reaped_ticks: field(16)? + field(17)?,
+    })
 }
 
 pub(super) fn clock_ticks() -> u64 {

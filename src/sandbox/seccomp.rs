@@ -4,7 +4,11 @@
 //! the kernel, new namespaces, io_uring, ...). Denied calls fail with
 //! `EPERM`, so an attack fails visibly instead of crashing the program;
 //! `clone3` fails with `ENOSYS`, which makes the C library fall back to
-//! `clone`, whose flags the filter can inspect (no `CLONE_NEW*`). A call
+//! `clone`, whose flags the filter can inspect (no `CLONE_NEW*`).
+//! `socket` opens only local, IPv4, IPv6 and netlink sockets of the
+//! ordinary protocols (`EAFNOSUPPORT` or `EPROTONOSUPPORT` otherwise:
+//! `AF_VSOCK` crosses the network namespace, and rare families and
+//! protocols load kernel modules). A call
 //! from another ABI (x32, or a foreign architecture) kills the process.
 //!
 //! The filter is classic BPF written by hand: it is built once in the
@@ -35,6 +39,20 @@ const OFF_NR: u32 = 0;
 const OFF_ARCH: u32 = 4;
 /// The low 32 bits of the first argument (little endian).
 const OFF_ARG0: u32 = 16;
+/// The low 32 bits of the third argument (little endian).
+const OFF_ARG2: u32 = 32;
+
+/// Socket families a program may open are local sockets, IPv4 and IPv6
+/// (the network namespace has only a loopback device, down) and netlink
+/// (the C library asks the kernel for its interfaces that way). Every
+/// other family is refused with `EAFNOSUPPORT`: `AF_VSOCK` reaches the
+/// host and other boxes past the network namespace, and the rare ones
+/// (`AF_ALG`, TIPC, RDS, ...) are kernel attack surface whose modules a
+/// `socket` call would load. The protocols of `AF_INET` and `AF_INET6`
+/// sockets are the type's default, TCP and UDP: others (SCTP, DCCP, ...)
+/// would load their modules. The only netlink protocol is
+/// `NETLINK_ROUTE` (0) for the same reason.
+const INET_PROTOCOLS: [u32; 3] = [0, libc::IPPROTO_TCP as u32, libc::IPPROTO_UDP as u32];
 
 /// System calls a box may not make.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -216,6 +234,14 @@ impl Filter {
         {
             let mut asm = Asm::default();
             let (kill, deny, nosys, clone) = (asm.label(), asm.label(), asm.label(), asm.label());
+            let (socket, socketpair) = (asm.label(), asm.label());
+            let (no_family, no_protocol, inet, netlink, allow) = (
+                asm.label(),
+                asm.label(),
+                asm.label(),
+                asm.label(),
+                asm.label(),
+            );
             // Another architecture's calls (or x32's, which carry bit 30)
             // would be read against the wrong table: kill.
             asm.stmt(LD_W_ABS, OFF_ARCH);
@@ -227,6 +253,8 @@ impl Filter {
                 denied().into_iter().map(|nr| (nr as u32, deny)).collect();
             calls.push((libc::SYS_clone3 as u32, nosys));
             calls.push((libc::SYS_clone as u32, clone));
+            calls.push((libc::SYS_socket as u32, socket));
+            calls.push((libc::SYS_socketpair as u32, socketpair));
             calls.sort_unstable();
             calls.dedup_by_key(|c| c.0);
             search(&mut asm, &calls);
@@ -234,6 +262,43 @@ impl Filter {
             asm.stmt(LD_W_ABS, OFF_ARG0);
             asm.jump(JSET, CLONE_NEW_FLAGS, To::Label(deny), To::Next);
             asm.stmt(RET, SECCOMP_RET_ALLOW);
+            // socket(family, type, protocol): the families and protocols above.
+            asm.place(socket);
+            asm.stmt(LD_W_ABS, OFF_ARG0);
+            asm.jump(JEQ, libc::AF_UNIX as u32, To::Label(allow), To::Next);
+            asm.jump(JEQ, libc::AF_INET as u32, To::Label(inet), To::Next);
+            asm.jump(JEQ, libc::AF_INET6 as u32, To::Label(inet), To::Next);
+            asm.jump(
+                JEQ,
+                libc::AF_NETLINK as u32,
+                To::Label(netlink),
+                To::Label(no_family),
+            );
+            asm.place(inet);
+            asm.stmt(LD_W_ABS, OFF_ARG2);
+            for protocol in INET_PROTOCOLS {
+                asm.jump(JEQ, protocol, To::Label(allow), To::Next);
+            }
+            asm.stmt(RET, SECCOMP_RET_ERRNO | libc::EPROTONOSUPPORT as u32);
+            asm.place(netlink);
+            asm.stmt(LD_W_ABS, OFF_ARG2);
+            asm.jump(JEQ, 0, To::Label(allow), To::Label(no_protocol));
+            // socketpair: local sockets only (no other family makes pairs,
+            // but asking would load its module).
+            asm.place(socketpair);
+            asm.stmt(LD_W_ABS, OFF_ARG0);
+            asm.jump(
+                JEQ,
+                libc::AF_UNIX as u32,
+                To::Label(allow),
+                To::Label(no_family),
+            );
+            asm.place(allow);
+            asm.stmt(RET, SECCOMP_RET_ALLOW);
+            asm.place(no_protocol);
+            asm.stmt(RET, SECCOMP_RET_ERRNO | libc::EPROTONOSUPPORT as u32);
+            asm.place(no_family);
+            asm.stmt(RET, SECCOMP_RET_ERRNO | libc::EAFNOSUPPORT as u32);
             asm.place(deny);
             asm.stmt(RET, SECCOMP_RET_ERRNO | libc::EPERM as u32);
             asm.place(nosys);
@@ -281,6 +346,11 @@ mod tests {
 
     /// Runs the filter as the kernel would, for one call.
     fn verdict(f: &Filter, arch: u32, nr: u32, arg0: u32) -> u32 {
+        verdict3(f, arch, nr, arg0, 0)
+    }
+
+    /// [`verdict`] with a third argument.
+    fn verdict3(f: &Filter, arch: u32, nr: u32, arg0: u32, arg2: u32) -> u32 {
         let (mut a, mut pc) = (0u32, 0usize);
         loop {
             let insn = f.code[pc];
@@ -291,6 +361,7 @@ mod tests {
                         OFF_NR => nr,
                         OFF_ARCH => arch,
                         OFF_ARG0 => arg0,
+                        OFF_ARG2 => arg2,
                         k => panic!("load of offset {k}"),
                     }
                 }
@@ -314,6 +385,9 @@ mod tests {
         let eperm = SECCOMP_RET_ERRNO | libc::EPERM as u32;
         let denied: Vec<u32> = denied().into_iter().map(|nr| nr as u32).collect();
         for nr in 0..512u32 {
+            if nr == libc::SYS_socket as u32 || nr == libc::SYS_socketpair as u32 {
+                continue;
+            }
             let want = if denied.contains(&nr) {
                 eperm
             } else if nr == libc::SYS_clone3 as u32 {
@@ -342,6 +416,68 @@ mod tests {
             "x32"
         );
         // A search tree, not a list: few comparisons per call.
-        assert!(f.code.len() < 2 * denied.len() + 20, "{}", f.code.len());
+        assert!(f.code.len() < 2 * denied.len() + 40, "{}", f.code.len());
+    }
+
+    /// The families `Filter::new` lets `socket` open.
+    const SOCKET_FAMILIES: [u32; 4] = [
+        libc::AF_UNIX as u32,
+        libc::AF_INET as u32,
+        libc::AF_INET6 as u32,
+        libc::AF_NETLINK as u32,
+    ];
+
+    #[test]
+    fn only_the_socket_families_a_program_needs_open() {
+        let f = Filter::new().expect("supported architecture");
+        let socket = libc::SYS_socket as u32;
+        let pair = libc::SYS_socketpair as u32;
+        let no_family = SECCOMP_RET_ERRNO | libc::EAFNOSUPPORT as u32;
+        let no_protocol = SECCOMP_RET_ERRNO | libc::EPROTONOSUPPORT as u32;
+        for family in 0..64u32 {
+            let want = if SOCKET_FAMILIES.contains(&family) {
+                SECCOMP_RET_ALLOW
+            } else {
+                no_family
+            };
+            assert_eq!(
+                verdict(&f, AUDIT_ARCH, socket, family),
+                want,
+                "family {family}"
+            );
+            let want = if family == libc::AF_UNIX as u32 {
+                SECCOMP_RET_ALLOW
+            } else {
+                no_family
+            };
+            assert_eq!(verdict(&f, AUDIT_ARCH, pair, family), want, "pair {family}");
+        }
+        for family in [libc::AF_INET, libc::AF_INET6] {
+            for protocol in 0..256u32 {
+                let want = if INET_PROTOCOLS.contains(&protocol) {
+                    SECCOMP_RET_ALLOW
+                } else {
+                    no_protocol
+                };
+                let got = verdict3(&f, AUDIT_ARCH, socket, family as u32, protocol);
+                assert_eq!(got, want, "family {family} protocol {protocol}");
+            }
+        }
+        let netlink = libc::AF_NETLINK as u32;
+        assert_eq!(
+            verdict3(&f, AUDIT_ARCH, socket, netlink, 0),
+            SECCOMP_RET_ALLOW
+        );
+        assert_eq!(verdict3(&f, AUDIT_ARCH, socket, netlink, 4), no_protocol);
+        assert_eq!(
+            verdict(&f, AUDIT_ARCH, socket, libc::AF_VSOCK as u32),
+            no_family
+        );
+        assert_eq!(
+            verdict(&f, AUDIT_ARCH, socket, libc::AF_ALG as u32),
+            no_family
+        );
+        // A family in the high bits of the argument is the kernel's int.
+        assert_eq!(verdict(&f, AUDIT_ARCH, socket, 0x1_0000 | 40), no_family);
     }
 }

@@ -1,8 +1,18 @@
 //! A run's stdin, stdout and stderr: what a [`RunSpec`] asks for
-//! ([`Stdio`]), and opening it the same way on every tier.
+//! ([`Stdio`]), and opening it for each tier.
+//!
+//! A box never gets a descriptor of the judge's own files ([`BoxStdio`]):
+//! a file for stdin is copied into a sealed anonymous memory file, and
+//! stdout and stderr go to anonymous memory files the judge copies to
+//! their paths once the run is over. Through a descriptor of a real file
+//! a program could learn its host path (`readlink /proc/self/fd/0` names
+//! the test) and, where the box user is the judge's own, reopen it for
+//! writing or `fchmod` it: change the data every later run is judged on.
 
 use std::fs::File;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::io::{Read, Seek, SeekFrom};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,7 +29,10 @@ pub enum Stdio {
     /// writes interleave instead of overwriting each other.
     File(PathBuf),
     /// A descriptor already open (a pipe's end, a file opened by the
-    /// caller), used as it is: the run gets a duplicate. The spec keeps
+    /// caller), used as it is: the run gets a duplicate. Never a file of
+    /// the judge's data: a box could learn its path and, where the box
+    /// user is the judge's own, write to it (use [`Stdio::File`], which
+    /// a box gets as an anonymous copy). The spec keeps
     /// it open while the spec (or a clone) lives, so drop the spec to let
     /// a pipe's reader see its end. The output limit bounds files only: a
     /// pipe's reader bounds what it takes.
@@ -67,8 +80,113 @@ fn open(stdio: &Stdio, direction: Direction) -> Result<OwnedFd, Error> {
     }
 }
 
-/// The run's stdin, stdout and stderr, opened by the judge (close-on-exec:
-/// each tier puts them on 0..2 itself).
+/// An anonymous memory file (`memfd`) named `name`, close-on-exec.
+fn memfd(name: &std::ffi::CStr, path: &Path) -> Result<File, Error> {
+    // SAFETY: valid C string; a fresh descriptor on success.
+    let fd =
+        unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
+    if fd < 0 {
+        return Err(Error::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::last_os_error(),
+        });
+    }
+    // SAFETY: a fresh descriptor we own.
+    Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
+}
+
+/// A sealed copy of the file at `path` in anonymous memory, read-only to
+/// everyone, at offset 0.
+fn copy_in(path: &Path) -> Result<OwnedFd, Error> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut from = File::open(path).map_err(io)?;
+    let mut copy = memfd(c"stdin", path)?;
+    std::io::copy(&mut from, &mut copy).map_err(io)?;
+    copy.seek(SeekFrom::Start(0)).map_err(io)?;
+    copy.set_permissions(std::fs::Permissions::from_mode(0o444))
+        .map_err(io)?;
+    let seals = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
+    // SAFETY: plain fcntl on a descriptor we own.
+    if unsafe { libc::fcntl(copy.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
+        return Err(io(std::io::Error::last_os_error()));
+    }
+    Ok(copy.into())
+}
+
+/// A boxed run's stdin, stdout and stderr: `fds` go to the box (drop them
+/// once it holds its copies, so a pipe's reader sees its end when the run
+/// ends); `outputs` copies what it wrote to the files asked for.
+pub(super) struct BoxStdio {
+    pub(super) fds: [OwnedFd; 3],
+    pub(super) outputs: Outputs,
+}
+
+/// Memory files a box writes, and the file each is copied to.
+pub(super) struct Outputs(Vec<(File, PathBuf)>);
+
+impl Outputs {
+    /// Copies what the run wrote to its files (at most `limit` bytes each,
+    /// the output limit the box's writes met already).
+    ///
+    /// # Errors
+    /// When a file cannot be written.
+    pub(super) fn finish(self, limit: u64) -> Result<(), Error> {
+        for (mut memory, path) in self.0 {
+            let io = |source| Error::Io {
+                path: path.clone(),
+                source,
+            };
+            let mut file = File::create(&path).map_err(io)?;
+            memory.seek(SeekFrom::Start(0)).map_err(io)?;
+            std::io::copy(&mut (&mut memory).take(limit), &mut file).map_err(io)?;
+        }
+        Ok(())
+    }
+}
+
+/// The run's stdin, stdout and stderr for a box: files become anonymous
+/// memory files (see the module's documentation); `/dev/null` and
+/// descriptors the caller gave are passed as they are.
+///
+/// # Errors
+/// When a file cannot be read or a memory file made.
+pub(super) fn open_box_stdio(spec: &RunSpec) -> Result<BoxStdio, Error> {
+    let stdin = match &spec.stdin {
+        Stdio::File(path) => copy_in(path)?,
+        other => open(other, Direction::Read)?,
+    };
+    let mut outputs: Vec<(File, PathBuf)> = Vec::new();
+    let mut output = |stdio: &Stdio, name: &std::ffi::CStr| -> Result<OwnedFd, Error> {
+        let Stdio::File(path) = stdio else {
+            return open(stdio, Direction::Write);
+        };
+        let io = |source| Error::Io {
+            path: path.clone(),
+            source,
+        };
+        // Stdout and stderr to one path share one memory file.
+        if let Some((memory, _)) = outputs.iter().find(|(_, p)| p == path) {
+            return memory.try_clone().map(OwnedFd::from).map_err(io);
+        }
+        let memory = memfd(name, path)?;
+        let fd = memory.try_clone().map(OwnedFd::from).map_err(io)?;
+        outputs.push((memory, path.clone()));
+        Ok(fd)
+    };
+    let stdout = output(&spec.stdout, c"stdout")?;
+    let stderr = output(&spec.stderr, c"stderr")?;
+    Ok(BoxStdio {
+        fds: [stdin, stdout, stderr],
+        outputs: Outputs(outputs),
+    })
+}
+
+/// The run's stdin, stdout and stderr as the `rlimit` tier gives them (the
+/// files themselves; nothing is isolated there), opened by the judge
+/// (close-on-exec: the tier puts them on 0..2 itself).
 ///
 /// # Errors
 /// When a file cannot be opened or a descriptor duplicated.

@@ -910,7 +910,8 @@ fn including_dev_zero_fails_fast() {
 #[test]
 fn box_writes_land_only_in_its_working_directory() {
     // The writable directory a run was given is really written (the judge
-    // reads compiled programs and outputs from there).
+    // reads compiled programs from there); a working directory given
+    // without a writable bind is the box's own tmpfs instead.
     let Some(sb) = boxed() else { return };
     let fx = Fixture::c(
         "#include <stdio.h>\nint main(void){FILE*f=fopen(\"result\",\"w\");fputs(\"ok\",f);fclose(f);return 0;}",
@@ -922,8 +923,376 @@ fn box_writes_land_only_in_its_working_directory() {
         .bind(Bind::read_only(fx.path()));
     let outcome = sb.run(&spec).unwrap();
     assert_eq!(outcome.termination, Termination::Exited(0));
+    assert!(!cwd.path().join("result").exists());
+    let outcome = sb.run(&spec.bind(Bind::writable(cwd.path()))).unwrap();
+    assert_eq!(outcome.termination, Termination::Exited(0));
     assert_eq!(
         std::fs::read_to_string(cwd.path().join("result")).unwrap(),
         "ok"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12: what a hostile submission could still do.
+
+/// A test input where the judge keeps it: the name says the answer.
+struct TestData {
+    dir: tempfile::TempDir,
+    input: std::path::PathBuf,
+}
+
+impl TestData {
+    const NAME: &'static str = "random-medium-lose-01.in";
+    const BYTES: &'static str = "3\n1 2 3\n";
+
+    fn new() -> TestData {
+        let dir = tempfile::Builder::new()
+            .prefix("grundy-data-")
+            .tempdir()
+            .unwrap();
+        let at = dir.path().join("var/tests/nim/0123abcd");
+        std::fs::create_dir_all(&at).unwrap();
+        let input = at.join(TestData::NAME);
+        std::fs::write(&input, TestData::BYTES).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        for p in [dir.path(), at.as_path()] {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o644)).unwrap();
+        TestData { dir, input }
+    }
+}
+
+/// Runs `fixture` (its directory at `/box/prog`, as the judge shows a
+/// program) with `input` on stdin, capturing stdout and stderr; also
+/// returns the host working directory it was given.
+fn run_with_input(
+    runner: &dyn Runner,
+    fixture: &Fixture,
+    input: &Path,
+    limits: Limits,
+) -> (Ran, tempfile::TempDir, tempfile::TempDir) {
+    let cwd = tempfile::Builder::new()
+        .prefix("grundy-run-")
+        .tempdir()
+        .unwrap();
+    let capture = tempfile::Builder::new()
+        .prefix("grundy-out-")
+        .tempdir()
+        .unwrap();
+    let spec = RunSpec::new(fixture.path().join("main"), cwd.path(), limits)
+        .envs(grundy::lang::base_env())
+        .stdin(Stdio::file(input))
+        .stdout(Stdio::file(capture.path().join("stdout")))
+        .stderr(Stdio::file(capture.path().join("stderr")))
+        .bind(Bind::read_only(fixture.path()).at("/box/prog"));
+    let start = Instant::now();
+    let outcome = runner.run(&spec).expect("the sandbox itself must not fail");
+    let elapsed = start.elapsed();
+    let read =
+        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+    let ran = Ran {
+        outcome,
+        stdout: read(&capture.path().join("stdout")),
+        stderr: read(&capture.path().join("stderr")),
+        elapsed,
+    };
+    (ran, cwd, capture)
+}
+
+// Item 1: readlink("/proc/self/fd/0") named the test's host file, and
+// with it the answer; mountinfo and the working directory named the
+// judge's directories.
+#[test]
+fn r12_nothing_of_a_test_but_its_bytes_reaches_the_program() {
+    let Some(sb) = boxed() else { return };
+    let data = TestData::new();
+    let fx = Fixture::c(
+        r#"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+    char link[4096], cwd[4096], input[64] = {0};
+    for (int fd = 0; fd < 3; fd++) {
+        ssize_t n = readlink(fd == 0 ? "/proc/self/fd/0" : fd == 1 ? "/proc/self/fd/1" : "/proc/self/fd/2", link, sizeof link - 1);
+        if (n >= 0) { link[n] = 0; fprintf(stderr, "fd%d %s\n", fd, link); }
+    }
+    if (getcwd(cwd, sizeof cwd)) fprintf(stderr, "cwd %s\n", cwd);
+    ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
+    if (n >= 0) { link[n] = 0; fprintf(stderr, "exe %s\n", link); }
+    FILE *m = fopen("/proc/self/mountinfo", "r");
+    char line[8192];
+    while (m && fgets(line, sizeof line, m)) fprintf(stderr, "mount %s", line);
+    fread(input, 1, sizeof input - 1, stdin);
+    fputs(input, stdout);
+    return 0;
+}"#,
+    );
+    let (ran, cwd, capture) = run_with_input(sb.as_ref(), &fx, &data.input, limits());
+    ran.assert_exited_ok();
+    assert_eq!(ran.stdout, TestData::BYTES, "stdin's bytes arrive");
+    let seen = &ran.stderr;
+    for host in [
+        TestData::NAME,
+        "0123abcd",
+        data.dir.path().to_str().unwrap(),
+        capture.path().to_str().unwrap(),
+        cwd.path().to_str().unwrap(),
+        fx.path().to_str().unwrap(),
+    ] {
+        assert!(!seen.contains(host), "the box saw {host}:\n{seen}");
+    }
+    assert!(seen.contains("exe /box/prog/main"), "{seen}");
+}
+
+// Item 2: where the box user is the judge's own uid, stdin was the test
+// file itself: reopened for writing, or fchmod-ed, it changed the data
+// every later submission is judged on.
+#[test]
+fn r12_the_program_cannot_change_the_test_data() {
+    let Some(sb) = boxed() else { return };
+    let data = TestData::new();
+    let fx = Fixture::c(
+        r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int main(void) {
+    int fd = open("/proc/self/fd/0", O_WRONLY | O_TRUNC);
+    if (fd >= 0) { write(fd, "CHANGED\n", 8); close(fd); }
+    fd = open("/proc/self/fd/0", O_RDWR);
+    if (fd >= 0) { pwrite(fd, "X", 1, 0); close(fd); }
+    if (pwrite(0, "Y", 1, 0) == 1) fputs("wrote fd 0\n", stderr);
+    fchmod(0, 04777);
+    fchmod(1, 04755);
+    fchmod(2, 0);
+    puts("done");
+    return 0;
+}"#,
+    );
+    let (ran, _cwd, capture) = run_with_input(sb.as_ref(), &fx, &data.input, limits());
+    ran.assert_exited_ok();
+    assert_eq!(
+        std::fs::read_to_string(&data.input).unwrap(),
+        TestData::BYTES,
+        "the test data changed"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&data.input), 0o644, "the test file's mode changed");
+    // What the judge reads back is its own file, of its own mode.
+    for out in ["stdout", "stderr"] {
+        let m = mode(&capture.path().join(out));
+        assert_eq!(m & 0o7000, 0, "{out} has mode {m:o}");
+        assert_ne!(m & 0o400, 0, "{out} has mode {m:o}");
+    }
+    assert_eq!(ran.stdout, "done\n");
+}
+
+// Item 3: without a cgroup only the program itself was sampled: a forked
+// child held 1 GiB under a 256 MiB limit, and children spinning in the
+// background, never reaped, hid their CPU time.
+#[test]
+fn r12_children_count_towards_the_memory_limit() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+    int p[2];
+    pipe(p);
+    if (fork() == 0) {
+        for (int i = 0; i < 1024; i++) { char *m = malloc(1 << 20); if (!m) break; memset(m, 1, 1 << 20); }
+        write(p[1], "x", 1);
+        for (;;) pause();
+    }
+    char c;
+    read(p[0], &c, 1);
+    return 0;
+}"#,
+    );
+    let l = limits().wall(Duration::from_secs(10));
+    let ran = run(sb.as_ref(), &fx, &[], l);
+    assert_eq!(ran.verdict(), Some(Verdict::MLE), "{:?}", ran.outcome);
+}
+
+#[test]
+fn r12_children_count_towards_the_cpu_limit() {
+    let Some(sb) = boxed() else { return };
+    // Three children spin 0.8 s of CPU each, then idle; the parent exits
+    // once they are done, reaping none of them.
+    let fx = Fixture::c(
+        r#"
+#include <time.h>
+#include <unistd.h>
+int main(void) {
+    int p[2];
+    pipe(p);
+    for (int i = 0; i < 3; i++) {
+        if (fork() == 0) {
+            struct timespec t;
+            do clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); while (t.tv_sec * 1000 + t.tv_nsec / 1000000 < 800);
+            write(p[1], "x", 1);
+            for (;;) pause();
+        }
+    }
+    char c;
+    for (int i = 0; i < 3; i++) read(p[0], &c, 1);
+    return 0;
+}"#,
+    );
+    let l = limits().wall(Duration::from_secs(20));
+    let ran = run(sb.as_ref(), &fx, &[], l);
+    assert_eq!(ran.verdict(), Some(Verdict::TLE), "{:?}", ran.outcome);
+}
+
+// Item 4: the working directory was the host's disk: many files each
+// under the file size limit filled it, and a directory of mode 000
+// survived the clean-up.
+#[test]
+fn r12_the_working_directory_is_bounded_and_never_the_hosts() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int main(void) {
+    static char buf[512 << 10];
+    memset(buf, 'x', sizeof buf);
+    long total = 0;
+    char name[64];
+    for (int i = 0; i < 400; i++) {
+        snprintf(name, sizeof name, "f%d", i);
+        int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) break;
+        ssize_t n = write(fd, buf, sizeof buf);
+        close(fd);
+        if (n <= 0) break;
+        total += n;
+    }
+    mkdir("locked", 0700);
+    close(open("locked/inside", O_WRONLY | O_CREAT, 0644));
+    chmod("locked", 0);
+    printf("%ld\n", total);
+    return 0;
+}"#,
+    );
+    let cwd = tempfile::Builder::new()
+        .prefix("grundy-run-")
+        .tempdir()
+        .unwrap();
+    let capture = tempfile::tempdir().unwrap();
+    let mut l = limits();
+    l.wall = Duration::from_secs(20);
+    let spec = RunSpec::new(fx.path().join("main"), cwd.path(), l)
+        .stdout(Stdio::file(capture.path().join("stdout")))
+        .bind(Bind::read_only(fx.path()));
+    let outcome = sb.run(&spec).expect("the sandbox itself must not fail");
+    assert_eq!(outcome.termination, Termination::Exited(0), "{outcome:?}");
+    let total: u64 = std::fs::read_to_string(capture.path().join("stdout"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let bound = SandboxConfig::default().tmp_size << 20;
+    assert!(
+        total <= bound,
+        "{total} bytes written to the working directory"
+    );
+    assert!(
+        std::fs::read_dir(cwd.path()).unwrap().next().is_none(),
+        "the run wrote to the host's working directory"
+    );
+}
+
+// Item 6: with `isolation = "auto"`, a machine where no namespace tier
+// worked ran submissions unisolated (as root, here). It must refuse,
+// saying why and what to do, unless the configuration says "none".
+#[test]
+fn r12_no_isolation_means_refusing_unless_asked_for() {
+    for isolation in [
+        grundy::config::Isolation::Auto,
+        grundy::config::Isolation::Namespaces,
+    ] {
+        let config = SandboxConfig {
+            isolation,
+            ..SandboxConfig::default()
+        };
+        // No namespace tier to try: as if every probe had failed.
+        let (runner, tiers) = sandbox::select_among(&config, &[]);
+        let why = tiers.refused.clone().expect("refused");
+        assert!(why.contains("isolation = \"none\""), "{why}");
+        assert!(why.contains("--insecure"), "{why}");
+        assert!(!why.contains('\n'), "one line: {why}");
+        assert_eq!(tiers.require_isolation(), Err(why.clone()));
+        let spec = RunSpec::new("/usr/bin/true", "/tmp", limits());
+        let err = runner.run(&spec).expect_err("nothing runs");
+        assert!(err.to_string().contains("--insecure"), "{err}");
+        assert!(
+            runner.describe().starts_with("refusing"),
+            "{}",
+            runner.describe()
+        );
+    }
+}
+
+// Item 7: AF_VSOCK is not covered by the network namespace (it reaches
+// the host and other boxes); AF_ALG, TIPC, RDS and the rare families and
+// protocols load kernel modules. Only what a program may need opens.
+#[test]
+fn r12_only_ordinary_socket_families_open() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <linux/vm_sockets.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+static void try(const char *name, int family, int type, int protocol) {
+    int s = socket(family, type, protocol);
+    if (s >= 0) { printf("%s\n", name); close(s); }
+}
+int main(void) {
+    try("unix", AF_UNIX, SOCK_STREAM, 0);
+    try("inet", AF_INET, SOCK_STREAM, 0);
+    try("inet6", AF_INET6, SOCK_DGRAM, 0);
+    try("netlink", AF_NETLINK, SOCK_RAW, 0);
+    try("VSOCK", AF_VSOCK, SOCK_STREAM, 0);
+    try("ALG", AF_ALG, SOCK_SEQPACKET, 0);
+    try("TIPC", AF_TIPC, SOCK_RDM, 0);
+    try("RDS", AF_RDS, SOCK_SEQPACKET, 0);
+    try("PACKET", AF_PACKET, SOCK_DGRAM, 0);
+    try("SCTP", AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+    try("DCCP", AF_INET6, SOCK_DCCP, IPPROTO_DCCP);
+    int s = socket(AF_VSOCK, SOCK_STREAM, 0);
+    if (s >= 0) {
+        struct sockaddr_vm a;
+        memset(&a, 0, sizeof a);
+        a.svm_family = AF_VSOCK; a.svm_cid = VMADDR_CID_ANY; a.svm_port = 4242;
+        if (bind(s, (struct sockaddr *)&a, sizeof a) == 0 && listen(s, 1) == 0) puts("VSOCK LISTENING");
+    }
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0) puts("pair");
+    if (socketpair(AF_TIPC, SOCK_STREAM, 0, pair) == 0) puts("TIPC PAIR");
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits());
+    ran.assert_exited_ok();
+    let opened: Vec<&str> = ran.stdout.lines().collect();
+    assert_eq!(
+        opened,
+        ["unix", "inet", "inet6", "netlink", "pair"],
+        "{}",
+        ran.stdout
     );
 }

@@ -9,7 +9,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::boxed::Boxed;
-use super::plan::{ancestors, locked_flags, nul_byte, under, Entry, SOURCE_FD};
+use super::plan::{
+    ancestors, locked_flags, nul_byte, rename, under, Entry, Item, RunMounts, SOURCE_FD,
+};
 use super::Inner;
 use crate::sandbox::limits::{ProcessLimit, Rlimit};
 use crate::sandbox::{Error, RunSpec};
@@ -42,6 +44,14 @@ pub(super) enum JobKind {
     BindDir,
     BindFile,
     Symlink,
+    /// A tmpfs (`source` holds its options).
+    Tmpfs,
+    /// A directory (inside a copied directory's tmpfs).
+    Mkdir,
+    /// A copy of host file `source` (opened to `fd`), of mode `mode`.
+    CopyFile,
+    /// Makes the tmpfs at `target` read-only (a copied directory is whole).
+    Seal,
 }
 
 /// A per-run mount: a bind of a host path, or a symlink.
@@ -54,6 +64,8 @@ pub(super) struct JobOp {
     pub(super) fd: RawFd,
     /// Flags of the source mount that a user namespace may not drop.
     pub(super) locked: libc::c_ulong,
+    /// Mode of a copied file.
+    pub(super) mode: u32,
     /// The host path (a bind), or what the link points to (a symlink).
     pub(super) source: *const libc::c_char,
     /// `/proc/self/fd/<fd>`.
@@ -168,31 +180,38 @@ impl Arena<'_> {
 fn mounts(
     arena: &mut Arena,
     root: &Path,
-    entries: &[(PathBuf, Entry)],
+    run: &RunMounts,
 ) -> Result<(Vec<JobOp>, Vec<CString>), Error> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut ops = Vec::new();
-    for (i, (inside, entry)) in entries.iter().enumerate() {
+    for (i, (inside, entry)) in run.entries.iter().enumerate() {
         let parent = inside.parent().unwrap_or(Path::new("/"));
         let fd = SOURCE_FD + i as RawFd;
         let target = arena.cstr(under(root, inside)?.as_bytes())?;
         let (kind, source, writable, locked, new_dirs) = match entry {
             Entry::Bind { source, writable } if source.is_dir() => (
                 JobKind::BindDir,
-                source,
+                source.as_path(),
                 *writable,
                 locked_flags(source),
                 inside.as_path(),
             ),
             Entry::Bind { source, writable } => (
                 JobKind::BindFile,
-                source,
+                source.as_path(),
                 *writable,
                 locked_flags(source),
                 parent,
             ),
-            Entry::Symlink(to) => (JobKind::Symlink, to, false, 0, parent),
-            _ => unreachable!("a run adds only binds and symlinks"),
+            Entry::Symlink(to) => (JobKind::Symlink, to.as_path(), false, 0, parent),
+            Entry::Tmpfs(options) => (
+                JobKind::Tmpfs,
+                Path::new(options.as_str()),
+                true,
+                0,
+                inside.as_path(),
+            ),
+            _ => unreachable!("a run adds only binds, symlinks and tmpfs"),
         };
         for at in ancestors(new_dirs) {
             if !dirs.contains(&at) {
@@ -204,10 +223,53 @@ fn mounts(
             writable: u32::from(writable),
             fd,
             locked,
+            mode: 0,
             source: arena.cstr(source.as_os_str().as_bytes())?,
             fd_path: arena.cstr(format!("/proc/self/fd/{fd}").as_bytes())?,
             target,
         });
+    }
+    // Copied directories: a tmpfs each, filled, then made read-only.
+    let mut fd = SOURCE_FD + run.entries.len() as RawFd;
+    let empty = arena.cstr(b"")?;
+    for copy in &run.copies {
+        for at in ancestors(&copy.inside) {
+            if !dirs.contains(&at) {
+                dirs.push(at);
+            }
+        }
+        let mut op = |kind, target: &Path, source: &[u8], fd: RawFd, mode| -> Result<(), Error> {
+            ops.push(JobOp {
+                kind,
+                writable: 0,
+                fd,
+                locked: 0,
+                mode,
+                source: arena.cstr(source)?,
+                fd_path: empty,
+                target: arena.cstr(under(root, target)?.as_bytes())?,
+            });
+            Ok(())
+        };
+        let options = format!("size={}k,mode=0755", copy.kib);
+        op(JobKind::Tmpfs, &copy.inside, options.as_bytes(), -1, 0)?;
+        for (at, item) in &copy.items {
+            match item {
+                Item::Dir => op(JobKind::Mkdir, at, b"", -1, 0)?,
+                Item::Symlink(to) => op(JobKind::Symlink, at, to.as_os_str().as_bytes(), -1, 0)?,
+                Item::File { source, mode } => {
+                    op(
+                        JobKind::CopyFile,
+                        at,
+                        source.as_os_str().as_bytes(),
+                        fd,
+                        *mode,
+                    )?;
+                    fd += 1;
+                }
+            }
+        }
+        op(JobKind::Seal, &copy.inside, b"", -1, 0)?;
     }
     let mkdirs = dirs
         .iter()
@@ -218,12 +280,7 @@ fn mounts(
 
 impl Inner {
     /// Writes the run's [`Job`] into box `b`'s shared memory.
-    pub(super) fn load(
-        &self,
-        b: &Boxed,
-        spec: &RunSpec,
-        entries: &[(PathBuf, Entry)],
-    ) -> Result<(), Error> {
+    pub(super) fn load(&self, b: &Boxed, spec: &RunSpec, run: &RunMounts) -> Result<(), Error> {
         let root = Path::new(OsStr::from_bytes(self.base.root.as_bytes()));
         let mut arena = Arena {
             shared: &b.shared,
@@ -232,17 +289,18 @@ impl Inner {
         let job_at = arena
             .alloc(std::mem::size_of::<Job>(), std::mem::align_of::<Job>())?
             .cast::<Job>();
-        let (ops, mkdirs) = mounts(&mut arena, root, entries)?;
-        let cwd = std::fs::canonicalize(&spec.cwd).map_err(|source| Error::Io {
-            path: spec.cwd.clone(),
-            source,
-        })?;
-        let program = spec.program.as_os_str().as_bytes();
-        let argv = std::iter::once(program).chain(spec.args.iter().map(|a| a.as_bytes()));
+        let (ops, mkdirs) = mounts(&mut arena, root, run)?;
+        // Host paths the box sees elsewhere are named where it sees them.
+        let program = match spec.program.to_str() {
+            Some(p) => rename(p, &run.renames).into_bytes(),
+            None => spec.program.as_os_str().as_bytes().to_vec(),
+        };
+        let args: Vec<String> = spec.args.iter().map(|a| rename(a, &run.renames)).collect();
+        let argv = std::iter::once(program.as_slice()).chain(args.iter().map(|a| a.as_bytes()));
         let env: Vec<Vec<u8>> = spec
             .env
             .iter()
-            .map(|(k, v)| format!("{k}={v}").into_bytes())
+            .map(|(k, v)| format!("{k}={}", rename(v, &run.renames)).into_bytes())
             .collect();
         let processes = match self.cgroups {
             // Without a pids controller: per-user process count, which in
@@ -256,8 +314,8 @@ impl Inner {
             n_mkdirs: mkdirs.len(),
             ops: arena.put(&ops)?,
             n_ops: ops.len(),
-            cwd: arena.cstr(cwd.as_os_str().as_bytes())?,
-            program: arena.cstr(program)?,
+            cwd: arena.cstr(run.cwd.as_os_str().as_bytes())?,
+            program: arena.cstr(&program)?,
             argv: arena.strings(argv)?,
             envp: arena.strings(env.iter().map(Vec::as_slice))?,
             rlimits: arena.put(rlimits.as_slice())?,

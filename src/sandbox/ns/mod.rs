@@ -48,10 +48,10 @@ use std::time::{Duration, Instant};
 use super::cgroup::Cgroups;
 use super::outcome::{classify, Ending, Stopped};
 use super::seccomp::Filter;
-use super::stdio::open_stdio;
+use super::stdio::{open_box_stdio, BoxStdio};
 use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
 use boxed::Boxed;
-use plan::{Base, Entry};
+use plan::{Base, RunMounts};
 use pool::{Pool, Workers};
 use wire::Step;
 
@@ -158,12 +158,12 @@ impl NamespaceSandbox {
     fn launch(
         &self,
         spec: &RunSpec,
-        entries: &[(PathBuf, Entry)],
+        mounts: &RunMounts,
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<(Boxed, Instant), Error> {
         let mut b = self.take(&spec.limits)?;
-        match self.start(&mut b, spec, entries, stdio, program) {
+        match self.start(&mut b, spec, mounts, stdio, program) {
             Ok(start) => Ok((b, start)),
             // Only sending fails so.
             Err(Error::Setup { .. }) => {
@@ -171,7 +171,7 @@ impl NamespaceSandbox {
                 let mut b = self
                     .inner
                     .prepare((spec.limits.memory, spec.limits.processes))?;
-                match self.start(&mut b, spec, entries, stdio, program) {
+                match self.start(&mut b, spec, mounts, stdio, program) {
                     Ok(start) => Ok((b, start)),
                     Err(e) => {
                         self.discard(b);
@@ -192,11 +192,11 @@ impl NamespaceSandbox {
         &self,
         b: &mut Boxed,
         spec: &RunSpec,
-        entries: &[(PathBuf, Entry)],
+        mounts: &RunMounts,
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<Instant, Error> {
-        self.inner.load(b, spec, entries)?;
+        self.inner.load(b, spec, mounts)?;
         b.set_limits(&spec.limits)?;
         let start = Instant::now();
         // SAFETY: plain system calls on descriptors that are open.
@@ -262,12 +262,12 @@ impl Runner for NamespaceSandbox {
                 ),
             });
         }
-        let stdio = open_stdio(spec)?;
-        let entries = self.inner.run_entries(spec)?;
-        let raw = stdio.each_ref().map(AsRawFd::as_raw_fd);
-        let (mut b, start) = self.launch(spec, &entries, raw, &program)?;
+        let BoxStdio { fds, outputs } = open_box_stdio(spec)?;
+        let mounts = self.inner.run_entries(spec)?;
+        let raw = fds.each_ref().map(AsRawFd::as_raw_fd);
+        let (mut b, start) = self.launch(spec, &mounts, raw, &program)?;
         // The box holds its own copies now.
-        drop(stdio);
+        drop(fds);
 
         let mut sampled = Sampled::default();
         let stopped = watch(&mut b, &spec.limits, start, &mut sampled);
@@ -279,6 +279,7 @@ impl Runner for NamespaceSandbox {
         let status = b.report.status;
         let m = measure(&b, &sampled);
         self.discard(b);
+        outputs.finish(spec.limits.output)?;
         if status.is_none() && stopped.is_none() && m.oom_kills == 0 {
             return Err(Error::Setup {
                 program,
@@ -321,13 +322,54 @@ impl Runner for NamespaceSandbox {
     }
 }
 
-/// What the watchdog saw without a cgroup: the program's last sampled CPU
-/// time (ms) and peak RSS (KiB). A program killed with its namespace is
-/// never reaped by init, so rusage alone would miss it.
+/// What the watchdog saw without a cgroup: the box's largest sampled CPU
+/// time (ms) and resident memory (KiB), each summed over every process of
+/// the box. A process killed with its namespace is never reaped by init,
+/// so rusage alone would miss it.
 #[derive(Debug, Default, Clone, Copy)]
 struct Sampled {
     cpu_ms: u64,
     rss_kib: u64,
+    /// CPU ticks init had reaped before the run (its helper's).
+    reaped_before: Option<u64>,
+}
+
+/// Every process of the box below its init, from `/proc`: the CPU ticks
+/// of the children init reaped, those of every other process (its own and
+/// what it reaped), and their resident memory (KiB), summed. Processes of a box can only be
+/// descendants of its init: orphans are reparented to it.
+fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
+    let reaped_by_init = rlimit::stat(init)?.reaped_ticks;
+    let mut ticks = 0;
+    let mut rss_kib = 0;
+    let mut pending = vec![init];
+    let mut seen = 0usize;
+    while let Some(pid) = pending.pop() {
+        // A fork bomb is stopped by the process limit; never loop on one.
+        seen += 1;
+        if seen > 100_000 {
+            break;
+        }
+        if pid != init {
+            if let Some(s) = rlimit::stat(pid) {
+                ticks += s.cpu_ticks + s.reaped_ticks;
+                rss_kib += s.rss_kib;
+            }
+        }
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            pending.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<libc::pid_t>().ok()),
+            );
+        }
+    }
+    Some((reaped_by_init, ticks, rss_kib))
 }
 
 /// Waits for the program to end (init's report) or init to die, enforcing
@@ -350,16 +392,17 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             if g.cpu_ns() > cpu_limit_ns {
                 stop = Some(Stopped::Cpu);
             }
-        } else if let Some(child) = first_child(b.pid) {
-            // No cgroup: sample the program itself, as the rlimit tier does.
-            if let Some((rss_kib, cpu_ms)) = rlimit::sample(child, ticks) {
-                sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
-                sampled.rss_kib = sampled.rss_kib.max(rss_kib);
-                if rss_kib * 1024 > limits.memory {
-                    stop = Some(Stopped::Memory);
-                } else if cpu_ms * 1_000_000 > cpu_limit_ns + 50_000_000 {
-                    stop = Some(Stopped::Cpu);
-                }
+        } else if let Some((reaped, cpu_ticks, rss_kib)) = sample_box(b.pid) {
+            // No cgroup: sum every process of the box, children included.
+            let before = *sampled.reaped_before.get_or_insert(reaped);
+            let cpu_ticks = cpu_ticks + reaped.saturating_sub(before);
+            let cpu_ms = cpu_ticks * 1000 / ticks.max(1);
+            sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
+            sampled.rss_kib = sampled.rss_kib.max(rss_kib);
+            if rss_kib * 1024 > limits.memory {
+                stop = Some(Stopped::Memory);
+            } else if cpu_ms * 1_000_000 > cpu_limit_ns + 50_000_000 {
+                stop = Some(Stopped::Cpu);
             }
         }
         if stop.is_some() {
@@ -368,10 +411,4 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             return stop;
         }
     }
-}
-
-/// The first child of `pid` (the program, for a box's init).
-fn first_child(pid: libc::pid_t) -> Option<libc::pid_t> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
-    text.split_whitespace().next()?.parse().ok()
 }

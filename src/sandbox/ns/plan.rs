@@ -29,6 +29,112 @@ pub(super) struct Base {
     pub(super) sources: usize,
     /// Paths inside the box that `ops` provide.
     pub(super) paths: Vec<PathBuf>,
+    /// Mount options of a run's working directory when the judge gives it
+    /// none ([`WORK`]): a tmpfs as small as `/tmp`.
+    pub(super) work: String,
+}
+
+/// Where a run works when its working directory is not one of its
+/// writable binds: a tmpfs of the box, gone with it. Nothing a program
+/// writes reaches the host's disk, however many files, and a neutral path
+/// says nothing of the judge's directories.
+pub(super) const WORK: &str = "/box/work";
+
+/// The largest directory [`crate::sandbox::Bind::at`] copies into a box
+/// (entries, bytes); a larger one is bound instead.
+const COPY_MAX: (usize, u64) = (256, 64 << 20);
+
+/// A run's own part of the file system.
+pub(super) struct RunMounts {
+    /// Binds, symlinks and tmpfs, parents first.
+    pub(super) entries: Vec<(PathBuf, Entry)>,
+    /// Directories copied into tmpfs of the box, after `entries`.
+    pub(super) copies: Vec<Copied>,
+    /// The working directory inside the box.
+    pub(super) cwd: PathBuf,
+    /// Host paths the box sees elsewhere, and where (longest first).
+    pub(super) renames: Vec<(String, String)>,
+}
+
+/// A host directory copied into a read-only tmpfs of the box.
+pub(super) struct Copied {
+    pub(super) inside: PathBuf,
+    /// Size of the tmpfs, KiB.
+    pub(super) kib: u64,
+    /// What it holds, parents first, at their paths inside the box.
+    pub(super) items: Vec<(PathBuf, Item)>,
+}
+
+/// One entry of a [`Copied`] directory.
+pub(super) enum Item {
+    Dir,
+    File { source: PathBuf, mode: u32 },
+    Symlink(PathBuf),
+}
+
+/// Plans copying host directory `dir` to `inside`, or `None` when it is
+/// too large (or unreadable here) to copy.
+fn plan_copy(dir: &Path, inside: &Path) -> Option<Copied> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut items = Vec::new();
+    let mut bytes = 0u64;
+    let mut pending = vec![(dir.to_path_buf(), inside.to_path_buf())];
+    while let Some((host, at)) = pending.pop() {
+        let mut names: Vec<_> = std::fs::read_dir(&host).ok()?.flatten().collect();
+        names.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in names {
+            let meta = std::fs::symlink_metadata(entry.path()).ok()?;
+            let to = at.join(entry.file_name());
+            let item = if meta.is_dir() {
+                pending.push((entry.path(), to.clone()));
+                Item::Dir
+            } else if meta.file_type().is_symlink() {
+                Item::Symlink(std::fs::read_link(entry.path()).ok()?)
+            } else if meta.is_file() {
+                bytes += meta.len().next_multiple_of(4096);
+                Item::File {
+                    source: entry.path(),
+                    mode: meta.permissions().mode() & 0o755,
+                }
+            } else {
+                continue;
+            };
+            items.push((to, item));
+            if items.len() > COPY_MAX.0 || bytes > COPY_MAX.1 {
+                return None;
+            }
+        }
+    }
+    // Parents first.
+    items.sort_by(|a, b| a.0.components().cmp(b.0.components()));
+    Some(Copied {
+        inside: inside.to_path_buf(),
+        kib: bytes / 1024 + 4 * items.len() as u64 + 1024,
+        items,
+    })
+}
+
+/// `text` with every host path of `renames` (at a path boundary) replaced
+/// by where the box sees it.
+pub(super) fn rename(text: &str, renames: &[(String, String)]) -> String {
+    let mut out = text.to_string();
+    for (host, inside) in renames {
+        let mut from = 0;
+        while let Some(at) = out[from..].find(host.as_str()).map(|i| i + from) {
+            let end = at + host.len();
+            let boundary = out[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !(c.is_alphanumeric() || "-_.".contains(c)));
+            if boundary {
+                out.replace_range(at..end, inside);
+                from = at + inside.len();
+            } else {
+                from = end;
+            }
+        }
+    }
+    out
 }
 
 /// One step of building the box's file system, with absolute paths under
@@ -327,15 +433,21 @@ impl Base {
             ops: writer.ops,
             sources: writer.sources,
             paths,
+            work: format!("size={tmp_size_mib}m,mode=0777"),
         })
     }
 }
 
 impl Inner {
     /// The run's own mounts: its binds and working directory, beyond the
-    /// base. Writable directories are given to the box user.
-    pub(super) fn run_entries(&self, spec: &RunSpec) -> Result<Vec<(PathBuf, Entry)>, Error> {
+    /// base, and the working directory inside the box. Writable
+    /// directories are given to the box user. A working directory that is
+    /// no writable bind's is a tmpfs of the box at [`WORK`]: the host
+    /// directory is not used.
+    pub(super) fn run_entries(&self, spec: &RunSpec) -> Result<RunMounts, Error> {
         let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
+        let mut copies = Vec::new();
+        let mut renames = Vec::new();
         for bind in &spec.binds {
             if !bind.path.exists() {
                 return Err(Error::Io {
@@ -343,8 +455,33 @@ impl Inner {
                     source: std::io::Error::from(std::io::ErrorKind::NotFound),
                 });
             }
-            add_host(&bind.path, bind.writable, &mut entries);
+            match &bind.inside {
+                Some(inside) if !bind.writable && bind.path.is_dir() => {
+                    let canonical =
+                        std::fs::canonicalize(&bind.path).map_err(|source| Error::Io {
+                            path: bind.path.clone(),
+                            source,
+                        })?;
+                    for host in [&bind.path, &canonical] {
+                        let host = host.to_string_lossy().trim_end_matches('/').to_string();
+                        renames.push((host, inside.to_string_lossy().into_owned()));
+                    }
+                    match plan_copy(&canonical, inside) {
+                        Some(copy) => copies.push(copy),
+                        None => entries.push((
+                            inside.clone(),
+                            Entry::Bind {
+                                source: canonical,
+                                writable: false,
+                            },
+                        )),
+                    }
+                }
+                _ => add_host(&bind.path, bind.writable, &mut entries),
+            }
         }
+        renames.sort_by_key(|(host, _)| std::cmp::Reverse(host.len()));
+        renames.dedup();
         let cwd = std::fs::canonicalize(&spec.cwd).map_err(|source| Error::Io {
             path: spec.cwd.clone(),
             source,
@@ -352,21 +489,23 @@ impl Inner {
         let covered = entries
             .iter()
             .any(|(at, e)| matches!(e, Entry::Bind { writable: true, .. }) && cwd.starts_with(at));
-        if !covered {
-            entries.push((
-                cwd.clone(),
-                Entry::Bind {
-                    source: cwd,
-                    writable: true,
-                },
-            ));
-        }
+        let inside = if covered {
+            cwd
+        } else {
+            entries.push((PathBuf::from(WORK), Entry::Tmpfs(self.base.work.clone())));
+            PathBuf::from(WORK)
+        };
         entries.retain(|(at, _)| !self.base.paths.contains(at));
         sort_entries(&mut entries);
         if self.privileged {
             self.give_writable_to_box_user(&entries)?;
         }
-        Ok(entries)
+        Ok(RunMounts {
+            entries,
+            copies,
+            cwd: inside,
+            renames,
+        })
     }
 
     /// The box user must own its writable directories (when the judge is

@@ -63,6 +63,7 @@ steps! {
     Open => "opening a bind source",
     Job => "receiving the run",
     Base => "preparing the box's file system",
+    Copy => "copying a file into the box",
 }
 
 impl Step {

@@ -2,7 +2,9 @@
 
 use std::os::fd::RawFd;
 
-use super::mounts::{bind, mkdir, mount_tmpfs, open_source};
+use super::mounts::{
+    bind, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source, open_source,
+};
 use super::program::program;
 use super::{become_box_user, check, close_all_but, fail, Prep};
 use crate::sandbox::ns::job::{slice, Job, JobKind};
@@ -169,14 +171,17 @@ unsafe fn arm_program(prep: &Prep) -> (libc::pid_t, RawFd) {
     (stub, to_stub)
 }
 
-/// Mounts the run's binds and symlinks (sources opened with the judge's
-/// identity, mounts made as the box user).
+/// Mounts the run's binds, symlinks and tmpfs and copies its copied
+/// directories (sources opened with the judge's identity, mounts and
+/// copies made as the box user).
 unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
     let report = prep.report;
     let ops = slice(job.ops, job.n_ops);
     for op in ops {
-        if op.kind != JobKind::Symlink {
-            open_source(op.source, op.fd, report);
+        match op.kind {
+            JobKind::BindDir | JobKind::BindFile => open_source(op.source, op.fd, report),
+            JobKind::CopyFile => open_copy_source(op.source, op.fd, report),
+            _ => {}
         }
     }
     if prep.users == Users::Namespace {
@@ -188,6 +193,10 @@ unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
     for op in ops {
         match op.kind {
             JobKind::Symlink => check(libc::symlink(op.source, op.target), report, Step::Symlink),
+            JobKind::Tmpfs => mount_tmpfs(op.target, op.source, report, Step::Tmpfs),
+            JobKind::Mkdir => mkdir(op.target, report),
+            JobKind::CopyFile => copy_file(op.fd, op.target, op.mode, report),
+            JobKind::Seal => make_read_only(op.target, 0, report),
             kind => bind(
                 op.fd_path,
                 op.target,

@@ -19,8 +19,12 @@ struct MountAttr {
     userns_fd: u64,
 }
 
-/// Makes the bind at `target` (and everything below it) read-only.
-unsafe fn make_read_only(target: *const libc::c_char, locked: libc::c_ulong, report: RawFd) {
+/// Makes the mount at `target` (and everything below it) read-only.
+pub(super) unsafe fn make_read_only(
+    target: *const libc::c_char,
+    locked: libc::c_ulong,
+    report: RawFd,
+) {
     let attr = MountAttr {
         attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
         attr_clr: 0,
@@ -66,6 +70,41 @@ pub(super) unsafe fn open_source(source: *const libc::c_char, fd: RawFd, report:
         fail(report, Step::Open);
     }
     libc::close(f);
+}
+
+/// Opens file `source` for reading (with the judge's identity) and moves
+/// it to `fd`, for [`copy_file`].
+pub(super) unsafe fn open_copy_source(source: *const libc::c_char, fd: RawFd, report: RawFd) {
+    let f = libc::open(source, libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW);
+    if f < 0 || libc::dup3(f, fd, libc::O_CLOEXEC) < 0 {
+        fail(report, Step::Open);
+    }
+    libc::close(f);
+}
+
+/// Copies the open file `fd` to a new file `target` of mode `mode`, and
+/// closes `fd`.
+pub(super) unsafe fn copy_file(fd: RawFd, target: *const libc::c_char, mode: u32, report: RawFd) {
+    let out = libc::open(
+        target,
+        libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+        0o600,
+    );
+    if out < 0 {
+        fail(report, Step::Copy);
+    }
+    loop {
+        let n = libc::sendfile(out, fd, std::ptr::null_mut(), 1 << 30);
+        if n == 0 {
+            break;
+        }
+        if n < 0 && *libc::__errno_location() != libc::EINTR {
+            fail(report, Step::Copy);
+        }
+    }
+    check(libc::fchmod(out, mode), report, Step::Copy);
+    libc::close(out);
+    libc::close(fd);
 }
 
 /// Creates directory `path` unless it exists.
