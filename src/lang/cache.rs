@@ -80,8 +80,20 @@ impl ProgramCache {
             .map_err(Self::err(&self.root))?;
         let copy = staged.path().join("entry");
         copy_read_only(built, &copy).map_err(Self::err(built))?;
+        // Moving a directory to another parent rewrites its `..`, which
+        // needs write permission on it (for a judge that is not root): the
+        // top is made read-only once in place.
+        let writable = std::fs::Permissions::from_mode(0o755);
+        if copy.is_dir() {
+            std::fs::set_permissions(&copy, writable).map_err(Self::err(&copy))?;
+        }
         match std::fs::rename(&copy, &dir) {
-            Ok(()) => {}
+            Ok(()) => {
+                if dir.is_dir() {
+                    let read_only = std::fs::Permissions::from_mode(0o555);
+                    std::fs::set_permissions(&dir, read_only).map_err(Self::err(&dir))?;
+                }
+            }
             // Another judge stored the same key first: theirs is as good.
             Err(_) if dir.is_dir() => {
                 let _ = remove_entry(&copy);

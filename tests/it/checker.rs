@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helpers::{repo, Workspace};
+use crate::helpers::{copy_dir, repo, Workspace};
 
 /// The fixture package with `checker` (a file of tests/fixtures/checkers)
 /// as its checker in `protocol`, and an accepted submission that prints
@@ -34,18 +34,6 @@ fn package(ws: &Workspace, checker: &str, protocol: &str) -> PathBuf {
     )
     .unwrap();
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn verify(ws: &Workspace, dir: &Path) -> Value {

@@ -136,3 +136,16 @@ impl Workspace {
         ])
     }
 }
+
+/// Copies a directory tree (a fixture package, to change).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create a directory");
+    for entry in std::fs::read_dir(from).expect("read a fixture").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy a fixture file");
+        }
+    }
+}

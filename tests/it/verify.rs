@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helpers::{repo, Workspace};
+use crate::helpers::{copy_dir, repo, Workspace};
 
 /// A copy of the fixture package, to break.
 fn package(ws: &Workspace, name: &str) -> PathBuf {
@@ -13,18 +13,6 @@ fn package(ws: &Workspace, name: &str) -> PathBuf {
     let to = ws.dir.path().join(name);
     copy_dir(&from, &to);
     to
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn verify(ws: &Workspace, dir: &Path) -> (i32, Value) {
