@@ -1296,3 +1296,33 @@ int main(void) {
         ran.stdout
     );
 }
+
+// Item 3, its other side: summing the box's processes must not count the
+// pages a fork shares twice (a program that forks after filling 180 MiB
+// under a 256 MiB limit is within it).
+#[test]
+fn r12_pages_a_fork_shares_are_counted_once() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    size_t n = 180u << 20;
+    char *m = malloc(n);
+    memset(m, 1, n);
+    pid_t c = fork();
+    usleep(300000);
+    if (c == 0) _exit(m[n - 1] == 1 ? 0 : 1);
+    int status;
+    waitpid(c, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}"#,
+    );
+    let l = limits().wall(Duration::from_secs(10));
+    let ran = run(sb.as_ref(), &fx, &[], l);
+    ran.assert_exited_ok();
+    assert_eq!(ran.verdict(), None, "{:?}", ran.outcome);
+}

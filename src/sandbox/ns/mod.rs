@@ -336,12 +336,14 @@ struct Sampled {
 
 /// Every process of the box below its init, from `/proc`: the CPU ticks
 /// of the children init reaped, those of every other process (its own and
-/// what it reaped), and their resident memory (KiB), summed. Processes of a box can only be
+/// what it reaped), and their resident memory (KiB), summed (each shared
+/// page once, when there are several processes). Processes of a box can only be
 /// descendants of its init: orphans are reparented to it.
 fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
     let reaped_by_init = rlimit::stat(init)?.reaped_ticks;
     let mut ticks = 0;
     let mut rss_kib = 0;
+    let mut processes = Vec::new();
     let mut pending = vec![init];
     let mut seen = 0usize;
     while let Some(pid) = pending.pop() {
@@ -354,6 +356,7 @@ fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
             if let Some(s) = rlimit::stat(pid) {
                 ticks += s.cpu_ticks + s.reaped_ticks;
                 rss_kib += s.rss_kib;
+                processes.push((pid, s.rss_kib));
             }
         }
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
@@ -369,7 +372,22 @@ fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
             );
         }
     }
+    if processes.len() > 1 {
+        // Forked processes share pages: count each page once, split
+        // among its sharers (PSS), where the kernel tells it.
+        rss_kib = processes
+            .iter()
+            .map(|&(pid, rss)| proportional_kib(pid).unwrap_or(rss))
+            .sum();
+    }
     Some((reaped_by_init, ticks, rss_kib))
+}
+
+/// A process's proportional set size (KiB), from `smaps_rollup`.
+fn proportional_kib(pid: libc::pid_t) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("Pss:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Waits for the program to end (init's report) or init to die, enforcing
