@@ -80,7 +80,7 @@ pub enum Command {
     /// Store an API token for a hosted judge (read from standard input, or
     /// prompted for), readable by you only, for --server to use.
     Login {
-        /// The server's URL, e.g. http://judge.example:8080.
+        /// The server's URL, e.g. `http://judge.example:8080`.
         url: String,
     },
     /// List the problems with their titles and limits.
