@@ -158,10 +158,7 @@ impl Queue for Store {
         .fetch_all(&mut *tx)
         .await?;
         for id in abandoned {
-            sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            clear_tests(&mut tx, id).await?;
         }
         let claimed = sqlx::query_as::<_, (i64, i64)>(concat!(
             "UPDATE submissions SET status = 'judging', attempt = attempt + 1, tries = tries + 1,
@@ -185,10 +182,7 @@ impl Queue for Store {
             return Ok(None);
         };
         // A previous attempt's partial results go; this attempt writes its own.
-        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        clear_tests(&mut tx, id).await?;
         tx.commit().await?;
         let submission = self.get(id).await?.ok_or(Error::Vanished(id))?;
         Ok(Some(Claim {
@@ -280,10 +274,7 @@ impl Queue for Store {
             // Dropping the transaction rolls it back; nothing was written.
             return Ok(false);
         }
-        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-            .bind(lease.id)
-            .execute(&mut *tx)
-            .await?;
+        clear_tests(&mut tx, lease.id).await?;
         for (position, t) in report.tests.iter().enumerate() {
             insert_test(&mut tx, lease.id, position, t).await?;
         }
@@ -325,10 +316,7 @@ impl Queue for Store {
         let Some(status) = status else {
             return Ok(Failed::LeaseLost);
         };
-        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-            .bind(lease.id)
-            .execute(&mut *tx)
-            .await?;
+        clear_tests(&mut tx, lease.id).await?;
         tx.commit().await?;
         Ok(if status == "done" {
             Failed::GaveUp
@@ -351,10 +339,7 @@ impl Queue for Store {
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-            .bind(lease.id)
-            .execute(&mut *tx)
-            .await?;
+        clear_tests(&mut tx, lease.id).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -371,10 +356,7 @@ impl Queue for Store {
         .fetch_all(&mut *tx)
         .await?;
         for id in &ids {
-            sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            clear_tests(&mut tx, *id).await?;
         }
         tx.commit().await?;
         Ok(ids.len() as u64)
@@ -434,6 +416,15 @@ impl Store {
         tx.commit().await?;
         Ok(done.rows_affected())
     }
+}
+
+/// Removes a submission's test results (a new attempt writes its own).
+async fn clear_tests(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, id: i64) -> Result<(), Error> {
+    sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 async fn insert_test(
