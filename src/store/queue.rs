@@ -150,7 +150,7 @@ impl Queue for Store {
                  memory_kib = 0, lease_until = NULL, finished_at = ",
             now_text!(),
             ", error = 'judging was abandoned on every try (lease expired)'
-             WHERE status = 'judging' AND COALESCE(lease_until, 0) < ",
+             WHERE status = 'judging' AND COALESCE(lease_until, 0) <= ",
             now_ms!(),
             " AND tries >= ? RETURNING id"
         ))
@@ -169,7 +169,7 @@ impl Queue for Store {
             " WHERE id = (SELECT id FROM submissions
                           WHERE (status = 'queued' AND COALESCE(lease_until, 0) <= ",
             now_ms!(),
-            ") OR (status = 'judging' AND COALESCE(lease_until, 0) < ",
+            ") OR (status = 'judging' AND COALESCE(lease_until, 0) <= ",
             now_ms!(),
             ") ORDER BY priority, id LIMIT 1)
              RETURNING id, attempt"
@@ -348,7 +348,7 @@ impl Queue for Store {
         let mut tx = self.pool.begin().await?;
         let ids = sqlx::query_scalar::<_, i64>(concat!(
             "UPDATE submissions SET status = 'queued', lease_until = NULL
-             WHERE status = 'judging' AND COALESCE(lease_until, 0) < ",
+             WHERE status = 'judging' AND COALESCE(lease_until, 0) <= ",
             now_ms!(),
             " AND tries < ? RETURNING id"
         ))
