@@ -255,7 +255,7 @@ impl Judge {
             .stderr(Stdio::file(&stderr))
             .binds(program.binds());
         let (input, answer) = (tests.input(test), tests.answer(test));
-        let (outcome, (verdict, message, given)) = match interactor {
+        let (outcome, (verdict, message, given), transcript) = match interactor {
             Some(interactor) => {
                 let test = interactive::Test {
                     input: &input,
@@ -263,6 +263,7 @@ impl Judge {
                     work: capture.path(),
                     checker: &problem.manifest.checker,
                     checking,
+                    record: test.group.is_sample(),
                 };
                 interactive::run(self.runner.as_ref(), interactor, program, spec, test)?
             }
@@ -275,7 +276,7 @@ impl Judge {
                         checking.check_scored(self.runner.as_ref(), &input, &answer, &stdout)?
                     }
                 };
-                (outcome, judged)
+                (outcome, judged, None)
             }
         };
         let (verdict, message, score) = match resolve_score(given, points) {
@@ -298,7 +299,7 @@ impl Judge {
             signal,
             message,
             score,
-            transcript: None,
+            transcript,
         })
     }
 

@@ -149,3 +149,72 @@ fn an_interactive_problem_is_judged_with_its_interactor() {
     );
     assert!(check_ok(&report, "submissions"), "{report:#}");
 }
+
+/// The sample's transcript of a `nim-duel` submission (both directions).
+fn transcript_text(test: &Value, from: &str) -> String {
+    test["transcript"]["parts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no transcript: {test:#}"))
+        .iter()
+        .filter(|p| p["from"] == from)
+        .map(|p| p["text"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn an_interactive_sample_keeps_its_transcript_and_secret_tests_do_not() {
+    let ws = Workspace::new();
+    let source =
+        std::fs::read_to_string(repo().join("problems/nim-duel/submissions/accepted/xor.py"))
+            .unwrap();
+    let out = ws.submit("nim-duel", "xor.py", &source);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let report = out.json();
+    let tests = report["tests"].as_array().unwrap();
+    let sample = tests.iter().find(|t| t["name"] == "sample-1").unwrap();
+    // The interactor sends the games (the sample's input starts "2\n3\n1 2 3"),
+    // the program answers who it plays as (1^2^3 = 0: second), then moves.
+    let said = transcript_text(sample, "interactor");
+    assert!(said.starts_with("2\n3\n1 2 3\n"), "{said:?}");
+    let answered = transcript_text(sample, "submission");
+    assert!(answered.starts_with("second\n"), "{answered:?}");
+    assert_eq!(sample["transcript"]["truncated"], false);
+    assert!(
+        tests
+            .iter()
+            .filter(|t| t["group"] != "sample")
+            .all(|t| t.get("transcript").is_none()),
+        "only samples: {report:#}"
+    );
+
+    // Stored, and shown to a human under the sample's row.
+    let id = report["id"].to_string();
+    let stored = ws.grundy(&["status", &id, "--json"]).json();
+    assert_eq!(stored["tests"][0]["transcript"], sample["transcript"]);
+    let human = ws.grundy(&["status", &id]);
+    assert!(
+        human.stdout.contains("transcript of sample-1") && human.stdout.contains("> second"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn a_transcript_does_not_change_a_failing_verdict() {
+    let ws = Workspace::new();
+    let path = "problems/nim-duel/submissions/wrong_answer/stops-after-one-game.cpp";
+    let source = std::fs::read_to_string(repo().join(path)).unwrap();
+    let out = ws.submit("nim-duel", "stops.cpp", &source);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let report = out.json();
+    assert_eq!(report["verdict"], "WA", "{report:#}");
+    let sample = &report["tests"][0];
+    assert_eq!(sample["name"], "sample-1");
+    assert_eq!(sample["verdict"], "WA", "{report:#}");
+    // It played the whole first game, then left: the interactor's second
+    // game is in the transcript, and no answer to it.
+    assert!(
+        transcript_text(sample, "interactor").contains("0 5"),
+        "{sample:#}"
+    );
+}
