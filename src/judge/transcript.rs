@@ -41,8 +41,12 @@ pub const CAP_BYTES: usize = 64 * 1024;
 /// Collects what passes through the relays, up to the cap.
 #[derive(Debug, Default)]
 pub(super) struct Recorder {
-    inner: Mutex<(Vec<(Side, Vec<u8>)>, usize, bool)>,
+    inner: Mutex<Recorded>,
 }
+
+/// The parts so far (each side's bytes in a row), their total length, and
+/// whether anything was cut.
+type Recorded = (Vec<(Side, Vec<u8>)>, usize, bool);
 
 impl Recorder {
     fn add(&self, side: Side, bytes: &[u8]) {
