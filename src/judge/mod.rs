@@ -608,6 +608,23 @@ mod tests {
     }
 
     #[test]
+    fn a_kattis_score_is_read_against_the_group_points() {
+        let p = |x| Some(Partial::Points(x));
+        assert_eq!(resolve_score(p(15.0), Some(30)), Ok(Some(0.5)));
+        assert_eq!(resolve_score(p(30.0), Some(30)), Ok(Some(1.0)));
+        assert!(
+            resolve_score(p(31.0), Some(30)).is_err(),
+            "above the points"
+        );
+        assert_eq!(resolve_score(p(3.0), None), Ok(None), "no groups");
+        assert_eq!(resolve_score(p(3.0), Some(0)), Ok(None), "a 0-point group");
+        let f = Some(Partial::Fraction(0.25));
+        assert_eq!(resolve_score(f, Some(30)), Ok(Some(0.25)));
+        assert_eq!(resolve_score(f, None), Ok(Some(0.25)));
+        assert_eq!(resolve_score(None, Some(30)), Ok(None));
+    }
+
+    #[test]
     fn signal_message_names_the_signal() {
         let (_, msg) = run_verdict(&outcome(Termination::Signaled(libc::SIGSEGV))).unwrap();
         assert_eq!(msg, "killed by SIGSEGV (signal 11)");
