@@ -181,3 +181,36 @@ fn verify_proves_the_scored_package_and_wants_every_point_of_an_accepted_one() {
         .to_string();
     assert!(cases.contains("expected AC, got WA"), "{cases}");
 }
+
+#[test]
+fn a_kattis_validator_scores_by_score_txt_and_score_multiplier_txt() {
+    // The same package with a Kattis validator: lower case earns score.txt
+    // 15 of medium's 30 points, upper case score_multiplier.txt 0.25; both
+    // stay accepted, so the verdict is AC with a score below 100.
+    let ws = Workspace::new();
+    let dir = package(&ws);
+    std::fs::copy(
+        repo().join("tests/fixtures/checkers/kattis_scores.c"),
+        dir.join("kattis_scores.c"),
+    )
+    .unwrap();
+    let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
+    let toml = toml
+        .replace("program = \"checker.c\"", "program = \"kattis_scores.c\"")
+        .replace("protocol = \"testlib\"", "protocol = \"kattis\"");
+    std::fs::write(dir.join("problem.toml"), toml).unwrap();
+    let report = submit(&ws, &dir, "wrong_answer/cases.py");
+    assert_eq!(
+        test(&report, "medium-1").unwrap()["score"],
+        0.5,
+        "{report:#}"
+    );
+    assert_eq!(
+        test(&report, "medium-2").unwrap()["score"],
+        0.25,
+        "{report:#}"
+    );
+    assert_eq!(result(&report, "medium"), (7, "AC".into(), false));
+    assert_eq!(report["verdict"], "AC", "{report:#}");
+    assert_eq!(report["score"], 77, "{report:#}");
+}
