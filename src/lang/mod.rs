@@ -53,6 +53,9 @@ pub struct Languages {
 /// How long a failed probe is believed before it is tried again.
 const RETRY_PROBE_AFTER: Duration = Duration::from_secs(30);
 
+/// Runs of a version command before a probe fails.
+const PROBE_RUNS: u32 = 3;
+
 /// The memo of a probe (a toolchain's version, its directory, a prepared
 /// header): a success is kept for good; a failure only for
 /// [`RETRY_PROBE_AFTER`], so a judge that runs for months recovers from a
@@ -319,25 +322,52 @@ impl Language {
         let Some(program) = version.first() else {
             return Ok("(no version command)".to_string());
         };
+        let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
+        // The toolchain is there; a run that fails may be the machine's
+        // passing trouble (a box that could not start under load), so it
+        // is tried again before the language is called unavailable.
+        let mut failure = String::new();
+        for attempt in 0..PROBE_RUNS {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(200 << attempt));
+            }
+            match self.run_version(runner, &path, &version[1..]) {
+                Ok(line) => return Ok(line),
+                Err(e) => failure = format!("{program} failed: {e}"),
+            }
+        }
+        Err(failure)
+    }
+
+    /// One run of the version command in the box: its first line.
+    fn run_version(
+        &self,
+        runner: &dyn Runner,
+        path: &Path,
+        args: &[String],
+    ) -> Result<String, String> {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let out = dir.path().join("out");
-        let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
         let limits = Limits::new(Duration::from_secs(10), 1 << 30)
             .wall(Duration::from_secs(20))
             .open_files(256);
         let spec = RunSpec::new(path, dir.path(), limits)
-            .args(&version[1..])
+            .args(args)
             .envs(base_env())
             .stdout(Stdio::file(&out))
             .stderr(Stdio::file(&out))
             .binds(self.binds()?);
         let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
         let text = std::fs::read_to_string(&out).unwrap_or_default();
-        let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let line = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim();
         if outcome.success() {
-            Ok(line.trim().to_string())
+            Ok(line.to_string())
         } else {
-            Err(format!("{program} failed: {line}"))
+            Err(format!("{:?}: {line}", outcome.termination))
         }
     }
 
