@@ -21,59 +21,59 @@ pub fn render(points: &[Point<'_>], time_limit_ms: u64, memory_limit_kib: u64) -
         return String::new();
     }
     let mut svg = String::new();
-    let bar = 14.0_f64;
+    let bar = 12.0_f64;
     let gap = 4.0_f64;
-    let left = 70.0_f64;
-    let width = (left + points.len() as f64 * (bar + gap) + 10.0).max(260.0);
-    let row_h = 90.0_f64;
-    let height = 2.0 * row_h + 30.0;
+    let left = 64.0_f64;
+    let right = 12.0_f64;
+    let width = (left + points.len() as f64 * (bar + gap) + right).max(420.0);
+    let row_h = 78.0_f64;
+    let height = 2.0 * row_h + 8.0;
+    // Drawn at its own size in pixels (scaled down on a narrow screen,
+    // never up), so its labels stay the size of the page's small text.
     let _ = write!(
         svg,
-        "<svg class=\"chart\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" \
+        "<svg class=\"chart\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" \
          aria-label=\"time and memory per test against the limits\" \
          xmlns=\"http://www.w3.org/2000/svg\">"
     );
-    let rows: [(&str, u64, Box<dyn Fn(&Point<'_>) -> u64>, fn(u64) -> String); 2] = [
-        ("time", time_limit_ms, Box::new(|p| p.time_ms), |v| {
-            format!("{v} ms")
-        }),
-        (
-            "memory",
-            memory_limit_kib,
-            Box::new(|p| p.memory_kib),
-            |v| format!("{:.1} MiB", v as f64 / 1024.0),
-        ),
+    type Unit = fn(u64) -> String;
+    let time: Unit = |v| format!("{v} ms");
+    let mem: Unit = |v| format!("{:.1} MiB", v as f64 / 1024.0);
+    let rows: [(&str, u64, Box<dyn Fn(&Point<'_>) -> u64>, Unit); 2] = [
+        ("CPU time", time_limit_ms, Box::new(|p| p.time_ms), time),
+        ("memory", memory_limit_kib, Box::new(|p| p.memory_kib), mem),
     ];
     for (r, (label, limit, value, unit)) in rows.iter().enumerate() {
-        let top = 10.0 + r as f64 * (row_h + 10.0);
-        let base = top + row_h - 14.0;
-        let span = base - top;
+        let top = 4.0 + r as f64 * row_h;
+        // Room above the limit line for its label.
+        let ceiling = top + 16.0;
+        let base = top + row_h - 10.0;
+        let span = base - ceiling;
         let most = points.iter().map(|p| value(p)).max().unwrap_or(0);
         let scale = (*limit).max(most).max(1) as f64;
-        let _ = write!(
-            svg,
-            "<text x=\"4\" y=\"{:.1}\" class=\"axis\">{label}</text>\
-             <line x1=\"{left}\" y1=\"{base:.1}\" x2=\"{:.1}\" y2=\"{base:.1}\" class=\"base\"/>",
-            top + 12.0,
-            width - 6.0
-        );
         let limit_y = base - span * (*limit as f64 / scale);
         let _ = write!(
             svg,
-            "<line x1=\"{left}\" y1=\"{limit_y:.1}\" x2=\"{:.1}\" y2=\"{limit_y:.1}\" class=\"limit\"/>\
-             <text x=\"4\" y=\"{:.1}\" class=\"limit-label\">{}</text>",
-            width - 6.0,
-            limit_y + 4.0,
+            "<text x=\"0\" y=\"{:.1}\" class=\"axis\">{label}</text>\
+             <line x1=\"{left}\" y1=\"{base:.1}\" x2=\"{:.1}\" y2=\"{base:.1}\" class=\"base\"/>\
+             <line x1=\"{left}\" y1=\"{limit_y:.1}\" x2=\"{:.1}\" y2=\"{limit_y:.1}\" class=\"limit\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" class=\"limit-label\" text-anchor=\"end\">limit {}</text>",
+            base - span / 2.0 + 4.0,
+            width - right,
+            width - right,
+            width - right,
+            limit_y - 4.0,
             escape(&unit(*limit))
         );
         for (i, p) in points.iter().enumerate() {
             let v = value(p);
-            let h = (span * v as f64 / scale).max(1.0);
+            let h = (span * v as f64 / scale).max(1.5);
             let x = left + 4.0 + i as f64 * (bar + gap);
             let class = if p.failed { "bar failed" } else { "bar" };
             let _ = write!(
                 svg,
-                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{bar}\" height=\"{h:.1}\" class=\"{class}\">\
+                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{bar}\" height=\"{h:.1}\" rx=\"2\" class=\"{class}\">\
                  <title>{}: {}</title></rect>",
                 base - h,
                 escape(p.name),

@@ -626,6 +626,9 @@ fn results(
             }
         })
         .collect();
+    let messages = tests
+        .iter()
+        .any(|t| (admin || t.group == Group::Sample) && !t.message.is_empty());
     let planned = facts.map_or(tests.len(), |f| f.tests.len().max(tests.len()));
     if sub.status != Status::Done {
         if let Some(f) = facts {
@@ -695,6 +698,7 @@ fn results(
             Value::from_serialize(tests.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()),
         ),
         ("rows", Value::from(rows)),
+        ("messages", Value::from(messages)),
         ("planned", Value::from(planned)),
         ("chart", Value::from_safe_string(chart)),
         (

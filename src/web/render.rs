@@ -164,7 +164,9 @@ impl IntoResponse for PageError {
                 title,
                 message,
             } => {
-                let ctx = context! { title, message, status => status.as_u16(), me => () };
+                // The error page does not know the visitor: its frame shows
+                // neither a name nor a sign-in button.
+                let ctx = context! { title, message, status => status.as_u16(), me => (), neutral => true };
                 match render("error.html", ctx) {
                     Ok(html) => (status, html).into_response(),
                     // The error page itself failed: a bare line, still no internals.

@@ -11,3 +11,4 @@ mod sandbox;
 mod server;
 mod store;
 mod verify;
+mod web;
