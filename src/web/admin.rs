@@ -249,7 +249,7 @@ pub async fn rejudge_problem(
         state.wake.notify_one();
     }
     tracing::info!(admin = %session.user.name, problem = %slug, n, "problem rejudged from the web");
-    Ok(Redirect::to(&format!("/recent")).into_response())
+    Ok(Redirect::to("/recent").into_response())
 }
 
 pub async fn queue(

@@ -38,11 +38,12 @@ pub fn render(points: &[Point<'_>], time_limit_ms: u64, memory_limit_kib: u64) -
          xmlns=\"http://www.w3.org/2000/svg\">"
     );
     type Unit = fn(u64) -> String;
+    type Figure = fn(&Point<'_>) -> u64;
     let time: Unit = |v| format!("{v} ms");
     let mem: Unit = |v| format!("{:.1} MiB", v as f64 / 1024.0);
-    let rows: [(&str, u64, Box<dyn Fn(&Point<'_>) -> u64>, Unit); 2] = [
-        ("CPU time", time_limit_ms, Box::new(|p| p.time_ms), time),
-        ("memory", memory_limit_kib, Box::new(|p| p.memory_kib), mem),
+    let rows: [(&str, u64, Figure, Unit); 2] = [
+        ("CPU time", time_limit_ms, |p| p.time_ms, time),
+        ("memory", memory_limit_kib, |p| p.memory_kib, mem),
     ];
     for (r, (label, limit, value, unit)) in rows.iter().enumerate() {
         let top = 4.0 + r as f64 * row_h;
@@ -50,7 +51,7 @@ pub fn render(points: &[Point<'_>], time_limit_ms: u64, memory_limit_kib: u64) -
         let ceiling = top + 16.0;
         let base = top + row_h - 10.0;
         let span = base - ceiling;
-        let most = points.iter().map(|p| value(p)).max().unwrap_or(0);
+        let most = points.iter().map(value).max().unwrap_or(0);
         let scale = (*limit).max(most).max(1) as f64;
         let limit_y = base - span * (*limit as f64 / scale);
         let _ = write!(
