@@ -26,10 +26,10 @@ pub fn render(points: &[Point<'_>], time_limit_ms: u64, memory_limit_kib: u64) -
     let left = 64.0_f64;
     let right = 12.0_f64;
     let width = (left + points.len() as f64 * (bar + gap) + right).max(420.0);
-    let row_h = 78.0_f64;
+    let row_h = 96.0_f64;
     let height = 2.0 * row_h + 8.0;
-    // Drawn at its own size in pixels (scaled down on a narrow screen,
-    // never up), so its labels stay the size of the page's small text.
+    // Drawn at its own size in pixels, so its labels stay the size of the
+    // page's small text; a narrow screen scrolls it sideways.
     let _ = write!(
         svg,
         "<svg class=\"chart\" width=\"{width:.0}\" height=\"{height:.0}\" \

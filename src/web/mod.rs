@@ -6,7 +6,7 @@
 //! Knows the store, the judge's plan and the context, as the API does;
 //! handlers extract, call them, and render. Sessions are cookies
 //! (HttpOnly, SameSite) whose hashes the store keeps; every form carries
-//! the session's CSRF token ([`session`]). What a visitor may see follows
+//! the session's CSRF token (module `session`). What a visitor may see follows
 //! the API's rules: every verdict, only one's own sources (admins: all),
 //! secret tests' checker messages to admins only.
 

@@ -892,3 +892,210 @@ fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
     b.shot("phone-submission");
     s.stop_workers(pool);
 }
+
+// ---------------------------------------------------------------- the store's part
+
+#[test]
+fn sessions_end_on_sign_out_password_change_disabling_and_expiry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let store = Store::open(&url).await.expect("store");
+        let bob = store.add_user("bob", "h", false).await.expect("bob");
+        let live = auth::token_hash("live");
+        let expired = auth::token_hash("expired");
+        store
+            .add_session(bob, &live, "c1", 60_000)
+            .await
+            .expect("add");
+        store
+            .add_session(bob, &expired, "c2", -1)
+            .await
+            .expect("add");
+        let s = store
+            .session(&live)
+            .await
+            .expect("read")
+            .expect("a live session");
+        assert_eq!((s.user.name.as_str(), s.csrf.as_str()), ("bob", "c1"));
+        assert!(
+            store.session(&expired).await.expect("read").is_none(),
+            "expired"
+        );
+
+        store.set_disabled("bob", true).await.expect("disable");
+        assert!(
+            store.session(&live).await.expect("read").is_none(),
+            "disabled"
+        );
+        store.set_disabled("bob", false).await.expect("enable");
+        assert!(
+            store.session(&live).await.expect("read").is_some(),
+            "enabled again"
+        );
+
+        store.set_password("bob", "h2").await.expect("password");
+        assert!(
+            store.session(&live).await.expect("read").is_none(),
+            "password changed"
+        );
+        let (_, hash) = store
+            .user_with_password("bob")
+            .await
+            .expect("read")
+            .expect("bob");
+        assert_eq!(hash, "h2");
+        assert!(matches!(
+            store.set_password("nobody", "h").await,
+            Err(grundy::store::Error::NoUser(_))
+        ));
+
+        store
+            .add_session(bob, &live, "c3", 60_000)
+            .await
+            .expect("add");
+        store.end_session(&live).await.expect("end");
+        assert!(
+            store.session(&live).await.expect("read").is_none(),
+            "signed out"
+        );
+
+        store.set_admin("bob", true).await.expect("admin");
+        assert!(
+            store
+                .user("bob")
+                .await
+                .expect("read")
+                .expect("bob")
+                .is_admin
+        );
+    });
+}
+
+#[test]
+fn worker_processes_report_tiers_and_submissions_in_hand() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let store = Store::open(&url).await.expect("store");
+        store
+            .register_workers("host:1", 2, "isolation:   namespaces")
+            .await
+            .expect("register");
+        store
+            .workers_alive("host:1", "7,9")
+            .await
+            .expect("heartbeat");
+        let rows = store.worker_processes().await.expect("read");
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].workers, rows[0].current.as_str()), (2, "7,9"));
+        assert!(rows[0].tiers.contains("namespaces"));
+        assert!(rows[0].silent_ms < 60_000, "{}", rows[0].silent_ms);
+        // Registering again (a restarted process) starts it afresh.
+        store
+            .register_workers("host:1", 1, "t")
+            .await
+            .expect("again");
+        let rows = store.worker_processes().await.expect("read");
+        assert_eq!((rows.len(), rows[0].current.as_str()), (1, ""));
+        store.unregister_workers("host:1").await.expect("remove");
+        assert!(store.worker_processes().await.expect("read").is_empty());
+
+        let counts = store.queue_counts().await.expect("counts");
+        assert_eq!((counts.queued, counts.judging, counts.done), (0, 0, 0));
+        let id = store
+            .insert_submission(NewSubmission {
+                problem: "nim",
+                language: "c",
+                source: b"x",
+                user_id: None,
+            })
+            .await
+            .expect("insert");
+        assert_eq!(store.queue_counts().await.expect("counts").queued, 1);
+        assert!(
+            store.judging().await.expect("judging").is_empty(),
+            "{id} only queued"
+        );
+    });
+}
+
+#[test]
+fn an_admin_adds_disables_and_resets_users_from_the_pages() {
+    let ws = workspace("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    s.user("ann", true);
+    let url = &s.url;
+    let ann = sign_in(url, "ann");
+    let token = csrf_of(&http("GET", &format!("{url}/admin/users"), Some(&ann), None).body);
+    let post = |path: &str, fields: &[(&str, &str)]| {
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        http("POST", &format!("{url}{path}"), Some(&ann), Some(&all))
+    };
+
+    let bad = post(
+        "/admin/users",
+        &[("name", "no spaces"), ("password", PASSWORD)],
+    );
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("A name is 1 to 32"), "{}", bad.body);
+    let short = post("/admin/users", &[("name", "dan"), ("password", "short")]);
+    assert_eq!(short.status, 400);
+    let added = post("/admin/users", &[("name", "dan"), ("password", PASSWORD)]);
+    assert_eq!(added.status, 303, "{}", added.body);
+    let again = post("/admin/users", &[("name", "dan"), ("password", PASSWORD)]);
+    assert!(again.body.contains("already a user dan"), "{}", again.body);
+    let dan = sign_in(url, "dan");
+    assert_eq!(
+        http("GET", &format!("{url}/problems"), Some(&dan), None).status,
+        200
+    );
+
+    let off = post("/admin/users/dan", &[("action", "disable")]);
+    assert_eq!(off.status, 303);
+    let page = http("GET", &format!("{url}/problems"), Some(&dan), None);
+    assert_eq!(page.status, 303, "a disabled user's session stops at once");
+    assert_eq!(
+        post("/admin/users/dan", &[("action", "enable")]).status,
+        303
+    );
+    let reset = post(
+        "/admin/users/dan",
+        &[("action", "password"), ("password", "another long one")],
+    );
+    assert_eq!(reset.status, 303);
+    assert_eq!(
+        http("GET", &format!("{url}/problems"), Some(&dan), None).status,
+        303,
+        "a new password ends the old sessions"
+    );
+    assert_eq!(post("/admin/users/dan", &[("action", "admin")]).status, 303);
+    let dan_user =
+        s.rt.block_on(s.store.user("dan"))
+            .expect("read")
+            .expect("dan");
+    assert!(dan_user.is_admin && !dan_user.disabled);
+
+    let own = post("/admin/users/ann", &[("action", "disable")]);
+    assert_eq!(own.status, 400, "an admin cannot lock themselves out");
+    assert_eq!(
+        post("/admin/users/nobody", &[("action", "enable")]).status,
+        404
+    );
+    let forged = http(
+        "POST",
+        &format!("{url}/admin/users/dan"),
+        Some(&ann),
+        Some(&[("csrf", "nope"), ("action", "disable")]),
+    );
+    assert_eq!(forged.status, 403);
+}
