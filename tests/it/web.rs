@@ -715,12 +715,44 @@ fn shown_verdict(b: &Browser) -> String {
         .unwrap_or_default()
 }
 
-/// Submits `source` as C from the problem page; returns the submission's id
-/// from the page it lands on.
+/// Submits `source` as C from the problem page, pasted; returns the
+/// submission's id from the page it lands on.
 fn submit_from_page(b: &Browser, url: &str, source: &str) -> i64 {
     b.goto(&format!("{url}/problems/nim"));
     b.click("#language option[value=\"c\"]");
     b.type_into("#source", source);
+    submitted(b)
+}
+
+/// Submits the file at `path` from the problem page: its extension picks
+/// the language; returns the submission's id.
+fn submit_file(b: &Browser, url: &str, path: &std::path::Path) -> i64 {
+    b.goto(&format!("{url}/problems/nim"));
+    assert_eq!(
+        b.script("return document.getElementById('language').value;"),
+        json!("cpp"),
+        "the default language"
+    );
+    let input = b.find("#file");
+    let file = path.to_str().expect("a UTF-8 path");
+    b.cmd(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({"text": file})),
+    );
+    b.wait_for("the file in the source box", Duration::from_secs(30), |b| {
+        b.script("return document.getElementById('source').value.includes('scanf');") == json!(true)
+    });
+    assert_eq!(
+        b.script("return document.getElementById('language').value;"),
+        json!("c"),
+        "the language follows the file's extension"
+    );
+    submitted(b)
+}
+
+/// Presses Submit and waits for the submission's page; its id.
+fn submitted(b: &Browser) -> i64 {
     b.click("#submit");
     b.wait_for("the submission's page", Duration::from_secs(300), |b| {
         b.try_find("#results").is_some()
@@ -789,8 +821,9 @@ fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
     b.shot("submission-wa");
     s.stop_workers(pool);
 
-    // The right solution, the table filling in while it is judged.
-    let ac = submit_from_page(&b, url, C_AC);
+    // The right solution, uploaded as a file; the table fills in while it
+    // is judged.
+    let ac = submit_file(&b, url, &ws.file("xor.c", C_AC));
     assert_eq!(shown_verdict(&b), "queued");
     b.script("window.__same_page = true;");
     let pool = s.workers();
@@ -815,6 +848,8 @@ fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
     b.resize(1280, 2200);
     b.shot("submission-ac");
     b.resize(1280, 900);
+    b.goto(&format!("{url}/submissions/{ac}/source"));
+    b.shot("source");
     b.goto(&format!("{url}/submissions?verdict=AC"));
     let mine = b.text("#submissions");
     assert!(
