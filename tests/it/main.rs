@@ -8,6 +8,7 @@ mod export;
 mod helpers;
 mod lang;
 mod sandbox;
+mod scores;
 mod server;
 mod store;
 mod verify;
