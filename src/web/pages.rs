@@ -203,7 +203,7 @@ fn facts_of(p: &problem::Problem) -> Facts {
             .manifest
             .tests
             .iter()
-            .map(|t| (t.name.clone(), t.group))
+            .map(|t| (t.name.clone(), t.group.clone()))
             .collect(),
     }
 }
@@ -618,7 +618,7 @@ fn results(
         .iter()
         .map(|t| {
             // A secret test's checker message quotes the expected answer.
-            let open = admin || t.group == Group::Sample;
+            let open = admin || t.group.is_sample();
             context! {
                 name => t.name, group => t.group.as_str(), verdict => t.verdict.as_str(),
                 time_ms => t.time_ms, memory => memory(t.memory_kib),
@@ -628,7 +628,7 @@ fn results(
         .collect();
     let messages = tests
         .iter()
-        .any(|t| (admin || t.group == Group::Sample) && !t.message.is_empty());
+        .any(|t| (admin || t.group.is_sample()) && !t.message.is_empty());
     let planned = facts.map_or(tests.len(), |f| f.tests.len().max(tests.len()));
     if sub.status != Status::Done {
         if let Some(f) = facts {
