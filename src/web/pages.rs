@@ -698,6 +698,22 @@ fn results(
             Value::from_serialize(tests.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()),
         ),
         ("rows", Value::from(rows)),
+        (
+            "groups",
+            Value::from(
+                report
+                    .map(|r| r.groups.as_slice())
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|g| {
+                        context! {
+                            name => g.name.as_str(), points => g.points, score => g.score,
+                            verdict => g.verdict.map(|v| v.as_str()), skipped => g.skipped,
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        ),
         ("messages", Value::from(messages)),
         ("planned", Value::from(planned)),
         ("chart", Value::from_safe_string(chart)),

@@ -215,6 +215,26 @@ mod tests {
     }
 
     #[test]
+    fn results_show_groups_with_their_points_and_skips() {
+        let groups = vec![
+            context! { name => "small", points => 40, score => 40, verdict => "AC", skipped => false },
+            context! { name => "large", points => 60, score => 0, verdict => (), skipped => true },
+        ];
+        let html = render(
+            "results.html",
+            context! { id => 1, status => "done", verdict => "WA", tests => Vec::<String>::new(),
+            rows => Vec::<Value>::new(), groups, chart => "" },
+        )
+        .expect("render")
+        .0;
+        assert!(
+            html.contains("40 / 40") && html.contains("0 / 60"),
+            "{html}"
+        );
+        assert!(html.contains(">skipped<"), "{html}");
+    }
+
+    #[test]
     fn error_pages_escape_and_keep_the_status() {
         let r = PageError::bad_request("<b>no</b>").into_response();
         assert_eq!(r.status(), StatusCode::BAD_REQUEST);
