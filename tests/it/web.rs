@@ -632,12 +632,23 @@ impl Browser {
         );
     }
 
+    /// An element's rendered text, read in one step in the page (the live
+    /// results replace their elements; a held reference could go stale).
     fn text(&self, css: &str) -> String {
-        let e = self.find(css);
-        self.cmd("GET", &format!("/element/{e}/text"), None)
-            .as_str()
-            .unwrap_or("")
-            .to_string()
+        self.try_text(css)
+            .unwrap_or_else(|| panic!("no element {css} on {}", self.url()))
+    }
+
+    fn try_text(&self, css: &str) -> Option<String> {
+        let v = self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
+                "args": [css]
+            })),
+        );
+        v.as_str().map(str::to_string)
     }
 
     fn script(&self, js: &str) -> Value {
