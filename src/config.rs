@@ -195,6 +195,9 @@ pub struct ServerConfig {
     pub lease_seconds: f64,
     /// Submissions one user may make per minute (default 10; 0: no limit).
     pub submissions_per_minute: u32,
+    /// Marks the web pages' cookies `Secure` (default false): set it when
+    /// the judge is reached over HTTPS (behind a proxy that terminates it).
+    pub secure_cookies: bool,
 }
 
 impl Default for ServerConfig {
@@ -204,6 +207,7 @@ impl Default for ServerConfig {
             workers: 0,
             lease_seconds: 30.0,
             submissions_per_minute: 10,
+            secure_cookies: false,
         }
     }
 }

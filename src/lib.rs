@@ -17,6 +17,8 @@
 //! * [`store`]: SQLite through sqlx; the submissions queue.
 //! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`export`]: writes a package in another judge's format (Kattis).
+//! * [`server`]: the hosted judge's HTTP API and judge workers.
+//! * [`web`]: the hosted judge's web pages, next to the API.
 //! * [`cli`]: the command line on top.
 //!
 //! [`config`], [`verdict`], [`digest`] and [`context`] are shared
@@ -38,3 +40,4 @@ pub mod server;
 pub mod store;
 pub mod verdict;
 pub mod verify;
+pub mod web;

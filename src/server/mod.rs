@@ -10,6 +10,7 @@
 
 mod api;
 mod error;
+pub mod registry;
 pub mod worker;
 
 use std::future::Future;
@@ -55,6 +56,7 @@ impl AppState {
                 lease: Duration::from_secs_f64(server.lease_seconds),
                 ctx: ctx.clone(),
                 changes,
+                busy: Default::default(),
             },
             ctx,
             store,
@@ -71,16 +73,20 @@ impl AppState {
         self.stop.send_replace(true);
     }
 
-    fn is_stopping(&self) -> bool {
+    pub(crate) fn is_stopping(&self) -> bool {
         self.stopping.load(Ordering::SeqCst)
     }
 }
 
-/// The API's routes over `state`.
+/// The API's routes and the web pages over `state`.
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .nest("/api/v1", api::router())
-        .fallback(|| async { ApiError::not_found("no such route") })
+        .nest(
+            "/api/v1",
+            api::router().fallback(|| async { ApiError::not_found("no such route") }),
+        )
+        .merge(crate::web::router())
+        .fallback(crate::web::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
 }
@@ -143,7 +149,7 @@ async fn start_workers(
         Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
         Err(e) => return Err(std::io::Error::other(e)),
     }
-    Ok((0..workers)
+    let mut handles: Vec<_> = (0..workers)
         .map(|_| {
             tokio::spawn(worker::run(
                 state.store.clone(),
@@ -152,7 +158,17 @@ async fn start_workers(
                 state.stop.subscribe(),
             ))
         })
-        .collect())
+        .collect();
+    if workers > 0 {
+        handles.push(tokio::spawn(registry::run(
+            state.store.clone(),
+            state.ctx.clone(),
+            workers,
+            state.worker.busy.clone(),
+            state.stop.subscribe(),
+        )));
+    }
+    Ok(handles)
 }
 
 async fn join_workers(handles: Vec<tokio::task::JoinHandle<()>>) {

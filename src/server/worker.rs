@@ -38,6 +38,8 @@ pub struct WorkerEnv {
     /// Bumped whenever a submission changes (a test done, a verdict), for
     /// long polls.
     pub changes: watch::Sender<u64>,
+    /// The submissions this process's workers hold now (for the admin pages).
+    pub busy: super::registry::Busy,
 }
 
 impl WorkerEnv {
@@ -69,6 +71,7 @@ async fn judge_claim<Q: Queue>(
 ) -> Result<WorkOutcome, store::Error> {
     let lease = claim.lease;
     let id = lease.id;
+    let _held = Held::new(&env.busy, id);
     env.changed();
     let sub = claim.submission;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
@@ -137,6 +140,28 @@ async fn judge_claim<Q: Queue>(
     };
     env.changed();
     Ok(outcome)
+}
+
+/// A submission in this process's hands while it lives.
+struct Held<'a> {
+    busy: &'a super::registry::Busy,
+    id: i64,
+}
+
+impl<'a> Held<'a> {
+    fn new(busy: &'a super::registry::Busy, id: i64) -> Held<'a> {
+        busy.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
+        Held { busy, id }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.busy
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.id);
+    }
 }
 
 async fn fail<Q: Queue>(

@@ -19,9 +19,11 @@ use crate::verdict::Verdict;
 
 pub mod queue;
 mod users;
+mod web;
 
 pub use queue::{Claim, Failed, Lease, Queue, MAX_TRIES};
 pub use users::{Revoked, User};
+pub use web::{Judging, QueueCounts, WebSession, WorkerRow};
 
 /// The embedded migrations, applied at [`Store::open`].
 pub static MIGRATOR: Migrator = sqlx::migrate!();

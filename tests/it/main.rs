@@ -12,3 +12,4 @@ mod scores;
 mod server;
 mod store;
 mod verify;
+mod web;

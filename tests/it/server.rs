@@ -414,6 +414,7 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
         ctx,
         lease: Duration::from_millis(1),
         changes,
+        busy: Default::default(),
     };
     for _ in 0..5 {
         let id = rt

@@ -1,0 +1,303 @@
+//! The admin's pages: users (add, disable, reset a password, grant the
+//! role), rejudging, and the queue with every worker process and its
+//! sandbox tiers.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use minijinja::{context, Value};
+use serde::Deserialize;
+
+use super::render::{me, percent_encode, render, PageError};
+use super::session::{check_csrf, Admin};
+use crate::auth;
+use crate::server::registry::HEARTBEAT;
+use crate::server::AppState;
+use crate::store::{self, Queue};
+
+/// Characters a user name may have (as `grundy user add` accepts them).
+fn valid_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+}
+
+/// The shortest password an admin may set here.
+const MIN_PASSWORD: usize = 8;
+
+#[derive(Deserialize)]
+pub struct Notice {
+    done: Option<String>,
+    user: Option<String>,
+}
+
+pub async fn users(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Query(q): Query<Notice>,
+) -> Result<Response, PageError> {
+    let user = q.user.unwrap_or_default();
+    let notice = q.done.as_deref().and_then(|done| {
+        Some(match done {
+            "added" => format!("Added {user}."),
+            "disabled" => format!("Disabled {user}: their sessions and tokens no longer work."),
+            "enabled" => format!("Enabled {user}."),
+            "admin" => format!("{user} is now an admin."),
+            "unadmin" => format!("{user} is no longer an admin."),
+            "password" => format!("Set a new password for {user}; their sessions were ended."),
+            _ => return None,
+        })
+    });
+    users_page(&state, &session, notice, None, StatusCode::OK).await
+}
+
+async fn users_page(
+    state: &AppState,
+    session: &store::WebSession,
+    notice: Option<String>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let rows: Vec<Value> = state
+        .store
+        .users()
+        .await?
+        .iter()
+        .map(|u| {
+            context! {
+                name => u.name, is_admin => u.is_admin, disabled => u.disabled,
+                since => u.created_at.get(..10).unwrap_or(&u.created_at),
+            }
+        })
+        .collect();
+    let html = render(
+        "admin_users.html",
+        context! { me => me(Some(session)), section => "admin", users => rows, notice, error },
+    )?;
+    Ok((status, html).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct AddUser {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    password: String,
+    admin: Option<String>,
+}
+
+pub async fn add_user(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Form(form): Form<AddUser>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let name = form.name.trim().to_string();
+    let refuse =
+        |why: String| users_page(&state, &session, None, Some(why), StatusCode::BAD_REQUEST);
+    if !valid_name(&name) {
+        return refuse("A name is 1 to 32 letters, digits, '_', '.' or '-'.".to_string()).await;
+    }
+    if form.password.chars().count() < MIN_PASSWORD {
+        return refuse(format!(
+            "A password has at least {MIN_PASSWORD} characters."
+        ))
+        .await;
+    }
+    let password = form.password;
+    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
+        .await?
+        .map_err(|e| PageError::internal(&e))?;
+    match state
+        .store
+        .add_user(&name, &hash, form.admin.is_some())
+        .await
+    {
+        Ok(_) => {}
+        Err(store::Error::UserExists(_)) => {
+            return refuse(format!("There is already a user {name}.")).await;
+        }
+        Err(e) => return Err(e.into()),
+    }
+    tracing::info!(admin = %session.user.name, user = %name, "user added on the web");
+    Ok(done("added", &name))
+}
+
+fn done(what: &str, name: &str) -> Response {
+    Redirect::to(&format!(
+        "/admin/users?done={what}&user={}",
+        percent_encode(name)
+    ))
+    .into_response()
+}
+
+#[derive(Deserialize)]
+pub struct ChangeUser {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    action: String,
+    password: Option<String>,
+}
+
+pub async fn change_user(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(name): Path<String>,
+    Form(form): Form<ChangeUser>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    if state.store.user(&name).await?.is_none() {
+        return Err(PageError::not_found());
+    }
+    let own = name == session.user.name;
+    let result = match form.action.as_str() {
+        // An admin cannot lock themselves out.
+        "disable" | "unadmin" if own => {
+            return users_page(
+                &state,
+                &session,
+                None,
+                Some("You cannot disable yourself or drop your own admin role.".to_string()),
+                StatusCode::BAD_REQUEST,
+            )
+            .await;
+        }
+        "disable" => state.store.set_disabled(&name, true).await,
+        "enable" => state.store.set_disabled(&name, false).await,
+        "admin" => state.store.set_admin(&name, true).await,
+        "unadmin" => state.store.set_admin(&name, false).await,
+        "password" => {
+            let password = form.password.unwrap_or_default();
+            if password.chars().count() < MIN_PASSWORD {
+                return users_page(
+                    &state,
+                    &session,
+                    None,
+                    Some(format!(
+                        "A password has at least {MIN_PASSWORD} characters."
+                    )),
+                    StatusCode::BAD_REQUEST,
+                )
+                .await;
+            }
+            let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
+                .await?
+                .map_err(|e| PageError::internal(&e))?;
+            state.store.set_password(&name, &hash).await
+        }
+        _ => {
+            return Err(PageError::bad_request(
+                "That is not something to do to a user.",
+            ))
+        }
+    };
+    match result {
+        Ok(()) => {}
+        Err(store::Error::NoUser(_)) => return Err(PageError::not_found()),
+        Err(e) => return Err(e.into()),
+    }
+    tracing::info!(admin = %session.user.name, user = %name, action = %form.action, "user changed on the web");
+    let word = match form.action.as_str() {
+        "disable" => "disabled",
+        "enable" => "enabled",
+        other => other,
+    };
+    Ok(done(word, &name))
+}
+
+#[derive(Deserialize)]
+pub struct CsrfOnly {
+    #[serde(default)]
+    csrf: String,
+}
+
+pub async fn rejudge(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(id): Path<String>,
+    Form(form): Form<CsrfOnly>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let id: i64 = id.parse().map_err(|_| PageError::not_found())?;
+    if !state.store.rejudge(id).await? {
+        // Unknown, or not judged yet (then it is judged soon anyway).
+        if state.store.get(id).await?.is_none() {
+            return Err(PageError::not_found());
+        }
+    }
+    state.wake.notify_one();
+    tracing::info!(admin = %session.user.name, id, "rejudge from the web");
+    Ok(Redirect::to(&format!("/submissions/{id}")).into_response())
+}
+
+pub async fn rejudge_problem(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(slug): Path<String>,
+    Form(form): Form<CsrfOnly>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let n = state.store.rejudge_problem(&slug).await?;
+    for _ in 0..n.min(64) {
+        state.wake.notify_one();
+    }
+    tracing::info!(admin = %session.user.name, problem = %slug, n, "problem rejudged from the web");
+    Ok(Redirect::to("/recent").into_response())
+}
+
+pub async fn queue(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+) -> Result<Response, PageError> {
+    let counts = state.store.queue_counts().await?;
+    let processes = state.store.worker_processes().await?;
+    // Which process holds which submission, from the processes' reports.
+    let mut holder: BTreeMap<i64, String> = BTreeMap::new();
+    for p in &processes {
+        for id in p.current.split(',').filter_map(|s| s.parse::<i64>().ok()) {
+            holder.insert(id, p.name.clone());
+        }
+    }
+    let judging: Vec<Value> = state
+        .store
+        .judging()
+        .await?
+        .iter()
+        .map(|j| {
+            context! {
+                id => j.id, problem => j.problem, user => j.user, attempt => j.attempt,
+                worker => holder.get(&j.id),
+                claimed => j.claimed_at.as_deref().map(|c| c.get(..19).unwrap_or(c).replace('T', " ")),
+            }
+        })
+        .collect();
+    let stale_ms = i64::try_from(HEARTBEAT.as_millis() * 3).unwrap_or(i64::MAX);
+    let workers: Vec<Value> = processes
+        .iter()
+        .map(|p| {
+            context! {
+                name => p.name, workers => p.workers, tiers => p.tiers,
+                busy => p.current.split(',').filter(|s| !s.is_empty()).count(),
+                alive => p.silent_ms <= stale_ms,
+                started => p.started_at.get(..19).unwrap_or(&p.started_at).replace('T', " "),
+                seen => format!("{} s ago", p.silent_ms.max(0) / 1000),
+            }
+        })
+        .collect();
+    let html = render(
+        "admin_queue.html",
+        context! {
+            me => me(Some(&session)), section => "admin",
+            counts => context! { queued => counts.queued, judging => counts.judging, done => counts.done },
+            judging, workers,
+        },
+    )?;
+    Ok(html.into_response())
+}

@@ -1,0 +1,77 @@
+//! The web pages of the hosted judge: server-rendered HTML for contestants
+//! and admins, next to the API. Templates, the stylesheet and the script
+//! are compiled into the binary and served by grundy itself; nothing is
+//! fetched from elsewhere at run time.
+//!
+//! Knows the store, the judge's plan and the context, as the API does;
+//! handlers extract, call them, and render. Sessions are cookies
+//! (HttpOnly, SameSite) whose hashes the store keeps; every form carries
+//! the session's CSRF token (module `session`). What a visitor may see follows
+//! the API's rules: every verdict, only one's own sources (admins: all),
+//! secret tests' checker messages to admins only.
+
+mod admin;
+mod chart;
+mod highlight;
+mod markdown;
+mod pages;
+mod render;
+mod session;
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::server::AppState;
+pub use render::PageError;
+
+/// The pages' routes (merged into [`crate::server::app`]).
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(|| async { Redirect::to("/problems") }))
+        .route("/signin", get(pages::signin_form).post(pages::signin))
+        .route("/signout", post(pages::signout))
+        .route("/problems", get(pages::problems))
+        .route("/problems/{slug}", get(pages::problem))
+        .route("/problems/{slug}/submit", post(pages::submit))
+        .route("/problems/{slug}/rejudge", post(admin::rejudge_problem))
+        .route("/submissions", get(pages::mine))
+        .route("/submissions/{id}", get(pages::submission))
+        .route("/submissions/{id}/live", get(pages::live))
+        .route("/submissions/{id}/source", get(pages::source))
+        .route("/submissions/{id}/rejudge", post(admin::rejudge))
+        .route("/recent", get(pages::recent))
+        .route("/admin", get(|| async { Redirect::to("/admin/users") }))
+        .route("/admin/users", get(admin::users).post(admin::add_user))
+        .route("/admin/users/{name}", post(admin::change_user))
+        .route("/admin/queue", get(admin::queue))
+        .route("/static/{file}", get(asset))
+}
+
+/// Any other path: the 404 page.
+pub async fn not_found() -> PageError {
+    PageError::not_found()
+}
+
+/// The stylesheet, script and icon, from the binary.
+async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Response {
+    let (body, kind) = match file.as_str() {
+        "style.css" => (include_str!("static/style.css"), "text/css; charset=utf-8"),
+        "app.js" => (
+            include_str!("static/app.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "icon.svg" => (include_str!("static/icon.svg"), "image/svg+xml"),
+        _ => return PageError::not_found().into_response(),
+    };
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
