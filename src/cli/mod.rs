@@ -14,7 +14,7 @@ mod status;
 mod submit;
 mod verify;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -401,15 +401,11 @@ fn targets(ctx: &Context, names: &[String], all: bool, verb: &str) -> anyhow::Re
     Ok(names.to_vec())
 }
 
-/// A problem by slug from the catalog, or a package directory (a path
-/// with a `/`, or a directory holding a `problem.toml`).
+/// A problem by slug from the catalog, or a package directory (a Kattis
+/// package holding `problem.yaml`, a path with a `/`, or a directory
+/// holding a `problem.toml`).
 fn load_target(ctx: &Context, name: &str) -> anyhow::Result<Problem> {
-    let path = Path::new(name);
-    if name.contains('/') || (path.is_dir() && path.join("problem.toml").exists()) {
-        Ok(Problem::load(path)?)
-    } else {
-        Ok(ctx.catalog.load(name)?)
-    }
+    Ok(ctx.catalog.open(name)?)
 }
 
 #[cfg(test)]

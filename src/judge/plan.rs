@@ -32,6 +32,8 @@ pub enum PlanError {
     Toolchain { language: String, missing: String },
     #[error(transparent)]
     Data(#[from] data::Error),
+    #[error("{name}: {why}")]
+    Refused { name: String, why: String },
 }
 
 /// A submission as it arrives: a problem slug, an optional language id,
@@ -51,6 +53,9 @@ pub struct Plan {
     problem: Arc<Problem>,
     language: Arc<Language>,
     source: Vec<u8>,
+    /// The submission's own file name, where the problem names a Java
+    /// class after it (a Kattis package).
+    file_name: Option<String>,
     tests: Arc<TestSet>,
 }
 
@@ -68,13 +73,14 @@ impl Plan {
         data: &TestData,
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
-        let problem = catalog.load(request.problem)?;
+        let problem = catalog.open(request.problem)?;
         let language = match request.language {
             Some(id) => data.languages.get(id)?,
             None => data.languages.for_path(Path::new(request.file_name))?,
         }
         .clone();
         check_source(request.file_name, &request.source, source_limit_kib)?;
+        check_kattis(&problem, &language, request.file_name, &request.source)?;
         if let Err(missing) = language.version(data.runner.as_ref()) {
             return Err(PlanError::Toolchain {
                 language: language.id.clone(),
@@ -83,6 +89,7 @@ impl Plan {
         }
         let tests = data.ensure(&problem, &|_| {})?;
         Ok(Plan {
+            file_name: own_name(&problem, request.file_name),
             problem: Arc::new(problem),
             language,
             source: request.source,
@@ -104,7 +111,9 @@ impl Plan {
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
         check_source(file_name, &source, source_limit_kib)?;
+        check_kattis(&problem, &language, file_name, &source)?;
         Ok(Plan {
+            file_name: own_name(&problem, file_name),
             problem,
             language,
             source,
@@ -124,9 +133,59 @@ impl Plan {
         &self.source
     }
 
+    /// The submission's own file name, for languages that use it (see
+    /// [`lang::Source::file_name`]).
+    pub fn file_name(&self) -> Option<&str> {
+        self.file_name.as_deref()
+    }
+
     pub fn tests(&self) -> &TestSet {
         &self.tests
     }
+}
+
+/// A Kattis package names a Java program's main class after its file.
+fn own_name(problem: &Problem, file_name: &str) -> Option<String> {
+    problem.kattis.as_ref()?;
+    Path::new(file_name)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
+/// What Kattis refuses: a Python file whose `#!` line asks for Python 2
+/// (grundy runs Python 3 only).
+fn check_kattis(
+    problem: &Problem,
+    language: &Language,
+    name: &str,
+    source: &[u8],
+) -> Result<(), PlanError> {
+    if problem.kattis.is_none() || !language.config.extensions.iter().any(|e| e == "py") {
+        return Ok(());
+    }
+    if let Some(why) = python2_shebang(source) {
+        return Err(PlanError::Refused {
+            name: name.to_string(),
+            why,
+        });
+    }
+    Ok(())
+}
+
+/// Why a Python source is Python 2 by its `#!` line, if it is.
+pub fn python2_shebang(source: &[u8]) -> Option<String> {
+    let first = source.split(|&b| b == b'\n').next()?;
+    let line = String::from_utf8_lossy(first);
+    let line = line.trim();
+    let words = line.strip_prefix("#!")?;
+    let python2 = words
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .any(|w| w == "python2" || w.starts_with("python2."));
+    python2.then(|| {
+        format!(
+            "its first line `{line}` asks for Python 2, which grundy does not run (Python 3 only)"
+        )
+    })
 }
 
 fn check_source(name: &str, source: &[u8], limit_kib: u64) -> Result<(), PlanError> {
@@ -149,6 +208,25 @@ fn check_source(name: &str, source: &[u8], limit_kib: u64) -> Result<(), PlanErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_python_2_shebang_is_named_and_others_are_not() {
+        let table: &[(&str, bool)] = &[
+            ("#!/usr/bin/python2\nprint 1\n", true),
+            ("#!/usr/bin/env python2.7\n", true),
+            ("#!/usr/bin/env python3\n", false),
+            ("#!/usr/bin/python\n", false),
+            ("print(1)  # python2\n", false),
+            ("", false),
+        ];
+        for (source, refused) in table {
+            assert_eq!(
+                python2_shebang(source.as_bytes()).is_some(),
+                *refused,
+                "{source:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_source_of_only_whitespace_is_empty() {

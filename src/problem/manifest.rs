@@ -25,6 +25,10 @@ pub struct Manifest {
     /// The expanded test plan, in judging order.
     pub tests: Vec<TestCase>,
     pub stress: Vec<StressPlan>,
+    /// Input validators speaking Kattis's protocol (exit 42 valid, 43
+    /// invalid), each a source file or a directory of sources, relative
+    /// to the package; run on every input besides `validator.rs`.
+    pub input_validators: Vec<PathBuf>,
 }
 
 /// An interactive problem's interactor program.
@@ -41,6 +45,15 @@ pub struct TestCase {
     pub name: String,
     pub group: Group,
     pub input: TestInput,
+    /// A hand-made answer file, relative to the package: the expected
+    /// answer as it is, instead of the reference solver's output.
+    pub answer: Option<PathBuf>,
+    /// Arguments for the input validators (Kattis's `input_validator_flags`).
+    pub input_flags: Vec<String>,
+    /// Arguments for the output validator (Kattis's `output_validator_flags`),
+    /// after its three standard ones; for built-in Kattis validation, its
+    /// flags for this test.
+    pub output_flags: Vec<String>,
 }
 
 /// Where a test's input comes from.
@@ -101,6 +114,8 @@ struct RawManifest {
     tests: Vec<RawTest>,
     #[serde(default)]
     stress: Vec<RawStress>,
+    #[serde(default)]
+    input_validators: Vec<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -115,6 +130,12 @@ struct RawTest {
     gen: Option<String>,
     #[serde(default)]
     count: Option<u32>,
+    #[serde(default)]
+    answer: Option<PathBuf>,
+    #[serde(default)]
+    input_flags: Option<String>,
+    #[serde(default)]
+    output_flags: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -211,6 +232,22 @@ impl Manifest {
                 return Err(format!("{at}: name must be 1-64 characters of [a-z0-9._-]"));
             }
             let group = t.group.unwrap_or(Group::Secret);
+            if let Some(answer) = &t.answer {
+                if t.file.is_none() {
+                    return Err(format!("{at}: answer applies only to file tests"));
+                }
+                if !is_inside(answer) {
+                    return Err(format!(
+                        "{at}: answer must be a relative path inside the package"
+                    ));
+                }
+            }
+            let input_flags = t.input_flags.as_deref().map(split_args).unwrap_or_default();
+            let output_flags = t
+                .output_flags
+                .as_deref()
+                .map(split_args)
+                .unwrap_or_default();
             let expanded: Vec<(String, TestInput)> = match (t.file, t.gen) {
                 (Some(_), Some(_)) => {
                     return Err(format!("{at}: give either file or gen, not both"))
@@ -255,11 +292,26 @@ impl Manifest {
                 if !names.insert(name.clone()) {
                     return Err(format!("{at}: duplicate test name {name}"));
                 }
-                tests.push(TestCase { name, group, input });
+                tests.push(TestCase {
+                    name,
+                    group,
+                    input,
+                    answer: t.answer.clone(),
+                    input_flags: input_flags.clone(),
+                    output_flags: output_flags.clone(),
+                });
             }
         }
         if tests.is_empty() {
             return Err("tests: the test plan is empty".into());
+        }
+        for (i, v) in raw.input_validators.iter().enumerate() {
+            if !is_inside(v) {
+                return Err(format!(
+                    "input_validators[{i}]: {} must be a relative path inside the package",
+                    v.display()
+                ));
+            }
         }
         let mut stress = Vec::new();
         for (i, s) in raw.stress.into_iter().enumerate() {
@@ -319,6 +371,7 @@ impl Manifest {
             },
             tests,
             stress,
+            input_validators: raw.input_validators,
         })
     }
 
@@ -343,7 +396,7 @@ fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
 }
 
-fn is_inside(path: &std::path::Path) -> bool {
+pub(super) fn is_inside(path: &std::path::Path) -> bool {
     path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
