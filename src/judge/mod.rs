@@ -131,8 +131,11 @@ impl Judge {
         let checking = self.checking(problem)?;
         let interactor = self.interactor(problem)?;
         on_event(Event::Compiling);
-        let source =
-            Source::new(plan.source().to_vec()).named(plan.file_name().map(str::to_string));
+        let source = Source {
+            text: plan.source().to_vec(),
+            siblings: plan.siblings().to_vec(),
+            file_name: plan.file_name().map(str::to_string),
+        };
         let compiled =
             plan.language()
                 .compile(self.runner.as_ref(), &self.cache, &source, &self.compile)?;

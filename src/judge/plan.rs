@@ -6,7 +6,7 @@
 //! produced) is found while nothing needs undoing. A [`Plan`] cannot be
 //! made any other way, so the judge never sees an unchecked request.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::data::{self, TestData, TestSet};
@@ -56,6 +56,8 @@ pub struct Plan {
     /// The submission's own file name, where the problem names a Java
     /// class after it (a Kattis package).
     file_name: Option<String>,
+    /// Files beside the main source (a directory submitted as one program).
+    siblings: Vec<(PathBuf, Vec<u8>)>,
     tests: Arc<TestSet>,
 }
 
@@ -93,6 +95,7 @@ impl Plan {
             problem: Arc::new(problem),
             language,
             source: request.source,
+            siblings: Vec::new(),
             tests: Arc::new(tests),
         })
     }
@@ -117,6 +120,7 @@ impl Plan {
             problem,
             language,
             source,
+            siblings: Vec::new(),
             tests,
         })
     }
@@ -131,6 +135,18 @@ impl Plan {
 
     pub fn source(&self) -> &[u8] {
         &self.source
+    }
+
+    /// The same plan with files beside the main source: a directory
+    /// submitted as one program (paths relative to the compile
+    /// directory's parent, e.g. `box/util.h`).
+    pub fn with_siblings(self, siblings: Vec<(PathBuf, Vec<u8>)>) -> Plan {
+        Plan { siblings, ..self }
+    }
+
+    /// Files beside the main source.
+    pub fn siblings(&self) -> &[(PathBuf, Vec<u8>)] {
+        &self.siblings
     }
 
     /// The submission's own file name, for languages that use it (see
