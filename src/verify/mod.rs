@@ -496,7 +496,7 @@ fn check_submissions(
     let mut time_check = None;
     let mut out = Vec::new();
     // The accepted runs: CPU seconds over the language's time factor.
-    let mut accepted: Vec<(f64, String)> = Vec::new();
+    let mut accepted: Vec<(f64, String, f64)> = Vec::new();
     let mut skipped_langs = Vec::new();
     for sub in problem.submissions() {
         let path = display_path(&sub.path, &problem.dir);
@@ -552,7 +552,6 @@ fn check_submissions(
             }
         };
         let factor = language.config.time_factor;
-        let limit_ms = shared.manifest.time_limit * factor * 1000.0;
         let name = main.display().to_string();
         let plan = match Plan::new(
             shared.clone(),
@@ -573,7 +572,8 @@ fn check_submissions(
         if sub.expected == Expected::Accepted && ok {
             accepted.push((
                 report.time_ms as f64 / 1000.0 / factor,
-                format!("{path}: {} ms of {limit_ms:.0} ms", report.time_ms),
+                format!("{path}: {} ms", report.time_ms),
+                factor,
             ));
         }
         let mut test_verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
@@ -598,7 +598,7 @@ fn check_submissions(
         }
         if time_check.is_none() {
             let fixed = limit.unwrap_or(problem.manifest.time_limit);
-            let slowest = accepted.iter().map(|(t, _)| *t).fold(0.0, f64::max);
+            let slowest = accepted.iter().map(|(t, ..)| *t).fold(0.0, f64::max);
             let tight = !accepted.is_empty() && slowest * rule.ac_to_time_limit > fixed;
             time_check = Some(Check {
                 name: CheckName::TimeLimit,
@@ -621,7 +621,10 @@ fn check_submissions(
     let final_limit = limit.unwrap_or(problem.manifest.time_limit);
     let slowest = accepted
         .iter()
-        .map(|(secs, what)| (secs / final_limit, what.clone()))
+        .map(|(secs, what, factor)| {
+            let limit_ms = final_limit * factor * 1000.0;
+            (secs / final_limit, format!("{what} of {limit_ms:.0} ms"))
+        })
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let margin = match slowest {
         Some((share, what)) => Check {
@@ -646,9 +649,9 @@ fn check_submissions(
 /// language's time factor), and the check reporting it.
 fn derive_limit(
     rule: &crate::problem::kattis::TimeRule,
-    accepted: &[(f64, String)],
+    accepted: &[(f64, String, f64)],
 ) -> (f64, Check) {
-    let Some(slowest) = accepted.iter().map(|(t, _)| *t).reduce(f64::max) else {
+    let Some(slowest) = accepted.iter().map(|(t, ..)| *t).reduce(f64::max) else {
         return (
             60.0,
             Check {
