@@ -86,10 +86,8 @@ pub fn verdict(protocol: Protocol, code: i32, files: Files<'_>) -> Judged {
     let comment = special::read_text(&files.comment());
     match protocol {
         Protocol::Testlib => special::testlib(code, comment),
-        Protocol::Kattis => special::kattis(
-            code,
-            special::read_text(&files.feedback().join("judgemessage.txt")),
-            comment,
-        ),
+        Protocol::Kattis => {
+            special::kattis(code, special::Feedback::read(&files.feedback()), comment)
+        }
     }
 }

@@ -27,11 +27,23 @@ pub enum Decision {
     PresentationError,
 }
 
-/// A checker's decision and a one-line explanation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A checker's decision and a one-line explanation, with the score a
+/// special judge gave, if it gave one.
+#[derive(Debug, Clone, PartialEq)]
 pub struct CheckResult {
     pub decision: Decision,
     pub message: String,
+    pub score: Option<Partial>,
+}
+
+/// A test's score as a special judge gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Partial {
+    /// A share of the test's group points, in `[0, 1]` (testlib's
+    /// `points X`, Kattis's `score_multiplier.txt`).
+    Fraction(f64),
+    /// Points out of the test's group points (Kattis's `score.txt`).
+    Points(f64),
 }
 
 impl CheckResult {
@@ -39,6 +51,7 @@ impl CheckResult {
         CheckResult {
             decision: Decision::Accepted,
             message: String::new(),
+            score: None,
         }
     }
 
@@ -46,6 +59,7 @@ impl CheckResult {
         CheckResult {
             decision: Decision::WrongAnswer,
             message,
+            score: None,
         }
     }
 }

@@ -3,11 +3,15 @@
 //!
 //! * **testlib**: `checker <input> <output> <answer>`; exit 0 accepted,
 //!   1 wrong answer, 2 presentation error, 3 the checker's own failure,
-//!   7 partial (testlib's `quitp`, with `points X` in its comment); the
-//!   comment (testlib writes it on stderr) is the test's message.
+//!   7 partial (testlib's `quitp`: its comment begins `points X`, read as
+//!   the share of the test's group points, from 0 to 1; `X` = 1 is
+//!   accepted, less is a wrong answer with that score); the comment
+//!   (testlib writes it on stderr) is the test's message.
 //! * **kattis** (output validators): `validator <input> <answer>
 //!   <feedback_dir>` with the output on stdin; exit 42 accepted, 43 wrong
 //!   answer; `judgemessage.txt` in the feedback directory is the message.
+//!   On 42, `score_multiplier.txt` (a share from 0 to 1) or `score.txt`
+//!   (points out of the test's group points) is the test's score.
 //!
 //! A checker that crashes, runs out of time, or exits with any other
 //! status has failed, not the submission: [`Judged::Failed`] names why,
@@ -19,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{CheckResult, Decision};
+use super::{CheckResult, Decision, Partial};
 use crate::sandbox::{self, Bind, Limits, RunSpec, Runner, Stdio, Termination};
 
 /// How a checker program is called and how it answers.
@@ -137,19 +141,69 @@ impl SpecialJudge {
         };
         Ok(match self.protocol {
             Protocol::Testlib => testlib(code, said),
-            Protocol::Kattis => kattis(code, read_text(&feedback.join("judgemessage.txt")), said),
+            Protocol::Kattis => kattis(code, Feedback::read(&feedback), said),
         })
     }
 }
 
-/// A Kattis validator's exit status, its judge message and its other
-/// output.
-pub(super) fn kattis(code: i32, message: String, said: String) -> Judged {
+/// What a Kattis validator left in its feedback directory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Feedback {
+    /// `judgemessage.txt`.
+    pub message: String,
+    /// `score.txt`, if written.
+    pub score: Option<String>,
+    /// `score_multiplier.txt`, if written.
+    pub multiplier: Option<String>,
+}
+
+impl Feedback {
+    pub(super) fn read(dir: &Path) -> Feedback {
+        let opt = |name: &str| {
+            let path = dir.join(name);
+            path.exists().then(|| read_text(&path))
+        };
+        Feedback {
+            message: read_text(&dir.join("judgemessage.txt")),
+            score: opt("score.txt"),
+            multiplier: opt("score_multiplier.txt"),
+        }
+    }
+}
+
+/// A Kattis validator's exit status, its feedback and its other output.
+pub(super) fn kattis(code: i32, feedback: Feedback, said: String) -> Judged {
+    let message = feedback.message;
     match code {
-        42 => Judged::Judged(CheckResult {
-            decision: Decision::Accepted,
-            message,
-        }),
+        42 => {
+            let number = |name: &str, text: &str| match text.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => Err(format!(
+                    "the validator wrote {name} {text:?}, not a number >= 0"
+                )),
+            };
+            let score = match (&feedback.multiplier, &feedback.score) {
+                (Some(m), _) => match number("score_multiplier.txt", m) {
+                    Ok(x) if x <= 1.0 => Some(Partial::Fraction(x)),
+                    Ok(x) => {
+                        return Judged::Failed(format!(
+                            "the validator wrote score_multiplier.txt {x}, above 1"
+                        ))
+                    }
+                    Err(why) => return Judged::Failed(why),
+                },
+                (None, Some(s)) => match number("score.txt", s) {
+                    Ok(x) => Some(Partial::Points(x)),
+                    Err(why) => return Judged::Failed(why),
+                },
+                (None, None) => None,
+            };
+            Judged::Judged(CheckResult {
+                decision: Decision::Accepted,
+                message,
+                score,
+            })
+        }
         43 => Judged::Judged(CheckResult::wrong(message)),
         _ => Judged::Failed(format!(
             "the validator exited with {code} (42 accepts, 43 rejects){}",
@@ -160,24 +214,33 @@ pub(super) fn kattis(code: i32, message: String, said: String) -> Judged {
 
 /// A testlib checker's exit status and comment.
 pub(super) fn testlib(code: i32, comment: String) -> Judged {
-    let judged = |decision| {
+    let judged = |decision, score| {
         Judged::Judged(CheckResult {
             decision,
             message: comment.clone(),
+            score,
         })
     };
     match code {
-        0 => judged(Decision::Accepted),
-        1 => judged(Decision::WrongAnswer),
-        2 => judged(Decision::PresentationError),
+        0 => judged(Decision::Accepted, None),
+        1 => judged(Decision::WrongAnswer, None),
+        2 => judged(Decision::PresentationError, None),
         3 => Judged::Failed(format!(
             "the checker reported its own failure{}",
             suffix(&comment)
         )),
-        // Partial credit: only full points pass until scores per test exist.
+        // Partial credit: a share of the test's group points. Only full
+        // points are accepted; less is a wrong answer that still scores.
         7 => match points(&comment) {
-            Some(p) if p >= 1.0 => judged(Decision::Accepted),
-            Some(_) => judged(Decision::WrongAnswer),
+            Some(p) if p > 1.0 + POINTS_EPSILON => Judged::Failed(format!(
+                "the checker gave points {p}: grundy reads testlib points as a share of the \
+                 test's group points, from 0 to 1{}",
+                suffix(&comment)
+            )),
+            Some(p) if p >= 1.0 - POINTS_EPSILON => {
+                judged(Decision::Accepted, Some(Partial::Fraction(1.0)))
+            }
+            Some(p) => judged(Decision::WrongAnswer, Some(Partial::Fraction(p.max(0.0)))),
             None => Judged::Failed(format!(
                 "the checker gave partial credit without `points X`{}",
                 suffix(&comment)
@@ -190,11 +253,15 @@ pub(super) fn testlib(code: i32, comment: String) -> Judged {
     }
 }
 
-/// The number after `points` in a testlib comment.
+/// testlib prints points with ten decimals at most.
+const POINTS_EPSILON: f64 = 1e-9;
+
+/// The number after `points` in a testlib comment (testlib writes
+/// `points X message`).
 fn points(comment: &str) -> Option<f64> {
     let mut words = comment.split_whitespace();
     words.find(|w| *w == "points")?;
-    words.next()?.parse().ok()
+    words.next()?.parse().ok().filter(|p: &f64| p.is_finite())
 }
 
 fn suffix(said: &str) -> String {
@@ -238,6 +305,49 @@ mod tests {
         assert_eq!(decision(7, "points 1 ok"), Some(Decision::Accepted));
         assert_eq!(decision(7, "points 0.5 half"), Some(Decision::WrongAnswer));
         assert_eq!(decision(7, "half"), None, "partial without points");
+        assert_eq!(decision(7, "points 5 of 10"), None, "points are a share");
+    }
+
+    #[test]
+    fn testlib_points_are_the_share_of_the_group() {
+        let score = |comment: &str| match testlib(7, comment.into()) {
+            Judged::Judged(r) => r.score,
+            Judged::Failed(_) => None,
+        };
+        assert_eq!(
+            score("points 0.25 a quarter"),
+            Some(Partial::Fraction(0.25))
+        );
+        assert_eq!(score("points 1"), Some(Partial::Fraction(1.0)));
+        assert_eq!(score("points 0"), Some(Partial::Fraction(0.0)));
+    }
+
+    #[test]
+    fn kattis_scores_come_from_the_feedback_directory() {
+        let judge = |code, score: Option<&str>, multiplier: Option<&str>| {
+            let feedback = Feedback {
+                message: String::new(),
+                score: score.map(str::to_string),
+                multiplier: multiplier.map(str::to_string),
+            };
+            kattis(code, feedback, String::new())
+        };
+        let score_of = |j: Judged| match j {
+            Judged::Judged(r) => Ok(r.score),
+            Judged::Failed(why) => Err(why),
+        };
+        assert_eq!(score_of(judge(42, None, None)), Ok(None));
+        assert_eq!(
+            score_of(judge(42, None, Some("0.5"))),
+            Ok(Some(Partial::Fraction(0.5)))
+        );
+        assert_eq!(
+            score_of(judge(42, Some("12"), None)),
+            Ok(Some(Partial::Points(12.0)))
+        );
+        assert_eq!(score_of(judge(43, Some("12"), None)), Ok(None));
+        assert!(score_of(judge(42, None, Some("1.5"))).is_err());
+        assert!(score_of(judge(42, Some("lots"), None)).is_err());
     }
 
     #[test]

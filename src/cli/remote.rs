@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::report;
 use crate::config;
-use crate::judge::{Report, TestReport};
+use crate::judge::{GroupReport, Report, TestReport};
 use crate::store::Status;
 use crate::verdict::Verdict;
 
@@ -41,6 +41,8 @@ struct Submission {
     compile_output: String,
     #[serde(default)]
     tests: Vec<TestReport>,
+    #[serde(default)]
+    groups: Vec<GroupReport>,
     status: Status,
     #[serde(default)]
     submitted_at: String,
@@ -55,6 +57,7 @@ impl Submission {
             memory_kib: self.memory_kib.unwrap_or(0),
             compile_output: self.compile_output.clone(),
             tests: self.tests.clone(),
+            groups: self.groups.clone(),
         })
     }
 }

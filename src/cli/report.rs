@@ -5,7 +5,8 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::judge::{Report, TestReport};
+use crate::judge::transcript::Side;
+use crate::judge::{GroupReport, Report, TestReport};
 use crate::verdict::Verdict;
 
 /// The `--json` object of `submit` and `status`.
@@ -20,6 +21,8 @@ pub struct JsonReport<'a> {
     pub memory_kib: Option<u64>,
     pub compile_output: &'a str,
     pub tests: &'a [TestReport],
+    /// Per-group results (empty for a problem without `[[groups]]`).
+    pub groups: &'a [GroupReport],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<crate::store::Status>,
 }
@@ -36,6 +39,7 @@ impl<'a> JsonReport<'a> {
             memory_kib: report.map(|r| r.memory_kib),
             compile_output: report.map(|r| r.compile_output.as_str()).unwrap_or(""),
             tests: report.map(|r| r.tests.as_slice()).unwrap_or(&[]),
+            groups: report.map(|r| r.groups.as_slice()).unwrap_or(&[]),
             status: None,
         }
     }
@@ -65,10 +69,73 @@ pub fn table_row(out: &mut dyn Write, index: usize, t: &TestReport) -> std::io::
         t.time_ms,
         t.memory_kib,
         t.message
-    )
+    )?;
+    transcript(out, t)
 }
 
+/// A sample's transcript (interactive problems) under its row: `>` what the submission wrote,
+/// `<` what the interactor wrote.
+fn transcript(out: &mut dyn Write, t: &TestReport) -> std::io::Result<()> {
+    let Some(tr) = &t.transcript else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "        transcript of {} (> program, < interactor):",
+        t.name
+    )?;
+    for part in &tr.parts {
+        let mark = match part.from {
+            Side::Submission => '>',
+            Side::Interactor => '<',
+        };
+        for line in part.text.lines() {
+            writeln!(out, "        {mark} {line}")?;
+        }
+    }
+    if tr.truncated {
+        writeln!(
+            out,
+            "        ... (cut: the transcript is longer than the judge keeps)"
+        )?;
+    }
+    Ok(())
+}
+
+/// The groups' table of a problem with `[[groups]]` (nothing without).
+/// A skipped group names the tests that were not run.
+fn groups(out: &mut dyn Write, groups: &[GroupReport]) -> std::io::Result<()> {
+    if groups.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<20} {:>6} {:>6}  verdict",
+        "group", "score", "points"
+    )?;
+    for g in groups {
+        let verdict = match (g.skipped, g.verdict) {
+            (true, _) => format!(
+                "skipped (a group it depends on failed): {}",
+                g.tests.join(", ")
+            ),
+            (false, Some(v)) => v.as_str().to_string(),
+            (false, None) => "-".into(),
+        };
+        writeln!(
+            out,
+            "{:<20} {:>6} {:>6}  {verdict}",
+            g.name.as_str(),
+            g.score,
+            g.points
+        )?;
+    }
+    Ok(())
+}
+
+/// The groups' table (for a problem with `[[groups]]`), then one line.
 pub fn summary(out: &mut dyn Write, id: i64, report: &Report) -> std::io::Result<()> {
+    groups(out, &report.groups)?;
     if report.verdict == Verdict::CE {
         writeln!(out, "compilation failed:")?;
         for line in report.compile_output.lines() {

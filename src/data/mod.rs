@@ -473,7 +473,7 @@ impl TestData {
             sha256_file(&answer).map_err(|e| fail(e.to_string()))?;
         Ok(TestRecord {
             name: test.name.clone(),
-            group: test.group,
+            group: test.group.clone(),
             origin: produced.origin,
             seed: produced.seed,
             input_sha256,
@@ -534,7 +534,7 @@ mod tests {
     fn record(name: &str, input: &str, answer: &str) -> TestRecord {
         TestRecord {
             name: name.into(),
-            group: Group::Secret,
+            group: Group::secret(),
             origin: "gen n=1".into(),
             seed: None,
             input_sha256: input.into(),

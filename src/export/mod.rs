@@ -42,7 +42,7 @@ use sha2::{Digest, Sha256};
 
 use crate::checker::{Checker, CheckerKind};
 use crate::data::{self, Progress, TestData};
-use crate::problem::{Expected, Group, Problem, Role};
+use crate::problem::{Expected, Problem, Role};
 
 /// Errors while exporting: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -144,15 +144,12 @@ pub fn kattis(
     let (mut samples, mut secrets) = (0, 0);
     let width = set.index.tests.len().to_string().len().max(3);
     for (i, test) in set.index.tests.iter().enumerate() {
-        let group = match test.group {
-            Group::Sample => {
-                samples += 1;
-                "sample"
-            }
-            Group::Secret => {
-                secrets += 1;
-                "secret"
-            }
+        let group = if test.group.is_sample() {
+            samples += 1;
+            "sample"
+        } else {
+            secrets += 1;
+            "secret"
         };
         let dir = root.join("data").join(group);
         mkdir(&dir)?;

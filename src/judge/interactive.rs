@@ -16,10 +16,13 @@ use std::path::Path;
 use super::{program_run_verdict, Checking, Error};
 use crate::checker::interactor::{self, Files};
 use crate::checker::special::{Judged, Protocol, SpecialJudge};
-use crate::checker::{Checker, Decision};
+use crate::checker::{Checker, Decision, Partial};
 use crate::lang;
 use crate::sandbox::{Outcome, RunSpec, Runner, Stdio, Termination};
 use crate::verdict::Verdict;
+
+/// A test's verdict, its message and the score its judge gave.
+pub(super) type Judgement = (Verdict, String, Option<Partial>);
 
 /// The test's files and the problem's checking.
 pub(super) struct Test<'a> {
@@ -39,7 +42,7 @@ pub(super) fn run(
     program: &lang::Program,
     submission: RunSpec,
     test: Test<'_>,
-) -> Result<(Outcome, (Verdict, String)), Error> {
+) -> Result<(Outcome, Judgement), Error> {
     let io = |what: &str| {
         let what = what.to_string();
         move |source| Error::Io { what, source }
@@ -81,8 +84,9 @@ pub(super) fn run(
         )),
         other => Judged::Failed(format!("the interactor did not finish: {other:?}")),
     };
+    let failed = |(verdict, message): (Verdict, String)| (verdict, message, None);
     let verdict = match said {
-        Judged::Failed(why) => (Verdict::IE, why),
+        Judged::Failed(why) => (Verdict::IE, why, None),
         _ if matches!(
             ran.termination,
             Termination::CpuTimeout
@@ -91,19 +95,23 @@ pub(super) fn run(
                 | Termination::OutputExceeded
         ) =>
         {
-            program_run_verdict(&ran, program).unwrap_or((Verdict::IE, String::new()))
+            failed(program_run_verdict(&ran, program).unwrap_or((Verdict::IE, String::new())))
         }
-        Judged::Judged(r) if r.decision == Decision::WrongAnswer => (Verdict::WA, r.message),
-        Judged::Judged(r) if r.decision == Decision::PresentationError => (Verdict::PE, r.message),
+        Judged::Judged(r) if r.decision == Decision::WrongAnswer => {
+            (Verdict::WA, r.message, r.score)
+        }
+        Judged::Judged(r) if r.decision == Decision::PresentationError => {
+            (Verdict::PE, r.message, None)
+        }
         Judged::Judged(r) => match program_run_verdict(&ran, program) {
-            Some(failure) => failure,
+            Some(failure) => failed(failure),
             None if interactor.protocol == Protocol::Testlib
                 && matches!(test.checker, Checker::Program { .. }) =>
             {
                 test.checking
-                    .check(runner, test.input, test.answer, &files.for_checker())?
+                    .check_scored(runner, test.input, test.answer, &files.for_checker())?
             }
-            None => (Verdict::AC, r.message),
+            None => (Verdict::AC, r.message, r.score),
         },
     };
     Ok((ran, verdict))

@@ -7,6 +7,7 @@
 mod aggregate;
 mod interactive;
 mod plan;
+pub mod transcript;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,15 +15,16 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-pub use aggregate::aggregate;
+pub use aggregate::{aggregate, GroupReport};
 pub use plan::{Plan, PlanError, Request};
+pub use transcript::Transcript;
 
 use crate::checker::special::{Files, Judged, Protocol, SpecialJudge};
-use crate::checker::{Checker, CheckerKind, Decision};
+use crate::checker::{Checker, CheckerKind, Decision, Partial};
 use crate::config::{CompileLimits, Limits as RunLimits};
 use crate::data::{self, TestSet};
 use crate::lang::{self, Compiled, Languages, ProgramCache, Source};
-use crate::problem::{Group, Problem};
+use crate::problem::{Group, GroupSpec, Problem};
 use crate::sandbox::{self, Limits, Outcome, RunSpec, Runner, Stdio, Termination};
 use crate::verdict::Verdict;
 
@@ -56,6 +58,14 @@ pub struct TestReport {
     pub exit_code: Option<i32>,
     pub signal: Option<i32>,
     pub message: String,
+    /// The test's share of its group's points, from 0 to 1, where the
+    /// checker gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// What the submission and the interactor said to each other, on the
+    /// samples of an interactive problem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<Transcript>,
 }
 
 /// The result of judging one submission.
@@ -67,6 +77,10 @@ pub struct Report {
     pub memory_kib: u64,
     pub compile_output: String,
     pub tests: Vec<TestReport>,
+    /// Per-group results of a problem with `[[groups]]`, in judging order;
+    /// empty for a problem without.
+    #[serde(default)]
+    pub groups: Vec<GroupReport>,
 }
 
 impl Report {
@@ -80,6 +94,7 @@ impl Report {
             memory_kib: 0,
             compile_output,
             tests: Vec::new(),
+            groups: Vec::new(),
         }
     }
 }
@@ -148,21 +163,21 @@ impl Judge {
         });
         let limits = self.run_limits(problem, program.time_factor);
         let total = tests.index.tests.len();
-        let mut reports = Vec::with_capacity(total);
+        let groups = &problem.manifest.groups;
         // In run_all mode, a test at least as large as one that already
         // timed out is skipped: it would only time out again, slowly.
         let mut timed_out_at: Option<u64> = None;
-        for index in 0..total {
+        let mut run = |index: usize, points: Option<u32>| -> Result<Option<TestReport>, Error> {
             let size = tests.index.tests[index].input_bytes;
-            if timed_out_at.is_some_and(|t| size >= t) {
-                continue;
+            if self.run_all && timed_out_at.is_some_and(|t| size >= t) {
+                return Ok(None);
             }
             let report = self.run_test(
                 problem,
                 (&checking, interactor.as_ref()),
                 &program,
                 tests,
-                index,
+                (index, points),
                 limits,
             )?;
             if report.verdict == Verdict::TLE {
@@ -173,14 +188,28 @@ impl Judge {
                 total,
                 report: &report,
             });
-            let failed = !report.verdict.is_accepted();
-            reports.push(report);
-            if failed && !self.run_all {
-                break;
+            Ok(Some(report))
+        };
+        let (reports, group_reports, (verdict, score)) = if groups.is_empty() {
+            let mut reports = Vec::with_capacity(total);
+            for index in 0..total {
+                let Some(report) = run(index, None)? else {
+                    continue;
+                };
+                let failed = !report.verdict.is_accepted();
+                reports.push(report);
+                if failed && !self.run_all {
+                    break;
+                }
             }
-        }
-        let verdicts: Vec<Verdict> = reports.iter().map(|r| r.verdict).collect();
-        let (verdict, score) = aggregate(&verdicts, total);
+            let verdicts: Vec<Verdict> = reports.iter().map(|r| r.verdict).collect();
+            let result = aggregate(&verdicts, total);
+            (reports, Vec::new(), result)
+        } else {
+            let (reports, group_reports) = judge_groups(groups, tests, self.run_all, &mut run)?;
+            let result = aggregate::scored(&reports, &group_reports);
+            (reports, group_reports, result)
+        };
         Ok(Report {
             verdict,
             score,
@@ -188,6 +217,7 @@ impl Judge {
             memory_kib: reports.iter().map(|r| r.memory_kib).max().unwrap_or(0),
             compile_output: String::new(),
             tests: reports,
+            groups: group_reports,
         })
     }
 
@@ -206,7 +236,7 @@ impl Judge {
         (checking, interactor): (&Checking, Option<&SpecialJudge>),
         program: &lang::Program,
         tests: &TestSet,
-        index: usize,
+        (index, points): (usize, Option<u32>),
         limits: Limits,
     ) -> Result<TestReport, Error> {
         let test = &tests.index.tests[index];
@@ -244,7 +274,7 @@ impl Judge {
             (Some(i), Some(flags)) => Some(i.with_flags(flags)),
             (i, _) => i.cloned(),
         };
-        let (outcome, (verdict, message)) = match interactor {
+        let (outcome, (verdict, message, given)) = match interactor {
             Some(interactor) => {
                 let test = interactive::Test {
                     input: &input,
@@ -259,11 +289,17 @@ impl Judge {
                 let spec = spec.stdin(Stdio::file(&input)).stdout(Stdio::file(&stdout));
                 let outcome = self.runner.run(&spec)?;
                 let judged = match program_run_verdict(&outcome, program) {
-                    Some(failure) => failure,
-                    None => checking.check(self.runner.as_ref(), &input, &answer, &stdout)?,
+                    Some((verdict, message)) => (verdict, message, None),
+                    None => {
+                        checking.check_scored(self.runner.as_ref(), &input, &answer, &stdout)?
+                    }
                 };
                 (outcome, judged)
             }
+        };
+        let (verdict, message, score) = match resolve_score(given, points) {
+            Ok(score) => (verdict, message, score),
+            Err(why) => (Verdict::IE, why, None),
         };
         let (exit_code, signal) = match outcome.termination {
             Termination::Exited(code) => (Some(code), None),
@@ -272,7 +308,7 @@ impl Judge {
         };
         Ok(TestReport {
             name: test.name.clone(),
-            group: test.group,
+            group: test.group.clone(),
             verdict,
             time_ms: outcome.cpu_ms,
             wall_ms: outcome.wall_ms,
@@ -280,6 +316,8 @@ impl Judge {
             exit_code,
             signal,
             message,
+            score,
+            transcript: None,
         })
     }
 
@@ -353,6 +391,67 @@ impl Judge {
     }
 }
 
+/// Judges a problem with `[[groups]]`: each group in judging order, its
+/// tests in plan order, stopping at a test that scores 0 and skipping a
+/// group whose dependency is not full (unless `run_all`, which runs every
+/// test but scores the same). `run` judges one test (by plan index, with
+/// its group's points), or passes it by (`None`).
+fn judge_groups(
+    groups: &[GroupSpec],
+    tests: &TestSet,
+    run_all: bool,
+    run: &mut dyn FnMut(usize, Option<u32>) -> Result<Option<TestReport>, Error>,
+) -> Result<(Vec<TestReport>, Vec<GroupReport>), Error> {
+    let mut reports: Vec<TestReport> = Vec::new();
+    let mut results = Vec::with_capacity(groups.len());
+    let mut full: Vec<&str> = Vec::new();
+    for spec in groups {
+        let members: Vec<usize> = (0..tests.index.tests.len())
+            .filter(|&i| tests.index.tests[i].group == spec.name)
+            .collect();
+        let skipped = spec.depends.iter().any(|d| !full.contains(&d.as_str()));
+        let first = reports.len();
+        if !skipped || run_all {
+            for &index in &members {
+                let Some(report) = run(index, Some(spec.points))? else {
+                    continue;
+                };
+                let zero = aggregate::test_share(&report) <= 0.0;
+                reports.push(report);
+                if zero && !run_all {
+                    break;
+                }
+            }
+        }
+        let ran: Vec<&TestReport> = reports[first..].iter().collect();
+        let names = members
+            .iter()
+            .map(|&i| tests.index.tests[i].name.clone())
+            .collect();
+        let (result, is_full) = aggregate::group(spec, names, &ran, skipped);
+        if is_full {
+            full.push(spec.name.as_str());
+        }
+        results.push(result);
+    }
+    Ok((reports, results))
+}
+
+/// A test's score from what its checker gave and its group's points
+/// (`None` without groups, where only a share is kept): a share from 0 to
+/// 1, or why the score is the checker's fault.
+fn resolve_score(given: Option<Partial>, points: Option<u32>) -> Result<Option<f64>, String> {
+    match (given, points) {
+        (None, _) => Ok(None),
+        (Some(Partial::Fraction(f)), _) => Ok(Some(f.clamp(0.0, 1.0))),
+        (Some(Partial::Points(_)), None | Some(0)) => Ok(None),
+        (Some(Partial::Points(x)), Some(p)) if x > f64::from(p) + 1e-9 => Err(format!(
+            "the checker gave a score of {x}, above the group's {p} points"
+        )),
+        (Some(Partial::Points(x)), Some(p)) => Ok(Some((x / f64::from(p)).clamp(0.0, 1.0))),
+    }
+}
+
 /// A problem's checker, ready to judge outputs.
 #[derive(Debug, Clone)]
 pub enum Checking {
@@ -390,6 +489,21 @@ impl Checking {
         answer: &Path,
         output: &Path,
     ) -> Result<(Verdict, String), Error> {
+        self.check_scored(runner, input, answer, output)
+            .map(|(verdict, message, _)| (verdict, message))
+    }
+
+    /// [`Checking::check`], with the score a special judge gave.
+    ///
+    /// # Errors
+    /// As [`Checking::check`].
+    pub fn check_scored(
+        &self,
+        runner: &dyn Runner,
+        input: &Path,
+        answer: &Path,
+        output: &Path,
+    ) -> Result<(Verdict, String, Option<Partial>), Error> {
         let result = match self {
             Checking::Builtin(kind) => {
                 let open = |path: &Path| {
@@ -406,7 +520,7 @@ impl Checking {
                         source,
                     })?
             }
-            Checking::Broken(why) => return Ok((Verdict::IE, why.clone())),
+            Checking::Broken(why) => return Ok((Verdict::IE, why.clone(), None)),
             Checking::Special(judge) => {
                 let files = Files {
                     input,
@@ -415,7 +529,7 @@ impl Checking {
                 };
                 match judge.check(runner, files)? {
                     Judged::Judged(result) => result,
-                    Judged::Failed(why) => return Ok((Verdict::IE, why)),
+                    Judged::Failed(why) => return Ok((Verdict::IE, why, None)),
                 }
             }
         };
@@ -424,7 +538,7 @@ impl Checking {
             Decision::WrongAnswer => Verdict::WA,
             Decision::PresentationError => Verdict::PE,
         };
-        Ok((verdict, result.message))
+        Ok((verdict, result.message, result.score))
     }
 }
 

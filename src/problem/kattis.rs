@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use serde_yaml::Value;
 
 use super::manifest::is_inside;
-use super::{Error, ExampleSubmission, Expected, Group, Interactor, Manifest, Problem};
+use super::{Error, ExampleSubmission, Expected, Group, GroupSpec, Interactor, Manifest, Problem};
 use super::{TestCase, TestInput};
 use crate::checker::special::Protocol;
 use crate::checker::{Checker, CheckerKind};
@@ -91,6 +91,9 @@ pub struct Scoring {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreGroup {
     pub path: String,
+    /// The grundy group its tests are in.
+    pub name: Group,
+    /// Its own tests (not its subgroups'), by grundy name.
     pub tests: Vec<String>,
     /// The score of the group when every test passes (`accept_score`, or a
     /// 2023-07 `score`), if given.
@@ -99,6 +102,113 @@ pub struct ScoreGroup {
     /// `grading`, `grader_flags`, `on_reject`, `accept_score`,
     /// `reject_score`, `range`, `score_aggregation`, ...
     pub settings: BTreeMap<String, String>,
+}
+
+impl Scoring {
+    /// grundy's groups for these: the samples a 0-point group, every
+    /// other directory of tests a group with no dependency, its points
+    /// its maximum score (`accept_score` or `score` per test, summed
+    /// unless its aggregation is `min`; 1 per test by default), scaled to
+    /// grundy's 100 when they do not sum to it (largest remainders). The
+    /// note says what does not carry over.
+    pub fn group_specs(&self) -> (Vec<GroupSpec>, Option<String>) {
+        let scored: Vec<&ScoreGroup> = self.groups.iter().filter(|g| !g.name.is_sample()).collect();
+        let maxima: Vec<f64> = scored.iter().map(|g| g.max_score()).collect();
+        let points = to_hundred(&maxima);
+        let mut specs = Vec::new();
+        if self.groups.iter().any(|g| g.name.is_sample()) {
+            specs.push(GroupSpec {
+                name: Group::sample(),
+                points: 0,
+                depends: Vec::new(),
+            });
+        }
+        for (g, p) in scored.iter().zip(&points) {
+            specs.push(GroupSpec {
+                name: g.name.clone(),
+                points: *p,
+                depends: Vec::new(),
+            });
+        }
+        let total: f64 = maxima.iter().sum();
+        let mut notes = Vec::new();
+        if (total - 100.0).abs() > 1e-9 {
+            notes.push(format!(
+                "group scores summing to {total} are scaled to 100 points"
+            ));
+        }
+        let summed: Vec<&str> = scored
+            .iter()
+            .filter(|g| g.tests.len() > 1 && !g.is_min())
+            .map(|g| g.path.as_str())
+            .collect();
+        if !summed.is_empty() {
+            notes.push(format!(
+                "groups {} sum their tests' scores, which grundy scores all or nothing",
+                summed.join(", ")
+            ));
+        }
+        let note = (!notes.is_empty()).then(|| format!("scoring: {}", notes.join("; ")));
+        (specs, note)
+    }
+}
+
+impl ScoreGroup {
+    fn is_min(&self) -> bool {
+        ["grader_flags", "scoring.aggregation", "score_aggregation"]
+            .iter()
+            .any(|k| {
+                self.settings
+                    .get(*k)
+                    .is_some_and(|v| v.split_whitespace().any(|w| w == "min"))
+            })
+    }
+
+    /// The most this group can score in Kattis.
+    pub fn max_score(&self) -> f64 {
+        let per_test = self
+            .settings
+            .get("accept_score")
+            .and_then(|s| s.parse::<f64>().ok());
+        match (
+            self.settings
+                .get("scoring.score")
+                .and_then(|s| s.parse::<f64>().ok()),
+            per_test,
+        ) {
+            (Some(score), _) => score,
+            (None, Some(s)) if self.is_min() => s,
+            (None, Some(s)) => s * self.tests.len() as f64,
+            (None, None) if self.is_min() => 1.0,
+            (None, None) => self.tests.len() as f64,
+        }
+    }
+}
+
+/// Whole points summing to 100 in proportion to `maxima` (the largest
+/// remainders get the rounding), equal shares when every maximum is 0.
+pub fn to_hundred(maxima: &[f64]) -> Vec<u32> {
+    if maxima.is_empty() {
+        return Vec::new();
+    }
+    let total: f64 = maxima.iter().sum();
+    let exact: Vec<f64> = if total > 0.0 {
+        maxima.iter().map(|m| m / total * 100.0).collect()
+    } else {
+        vec![100.0 / maxima.len() as f64; maxima.len()]
+    };
+    let mut points: Vec<u32> = exact.iter().map(|x| x.floor() as u32).collect();
+    let mut left = 100 - points.iter().sum::<u32>().min(100);
+    let mut order: Vec<usize> = (0..exact.len()).collect();
+    order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
+    for i in order.into_iter().cycle() {
+        if left == 0 {
+            break;
+        }
+        points[i] += 1;
+        left -= 1;
+    }
+    points
 }
 
 /// The memory limit problemtools assumes when `problem.yaml` gives none, MiB.
@@ -194,11 +304,13 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
         names: Default::default(),
         groups: Vec::new(),
         base_flags: meta.validator_flags.clone(),
+        scoring: false,
     };
-    for (top, group) in [("sample", Group::Sample), ("secret", Group::Secret)] {
+    walk.scoring = meta.scoring;
+    for (top, group) in [("sample", Group::sample()), ("secret", Group::secret())] {
         let path = data.join(top);
         if path.is_dir() {
-            walk.group(&path, group, &root_settings, &mut skipped)?;
+            walk.group(&path, &group, &root_settings, &mut skipped)?;
         }
     }
     if walk.tests.is_empty() {
@@ -210,6 +322,14 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
     let scoring = meta.scoring.then(|| Scoring {
         groups: walk.groups.clone(),
     });
+    let groups = match &scoring {
+        Some(scoring) => {
+            let (groups, note) = scoring.group_specs();
+            skipped.extend(note);
+            groups
+        }
+        None => Vec::new(),
+    };
 
     // Input validators.
     let mut input_validators = Vec::new();
@@ -251,6 +371,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
         checker,
         interactor,
         tests: walk.tests,
+        groups,
         stress: Vec::new(),
         input_validators,
     };
@@ -531,13 +652,15 @@ struct Walk<'a> {
     names: std::collections::BTreeSet<String>,
     groups: Vec<ScoreGroup>,
     base_flags: Vec<String>,
+    /// A scoring package: each directory of secret tests is a group.
+    scoring: bool,
 }
 
 impl Walk<'_> {
     fn group(
         &mut self,
         path: &Path,
-        group: Group,
+        group: &Group,
         inherited: &Settings,
         skipped: &mut Vec<String>,
     ) -> Result<(), Error> {
@@ -559,6 +682,14 @@ impl Walk<'_> {
             .into_owned();
         let first = self.tests.len();
         let entries = sorted_entries(path);
+        // In a scoring package every directory of secret tests is a group
+        // of its own, named after its path (`secret/group1` is `group1`).
+        let group = if self.scoring && !group.is_sample() {
+            let name = rel_group.strip_prefix("secret/").unwrap_or(&rel_group);
+            Group::parse(&sanitize(name)).unwrap_or_else(|| group.clone())
+        } else {
+            group.clone()
+        };
         for entry in &entries {
             if entry.is_dir() {
                 continue;
@@ -585,7 +716,7 @@ impl Walk<'_> {
             let name = self.name_for(&rel(&self.dir.join("data"), &stem).to_string_lossy());
             self.tests.push(TestCase {
                 name,
-                group,
+                group: group.clone(),
                 input: TestInput::File(rel(self.dir, entry)),
                 answer: Some(rel(self.dir, &answer)),
                 input_flags: input_flags.clone(),
@@ -593,10 +724,10 @@ impl Walk<'_> {
             });
         }
         let own: Vec<String> = self.tests[first..].iter().map(|t| t.name.clone()).collect();
-        let slot = self.groups.len();
-        if !own.is_empty() || entries.iter().any(|e| e.is_dir()) {
+        if !own.is_empty() {
             self.groups.push(ScoreGroup {
                 path: rel_group,
+                name: group.clone(),
                 tests: own,
                 score: settings
                     .get("accept_score")
@@ -612,12 +743,8 @@ impl Walk<'_> {
         }
         for entry in &entries {
             if entry.is_dir() {
-                self.group(entry, group, &settings, skipped)?;
+                self.group(entry, &group, &settings, skipped)?;
             }
-        }
-        // A group's tests are its own and its subgroups'.
-        if let Some(g) = self.groups.get_mut(slot) {
-            g.tests = self.tests[first..].iter().map(|t| t.name.clone()).collect();
         }
         Ok(())
     }
@@ -625,15 +752,7 @@ impl Walk<'_> {
     /// A unique grundy test name (`[a-z0-9._-]`, at most 64) for a path
     /// under `data/` such as `secret/group1/001-small`.
     fn name_for(&mut self, path: &str) -> String {
-        let mut base: String = path
-            .chars()
-            .map(|c| match c {
-                '/' => '-',
-                c if c.is_ascii_alphanumeric() || "._-".contains(c) => c.to_ascii_lowercase(),
-                _ => '_',
-            })
-            .collect();
-        base.truncate(56);
+        let base = sanitize(path);
         let mut name = base.clone();
         let mut k = 2;
         while !self.names.insert(name.clone()) {
@@ -642,6 +761,21 @@ impl Walk<'_> {
         }
         name
     }
+}
+
+/// A path under `data/` as a grundy name: `[a-z0-9._-]`, `/` as `-`, at
+/// most 56 characters (room for a suffix that makes it unique).
+fn sanitize(path: &str) -> String {
+    let mut out: String = path
+        .chars()
+        .map(|c| match c {
+            '/' => '-',
+            c if c.is_ascii_alphanumeric() || "._-".contains(c) => c.to_ascii_lowercase(),
+            _ => '_',
+        })
+        .collect();
+    out.truncate(56);
+    out
 }
 
 fn rel(base: &Path, path: &Path) -> PathBuf {
@@ -918,6 +1052,24 @@ mod tests {
                 (got - want).abs() < 1e-9,
                 "{slowest} x {mult} at {res}: {got}"
             );
+        }
+    }
+
+    #[test]
+    fn group_maxima_become_a_hundred_points() {
+        let table: &[(&[f64], &[u32])] = &[
+            (&[20.0, 30.0, 50.0], &[20, 30, 50]),
+            (&[1.0, 1.0, 1.0], &[34, 33, 33]),
+            (&[10.0, 30.0], &[25, 75]),
+            (&[0.0, 0.0], &[50, 50]),
+            (&[], &[]),
+        ];
+        for (maxima, want) in table {
+            let got = to_hundred(maxima);
+            assert_eq!(got, *want, "{maxima:?}");
+            if !maxima.is_empty() {
+                assert_eq!(got.iter().sum::<u32>(), 100);
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! an invalid manifest fails at load time with the field and the reason.
 //! The format is documented in `docs/problem-format.md`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, PathBuf};
 
 use serde::Deserialize;
@@ -22,8 +22,12 @@ pub struct Manifest {
     pub checker: Checker,
     /// The problem's interactor, for an interactive problem.
     pub interactor: Option<Interactor>,
-    /// The expanded test plan, in judging order.
+    /// The expanded test plan, in the manifest's order.
     pub tests: Vec<TestCase>,
+    /// The scored test groups (subtasks), in judging order (every group
+    /// after the groups it depends on); empty for a problem without
+    /// `[[groups]]`, judged as one group, first failure decides.
+    pub groups: Vec<GroupSpec>,
     pub stress: Vec<StressPlan>,
     /// Input validators speaking Kattis's protocol (exit 42 valid, 43
     /// invalid), each a source file or a directory of sources, relative
@@ -65,27 +69,55 @@ pub enum TestInput {
     Gen(Vec<String>),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Group {
-    Sample,
-    Secret,
-}
+/// The group a test belongs to, by name. Without `[[groups]]` it is
+/// `sample` or `secret`; with them, one of the declared groups (or
+/// `sample`, a 0-point group when not declared). A test of the group
+/// named `sample` is a sample: its details are shown to everyone.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[serde(transparent)]
+pub struct Group(String);
 
 impl Group {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Group::Sample => "sample",
-            Group::Secret => "secret",
-        }
+    /// The samples' group.
+    pub fn sample() -> Group {
+        Group("sample".into())
     }
 
-    /// The group [`Group::as_str`] names.
-    pub fn parse(name: &str) -> Option<Group> {
-        [Group::Sample, Group::Secret]
-            .into_iter()
-            .find(|g| g.as_str() == name)
+    /// The default group of a problem without `[[groups]]`.
+    pub fn secret() -> Group {
+        Group("secret".into())
     }
+
+    pub fn is_sample(&self) -> bool {
+        self.0 == "sample"
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A group of this name, if it is a valid name (1-64 characters of
+    /// `[a-z0-9._-]`).
+    pub fn parse(name: &str) -> Option<Group> {
+        valid_name(name).then(|| Group(name.to_string()))
+    }
+}
+
+impl std::fmt::Display for Group {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One scored test group (a subtask) of `[[groups]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupSpec {
+    pub name: Group,
+    /// Its share of the submission's 100 points.
+    pub points: u32,
+    /// Groups that must get full marks first; when one does not, this
+    /// group is skipped (0 points, its tests not run).
+    pub depends: Vec<Group>,
 }
 
 /// Random small inputs for cross-checking the solution with the brute force.
@@ -111,6 +143,8 @@ struct RawManifest {
     #[serde(default)]
     float_rel: Option<f64>,
     #[serde(default)]
+    groups: Option<Vec<RawGroup>>,
+    #[serde(default)]
     tests: Vec<RawTest>,
     #[serde(default)]
     stress: Vec<RawStress>,
@@ -120,10 +154,19 @@ struct RawManifest {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawGroup {
+    name: String,
+    points: u32,
+    #[serde(default)]
+    depends: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawTest {
     name: String,
     #[serde(default)]
-    group: Option<Group>,
+    group: Option<String>,
     #[serde(default)]
     file: Option<PathBuf>,
     #[serde(default)]
@@ -224,6 +267,10 @@ impl Manifest {
                 raw.memory_limit
             ));
         }
+        let declared = match &raw.groups {
+            Some(groups) => Some(declared_groups(groups)?),
+            None => None,
+        };
         let mut tests = Vec::new();
         let mut names = BTreeSet::new();
         for (i, t) in raw.tests.into_iter().enumerate() {
@@ -231,7 +278,8 @@ impl Manifest {
             if !valid_name(&t.name) {
                 return Err(format!("{at}: name must be 1-64 characters of [a-z0-9._-]"));
             }
-            let group = t.group.unwrap_or(Group::Secret);
+            let group = test_group(t.group.as_deref(), declared.as_ref())
+                .map_err(|e| format!("{at}: {e}"))?;
             if let Some(answer) = &t.answer {
                 if t.file.is_none() {
                     return Err(format!("{at}: answer applies only to file tests"));
@@ -294,7 +342,7 @@ impl Manifest {
                 }
                 tests.push(TestCase {
                     name,
-                    group,
+                    group: group.clone(),
                     input,
                     answer: t.answer.clone(),
                     input_flags: input_flags.clone(),
@@ -313,6 +361,10 @@ impl Manifest {
                 ));
             }
         }
+        let groups = match (raw.groups, declared) {
+            (Some(raw_groups), Some(declared)) => judging_order(&raw_groups, &declared, &tests)?,
+            _ => Vec::new(),
+        };
         let mut stress = Vec::new();
         for (i, s) in raw.stress.into_iter().enumerate() {
             let args = split_args(&s.gen);
@@ -370,9 +422,15 @@ impl Manifest {
                 }),
             },
             tests,
+            groups,
             stress,
             input_validators: raw.input_validators,
         })
+    }
+
+    /// Whether the problem is scored by `[[groups]]`.
+    pub fn has_groups(&self) -> bool {
+        !self.groups.is_empty()
     }
 
     /// Whether any test or stress run needs the generator.
@@ -383,6 +441,158 @@ impl Manifest {
                 .iter()
                 .any(|t| matches!(t.input, TestInput::Gen(_)))
     }
+}
+
+/// The declared groups by name, each checked alone: a valid, unique name
+/// and points; the points sum to 100.
+fn declared_groups(groups: &[RawGroup]) -> Result<BTreeMap<String, usize>, String> {
+    if groups.is_empty() {
+        return Err("groups: an empty list; leave [[groups]] out for a problem without".into());
+    }
+    let mut declared = BTreeMap::new();
+    for (i, g) in groups.iter().enumerate() {
+        let at = format!("groups[{i}] ({})", g.name);
+        if !valid_name(&g.name) {
+            return Err(format!("{at}: name must be 1-64 characters of [a-z0-9._-]"));
+        }
+        if declared.insert(g.name.clone(), i).is_some() {
+            return Err(format!("{at}: duplicate group name {}", g.name));
+        }
+    }
+    let total: u64 = groups.iter().map(|g| u64::from(g.points)).sum();
+    if total != 100 {
+        let list: Vec<String> = groups
+            .iter()
+            .map(|g| format!("{} {}", g.name, g.points))
+            .collect();
+        return Err(format!(
+            "groups: points sum to {total} ({}), not 100",
+            list.join(" + ")
+        ));
+    }
+    Ok(declared)
+}
+
+/// A test's group: without `[[groups]]`, `sample` or `secret` (the
+/// default); with them, a declared group or `sample`.
+fn test_group(
+    name: Option<&str>,
+    declared: Option<&BTreeMap<String, usize>>,
+) -> Result<Group, String> {
+    match (name, declared) {
+        (None, None) => Ok(Group::secret()),
+        (Some(name), None) if name == "sample" || name == "secret" => Ok(Group(name.into())),
+        (Some(name), None) => Err(format!(
+            "group {name:?} is not declared (without [[groups]], a test is \"sample\" or \"secret\")"
+        )),
+        (None, Some(_)) => Err("group: with [[groups]], every test names its group".into()),
+        (Some(name), Some(declared)) if name == "sample" || declared.contains_key(name) => {
+            Ok(Group(name.into()))
+        }
+        (Some(name), Some(declared)) => {
+            let known: Vec<&str> = declared.keys().map(String::as_str).collect();
+            Err(format!(
+                "group {name:?} is not declared in [[groups]] (declared: {})",
+                known.join(", ")
+            ))
+        }
+    }
+}
+
+/// The groups in judging order: `sample` first (a 0-point group when not
+/// declared), then every group after the groups it depends on, otherwise
+/// in the manifest's order. Checks the dependencies (known names, no
+/// cycle) and that every group has a test.
+fn judging_order(
+    raw: &[RawGroup],
+    declared: &BTreeMap<String, usize>,
+    tests: &[TestCase],
+) -> Result<Vec<GroupSpec>, String> {
+    let mut specs: Vec<GroupSpec> = Vec::new();
+    let implicit_sample =
+        !declared.contains_key("sample") && tests.iter().any(|t| t.group.is_sample());
+    if implicit_sample {
+        specs.push(GroupSpec {
+            name: Group::sample(),
+            points: 0,
+            depends: Vec::new(),
+        });
+    }
+    for (i, g) in raw.iter().enumerate() {
+        let at = format!("groups[{i}] ({})", g.name);
+        let mut depends = Vec::new();
+        for d in &g.depends {
+            if *d == g.name {
+                return Err(format!("{at}: depends on itself"));
+            }
+            let known = declared.contains_key(d) || (d == "sample" && implicit_sample);
+            if !known {
+                return Err(format!("{at}: depends on {d:?}, which is not a group"));
+            }
+            if depends.iter().any(|x: &Group| x.as_str() == d) {
+                return Err(format!("{at}: depends on {d:?} twice"));
+            }
+            depends.push(Group(d.clone()));
+        }
+        if !tests.iter().any(|t| t.group.as_str() == g.name) {
+            return Err(format!("{at}: no test is in this group"));
+        }
+        specs.push(GroupSpec {
+            name: Group(g.name.clone()),
+            points: g.points,
+            depends,
+        });
+    }
+    // Kahn's algorithm, always taking the first ready group in manifest
+    // order, so the order is stable and dependencies come first.
+    let mut order = Vec::with_capacity(specs.len());
+    let mut placed = BTreeSet::new();
+    while order.len() < specs.len() {
+        let ready = specs.iter().find(|s| {
+            !placed.contains(s.name.as_str())
+                && s.depends.iter().all(|d| placed.contains(d.as_str()))
+        });
+        match ready {
+            Some(s) => {
+                placed.insert(s.name.as_str());
+                order.push(s.clone());
+            }
+            None => {
+                return Err(format!(
+                    "groups: a dependency cycle: {}",
+                    cycle(&specs, &placed)
+                ))
+            }
+        }
+    }
+    Ok(order)
+}
+
+/// A cycle among the groups not yet placed (each of which waits for an
+/// unplaced dependency), as `a -> b -> a`.
+fn cycle(specs: &[GroupSpec], placed: &BTreeSet<&str>) -> String {
+    let waiting = |name: &str| {
+        specs
+            .iter()
+            .find(|s| s.name.as_str() == name)
+            .and_then(|s| s.depends.iter().find(|d| !placed.contains(d.as_str())))
+            .map(|d| d.as_str().to_string())
+    };
+    let mut path: Vec<String> = Vec::new();
+    let mut at = specs
+        .iter()
+        .find(|s| !placed.contains(s.name.as_str()))
+        .map(|s| s.name.as_str().to_string());
+    while let Some(name) = at {
+        if let Some(start) = path.iter().position(|p| *p == name) {
+            let mut names = path.split_off(start);
+            names.push(name);
+            return names.join(" -> ");
+        }
+        at = waiting(&name);
+        path.push(name);
+    }
+    path.join(" -> ")
 }
 
 fn split_args(s: &str) -> Vec<String> {
@@ -429,8 +639,9 @@ mod tests {
         let m = Manifest::parse(GOOD).unwrap();
         let names: Vec<_> = m.tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["sample-1", "random-01", "random-02", "random-03"]);
-        assert_eq!(m.tests[0].group, Group::Sample);
-        assert_eq!(m.tests[1].group, Group::Secret);
+        assert_eq!(m.tests[0].group, Group::sample());
+        assert_eq!(m.tests[1].group, Group::secret());
+        assert!(m.groups.is_empty());
         assert_eq!(
             m.tests[2].input,
             TestInput::Gen(vec!["mode=random".into(), "n=4".into(), "seed=2".into()])
@@ -505,5 +716,107 @@ mod tests {
     fn bad_test_name_is_rejected() {
         let e = error_of(&GOOD.replace("name = \"sample-1\"", "name = \"Sample 1\""));
         assert!(e.contains("name must be"), "{e}");
+    }
+
+    const GROUPED: &str = r#"
+        name = "Nim"
+        source = "AcWing 891"
+        time_limit = 1.0
+        memory_limit = 256
+
+        [[groups]]
+        name = "large"
+        points = 70
+        depends = ["small"]
+
+        [[groups]]
+        name = "small"
+        points = 30
+
+        [[tests]]
+        name = "sample-1"
+        group = "sample"
+        file = "tests/sample-1.in"
+
+        [[tests]]
+        name = "big"
+        group = "large"
+        gen = "n=100"
+
+        [[tests]]
+        name = "tiny"
+        group = "small"
+        gen = "n=3"
+        count = 2
+    "#;
+
+    #[test]
+    fn groups_are_judged_after_their_dependencies_with_samples_first() {
+        let m = Manifest::parse(GROUPED).unwrap();
+        let order: Vec<(&str, u32)> = m
+            .groups
+            .iter()
+            .map(|g| (g.name.as_str(), g.points))
+            .collect();
+        assert_eq!(order, [("sample", 0), ("small", 30), ("large", 70)]);
+        assert_eq!(m.groups[2].depends, [Group::parse("small").unwrap()]);
+        assert_eq!(m.tests[2].group.as_str(), "small");
+        assert!(m.tests[0].group.is_sample());
+    }
+
+    #[test]
+    fn group_points_must_sum_to_100() {
+        let e = error_of(&GROUPED.replace("points = 30", "points = 20"));
+        assert_eq!(e, "groups: points sum to 90 (large 70 + small 20), not 100");
+    }
+
+    #[test]
+    fn dependency_on_an_unknown_group_is_named() {
+        let e = error_of(&GROUPED.replace("depends = [\"small\"]", "depends = [\"smal\"]"));
+        assert_eq!(
+            e,
+            "groups[0] (large): depends on \"smal\", which is not a group"
+        );
+    }
+
+    #[test]
+    fn dependency_cycle_is_shown() {
+        let text = GROUPED.replace("points = 30", "points = 30\ndepends = [\"large\"]");
+        let e = error_of(&text);
+        assert_eq!(e, "groups: a dependency cycle: large -> small -> large");
+    }
+
+    #[test]
+    fn a_test_in_an_undeclared_group_is_named() {
+        let e = error_of(&GROUPED.replace("group = \"small\"", "group = \"medium\""));
+        assert_eq!(
+            e,
+            "tests[2] (tiny): group \"medium\" is not declared in [[groups]] (declared: large, small)"
+        );
+    }
+
+    #[test]
+    fn with_groups_every_test_names_one() {
+        let e = error_of(&GROUPED.replace("group = \"large\"\n", ""));
+        assert!(
+            e.starts_with("tests[1] (big): group: with [[groups]]"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_empty_group_is_refused() {
+        let text = GROUPED.replace("points = 70", "points = 60").replace(
+            "[[tests]]\n        name = \"sample-1\"",
+            "[[groups]]\nname = \"empty\"\npoints = 10\n\n[[tests]]\nname = \"sample-1\"",
+        );
+        let e = error_of(&text);
+        assert_eq!(e, "groups[2] (empty): no test is in this group");
+    }
+
+    #[test]
+    fn without_groups_a_test_group_is_sample_or_secret() {
+        let e = error_of(&GOOD.replace("group = \"sample\"", "group = \"small\""));
+        assert!(e.contains("group \"small\" is not declared"), "{e}");
     }
 }

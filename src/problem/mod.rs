@@ -8,7 +8,7 @@ mod manifest;
 
 use std::path::{Path, PathBuf};
 
-pub use manifest::{Group, Interactor, Manifest, StressPlan, TestCase, TestInput};
+pub use manifest::{Group, GroupSpec, Interactor, Manifest, StressPlan, TestCase, TestInput};
 
 /// Errors while loading a package: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]

@@ -14,7 +14,9 @@ use serde_json::json;
 
 use super::{ApiError, AppState};
 use crate::auth;
-use crate::judge::{Plan, PlanError, Report, Request as PlanRequest, TestReport};
+use crate::judge::{
+    GroupReport, Plan, PlanError, Report, Request as PlanRequest, TestReport, Transcript,
+};
 use crate::problem::{self, Group, TestInput};
 use crate::store::{ListFilter, NewSubmission, Queue, Status, Submission, User};
 use crate::verdict::Verdict;
@@ -188,7 +190,7 @@ fn plan_error(e: &PlanError, slug: &str, language: &str) -> ApiError {
 #[derive(Serialize)]
 struct TestView<'a> {
     name: &'a str,
-    group: Group,
+    group: &'a Group,
     verdict: Verdict,
     time_ms: u64,
     wall_ms: u64,
@@ -196,6 +198,11 @@ struct TestView<'a> {
     exit_code: Option<i32>,
     signal: Option<i32>,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+    /// Only samples have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transcript: Option<&'a Transcript>,
 }
 
 impl<'a> TestView<'a> {
@@ -203,10 +210,10 @@ impl<'a> TestView<'a> {
     /// only: the checker's message quotes the expected answer, and over
     /// many submissions exit codes and signals leak the data too.
     fn new(t: &'a TestReport, sees_all: bool) -> TestView<'a> {
-        let open = sees_all || t.group == Group::Sample;
+        let open = sees_all || t.group.is_sample();
         TestView {
             name: &t.name,
-            group: t.group,
+            group: &t.group,
             verdict: t.verdict,
             time_ms: t.time_ms,
             wall_ms: t.wall_ms,
@@ -214,6 +221,8 @@ impl<'a> TestView<'a> {
             exit_code: if open { t.exit_code } else { None },
             signal: if open { t.signal } else { None },
             message: if open { &t.message } else { "" },
+            score: t.score,
+            transcript: t.transcript.as_ref().filter(|_| open),
         }
     }
 }
@@ -230,6 +239,7 @@ struct SubmissionView<'a> {
     memory_kib: Option<u64>,
     compile_output: &'a str,
     tests: Vec<TestView<'a>>,
+    groups: &'a [GroupReport],
     status: Status,
     user: Option<&'a str>,
     submitted_at: &'a str,
@@ -258,6 +268,7 @@ impl<'a> SubmissionView<'a> {
                 _ => "",
             },
             tests: tests.iter().map(|t| TestView::new(t, admin)).collect(),
+            groups: report.map_or(&[], |r| r.groups.as_slice()),
             status: sub.status,
             user: sub.user.as_deref(),
             submitted_at: &sub.submitted_at,
@@ -466,7 +477,7 @@ async fn problem(
             .manifest
             .tests
             .iter()
-            .filter(|t| t.group == Group::Sample)
+            .filter(|t| t.group.is_sample())
             .filter_map(|t| match &t.input {
                 TestInput::File(path) => std::fs::read_to_string(p.dir.join(path))
                     .ok()

@@ -13,7 +13,7 @@ use serde::Serialize;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
-use crate::judge::{Report, TestReport};
+use crate::judge::{GroupReport, Report, TestReport};
 use crate::problem::Group;
 use crate::verdict::Verdict;
 
@@ -38,6 +38,8 @@ pub enum Error {
     BadVerdict(i64, String),
     #[error("submission {0}: stored test group {1:?} is not a group")]
     BadGroup(i64, String),
+    #[error("submission {0}: stored transcript of test {1} is not a transcript")]
+    BadTranscript(i64, String),
     #[error("submission {0} vanished while it was claimed")]
     Vanished(i64),
     #[error("user {0:?} already exists")]
@@ -146,6 +148,18 @@ struct TestRow {
     exit_code: Option<i64>,
     signal: Option<i64>,
     message: String,
+    score: Option<f64>,
+    transcript: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct GroupRow {
+    name: String,
+    points: i64,
+    score: i64,
+    verdict: Option<String>,
+    skipped: bool,
+    tests: String,
 }
 
 impl Store {
@@ -284,7 +298,7 @@ impl Store {
         let Some(row) = row else { return Ok(None) };
         let tests = sqlx::query_as::<_, TestRow>(
             "SELECT name, test_group, verdict, time_ms, wall_ms, memory_kib, exit_code, signal,
-                    message
+                    message, score, transcript
              FROM test_results WHERE submission_id = ? ORDER BY position",
         )
         .bind(id)
@@ -313,6 +327,36 @@ impl Store {
                     exit_code: t.exit_code.map(|c| c as i32),
                     signal: t.signal.map(|s| s as i32),
                     message: t.message.clone(),
+                    score: t.score,
+                    transcript: match &t.transcript {
+                        Some(json) => Some(
+                            serde_json::from_str(json)
+                                .map_err(|_| Error::BadTranscript(id, t.name.clone()))?,
+                        ),
+                        None => None,
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let groups = sqlx::query_as::<_, GroupRow>(
+            "SELECT name, points, score, verdict, skipped, tests
+             FROM group_results WHERE submission_id = ? ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        let groups = groups
+            .into_iter()
+            .map(|g| {
+                Ok(GroupReport {
+                    name: Group::parse(&g.name)
+                        .ok_or_else(|| Error::BadGroup(id, g.name.clone()))?,
+                    points: g.points as u32,
+                    score: g.score as u32,
+                    verdict: g.verdict.as_deref().map(parse).transpose()?,
+                    skipped: g.skipped,
+                    tests: serde_json::from_str(&g.tests)
+                        .map_err(|_| Error::BadGroup(id, g.name.clone()))?,
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
@@ -325,6 +369,7 @@ impl Store {
                     memory_kib: row.memory_kib.unwrap_or(0) as u64,
                     compile_output: row.compile_output.clone(),
                     tests,
+                    groups,
                 }),
                 Vec::new(),
             ),

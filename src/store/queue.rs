@@ -19,7 +19,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::{Error, NewSubmission, Store, Submission};
-use crate::judge::{Report, TestReport};
+use crate::judge::{GroupReport, Report, TestReport};
 
 /// Claims a submission may make before it ends `IE`.
 pub const MAX_TRIES: i64 = 3;
@@ -229,8 +229,9 @@ impl Queue for Store {
     ) -> Result<bool, Error> {
         let done = sqlx::query(
             "INSERT OR REPLACE INTO test_results (submission_id, position, name, test_group,
-                 verdict, time_ms, wall_ms, memory_kib, exit_code, signal, message)
-             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                 verdict, time_ms, wall_ms, memory_kib, exit_code, signal, message, score,
+                 transcript)
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
              WHERE EXISTS (SELECT 1 FROM submissions
                            WHERE id = ? AND attempt = ? AND status = 'judging')",
         )
@@ -245,6 +246,8 @@ impl Queue for Store {
         .bind(t.exit_code)
         .bind(t.signal)
         .bind(&t.message)
+        .bind(t.score)
+        .bind(transcript_json(t))
         .bind(lease.id)
         .bind(lease.attempt)
         .execute(&self.pool)
@@ -277,6 +280,9 @@ impl Queue for Store {
         clear_tests(&mut tx, lease.id).await?;
         for (position, t) in report.tests.iter().enumerate() {
             insert_test(&mut tx, lease.id, position, t).await?;
+        }
+        for (position, g) in report.groups.iter().enumerate() {
+            insert_group(&mut tx, lease.id, position, g).await?;
         }
         tx.commit().await?;
         Ok(true)
@@ -395,14 +401,18 @@ impl Store {
         .bind(problem)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
+        for table in [
             "DELETE FROM test_results WHERE submission_id IN
                  (SELECT id FROM submissions WHERE status = 'done' AND (id = ?1 OR problem = ?2))",
-        )
-        .bind(id)
-        .bind(problem)
-        .execute(&mut *tx)
-        .await?;
+            "DELETE FROM group_results WHERE submission_id IN
+                 (SELECT id FROM submissions WHERE status = 'done' AND (id = ?1 OR problem = ?2))",
+        ] {
+            sqlx::query(table)
+                .bind(id)
+                .bind(problem)
+                .execute(&mut *tx)
+                .await?;
+        }
         let done = sqlx::query(
             "UPDATE submissions SET status = 'queued', priority = 1, tries = 0, verdict = NULL,
                  score = NULL, time_ms = NULL, memory_kib = NULL, compile_output = '',
@@ -418,12 +428,50 @@ impl Store {
     }
 }
 
-/// Removes a submission's test results (a new attempt writes its own).
+/// Removes a submission's test and group results (a new attempt writes
+/// its own).
 async fn clear_tests(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, id: i64) -> Result<(), Error> {
     sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
         .bind(id)
         .execute(&mut **tx)
         .await?;
+    sqlx::query("DELETE FROM group_results WHERE submission_id = ?")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// A test's transcript as stored (JSON), if it has one.
+fn transcript_json(t: &TestReport) -> Option<String> {
+    t.transcript
+        .as_ref()
+        .and_then(|tr| serde_json::to_string(tr).ok())
+}
+
+async fn insert_group(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    id: i64,
+    position: usize,
+    g: &GroupReport,
+) -> Result<(), Error> {
+    // A list of strings always serializes.
+    let tests = serde_json::to_string(&g.tests).unwrap_or_else(|_| "[]".into());
+    sqlx::query(
+        "INSERT INTO group_results (submission_id, position, name, points, score, verdict,
+             skipped, tests)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id)
+    .bind(position as i64)
+    .bind(g.name.as_str())
+    .bind(i64::from(g.points))
+    .bind(i64::from(g.score))
+    .bind(g.verdict.map(|v| v.as_str()))
+    .bind(g.skipped)
+    .bind(tests)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
@@ -435,8 +483,8 @@ async fn insert_test(
 ) -> Result<(), Error> {
     sqlx::query(
         "INSERT INTO test_results (submission_id, position, name, test_group, verdict,
-             time_ms, wall_ms, memory_kib, exit_code, signal, message)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             time_ms, wall_ms, memory_kib, exit_code, signal, message, score, transcript)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(id)
     .bind(position as i64)
@@ -449,6 +497,8 @@ async fn insert_test(
     .bind(t.exit_code)
     .bind(t.signal)
     .bind(&t.message)
+    .bind(t.score)
+    .bind(transcript_json(t))
     .execute(&mut **tx)
     .await?;
     Ok(())

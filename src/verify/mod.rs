@@ -747,6 +747,24 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
             format!("expected {target} on some test, but every test was accepted"),
         );
     }
+    // With groups, an accepted submission must also get every point (a
+    // checker's partial score can leave a group short while accepting).
+    if expected == Expected::Accepted && report.score < 100 {
+        let short: Vec<String> = report
+            .groups
+            .iter()
+            .filter(|g| g.score < g.points)
+            .map(|g| format!("{} {}/{}", g.name, g.score, g.points))
+            .collect();
+        return (
+            false,
+            format!(
+                "accepted with {} points, not 100 ({})",
+                report.score,
+                short.join(", ")
+            ),
+        );
+    }
     (true, String::new())
 }
 
@@ -804,7 +822,7 @@ mod tests {
             .enumerate()
             .map(|(i, &verdict)| TestReport {
                 name: format!("t{i}"),
-                group: crate::problem::Group::Secret,
+                group: crate::problem::Group::secret(),
                 verdict,
                 time_ms: 0,
                 wall_ms: 0,
@@ -812,6 +830,8 @@ mod tests {
                 exit_code: Some(0),
                 signal: None,
                 message: String::new(),
+                score: None,
+                transcript: None,
             })
             .collect();
         let (verdict, score) = crate::judge::aggregate(verdicts, verdicts.len());
@@ -822,6 +842,7 @@ mod tests {
             memory_kib: 0,
             compile_output: String::new(),
             tests,
+            groups: Vec::new(),
         }
     }
 

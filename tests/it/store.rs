@@ -23,7 +23,7 @@ fn new(problem: &str) -> NewSubmission<'_> {
 fn test(name: &str, verdict: Verdict) -> TestReport {
     TestReport {
         name: name.into(),
-        group: grundy::problem::Group::Sample,
+        group: grundy::problem::Group::sample(),
         verdict,
         time_ms: 12,
         wall_ms: 14,
@@ -31,6 +31,8 @@ fn test(name: &str, verdict: Verdict) -> TestReport {
         exit_code: Some(0),
         signal: None,
         message: String::new(),
+        score: None,
+        transcript: None,
     }
 }
 
@@ -42,6 +44,7 @@ fn report(verdict: Verdict) -> Report {
         memory_kib: 3412,
         compile_output: String::new(),
         tests: vec![test("01", verdict)],
+        groups: Vec::new(),
     }
 }
 
