@@ -36,7 +36,23 @@ pub fn run(
         file_name: &file_name,
         source,
     };
-    let plan = Plan::build(request, &ctx.catalog, &ctx.test_data(), limit_kib)?;
+    let mut plan = Plan::build(request, &ctx.catalog, &ctx.test_data(), limit_kib)?;
+    // A Kattis package without a fixed time limit: Kattis's rule, from its
+    // accepted submissions.
+    let derived = crate::verify::derive_time_limit(
+        &ctx.test_data(),
+        &ctx.judge(),
+        limit_kib,
+        plan.problem(),
+        &plan.shared_tests(),
+    )?;
+    if let Some((seconds, how)) = derived {
+        if !json {
+            eprintln!("time limit {how}");
+        }
+        plan = plan.with_time_limit(seconds);
+    }
+    let slug = &plan.problem().slug.clone();
     let language = plan.language();
 
     let rt = super::runtime()?;

@@ -377,6 +377,7 @@ fn submission_dir(expected: Expected) -> (&'static str, &'static str) {
         Expected::WrongAnswer => ("wrong_answer", ""),
         Expected::TimeLimitExceeded => ("time_limit_exceeded", ""),
         Expected::RuntimeError => ("run_time_error", ""),
+        Expected::PartiallyAccepted => ("partially_accepted", ""),
         // The format has no directory for it: on Kattis a program
         // over the memory limit fails to allocate and crashes (Java exits
         // on OutOfMemoryError), which is judged a run-time error. The

@@ -137,6 +137,22 @@ impl Plan {
         &self.source
     }
 
+    /// The same plan under another time limit (seconds): a Kattis
+    /// package's limit derived from its accepted submissions.
+    pub fn with_time_limit(self, seconds: f64) -> Plan {
+        let mut problem = (*self.problem).clone();
+        problem.manifest.time_limit = seconds;
+        Plan {
+            problem: Arc::new(problem),
+            ..self
+        }
+    }
+
+    /// The tests, shared.
+    pub fn shared_tests(&self) -> Arc<TestSet> {
+        self.tests.clone()
+    }
+
     /// The same plan with files beside the main source: a directory
     /// submitted as one program (paths relative to the compile
     /// directory's parent, e.g. `box/util.h`).

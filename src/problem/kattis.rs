@@ -924,6 +924,7 @@ fn expected_of(folder: &str) -> Option<Expected> {
         "wrong_answer" => Expected::WrongAnswer,
         "time_limit_exceeded" => Expected::TimeLimitExceeded,
         "run_time_error" => Expected::RuntimeError,
+        "partially_accepted" => Expected::PartiallyAccepted,
         _ => return None,
     })
 }

@@ -36,15 +36,18 @@ pub enum Expected {
     TimeLimitExceeded,
     MemoryLimitExceeded,
     RuntimeError,
+    /// Some points, not all (a problem with scored groups).
+    PartiallyAccepted,
 }
 
 impl Expected {
-    pub const ALL: [Expected; 5] = [
+    pub const ALL: [Expected; 6] = [
         Expected::Accepted,
         Expected::WrongAnswer,
         Expected::TimeLimitExceeded,
         Expected::MemoryLimitExceeded,
         Expected::RuntimeError,
+        Expected::PartiallyAccepted,
     ];
 
     /// The directory name under `submissions/`.
@@ -55,6 +58,7 @@ impl Expected {
             Expected::TimeLimitExceeded => "time_limit_exceeded",
             Expected::MemoryLimitExceeded => "memory_limit_exceeded",
             Expected::RuntimeError => "runtime_error",
+            Expected::PartiallyAccepted => "partially_accepted",
         }
     }
 }

@@ -169,8 +169,12 @@ pub fn verify(
         checks.push(cross_check(data, judge, problem, &set, options)?);
         progress("judging example submissions");
         let set = Arc::new(set);
-        let (subs, margin, time_limit) =
-            check_submissions(data, judge, source_limit_kib, problem, &set)?;
+        let Judged {
+            submissions: subs,
+            margin,
+            time_limit,
+            ..
+        } = check_submissions(data, judge, source_limit_kib, problem, &set)?;
         submissions = subs;
         checks.push(Check {
             name: CheckName::Submissions,
@@ -475,7 +479,7 @@ fn check_submissions(
     source_limit_kib: u64,
     problem: &Problem,
     set: &Arc<TestSet>,
-) -> Result<(Vec<SubmissionCheck>, Check, Option<Check>), Error> {
+) -> Result<Judged, Error> {
     let judge = Judge {
         run_all: true,
         ..judge.clone()
@@ -642,7 +646,50 @@ fn check_submissions(
             detail: "no accepted submission ran".into(),
         },
     };
-    Ok((out, margin, time_check))
+    Ok(Judged {
+        submissions: out,
+        margin,
+        time_limit: time_check,
+        limit: final_limit,
+    })
+}
+
+/// What judging the example submissions found.
+struct Judged {
+    submissions: Vec<SubmissionCheck>,
+    margin: Check,
+    /// A Kattis package's time limit, fixed or derived.
+    time_limit: Option<Check>,
+    /// The time limit in force, seconds.
+    limit: f64,
+}
+
+/// The time limit of a Kattis package that fixes none, derived from its
+/// accepted submissions as `verify` does (they are judged on `set`), with
+/// the sentence saying how; `None` where the package fixes it.
+///
+/// # Errors
+/// Only failures of the judge itself.
+pub fn derive_time_limit(
+    data: &TestData,
+    judge: &Judge,
+    source_limit_kib: u64,
+    problem: &Problem,
+    set: &Arc<TestSet>,
+) -> Result<Option<(f64, String)>, Error> {
+    let Some(k) = &problem.kattis else {
+        return Ok(None);
+    };
+    if k.time.fixed.is_some() {
+        return Ok(None);
+    }
+    let mut accepted_only = problem.clone();
+    if let Some(k) = &mut accepted_only.kattis {
+        k.submissions.retain(|s| s.expected == Expected::Accepted);
+    }
+    let judged = check_submissions(data, judge, source_limit_kib, &accepted_only, set)?;
+    let how = judged.time_limit.map(|c| c.detail).unwrap_or_default();
+    Ok(Some((judged.limit, how)))
 }
 
 /// The limit a Kattis package's accepted runs give (CPU seconds over each
@@ -732,6 +779,18 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
         );
     }
     let (target, allowed): (Verdict, &[Verdict]) = match expected {
+        Expected::PartiallyAccepted => {
+            let ok = report.score > 0 && report.score < 100 && report.verdict != Verdict::IE;
+            return if ok {
+                (true, String::new())
+            } else {
+                let got = format!("{} with {} points", report.verdict, report.score);
+                (
+                    false,
+                    format!("expected some points but not all, got {got}"),
+                )
+            };
+        }
         Expected::Accepted => (Verdict::AC, &[Verdict::AC]),
         Expected::WrongAnswer => (Verdict::WA, &[Verdict::AC, Verdict::WA, Verdict::PE]),
         Expected::TimeLimitExceeded => (Verdict::TLE, &[Verdict::AC, Verdict::TLE]),
