@@ -75,6 +75,9 @@ pub enum CheckerName {
     Float,
     Unordered,
     Integers,
+    /// Kattis's default validation; its flags come with each test
+    /// (`output_flags`), as an imported Kattis package keeps them.
+    Kattis,
 }
 
 /// How a problem's outputs are checked: a built-in checker, or the
@@ -146,6 +149,12 @@ impl CheckerKind {
                 CheckerName::CaseInsensitive => CheckerKind::CaseInsensitive,
                 CheckerName::Unordered => CheckerKind::Unordered,
                 CheckerName::Integers => CheckerKind::Integers,
+                CheckerName::Kattis => CheckerKind::Kattis {
+                    case_sensitive: false,
+                    space_sensitive: false,
+                    abs: -1.0,
+                    rel: -1.0,
+                },
                 CheckerName::Float => unreachable!("handled below"),
             });
         }

@@ -5,6 +5,7 @@ mod accounts;
 mod doctor;
 mod export;
 mod gen;
+mod import;
 mod languages;
 mod problems;
 mod remote;
@@ -188,6 +189,20 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Turn a Kattis problem package (legacy or 2023-07) into a problem
+    /// under the problems directory, keeping its tests as files, its
+    /// validators and its example submissions.
+    ///
+    /// A package that fixes no time limit gets the one its accepted
+    /// submissions give by Kattis's rule (they are judged first). Nothing
+    /// is overwritten. Exit status: 0 imported, 2 usage or internal error.
+    Import {
+        /// The package directory (holding problem.yaml).
+        dir: PathBuf,
+        /// The new problem's slug (default: the directory's name as a slug).
+        #[arg(long = "as")]
+        slug: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -291,6 +306,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             TokenCommand::New { name } => accounts::new_token(&ctx, &name),
             TokenCommand::Revoke { token_or_prefix } => accounts::revoke(&ctx, &token_or_prefix),
         },
+        Command::Import { dir, slug } => import::run(&ctx, &dir, slug.as_deref()),
         Command::Export {
             problem,
             format,

@@ -47,8 +47,9 @@ pub type SharedFile = (PathBuf, Vec<u8>);
 /// A checker, interactor or Kattis validator of the package, as a source
 /// to compile: its main file (`rel`, relative to the package), the headers
 /// beside it (`testlib.h`), and the package's shared code. A program in a
-/// directory of its own (a Kattis validator given as a directory) has every
-/// file of that directory beside it, as one multi-file program.
+/// directory of its own (below the package's top, e.g. a Kattis validator
+/// given as a directory) has every file of that directory beside it, as
+/// one multi-file program.
 ///
 /// # Errors
 /// A file that cannot be read, with its path.
@@ -56,7 +57,7 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
     let main = problem.dir.join(rel);
     let text = std::fs::read(&main).map_err(|e| (main.clone(), e))?;
     let dir = main.parent().unwrap_or(&problem.dir);
-    let own_dir = dir != problem.dir && problem.kattis.is_some();
+    let own_dir = dir != problem.dir;
     let mut siblings = Vec::new();
     for entry in std::fs::read_dir(dir)
         .map_err(|e| (dir.to_path_buf(), e))?

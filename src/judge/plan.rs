@@ -176,9 +176,9 @@ impl Plan {
     }
 }
 
-/// A Kattis package names a Java program's main class after its file.
-fn own_name(problem: &Problem, file_name: &str) -> Option<String> {
-    problem.kattis.as_ref()?;
+/// The submission's own file name: Kattis names a Java program's main
+/// class after its file (the language decides whether to use it).
+fn own_name(_problem: &Problem, file_name: &str) -> Option<String> {
     Path::new(file_name)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

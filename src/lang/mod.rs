@@ -374,8 +374,10 @@ impl Language {
 
     /// The name the main file is saved as: the language's `source`, or the
     /// source's own name where the language's commands use `{main}` or
-    /// `{class}` and the name has the language's extension and is a plain
-    /// identifier (a class name).
+    /// `{class}`, the name has the language's extension, is a plain
+    /// identifier and the source declares a class of that name (Kattis runs
+    /// `Hello.java`'s class `Hello`; a `sol.java` declaring `Main` stays
+    /// `Main.java`).
     pub fn main_name(&self, source: &Source) -> String {
         let uses = self
             .config
@@ -393,6 +395,7 @@ impl Language {
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
                 && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
                 && self.config.extensions.iter().any(|e| e == ext)
+                && declares_class(&source.text, stem)
         });
         match own {
             Some(name) if uses => name.to_string(),
@@ -549,6 +552,18 @@ impl Language {
             cached,
         })
     }
+}
+
+/// Whether `text` has `class NAME` followed by a non-identifier byte.
+fn declares_class(text: &[u8], name: &str) -> bool {
+    let needle = format!("class {name}");
+    let needle = needle.as_bytes();
+    text.windows(needle.len() + 1).any(|w| {
+        w.starts_with(needle) && {
+            let next = w[needle.len()];
+            !(next.is_ascii_alphanumeric() || next == b'_' || next == b'$')
+        }
+    })
 }
 
 /// `{main}` is the main file's name, `{class}` its name without the
@@ -720,6 +735,14 @@ mod tests {
         }
         let why = compile_failure(&CpuTimeout, "", &limits).unwrap();
         assert_eq!(why, "compilation exceeded 10 s of CPU time");
+    }
+
+    #[test]
+    fn a_class_is_declared_only_under_its_whole_name() {
+        assert!(declares_class(b"public class Root {", "Root"));
+        assert!(declares_class(b"class Root{}", "Root"));
+        assert!(!declares_class(b"public class Rooted {", "Root"));
+        assert!(!declares_class(b"public class Main {", "Root"));
     }
 
     #[test]

@@ -232,9 +232,15 @@ impl Problem {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
             };
+            // A directory is one multi-file submission.
             let mut paths: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file())
+                .filter(|p| {
+                    let hidden = p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+                    !hidden && (p.is_file() || p.is_dir())
+                })
                 .collect();
             paths.sort();
             out.extend(

@@ -136,7 +136,7 @@ pub fn verify(
     let mut submissions = Vec::new();
     progress("generating tests");
     let set = match data.mend(problem, &|_| {}) {
-        Ok(set) if problem.kattis.is_some() => {
+        Ok(set) if given_answers(problem) => {
             checks.push(kattis_tests_check(problem, &set));
             Some(set)
         }
@@ -183,11 +183,11 @@ pub fn verify(
         });
         checks.extend(time_limit);
         checks.push(margin);
-        if problem.kattis.is_some() {
+        if given_answers(problem) {
             checks.push(Check {
                 name: CheckName::AnswerBalance,
                 ok: true,
-                detail: "a Kattis package's answers are given: not applicable".into(),
+                detail: "every answer is given (a Kattis package's): not applicable".into(),
             });
         } else {
             checks.push(answer_balance(&set)?);
@@ -200,6 +200,14 @@ pub fn verify(
         checks,
         submissions,
     })
+}
+
+/// Whether the package gives every answer itself and has no reference
+/// solver (a Kattis package, or one imported from Kattis).
+fn given_answers(problem: &Problem) -> bool {
+    problem.kattis.is_some()
+        || (!problem.has(Role::Solution)
+            && problem.manifest.tests.iter().all(|t| t.answer.is_some()))
 }
 
 /// The tests of a Kattis package: every input accepted by every input
@@ -266,12 +274,13 @@ fn cross_check(
         ok: false,
         detail,
     };
-    if problem.kattis.is_some() {
+    if given_answers(problem) {
         return Ok(Check {
             name: CheckName::CrossCheck,
             ok: true,
-            detail: "a Kattis package has no brute force; its answers are given: not applicable"
-                .into(),
+            detail:
+                "every answer is given (a Kattis package's), no solver writes them: not applicable"
+                    .into(),
         });
     }
     if !problem.has(Role::Brute) {
