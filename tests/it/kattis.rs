@@ -256,3 +256,65 @@ fn bad_packages_are_refused_with_one_line_naming_what_and_where() {
         out.assert_usage_error(needle);
     }
 }
+
+/// A workspace whose problems directory is its own (import writes there).
+fn with_own_problems() -> Workspace {
+    let ws = Workspace::new();
+    let text = std::fs::read_to_string(ws.config()).unwrap();
+    let problems = ws.dir.path().join("problems");
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("problems_dir") {
+                format!("problems_dir = {:?}\n", problems.display().to_string())
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(ws.config(), text).unwrap();
+    ws
+}
+
+#[test]
+fn an_imported_package_verifies_as_a_native_problem() {
+    let ws = with_own_problems();
+    for (name, slug) in [("divisor", "any-divisor"), ("triangle", "triangle")] {
+        let dir = fixture(name);
+        let out = ws.grundy(&["import", dir.to_str().unwrap(), "--as", slug]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stdout.contains("time limit derived"), "{}", out.stdout);
+        let manifest = std::fs::read_to_string(
+            ws.dir
+                .path()
+                .join("problems")
+                .join(slug)
+                .join("problem.toml"),
+        )
+        .unwrap();
+        assert!(manifest.contains("answer = \"tests/"), "{manifest}");
+        let out = ws.grundy(&["verify", slug, "--json"]);
+        let json = out.json();
+        assert_eq!(out.code, 0, "{json:#}");
+        let subs = json["problems"][0]["submissions"].as_array().unwrap();
+        assert_eq!(subs.len(), 3, "{json}");
+        assert!(subs.iter().all(|s| s["ok"] == true), "{json}");
+    }
+    // The groups came along.
+    let manifest =
+        std::fs::read_to_string(ws.dir.path().join("problems/triangle/problem.toml")).unwrap();
+    assert!(
+        manifest.contains("name = \"group2\"\npoints = 70"),
+        "{manifest}"
+    );
+}
+
+#[test]
+fn import_never_overwrites_a_problem() {
+    let ws = with_own_problems();
+    let taken = ws.dir.path().join("problems/guess");
+    std::fs::create_dir_all(&taken).unwrap();
+    let out = ws.grundy(&["import", fixture("guess").to_str().unwrap()]);
+    out.assert_usage_error("exists");
+    assert_eq!(std::fs::read_dir(&taken).unwrap().count(), 0);
+}
