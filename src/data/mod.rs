@@ -25,7 +25,9 @@ use crate::lang::{self, Languages, ProgramCache};
 use crate::problem::{Group, Problem, Role, TestInput};
 use crate::sandbox::{self, Limits, Runner};
 
-pub use programs::{package_source, shared_files, PackageProgram, PackagePrograms, Produced};
+pub use programs::{
+    package_source, shared_files, PackageProgram, PackagePrograms, Produced, SharedFile,
+};
 
 /// Errors while producing test data. Every one names the problem and, where
 /// it applies, the test and the program.

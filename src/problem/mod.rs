@@ -141,21 +141,23 @@ impl Problem {
         // The reference solver writes the answers: a package whose every
         // test brings its own answer (an imported one) needs none.
         let answered = problem.manifest.tests.iter().all(|t| t.answer.is_some());
-        for required in ["statement.md", "solution.rs"] {
+        let required: &[&str] = if answered {
+            &["statement.md"]
+        } else {
+            &["statement.md", "solution.rs"]
+        };
+        for required in required {
             let path = dir.join(required);
-            if !path.is_file() && !(answered && required == "solution.rs") {
+            if !path.is_file() {
                 return Err(Error::Missing { path });
             }
         }
         for test in &problem.manifest.tests {
-            let files = [Some(&test.input), None]
-                .into_iter()
-                .flatten()
-                .filter_map(|i| match i {
-                    TestInput::File(rel) => Some(rel),
-                    TestInput::Gen(_) => None,
-                })
-                .chain(test.answer.as_ref());
+            let input = match &test.input {
+                TestInput::File(rel) => Some(rel),
+                TestInput::Gen(_) => None,
+            };
+            let files = input.into_iter().chain(test.answer.as_ref());
             for rel in files {
                 let path = dir.join(rel);
                 if !path.is_file() {

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::data::{self, PackagePrograms, TestData, TestSet};
+use crate::data::{self, PackagePrograms, SharedFile, TestData, TestSet};
 use crate::judge::{self, Judge, Plan, Report};
 use crate::problem::{Expected, Problem, Role, TestInput};
 use crate::verdict::Verdict;
@@ -736,7 +736,7 @@ fn derive_limit(
 /// A submission's main source, its text and the files beside it: a file
 /// as it is, or a directory as one program (its main source, the rest
 /// beside it).
-fn submission_files(path: &Path) -> Result<(PathBuf, Vec<u8>, Vec<(PathBuf, Vec<u8>)>), String> {
+fn submission_files(path: &Path) -> Result<(PathBuf, Vec<u8>, Vec<SharedFile>), String> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
     if path.is_file() {
         return Ok((path.to_path_buf(), read(path)?, Vec::new()));

@@ -213,10 +213,13 @@ fn a_checktestdata_validator_is_skipped_not_failed() {
     );
 }
 
+/// A way to break a copy of a package.
+type Damage<'a> = &'a dyn Fn(&Path);
+
 #[test]
 fn bad_packages_are_refused_with_one_line_naming_what_and_where() {
     let ws = Workspace::new();
-    let cases: &[(&str, &dyn Fn(&Path), &str)] = &[
+    let cases: &[(&str, Damage, &str)] = &[
         (
             "yaml",
             &|d| std::fs::write(d.join("problem.yaml"), "name: [\n").unwrap(),
