@@ -555,7 +555,7 @@ impl Language {
 }
 
 /// Whether `text` has `class NAME` followed by a non-identifier byte.
-fn declares_class(text: &[u8], name: &str) -> bool {
+pub fn declares_class(text: &[u8], name: &str) -> bool {
     let needle = format!("class {name}");
     let needle = needle.as_bytes();
     text.windows(needle.len() + 1).any(|w| {
