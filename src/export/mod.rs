@@ -16,8 +16,10 @@
 //! `NNN` is the test's position in the plan, so Kattis's lexicographic order
 //! is grundy's judging order. The data comes from the generated test set
 //! (built first if it is missing), the answers being the reference solver's.
-//! There is no output validator: grundy's `tokens` checker is Kattis's
-//! default one.
+//! `tokens` is Kattis's default output validation with `case_sensitive`
+//! (in `data/testdata.yaml`); a problem imported from Kattis keeps its
+//! `kattis` checker's flags, its output validator or interactor
+//! (`output_validator/`), its input validators and its flags per group.
 //!
 //! The input validator is `validator.rs` as rewritten by the submodule
 //! `validator`: the shared modules it includes by `#[path]` are inlined, as
