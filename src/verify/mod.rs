@@ -176,10 +176,24 @@ pub fn verify(
             ..
         } = check_submissions(data, judge, source_limit_kib, problem, &set)?;
         submissions = subs;
+        let mut detail = summarize_submissions(&submissions);
+        let unjudged = problem.kattis.as_ref().map_or(0, |k| k.unjudged.len());
+        if unjudged > 0 {
+            let folders: std::collections::BTreeSet<&str> = problem
+                .kattis
+                .iter()
+                .flat_map(|k| k.unjudged.iter().map(|(_, f)| f.as_str()))
+                .collect();
+            let folders: Vec<&str> = folders.into_iter().collect();
+            detail.push_str(&format!(
+                "; {unjudged} not judged: in folders grundy has no verdict for ({})",
+                folders.join(", ")
+            ));
+        }
         checks.push(Check {
             name: CheckName::Submissions,
             ok: !submissions.is_empty() && submissions.iter().all(|s| s.ok),
-            detail: summarize_submissions(&submissions),
+            detail,
         });
         checks.extend(time_limit);
         checks.push(margin);
@@ -247,11 +261,24 @@ fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
         .filter(|s| !s.ok)
         .map(|s| format!("{}: {}", s.path, s.detail))
         .collect();
-    if bad.is_empty() {
-        format!("{} submissions, each got its expected verdict", subs.len())
+    let skipped: Vec<&str> = subs
+        .iter()
+        .filter(|s| s.skipped)
+        .map(|s| s.path.as_str())
+        .collect();
+    let mut detail = if bad.is_empty() {
+        let judged = subs.len() - skipped.len();
+        format!("{judged} submissions, each got its expected verdict")
     } else {
         bad.join("; ")
+    };
+    if !skipped.is_empty() {
+        detail.push_str(&format!(
+            "; skipped (a language grundy lacks): {}",
+            skipped.join(", ")
+        ));
     }
+    detail
 }
 
 /// A disagreement found by the cross-check.
@@ -510,7 +537,6 @@ fn check_submissions(
     let mut out = Vec::new();
     // The accepted runs: CPU seconds over the language's time factor.
     let mut accepted: Vec<(f64, String, f64)> = Vec::new();
-    let mut skipped_langs = Vec::new();
     for sub in problem.submissions() {
         let path = display_path(&sub.path, &problem.dir);
         if sub.expected != Expected::Accepted && limit.is_none() {
@@ -551,7 +577,6 @@ fn check_submissions(
         let language = match data.languages.for_path(&main) {
             Ok(l) => l.clone(),
             Err(e) if problem.kattis.is_some() => {
-                skipped_langs.push(path.clone());
                 out.push(SubmissionCheck {
                     ok: true,
                     skipped: true,
@@ -627,9 +652,6 @@ fn check_submissions(
                 },
             });
         }
-    }
-    if !skipped_langs.is_empty() {
-        tracing::info!(skipped = ?skipped_langs, "submissions in languages grundy lacks");
     }
     let final_limit = limit.unwrap_or(problem.manifest.time_limit);
     let slowest = accepted

@@ -321,3 +321,24 @@ fn import_never_overwrites_a_problem() {
     out.assert_usage_error("exists");
     assert_eq!(std::fs::read_dir(&taken).unwrap().count(), 0);
 }
+
+#[test]
+fn a_submission_in_a_language_grundy_lacks_is_skipped_not_failed() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "guess");
+    std::fs::write(dir.join("submissions/accepted/guess.rb"), "puts 1\n").unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    let ruby = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "submissions/accepted/guess.rb")
+        .unwrap();
+    assert_eq!(ruby["skipped"], true, "{ruby}");
+    let subs = detail(&report, "submissions");
+    assert!(
+        subs.contains("skipped (a language grundy lacks): submissions/accepted/guess.rb"),
+        "{subs}"
+    );
+}
