@@ -75,7 +75,13 @@ impl Plan {
         data: &TestData,
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
-        let problem = catalog.open(request.problem)?;
+        // A Kattis package directory as it is, else a problem of the catalog.
+        let path = Path::new(request.problem);
+        let problem = if path.is_dir() && path.join("problem.yaml").is_file() {
+            problem::kattis::load(path)?
+        } else {
+            catalog.load(request.problem)?
+        };
         let language = match request.language {
             Some(id) => data.languages.get(id)?,
             None => data.languages.for_path(Path::new(request.file_name))?,
