@@ -757,8 +757,11 @@ fn derive_limit(
 
 /// A submission's main source, its text and the files beside it: a file
 /// as it is, or a directory as one program (its main source, the rest
-/// beside it).
-fn submission_files(path: &Path) -> Result<(PathBuf, Vec<u8>, Vec<SharedFile>), String> {
+/// beside it, as `box/<name>`).
+///
+/// # Errors
+/// A file that cannot be read, or a directory without one main source.
+pub fn submission_files(path: &Path) -> Result<(PathBuf, Vec<u8>, Vec<SharedFile>), String> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
     if path.is_file() {
         return Ok((path.to_path_buf(), read(path)?, Vec::new()));

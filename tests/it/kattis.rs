@@ -342,3 +342,20 @@ fn a_submission_in_a_language_grundy_lacks_is_skipped_not_failed() {
         "{subs}"
     );
 }
+
+#[test]
+fn a_directory_is_submitted_as_one_program() {
+    let ws = Workspace::new();
+    let dir = fixture("divisor");
+    // main.py imports helper.py beside it.
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/largest"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["verdict"], "AC");
+    // Two C++ sources are not one program grundy can tell the main of.
+    let two = ws.dir.path().join("two");
+    std::fs::create_dir(&two).unwrap();
+    std::fs::write(two.join("a.cpp"), "int main() {}\n").unwrap();
+    std::fs::write(two.join("b.cpp"), "int f() { return 1; }\n").unwrap();
+    let out = submit(&ws, &dir, &two);
+    out.assert_usage_error("several sources (a.cpp, b.cpp)");
+}
