@@ -359,3 +359,40 @@ fn a_directory_is_submitted_as_one_program() {
     let out = submit(&ws, &dir, &two);
     out.assert_usage_error("several sources (a.cpp, b.cpp)");
 }
+
+#[test]
+fn import_then_export_gives_a_package_with_the_same_verdicts() {
+    let ws = with_own_problems();
+    for name in ["divisor", "guess"] {
+        let original = fixture(name);
+        let out = ws.grundy(&["import", original.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let exported = ws.dir.path().join("out").join(name);
+        let out = ws.grundy(&[
+            "export",
+            name,
+            "--format",
+            "kattis",
+            "--out",
+            exported.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let verdicts = |dir: &Path| -> Vec<(String, String)> {
+            let (code, report) = verify(&ws, dir);
+            assert_eq!(code, 0, "{report:#}");
+            let mut v: Vec<(String, String)> = report["submissions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let path = s["path"].as_str().unwrap();
+                    let file = path.rsplit('/').next().unwrap().to_string();
+                    (file, s["verdict"].as_str().unwrap().to_string())
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(verdicts(&original), verdicts(&exported), "{name}");
+    }
+}
