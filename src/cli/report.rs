@@ -116,7 +116,7 @@ fn groups(out: &mut dyn Write, groups: &[GroupReport]) -> std::io::Result<()> {
     for g in groups {
         let verdict = match (g.skipped, g.verdict) {
             (true, _) => format!(
-                "skipped (a group it depends on failed): {}",
+                "skipped (a group it depends on is not full): {}",
                 g.tests.join(", ")
             ),
             (false, Some(v)) => v.as_str().to_string(),

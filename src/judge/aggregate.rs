@@ -91,7 +91,9 @@ pub fn group(
         };
         return (report, false);
     }
-    let complete = names.iter().all(|n| ran.iter().any(|t| t.name == *n));
+    // A group without tests cannot be judged (the manifest refuses one; a
+    // test set that disagrees with its manifest is the judge's fault).
+    let complete = !names.is_empty() && names.iter().all(|n| ran.iter().any(|t| t.name == *n));
     let failure = ran.iter().find(|t| !t.verdict.is_accepted());
     let verdict = match failure {
         Some(t) => Some(t.verdict),
@@ -205,6 +207,12 @@ mod tests {
             (g.score, g.verdict, g.skipped, full),
             (0, None, true, false)
         );
+    }
+
+    #[test]
+    fn a_group_without_tests_has_no_verdict_and_no_points() {
+        let (g, full) = group(&spec(40), Vec::new(), &[], false);
+        assert_eq!((g.score, g.verdict, full), (0, None, false));
     }
 
     #[test]

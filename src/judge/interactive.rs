@@ -12,7 +12,9 @@
 //! interactor wrote for it; otherwise AC.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::transcript::{self, Side, Transcript};
 use super::{program_run_verdict, Checking, Error};
 use crate::checker::interactor::{self, Files};
 use crate::checker::special::{Judged, Protocol, SpecialJudge};
@@ -32,6 +34,9 @@ pub(super) struct Test<'a> {
     pub work: &'a Path,
     pub checker: &'a Checker,
     pub checking: &'a Checking,
+    /// Keep a transcript (a sample): the two programs are then joined
+    /// through two relays of the judge's instead of directly.
+    pub record: bool,
 }
 
 /// Runs `submission` (its stdin and stdout are set here) with the
@@ -42,13 +47,43 @@ pub(super) fn run(
     program: &lang::Program,
     submission: RunSpec,
     test: Test<'_>,
-) -> Result<(Outcome, Judgement), Error> {
+) -> Result<(Outcome, Judgement, Option<Transcript>), Error> {
     let io = |what: &str| {
         let what = what.to_string();
         move |source| Error::Io { what, source }
     };
     let (from_submission, submission_out) = std::io::pipe().map_err(io("making a pipe"))?;
     let (submission_in, to_submission) = std::io::pipe().map_err(io("making a pipe"))?;
+    // With a transcript, each direction passes through a relay: the
+    // submission writes to one pipe, the relay copies it to the
+    // interactor's, and the other way round.
+    let relays = if test.record {
+        let (a, b) = std::io::pipe().map_err(io("making a pipe"))?;
+        let (c, d) = std::io::pipe().map_err(io("making a pipe"))?;
+        Some((a, b, c, d))
+    } else {
+        None
+    };
+    let (from_submission, submission_out, submission_in, to_submission, relays) = match relays {
+        None => (
+            from_submission,
+            submission_out,
+            submission_in,
+            to_submission,
+            None,
+        ),
+        // The submission writes `submission_out`, the relay reads
+        // `from_submission` and writes `b`, the interactor reads `a`; the
+        // interactor writes `d`, the relay reads `c` and writes
+        // `to_submission`, the submission reads `submission_in`.
+        Some((a, b, c, d)) => (
+            a,
+            submission_out,
+            submission_in,
+            d,
+            Some(((from_submission, b), (c, to_submission))),
+        ),
+    };
     let work = test.work.join("interactor");
     std::fs::create_dir(&work).map_err(io("making the interactor's directory"))?;
     let files = Files {
@@ -69,9 +104,23 @@ pub(super) fn run(
     let submission = submission
         .stdin(Stdio::fd(submission_in))
         .stdout(Stdio::fd(submission_out));
-    // The specs own every end of the pipes: each end closes as soon as its
-    // run is over.
-    let mut outcomes = runner.run_together(vec![submission, spec]).into_iter();
+    // The specs own every end of the pipes they use: each end closes as
+    // soon as its run is over. The relays own the others, and end once the
+    // programs are over.
+    let recorder = transcript::Recorder::default();
+    let stop = AtomicBool::new(false);
+    let outcomes = std::thread::scope(|scope| {
+        if let Some(((sub_r, int_w), (int_r, sub_w))) = relays {
+            let (recorder, stop) = (&recorder, &stop);
+            scope.spawn(move || transcript::relay(sub_r, int_w, Side::Submission, recorder, stop));
+            scope.spawn(move || transcript::relay(int_r, sub_w, Side::Interactor, recorder, stop));
+        }
+        let outcomes = runner.run_together(vec![submission, spec]);
+        stop.store(true, Ordering::Release);
+        outcomes
+    });
+    let transcript = test.record.then(|| recorder.finish());
+    let mut outcomes = outcomes.into_iter();
     let (Some(ran), Some(talked)) = (outcomes.next(), outcomes.next()) else {
         unreachable!("run_together returns one outcome per spec");
     };
@@ -114,5 +163,5 @@ pub(super) fn run(
             None => (Verdict::AC, r.message, r.score),
         },
     };
-    Ok((ran, verdict))
+    Ok((ran, verdict, transcript))
 }

@@ -274,7 +274,7 @@ impl Judge {
             (Some(i), Some(flags)) => Some(i.with_flags(flags)),
             (i, _) => i.cloned(),
         };
-        let (outcome, (verdict, message, given)) = match interactor {
+        let (outcome, (verdict, message, given), transcript) = match interactor {
             Some(interactor) => {
                 let test = interactive::Test {
                     input: &input,
@@ -282,6 +282,7 @@ impl Judge {
                     work: capture.path(),
                     checker: &problem.manifest.checker,
                     checking,
+                    record: test.group.is_sample(),
                 };
                 interactive::run(self.runner.as_ref(), interactor, program, spec, test)?
             }
@@ -294,7 +295,7 @@ impl Judge {
                         checking.check_scored(self.runner.as_ref(), &input, &answer, &stdout)?
                     }
                 };
-                (outcome, judged)
+                (outcome, judged, None)
             }
         };
         let (verdict, message, score) = match resolve_score(given, points) {
@@ -317,7 +318,7 @@ impl Judge {
             signal,
             message,
             score,
-            transcript: None,
+            transcript,
         })
     }
 
@@ -620,6 +621,23 @@ mod tests {
         for (t, want) in table {
             assert_eq!(run_verdict(&outcome(t)).map(|(v, _)| v), want, "{t:?}");
         }
+    }
+
+    #[test]
+    fn a_kattis_score_is_read_against_the_group_points() {
+        let p = |x| Some(Partial::Points(x));
+        assert_eq!(resolve_score(p(15.0), Some(30)), Ok(Some(0.5)));
+        assert_eq!(resolve_score(p(30.0), Some(30)), Ok(Some(1.0)));
+        assert!(
+            resolve_score(p(31.0), Some(30)).is_err(),
+            "above the points"
+        );
+        assert_eq!(resolve_score(p(3.0), None), Ok(None), "no groups");
+        assert_eq!(resolve_score(p(3.0), Some(0)), Ok(None), "a 0-point group");
+        let f = Some(Partial::Fraction(0.25));
+        assert_eq!(resolve_score(f, Some(30)), Ok(Some(0.25)));
+        assert_eq!(resolve_score(f, None), Ok(Some(0.25)));
+        assert_eq!(resolve_score(None, Some(30)), Ok(None));
     }
 
     #[test]

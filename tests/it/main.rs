@@ -9,6 +9,7 @@ mod helpers;
 mod kattis;
 mod lang;
 mod sandbox;
+mod scores;
 mod server;
 mod store;
 mod verify;

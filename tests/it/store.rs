@@ -106,6 +106,62 @@ async fn finished_submission_round_trips_its_report(pool: SqlitePool) {
 }
 
 #[sqlx::test]
+async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_them(
+    pool: SqlitePool,
+) {
+    use grundy::judge::transcript::{Said, Side, Transcript};
+    use grundy::judge::GroupReport;
+    use grundy::problem::Group;
+    let store = store(pool).await;
+    let id = store.enqueue(new("nim")).await.unwrap();
+    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let mut r = report(Verdict::WA);
+    r.tests[0].score = Some(0.25);
+    r.tests[0].transcript = Some(Transcript {
+        parts: vec![
+            Said {
+                from: Side::Interactor,
+                text: "3\n1 2 3\n".into(),
+            },
+            Said {
+                from: Side::Submission,
+                text: "second\n".into(),
+            },
+        ],
+        truncated: true,
+    });
+    r.score = 7;
+    r.groups = vec![
+        GroupReport {
+            name: Group::parse("small").unwrap(),
+            points: 30,
+            score: 7,
+            verdict: Some(Verdict::WA),
+            skipped: false,
+            tests: vec!["01".into()],
+        },
+        GroupReport {
+            name: Group::parse("large").unwrap(),
+            points: 70,
+            score: 0,
+            verdict: None,
+            skipped: true,
+            tests: vec!["large-1".into(), "large-2".into()],
+        },
+    ];
+    assert!(store.finish(lease, &r).await.unwrap());
+    assert_eq!(store.get(id).await.unwrap().unwrap().report.unwrap(), r);
+
+    assert!(store.rejudge(id).await.unwrap());
+    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let plain = report(Verdict::AC);
+    assert!(store.finish(lease, &plain).await.unwrap());
+    let again = store.get(id).await.unwrap().unwrap().report.unwrap();
+    assert!(again.groups.is_empty(), "{:?}", again.groups);
+    assert_eq!(again, plain);
+}
+
+#[sqlx::test]
 async fn tests_are_visible_while_judging(pool: SqlitePool) {
     let store = store(pool).await;
     let id = store.enqueue(new("nim")).await.unwrap();
