@@ -17,6 +17,7 @@
 //! * [`store`]: SQLite through sqlx; the submissions queue.
 //! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`export`]: writes a package in another judge's format (Kattis).
+//! * [`import`]: turns a Kattis package into a native problem.
 //! * [`server`]: the hosted judge's HTTP API and judge workers.
 //! * [`web`]: the hosted judge's web pages, next to the API.
 //! * [`cli`]: the command line on top.
@@ -32,6 +33,7 @@ pub mod context;
 pub mod data;
 pub mod digest;
 pub mod export;
+pub mod import;
 pub mod judge;
 pub mod lang;
 pub mod problem;

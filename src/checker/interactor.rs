@@ -67,7 +67,7 @@ pub fn spec(
         .stdin(Stdio::fd(from_submission))
         .stdout(Stdio::fd(to_submission))
         .stderr(Stdio::file(files.comment()));
-    Ok(match interactor.protocol {
+    let spec = match interactor.protocol {
         Protocol::Testlib => spec.args([path(files.input), path(&files.for_checker())]),
         Protocol::Kattis => {
             std::fs::create_dir(files.feedback())?;
@@ -77,7 +77,8 @@ pub fn spec(
                 format!("{}/", files.feedback().display()),
             ])
         }
-    })
+    };
+    Ok(spec.args(interactor.flags.iter().cloned()))
 }
 
 /// What the interactor said, from its exit status and its files.

@@ -8,6 +8,7 @@
 
 mod exact;
 pub mod interactor;
+mod kattis;
 mod lines;
 pub mod special;
 mod stream;
@@ -74,6 +75,9 @@ pub enum CheckerName {
     Float,
     Unordered,
     Integers,
+    /// Kattis's default validation; its flags come with each test
+    /// (`output_flags`), as an imported Kattis package keeps them.
+    Kattis,
 }
 
 /// How a problem's outputs are checked: a built-in checker, or the
@@ -109,6 +113,18 @@ pub enum CheckerKind {
     /// Tokens; integers compared by value at any size (`+7`, `007` and `7`
     /// are equal, `-0` is `0`).
     Integers,
+    /// Kattis's default output validation with its flags: tokens compared
+    /// ignoring ASCII case unless `case_sensitive`, whitespace changes
+    /// ignored unless `space_sensitive` (then every whitespace byte must be
+    /// the answer's); where floats are on and the answer's token is a
+    /// finite number, the output's must be one within `abs` or `rel`
+    /// (a negative tolerance is off).
+    Kattis {
+        case_sensitive: bool,
+        space_sensitive: bool,
+        abs: f64,
+        rel: f64,
+    },
 }
 
 impl CheckerKind {
@@ -133,6 +149,12 @@ impl CheckerKind {
                 CheckerName::CaseInsensitive => CheckerKind::CaseInsensitive,
                 CheckerName::Unordered => CheckerKind::Unordered,
                 CheckerName::Integers => CheckerKind::Integers,
+                CheckerName::Kattis => CheckerKind::Kattis {
+                    case_sensitive: false,
+                    space_sensitive: false,
+                    abs: -1.0,
+                    rel: -1.0,
+                },
                 CheckerName::Float => unreachable!("handled below"),
             });
         }
@@ -144,6 +166,17 @@ impl CheckerKind {
             return Err("float_abs and float_rel must be finite and not negative".into());
         }
         Ok(CheckerKind::Float { abs, rel })
+    }
+
+    /// Kattis's default validation with these `validator_flags` (or
+    /// `output_validator_flags`): `case_sensitive`, `space_change_sensitive`,
+    /// `float_tolerance E`, `float_absolute_tolerance E`,
+    /// `float_relative_tolerance E`.
+    ///
+    /// # Errors
+    /// An unknown flag, or a tolerance that is missing or not a number.
+    pub fn kattis(flags: &[String]) -> Result<CheckerKind, String> {
+        kattis::parse_flags(flags)
     }
 
     /// Compares `output` with `answer`.
@@ -160,6 +193,19 @@ impl CheckerKind {
             // `nan` is not the same as `nan`: every token is looked at.
             CheckerKind::Float { abs, rel } => {
                 tokens::check(answer, output, |a, b| tokens::close(a, b, abs, rel), false)
+            }
+            CheckerKind::Kattis {
+                case_sensitive,
+                space_sensitive,
+                abs,
+                rel,
+            } => {
+                let same = |a: &[u8], b: &[u8]| kattis::same(a, b, case_sensitive, abs, rel);
+                if space_sensitive {
+                    kattis::check_spaces(answer, output, same)
+                } else {
+                    tokens::check(answer, output, same, true)
+                }
             }
             CheckerKind::Exact => exact::check(answer, output),
             CheckerKind::Lines => lines::check(answer, output),

@@ -44,6 +44,19 @@ pub struct SpecialJudge {
     pub binds: Vec<Bind>,
     pub limits: Limits,
     pub protocol: Protocol,
+    /// Arguments after the protocol's own (Kattis's validator flags of the
+    /// test at hand).
+    pub flags: Vec<String>,
+}
+
+impl SpecialJudge {
+    /// The same program with these flags after its protocol's arguments.
+    pub fn with_flags(&self, flags: &[String]) -> SpecialJudge {
+        SpecialJudge {
+            flags: flags.to_vec(),
+            ..self.clone()
+        }
+    }
 }
 
 /// The files of one test as the checker sees them.
@@ -114,6 +127,7 @@ impl SpecialJudge {
                     .stdout(Stdio::file(&comment))
             }
         };
+        let spec = spec.args(self.flags.iter().cloned());
         let outcome = runner.run(&spec)?;
         let said = read_text(&comment);
         let code = match outcome.termination {

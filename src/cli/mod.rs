@@ -5,6 +5,7 @@ mod accounts;
 mod doctor;
 mod export;
 mod gen;
+mod import;
 mod languages;
 mod problems;
 mod remote;
@@ -14,7 +15,7 @@ mod status;
 mod submit;
 mod verify;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -188,6 +189,20 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Turn a Kattis problem package (legacy or 2023-07) into a problem
+    /// under the problems directory, keeping its tests as files, its
+    /// validators and its example submissions.
+    ///
+    /// A package that fixes no time limit gets the one its accepted
+    /// submissions give by Kattis's rule (they are judged first). Nothing
+    /// is overwritten. Exit status: 0 imported, 2 usage or internal error.
+    Import {
+        /// The package directory (holding problem.yaml).
+        dir: PathBuf,
+        /// The new problem's slug (default: the directory's name as a slug).
+        #[arg(long = "as")]
+        slug: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -291,6 +306,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             TokenCommand::New { name } => accounts::new_token(&ctx, &name),
             TokenCommand::Revoke { token_or_prefix } => accounts::revoke(&ctx, &token_or_prefix),
         },
+        Command::Import { dir, slug } => import::run(&ctx, &dir, slug.as_deref()),
         Command::Export {
             problem,
             format,
@@ -401,15 +417,11 @@ fn targets(ctx: &Context, names: &[String], all: bool, verb: &str) -> anyhow::Re
     Ok(names.to_vec())
 }
 
-/// A problem by slug from the catalog, or a package directory (a path
-/// with a `/`, or a directory holding a `problem.toml`).
+/// A problem by slug from the catalog, or a package directory (a Kattis
+/// package holding `problem.yaml`, a path with a `/`, or a directory
+/// holding a `problem.toml`).
 fn load_target(ctx: &Context, name: &str) -> anyhow::Result<Problem> {
-    let path = Path::new(name);
-    if name.contains('/') || (path.is_dir() && path.join("problem.toml").exists()) {
-        Ok(Problem::load(path)?)
-    } else {
-        Ok(ctx.catalog.load(name)?)
-    }
+    Ok(ctx.catalog.open(name)?)
 }
 
 #[cfg(test)]

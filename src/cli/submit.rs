@@ -25,6 +25,17 @@ pub fn run(
     json: bool,
 ) -> anyhow::Result<u8> {
     let limit_kib = ctx.config.limits.source_limit;
+    // A directory is one multi-file submission (as Kattis takes one): its
+    // main source is judged with the other files beside it; the main
+    // source is what is stored.
+    let (main, siblings) = if file.is_dir() {
+        let (main, _, siblings) =
+            crate::verify::submission_files(file).map_err(|why| anyhow::anyhow!(why))?;
+        (main, siblings)
+    } else {
+        (file.to_path_buf(), Vec::new())
+    };
+    let file = main.as_path();
     let source = read_source(file, limit_kib)?;
     if !json && std::io::stderr().is_terminal() {
         eprintln!("preparing test data for {slug}...");
@@ -36,7 +47,24 @@ pub fn run(
         file_name: &file_name,
         source,
     };
-    let plan = Plan::build(request, &ctx.catalog, &ctx.test_data(), limit_kib)?;
+    let mut plan =
+        Plan::build(request, &ctx.catalog, &ctx.test_data(), limit_kib)?.with_siblings(siblings);
+    // A Kattis package without a fixed time limit: Kattis's rule, from its
+    // accepted submissions.
+    let derived = crate::verify::derive_time_limit(
+        &ctx.test_data(),
+        &ctx.judge(),
+        limit_kib,
+        plan.problem(),
+        &plan.shared_tests(),
+    )?;
+    if let Some((seconds, how)) = derived {
+        if !json {
+            eprintln!("time limit {how}");
+        }
+        plan = plan.with_time_limit(seconds);
+    }
+    let slug = &plan.problem().slug.clone();
     let language = plan.language();
 
     let rt = super::runtime()?;

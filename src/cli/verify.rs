@@ -107,7 +107,13 @@ fn print_human(out: &mut dyn Write, r: &ProblemReport) -> std::io::Result<()> {
         writeln!(
             out,
             "       {:<4} {:<48} {:<20} {:<4} {:>5} ms  [{}]",
-            if s.ok { "ok" } else { "FAIL" },
+            if s.skipped {
+                "skip"
+            } else if s.ok {
+                "ok"
+            } else {
+                "FAIL"
+            },
             s.path,
             s.expected.dir_name(),
             s.verdict.as_str(),

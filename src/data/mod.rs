@@ -25,7 +25,9 @@ use crate::lang::{self, Languages, ProgramCache};
 use crate::problem::{Group, Problem, Role, TestInput};
 use crate::sandbox::{self, Limits, Runner};
 
-pub use programs::{shared_files, PackageProgram, PackagePrograms, Produced};
+pub use programs::{
+    package_source, shared_files, PackageProgram, PackagePrograms, Produced, SharedFile,
+};
 
 /// Errors while producing test data. Every one names the problem and, where
 /// it applies, the test and the program.
@@ -172,7 +174,22 @@ impl TestData {
         let mut add = |label: &str, bytes: &[u8]| {
             h.field(label.as_bytes()).field(bytes);
         };
-        add("manifest", &read(&problem.dir.join("problem.toml"))?);
+        add("manifest", &read(&problem.manifest_path())?);
+        // Everything read from elsewhere (a Kattis package's testdata.yaml
+        // flags, its tests' names) is in the parsed manifest.
+        add("parsed", format!("{:?}", problem.manifest).as_bytes());
+        for rel in &problem.manifest.input_validators {
+            let source =
+                programs::package_source(problem, rel).map_err(|(path, source)| Error::Io {
+                    slug: slug.clone(),
+                    path,
+                    source,
+                })?;
+            add(&rel.display().to_string(), &source.text);
+            for (path, bytes) in &source.siblings {
+                add(&path.display().to_string(), bytes);
+            }
+        }
         for role in [Role::Generator, Role::Validator, Role::Solution] {
             let path = problem.program_path(role);
             if path.is_file() {
@@ -188,6 +205,9 @@ impl TestData {
         }
         for test in &problem.manifest.tests {
             if let TestInput::File(rel) = &test.input {
+                add(&rel.display().to_string(), &read(&problem.dir.join(rel))?);
+            }
+            if let Some(rel) = &test.answer {
                 add(&rel.display().to_string(), &read(&problem.dir.join(rel))?);
             }
         }
@@ -441,7 +461,14 @@ impl TestData {
         let input = out.join(format!("{}.in", test.name));
         let answer = out.join(format!("{}.ans", test.name));
         let produced = programs
-            .produce(&problem.dir, &test.input, &input, &answer)?
+            .produce_with(
+                &problem.dir,
+                &test.input,
+                test.answer.as_deref(),
+                &test.input_flags,
+                &input,
+                &answer,
+            )?
             .map_err(fail)?;
         let (input_sha256, input_bytes) = sha256_file(&input).map_err(|e| fail(e.to_string()))?;
         let (answer_sha256, answer_bytes) =

@@ -14,7 +14,7 @@ use crate::config::CompileLimits;
 use crate::digest::sha256;
 use crate::lang::{self, Compiled, Languages, Program, ProgramCache, Source};
 use crate::problem::{Problem, Role, TestInput};
-use crate::sandbox::{Outcome, RunSpec, Runner, Stdio};
+use crate::sandbox::{Outcome, RunSpec, Runner, Stdio, Termination};
 
 /// The directory of shared code, beside the packages.
 const SHARED_DIR: &str = "_common";
@@ -44,6 +44,46 @@ pub fn shared_files(problem: &Problem) -> Result<Vec<SharedFile>, (PathBuf, std:
 /// A shared file: its path relative to the problems directory, and its bytes.
 pub type SharedFile = (PathBuf, Vec<u8>);
 
+/// A checker, interactor or Kattis validator of the package, as a source
+/// to compile: its main file (`rel`, relative to the package), the headers
+/// beside it (`testlib.h`), and the package's shared code. A program in a
+/// directory of its own (below the package's top, e.g. a Kattis validator
+/// given as a directory) has every file of that directory beside it, as
+/// one multi-file program.
+///
+/// # Errors
+/// A file that cannot be read, with its path.
+pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf, std::io::Error)> {
+    let main = problem.dir.join(rel);
+    let text = std::fs::read(&main).map_err(|e| (main.clone(), e))?;
+    let dir = main.parent().unwrap_or(&problem.dir);
+    let own_dir = dir != problem.dir;
+    let mut siblings = Vec::new();
+    for entry in std::fs::read_dir(dir)
+        .map_err(|e| (dir.to_path_buf(), e))?
+        .flatten()
+    {
+        let path = entry.path();
+        if path == main || !path.is_file() {
+            continue;
+        }
+        let header = path.extension().is_some_and(|e| e == "h" || e == "hpp");
+        if header || own_dir {
+            let bytes = std::fs::read(&path).map_err(|e| (path.clone(), e))?;
+            siblings.push((Path::new("box").join(entry.file_name()), bytes));
+        }
+    }
+    // The package's shared code (`problems/_common/`), where a Rust
+    // checker or interactor reaches it by `#[path = "../_common/..."]`.
+    siblings.extend(shared_files(problem)?);
+    siblings.sort();
+    Ok(Source {
+        text,
+        siblings,
+        file_name: main.file_name().map(|n| n.to_string_lossy().into_owned()),
+    })
+}
+
 /// One compiled package program.
 #[derive(Debug, Clone)]
 pub struct PackageProgram {
@@ -57,6 +97,8 @@ pub struct PackagePrograms {
     time_limit: f64,
     runner: Arc<dyn Runner>,
     by_role: BTreeMap<&'static str, PackageProgram>,
+    /// The Kattis input validators, by their path in the package.
+    input_validators: Vec<(PathBuf, PackageProgram)>,
 }
 
 /// An input and answer the pipeline produced.
@@ -111,6 +153,7 @@ impl PackagePrograms {
             let source = Source {
                 text,
                 siblings: siblings.clone(),
+                file_name: None,
             };
             match rust.compile(runner.as_ref(), cache, &source, limits)? {
                 Compiled::Ok(program) => Ok(Some(PackageProgram { program, sha256 })),
@@ -151,16 +194,48 @@ impl PackagePrograms {
                 by_role.insert(role.file_name(), program);
             }
         }
+        let mut input_validators = Vec::new();
+        if roles.contains(&Role::Validator) {
+            for rel in &problem.manifest.input_validators {
+                let path = problem.dir.join(rel);
+                let io = |(path, source)| Error::Io {
+                    slug: slug.clone(),
+                    path,
+                    source,
+                };
+                let source = package_source(problem, rel).map_err(io)?;
+                let sha256 = sha256(&source.text);
+                let language = languages.for_path(&path)?;
+                match language.compile(runner.as_ref(), cache, &source, limits)? {
+                    Compiled::Ok(program) => {
+                        input_validators.push((rel.clone(), PackageProgram { program, sha256 }))
+                    }
+                    Compiled::Failed(message) => {
+                        return Err(Error::Compile {
+                            slug: slug.clone(),
+                            role: "an input validator",
+                            message: format!("{}: {message}", rel.display()),
+                        })
+                    }
+                }
+            }
+        }
         Ok(PackagePrograms {
             slug,
             time_limit: problem.manifest.time_limit,
             runner,
             by_role,
+            input_validators,
         })
     }
 
     pub fn has(&self, role: Role) -> bool {
         self.by_role.contains_key(role.file_name())
+    }
+
+    /// Whether the package has input validators of Kattis's protocol.
+    pub fn has_input_validators(&self) -> bool {
+        !self.input_validators.is_empty()
     }
 
     pub fn sha256(&self, role: Role) -> Option<String> {
@@ -189,6 +264,16 @@ impl PackagePrograms {
                 what: format!("{} is missing", role.file_name()),
             });
         };
+        self.run_program(p, args, stdin, stdout)
+    }
+
+    fn run_program(
+        &self,
+        p: &PackageProgram,
+        args: &[String],
+        stdin: Option<&Path>,
+        stdout: &Path,
+    ) -> Result<PackageRun, Error> {
         let limits = trusted_limits(self.time_limit);
         let (program, mut argv) = p.program.command(limits.memory >> 20);
         argv.extend(args.iter().cloned());
@@ -234,6 +319,24 @@ impl PackagePrograms {
         input: &Path,
         answer: &Path,
     ) -> Result<Result<Produced, String>, Error> {
+        self.produce_with(dir, origin, None, &[], input, answer)
+    }
+
+    /// [`PackagePrograms::produce`] for a test that may bring its own
+    /// answer file (under `dir`; copied, no solver runs) and flags for the
+    /// Kattis input validators, which must all accept the input (exit 42).
+    ///
+    /// # Errors
+    /// As [`PackagePrograms::produce`].
+    pub fn produce_with(
+        &self,
+        dir: &Path,
+        origin: &TestInput,
+        given_answer: Option<&Path>,
+        input_flags: &[String],
+        input: &Path,
+        answer: &Path,
+    ) -> Result<Result<Produced, String>, Error> {
         let mut seed = None;
         let origin = match origin {
             TestInput::File(rel) => {
@@ -267,6 +370,44 @@ impl PackagePrograms {
             if !run.outcome.success() {
                 return Ok(Err(format!("invalid input: {}", run.stderr_line)));
             }
+        }
+        for (rel, validator) in &self.input_validators {
+            let scratch = input.with_extension("validator");
+            let run = self.run_program(validator, input_flags, Some(input), &scratch)?;
+            let said = std::fs::read_to_string(&scratch).unwrap_or_default();
+            let _ = std::fs::remove_file(&scratch);
+            let said = said
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or(&run.stderr_line)
+                .to_string();
+            match run.outcome.termination {
+                Termination::Exited(42) => {}
+                Termination::Exited(43) => {
+                    return Ok(Err(format!(
+                        "invalid input: {} rejects it: {said}",
+                        rel.display()
+                    )))
+                }
+                other => {
+                    return Ok(Err(format!(
+                        "input validator {} failed ({other:?}; 42 accepts, 43 rejects): {said}",
+                        rel.display()
+                    )))
+                }
+            }
+        }
+        if let Some(given) = given_answer {
+            let src = dir.join(given);
+            if let Err(e) = std::fs::copy(&src, answer) {
+                return Ok(Err(format!("copying {}: {e}", src.display())));
+            }
+            return Ok(Ok(Produced {
+                origin,
+                seed,
+                solver_ms: 0,
+            }));
         }
         let run = self.run(Role::Solution, &[], Some(input), answer)?;
         if !run.outcome.success() {

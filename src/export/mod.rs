@@ -16,8 +16,10 @@
 //! `NNN` is the test's position in the plan, so Kattis's lexicographic order
 //! is grundy's judging order. The data comes from the generated test set
 //! (built first if it is missing), the answers being the reference solver's.
-//! There is no output validator: grundy's `tokens` checker is Kattis's
-//! default one.
+//! `tokens` is Kattis's default output validation with `case_sensitive`
+//! (in `data/testdata.yaml`); a problem imported from Kattis keeps its
+//! `kattis` checker's flags, its output validator or interactor
+//! (`output_validator/`), its input validators and its flags per group.
 //!
 //! The input validator is `validator.rs` as rewritten by the submodule
 //! `validator`: the shared modules it includes by `#[path]` are inlined, as
@@ -40,6 +42,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use crate::checker::special::Protocol;
 use crate::checker::{Checker, CheckerKind};
 use crate::data::{self, Progress, TestData};
 use crate::problem::{Expected, Problem, Role};
@@ -105,7 +108,7 @@ pub fn kattis(
             ),
         });
     }
-    default_output_validator(problem)?;
+    let validation = output_validation(problem)?;
     let input_validator = input_validator(problem)?;
     let set = data.ensure(problem, progress)?;
 
@@ -124,7 +127,37 @@ pub fn kattis(
         .map_err(io(&parent))?;
     let root = scratch.path();
 
-    write(&root.join("problem.yaml"), problem_yaml(problem).as_bytes())?;
+    write(
+        &root.join("problem.yaml"),
+        problem_yaml(problem, validation.interactive).as_bytes(),
+    )?;
+    // The output validator or interactor, as a program directory.
+    if let Some(rel) = &validation.program {
+        copy_program(problem, rel, &root.join("output_validator"), false)?;
+    }
+    // Kattis input validators (an imported package's), beside grundy's own.
+    for rel in &problem.manifest.input_validators {
+        copy_program(problem, rel, &root.join("input_validators"), false)?;
+    }
+    // Validator flags, where every test of a group has the same.
+    for (group, flags) in [
+        ("", &validation.flags),
+        ("sample", &validation.sample_flags),
+        ("secret", &validation.secret_flags),
+    ] {
+        let mut yaml = String::new();
+        if let Some(f) = flags.0.as_ref().filter(|f| !f.is_empty()) {
+            yaml.push_str(&format!("output_validator_flags: {}\n", yaml_string(f)));
+        }
+        if let Some(f) = flags.1.as_ref().filter(|f| !f.is_empty()) {
+            yaml.push_str(&format!("input_validator_flags: {}\n", yaml_string(f)));
+        }
+        if !yaml.is_empty() {
+            let dir = root.join("data").join(group);
+            mkdir(&dir)?;
+            write(&dir.join("testdata.yaml"), yaml.as_bytes())?;
+        }
+    }
     write(
         &root.join(".timelimit"),
         format!("{}\n", problem.manifest.time_limit).as_bytes(),
@@ -162,6 +195,17 @@ pub fn kattis(
     let mut memory_limit_exceeded = 0;
     for sub in problem.submissions() {
         let (dir, prefix) = submission_dir(sub.expected);
+        if sub.path.is_dir() {
+            // A directory submission stays one.
+            let name = sub.path.file_name().unwrap_or_default();
+            let path = root
+                .join("submissions")
+                .join(dir)
+                .join(format!("{prefix}{}", name.to_string_lossy()));
+            copy_tree(&sub.path, &path)?;
+            *submissions.entry(dir).or_insert(0) += 1;
+            continue;
+        }
         let target = submission_target(&sub.path, prefix)?;
         let path = root.join("submissions").join(dir).join(target);
         if path.exists() {
@@ -256,23 +300,150 @@ fn refuse_occupied(out: &Path) -> Result<(), Error> {
     }
 }
 
-/// Checks that Kattis's default output validator judges as the problem's
-/// checker does, the package then needing no `output_validator/`.
+/// How the package's outputs are validated in Kattis's terms.
+struct Validation {
+    /// The output validator's (or interactor's) main source, relative to
+    /// the problem; `None` for Kattis's default validation.
+    program: Option<PathBuf>,
+    interactive: bool,
+    /// (output validator flags, input validator flags) for all of `data/`,
+    /// else for `data/sample` and `data/secret` apart.
+    flags: Flags,
+    sample_flags: Flags,
+    secret_flags: Flags,
+}
+
+type Flags = (Option<String>, Option<String>);
+
+/// Kattis's validation for the problem's checker: the default one with
+/// flags (`tokens` is `case_sensitive`, an imported `kattis` checker keeps
+/// its tests' flags), or its Kattis-protocol checker or interactor.
 ///
 /// # Errors
-/// [`Error::Unsupported`] for a checker Kattis cannot express; every
-/// checker but `tokens` is refused until its Kattis flags are decided here.
-fn default_output_validator(problem: &Problem) -> Result<(), Error> {
-    match &problem.manifest.checker {
-        // Kattis's default output validator compares whitespace-separated
-        // tokens exactly, case-sensitively, unless flags say otherwise:
-        // grundy's `tokens`.
-        Checker::Builtin(CheckerKind::Tokens) => Ok(()),
-        other => Err(Error::Unsupported {
-            path: problem.dir.join("problem.toml"),
-            what: format!("checker {other:?} has no Kattis equivalent in grundy's export yet"),
-        }),
+/// [`Error::Unsupported`] for a checker Kattis cannot express, and for
+/// tests of one group with different flags.
+fn output_validation(problem: &Problem) -> Result<Validation, Error> {
+    let m = &problem.manifest;
+    let unsupported = |what: String| Error::Unsupported {
+        path: problem.dir.join("problem.toml"),
+        what,
+    };
+    let mut validation = Validation {
+        program: None,
+        interactive: false,
+        flags: (None, None),
+        sample_flags: (None, None),
+        secret_flags: (None, None),
+    };
+    let per_test: bool;
+    match (&m.checker, &m.interactor) {
+        (_, Some(i)) if i.protocol == Protocol::Kattis => {
+            validation.program = Some(i.source.clone());
+            validation.interactive = true;
+            per_test = true;
+        }
+        (_, Some(_)) => {
+            return Err(unsupported(
+                "a testlib interactor has no Kattis equivalent (Kattis interactors exit 42/43)"
+                    .into(),
+            ))
+        }
+        // Kattis's default validator compares tokens ignoring case unless
+        // told `case_sensitive`: grundy's `tokens`.
+        (Checker::Builtin(CheckerKind::Tokens), None) => {
+            validation.flags.0 = Some("case_sensitive".into());
+            per_test = false;
+        }
+        (Checker::Builtin(CheckerKind::Kattis { .. }), None) => per_test = true,
+        (Checker::Program { source, protocol }, None) if *protocol == Protocol::Kattis => {
+            validation.program = Some(source.clone());
+            per_test = true;
+        }
+        (other, None) => {
+            return Err(unsupported(format!(
+                "checker {other:?} has no Kattis equivalent in grundy's export yet"
+            )))
+        }
     }
+    // Flags per group, from the tests.
+    let group_flags = |sample: bool, pick: &dyn Fn(&crate::problem::TestCase) -> String| {
+        let mut seen: Option<String> = None;
+        for t in m.tests.iter().filter(|t| t.group.is_sample() == sample) {
+            let f = pick(t);
+            match &seen {
+                Some(s) if *s != f => {
+                    return Err(unsupported(format!(
+                        "tests of one group with different validator flags ({s:?} and {f:?}); Kattis sets them per directory"
+                    )))
+                }
+                _ => seen = Some(f),
+            }
+        }
+        Ok(seen)
+    };
+    let output = |t: &crate::problem::TestCase| t.output_flags.join(" ");
+    let input = |t: &crate::problem::TestCase| t.input_flags.join(" ");
+    if per_test {
+        validation.sample_flags.0 = group_flags(true, &output)?;
+        validation.secret_flags.0 = group_flags(false, &output)?;
+    }
+    validation.sample_flags.1 = group_flags(true, &input)?;
+    validation.secret_flags.1 = group_flags(false, &input)?;
+    if validation.sample_flags == validation.secret_flags && validation.flags.0.is_none() {
+        validation.flags = validation.sample_flags.clone();
+        validation.sample_flags = (None, None);
+        validation.secret_flags = (None, None);
+    }
+    if !m.groups.is_empty() {
+        return Err(unsupported(
+            "scored groups are not exported to Kattis yet".into(),
+        ));
+    }
+    Ok(validation)
+}
+
+/// Copies a program of the package (its main source `rel`) into `to`: a
+/// program in a directory of its own as that directory (problemtools takes
+/// each entry of `output_validator/` and `input_validators/` as one
+/// program; with `is_to` the directory's files go right into `to`), a
+/// single file with the headers beside it.
+fn copy_program(problem: &Problem, rel: &Path, to: &Path, is_to: bool) -> Result<(), Error> {
+    let main = problem.dir.join(rel);
+    let parent = main.parent().unwrap_or(&problem.dir);
+    mkdir(to)?;
+    if parent != problem.dir && rel.components().count() > 2 {
+        let name = parent.file_name().unwrap_or_default();
+        return copy_tree(
+            parent,
+            &if is_to {
+                to.to_path_buf()
+            } else {
+                to.join(name)
+            },
+        );
+    }
+    copy(&main, &to.join(main.file_name().unwrap_or_default()))?;
+    for entry in std::fs::read_dir(parent).map_err(io(parent))?.flatten() {
+        let p = entry.path();
+        if p.is_file() && p.extension().is_some_and(|e| e == "h" || e == "hpp") {
+            copy(&p, &to.join(entry.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
+    mkdir(to)?;
+    for entry in std::fs::read_dir(from).map_err(io(from))?.flatten() {
+        let p = entry.path();
+        let target = to.join(entry.file_name());
+        if p.is_dir() {
+            copy_tree(&p, &target)?;
+        } else if p.is_file() {
+            copy(&p, &target)?;
+        }
+    }
+    Ok(())
 }
 
 /// The problem's `validator.rs` rewritten as a Kattis input validator, or
@@ -304,7 +475,7 @@ fn input_validator(problem: &Problem) -> Result<Option<String>, Error> {
 /// the statement's language. No licence is claimed: the problems come from
 /// other judges, and grundy has not chosen one for them (Kattis warns about
 /// `unknown`; any other value would be a claim).
-fn problem_yaml(problem: &Problem) -> String {
+fn problem_yaml(problem: &Problem, interactive: bool) -> String {
     let m = &problem.manifest;
     let source = if m.source.trim().is_empty() {
         String::new()
@@ -316,6 +487,7 @@ fn problem_yaml(problem: &Problem) -> String {
          problem_format_version: 2023-07-draft\n\
          uuid: {uuid}\n\
          name:\n  en: {name}\n\
+         {kind}\
          {source}\
          license: unknown\n\
          limits:\n  time_limit: {time}\n  memory: {memory}\n",
@@ -324,6 +496,11 @@ fn problem_yaml(problem: &Problem) -> String {
         name = yaml_string(&m.name),
         time = m.time_limit,
         memory = m.memory_limit,
+        kind = if interactive {
+            "type: interactive\n"
+        } else {
+            ""
+        },
     )
 }
 
@@ -377,6 +554,7 @@ fn submission_dir(expected: Expected) -> (&'static str, &'static str) {
         Expected::WrongAnswer => ("wrong_answer", ""),
         Expected::TimeLimitExceeded => ("time_limit_exceeded", ""),
         Expected::RuntimeError => ("run_time_error", ""),
+        Expected::PartiallyAccepted => ("partially_accepted", ""),
         // The format has no directory for it: on Kattis a program
         // over the memory limit fails to allocate and crashes (Java exits
         // on OutOfMemoryError), which is judged a run-time error. The
@@ -405,6 +583,17 @@ fn submission_target(path: &Path, prefix: &str) -> Result<PathBuf, Error> {
     match ext {
         "c" | "cpp" | "cc" | "rs" | "py" => Ok(PathBuf::from(format!("{prefix}{file}"))),
         "java" if prefix.is_empty() && file == "Main.java" => Ok(PathBuf::from(file)),
+        // Kattis runs the class named after the file: one declaring it
+        // keeps its name.
+        "java"
+            if prefix.is_empty()
+                && std::fs::read(path).is_ok_and(|text| {
+                    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+                    crate::lang::declares_class(&text, &stem)
+                }) =>
+        {
+            Ok(PathBuf::from(file))
+        }
         "java" => {
             let stem = path.file_stem().unwrap_or_default().to_string_lossy();
             Ok(PathBuf::from(format!("{prefix}{stem}")).join("Main.java"))

@@ -146,7 +146,11 @@ impl Judge {
         let checking = self.checking(problem)?;
         let interactor = self.interactor(problem)?;
         on_event(Event::Compiling);
-        let source = Source::new(plan.source().to_vec());
+        let source = Source {
+            text: plan.source().to_vec(),
+            siblings: plan.siblings().to_vec(),
+            file_name: plan.file_name().map(str::to_string),
+        };
         let compiled =
             plan.language()
                 .compile(self.runner.as_ref(), &self.cache, &source, &self.compile)?;
@@ -255,6 +259,21 @@ impl Judge {
             .stderr(Stdio::file(&stderr))
             .binds(program.binds());
         let (input, answer) = (tests.input(test), tests.answer(test));
+        // Kattis's validator flags of this test's group.
+        let flags = problem
+            .manifest
+            .tests
+            .get(index)
+            .filter(|t| t.name == test.name && !t.output_flags.is_empty())
+            .map(|t| t.output_flags.as_slice());
+        let checking = &match flags {
+            None => checking.clone(),
+            Some(flags) => checking.with_flags(flags),
+        };
+        let interactor = &match (interactor, flags) {
+            (Some(i), Some(flags)) => Some(i.with_flags(flags)),
+            (i, _) => i.cloned(),
+        };
         let (outcome, (verdict, message, given), transcript) = match interactor {
             Some(interactor) => {
                 let test = interactive::Test {
@@ -340,44 +359,23 @@ impl Judge {
         source: &Path,
         protocol: Protocol,
     ) -> Result<SpecialJudge, Error> {
-        let source = problem.dir.join(source);
-        let io = |path: &Path| {
-            let what = format!("reading {}", path.display());
-            move |source| Error::Io { what, source }
-        };
-        let language = self.languages.for_path(&source)?;
-        let text = std::fs::read(&source).map_err(io(&source))?;
-        let dir = source.parent().unwrap_or(&problem.dir);
-        let mut siblings = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(io(dir))?.flatten() {
-            let path = entry.path();
-            let header = path.extension().is_some_and(|e| e == "h" || e == "hpp");
-            if header && path.is_file() {
-                let bytes = std::fs::read(&path).map_err(io(&path))?;
-                siblings.push((Path::new("box").join(entry.file_name()), bytes));
-            }
-        }
-        // The package's shared code (`problems/_common/`), where a Rust
-        // checker or interactor reaches it by `#[path = "../_common/..."]`.
-        let shared = data::shared_files(problem).map_err(|(path, source)| Error::Io {
-            what: format!("reading {}", path.display()),
-            source,
-        })?;
-        siblings.extend(shared);
-        siblings.sort();
+        let path = problem.dir.join(source);
+        let language = self.languages.for_path(&path)?;
+        let source_files =
+            data::package_source(problem, source).map_err(|(path, source)| Error::Io {
+                what: format!("reading {}", path.display()),
+                source,
+            })?;
         let compiled = language.compile(
             self.runner.as_ref(),
             &self.cache,
-            &Source { text, siblings },
+            &source_files,
             &self.compile,
         )?;
         let program = match compiled {
             Compiled::Ok(program) => program,
             Compiled::Failed(message) => {
-                return Err(Error::Checker {
-                    path: source,
-                    message,
-                })
+                return Err(Error::Checker { path, message });
             }
         };
         let limits = data::trusted_limits(problem.manifest.time_limit);
@@ -389,6 +387,7 @@ impl Judge {
             binds: program.binds(),
             limits,
             protocol,
+            flags: Vec::new(),
         })
     }
 }
@@ -459,9 +458,25 @@ fn resolve_score(given: Option<Partial>, points: Option<u32>) -> Result<Option<f
 pub enum Checking {
     Builtin(CheckerKind),
     Special(SpecialJudge),
+    /// A checking the package describes wrongly: every check is `IE`.
+    Broken(String),
 }
 
 impl Checking {
+    /// The same checking with a test's Kattis validator flags: a program
+    /// gets them as arguments, Kattis's default validation reads them.
+    /// Flags it cannot read make every check the judge's failure (`IE`).
+    pub fn with_flags(&self, flags: &[String]) -> Checking {
+        match self {
+            Checking::Special(judge) => Checking::Special(judge.with_flags(flags)),
+            Checking::Builtin(CheckerKind::Kattis { .. }) => match CheckerKind::kattis(flags) {
+                Ok(kind) => Checking::Builtin(kind),
+                Err(why) => Checking::Broken(format!("output_validator_flags: {why}")),
+            },
+            other => other.clone(),
+        }
+    }
+
     /// Checks one output against a test's input and answer: a verdict and
     /// its message. A special judge that fails to judge gives `IE` for the
     /// test, with the reason.
@@ -506,6 +521,7 @@ impl Checking {
                         source,
                     })?
             }
+            Checking::Broken(why) => return Ok((Verdict::IE, why.clone(), None)),
             Checking::Special(judge) => {
                 let files = Files {
                     input,

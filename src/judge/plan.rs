@@ -6,7 +6,7 @@
 //! produced) is found while nothing needs undoing. A [`Plan`] cannot be
 //! made any other way, so the judge never sees an unchecked request.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::data::{self, TestData, TestSet};
@@ -32,6 +32,8 @@ pub enum PlanError {
     Toolchain { language: String, missing: String },
     #[error(transparent)]
     Data(#[from] data::Error),
+    #[error("{name}: {why}")]
+    Refused { name: String, why: String },
 }
 
 /// A submission as it arrives: a problem slug, an optional language id,
@@ -51,6 +53,11 @@ pub struct Plan {
     problem: Arc<Problem>,
     language: Arc<Language>,
     source: Vec<u8>,
+    /// The submission's own file name, where the problem names a Java
+    /// class after it (a Kattis package).
+    file_name: Option<String>,
+    /// Files beside the main source (a directory submitted as one program).
+    siblings: Vec<(PathBuf, Vec<u8>)>,
     tests: Arc<TestSet>,
 }
 
@@ -68,13 +75,20 @@ impl Plan {
         data: &TestData,
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
-        let problem = catalog.load(request.problem)?;
+        // A Kattis package directory as it is, else a problem of the catalog.
+        let path = Path::new(request.problem);
+        let problem = if path.is_dir() && path.join("problem.yaml").is_file() {
+            problem::kattis::load(path)?
+        } else {
+            catalog.load(request.problem)?
+        };
         let language = match request.language {
             Some(id) => data.languages.get(id)?,
             None => data.languages.for_path(Path::new(request.file_name))?,
         }
         .clone();
         check_source(request.file_name, &request.source, source_limit_kib)?;
+        check_kattis(&problem, &language, request.file_name, &request.source)?;
         if let Err(missing) = language.version(data.runner.as_ref()) {
             return Err(PlanError::Toolchain {
                 language: language.id.clone(),
@@ -83,9 +97,11 @@ impl Plan {
         }
         let tests = data.ensure(&problem, &|_| {})?;
         Ok(Plan {
+            file_name: own_name(&problem, request.file_name),
             problem: Arc::new(problem),
             language,
             source: request.source,
+            siblings: Vec::new(),
             tests: Arc::new(tests),
         })
     }
@@ -104,10 +120,13 @@ impl Plan {
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
         check_source(file_name, &source, source_limit_kib)?;
+        check_kattis(&problem, &language, file_name, &source)?;
         Ok(Plan {
+            file_name: own_name(&problem, file_name),
             problem,
             language,
             source,
+            siblings: Vec::new(),
             tests,
         })
     }
@@ -124,9 +143,87 @@ impl Plan {
         &self.source
     }
 
+    /// The same plan under another time limit (seconds): a Kattis
+    /// package's limit derived from its accepted submissions.
+    pub fn with_time_limit(self, seconds: f64) -> Plan {
+        let mut problem = (*self.problem).clone();
+        problem.manifest.time_limit = seconds;
+        Plan {
+            problem: Arc::new(problem),
+            ..self
+        }
+    }
+
+    /// The tests, shared.
+    pub fn shared_tests(&self) -> Arc<TestSet> {
+        self.tests.clone()
+    }
+
+    /// The same plan with files beside the main source: a directory
+    /// submitted as one program (paths relative to the compile
+    /// directory's parent, e.g. `box/util.h`).
+    pub fn with_siblings(self, siblings: Vec<(PathBuf, Vec<u8>)>) -> Plan {
+        Plan { siblings, ..self }
+    }
+
+    /// Files beside the main source.
+    pub fn siblings(&self) -> &[(PathBuf, Vec<u8>)] {
+        &self.siblings
+    }
+
+    /// The submission's own file name, for languages that use it (see
+    /// [`lang::Source::file_name`]).
+    pub fn file_name(&self) -> Option<&str> {
+        self.file_name.as_deref()
+    }
+
     pub fn tests(&self) -> &TestSet {
         &self.tests
     }
+}
+
+/// The submission's own file name: Kattis names a Java program's main
+/// class after its file (the language decides whether to use it).
+fn own_name(_problem: &Problem, file_name: &str) -> Option<String> {
+    Path::new(file_name)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
+/// What Kattis refuses: a Python file whose `#!` line asks for Python 2
+/// (grundy runs Python 3 only).
+fn check_kattis(
+    problem: &Problem,
+    language: &Language,
+    name: &str,
+    source: &[u8],
+) -> Result<(), PlanError> {
+    if problem.kattis.is_none() || !language.config.extensions.iter().any(|e| e == "py") {
+        return Ok(());
+    }
+    if let Some(why) = python2_shebang(source) {
+        return Err(PlanError::Refused {
+            name: name.to_string(),
+            why,
+        });
+    }
+    Ok(())
+}
+
+/// Why a Python source is Python 2 by its `#!` line, if it is.
+pub fn python2_shebang(source: &[u8]) -> Option<String> {
+    let first = source.split(|&b| b == b'\n').next()?;
+    let line = String::from_utf8_lossy(first);
+    let line = line.trim();
+    let words = line.strip_prefix("#!")?;
+    let python2 = words
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .any(|w| w == "python2" || w.starts_with("python2."));
+    python2.then(|| {
+        format!(
+            "its first line `{line}` asks for Python 2, which grundy does not run (Python 3 only)"
+        )
+    })
 }
 
 fn check_source(name: &str, source: &[u8], limit_kib: u64) -> Result<(), PlanError> {
@@ -149,6 +246,25 @@ fn check_source(name: &str, source: &[u8], limit_kib: u64) -> Result<(), PlanErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_python_2_shebang_is_named_and_others_are_not() {
+        let table: &[(&str, bool)] = &[
+            ("#!/usr/bin/python2\nprint 1\n", true),
+            ("#!/usr/bin/env python2.7\n", true),
+            ("#!/usr/bin/env python3\n", false),
+            ("#!/usr/bin/python\n", false),
+            ("print(1)  # python2\n", false),
+            ("", false),
+        ];
+        for (source, refused) in table {
+            assert_eq!(
+                python2_shebang(source.as_bytes()).is_some(),
+                *refused,
+                "{source:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_source_of_only_whitespace_is_empty() {

@@ -100,6 +100,11 @@ impl<T: Clone> Probe<T> {
 pub struct Source {
     pub text: Vec<u8>,
     pub siblings: Vec<(PathBuf, Vec<u8>)>,
+    /// The main file's own name (`Hello.java`), for a language whose
+    /// commands name it by `{main}` and `{class}` (Kattis names a Java
+    /// program's main class after its file); `None`: the language's
+    /// `source`.
+    pub file_name: Option<String>,
 }
 
 impl Source {
@@ -107,7 +112,13 @@ impl Source {
         Source {
             text,
             siblings: Vec::new(),
+            file_name: None,
         }
+    }
+
+    /// The same source, saved under its own file name.
+    pub fn named(self, file_name: Option<String>) -> Source {
+        Source { file_name, ..self }
     }
 }
 
@@ -383,11 +394,43 @@ impl Language {
         }
         // The toolchain directory names the toolchain's version too.
         h.field(self.toolchain().unwrap_or_default().as_bytes())
+            .field(self.main_name(source).as_bytes())
             .field(&source.text);
         for (path, text) in &source.siblings {
             h.field(path.to_string_lossy().as_bytes()).field(text);
         }
         h.finish()
+    }
+
+    /// The name the main file is saved as: the language's `source`, or the
+    /// source's own name where the language's commands use `{main}` or
+    /// `{class}`, the name has the language's extension, is a plain
+    /// identifier and the source declares a class of that name (Kattis runs
+    /// `Hello.java`'s class `Hello`; a `sol.java` declaring `Main` stays
+    /// `Main.java`).
+    pub fn main_name(&self, source: &Source) -> String {
+        let uses = self
+            .config
+            .compile
+            .iter()
+            .chain(&self.config.run)
+            .any(|a| a.contains("{main}") || a.contains("{class}"));
+        let own = source.file_name.as_deref().filter(|name| {
+            let Some((stem, ext)) = name.rsplit_once('.') else {
+                return false;
+            };
+            let mut chars = stem.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                && self.config.extensions.iter().any(|e| e == ext)
+                && declares_class(&source.text, stem)
+        });
+        match own {
+            Some(name) if uses => name.to_string(),
+            _ => self.config.source.clone(),
+        }
     }
 
     /// Compiles `source` (or finds it in the cache).
@@ -408,9 +451,10 @@ impl Language {
             program,
         })?;
         let key = self.key(&version, source);
+        let main_name = self.main_name(source);
         if let Some(hit) = cache.lookup(&key)? {
             return Ok(match hit {
-                Ok(dir) => Compiled::Ok(self.program(dir, true)?),
+                Ok(dir) => Compiled::Ok(self.program(dir, true, &main_name)?),
                 Err(message) => Compiled::Failed(message),
             });
         }
@@ -421,7 +465,7 @@ impl Language {
             move |source| Error::Cache { path, source }
         };
         std::fs::create_dir_all(&src_dir).map_err(cache_err(&src_dir))?;
-        let main = src_dir.join(&self.config.source);
+        let main = src_dir.join(&main_name);
         std::fs::write(&main, &source.text).map_err(cache_err(&main))?;
         for (rel, text) in &source.siblings {
             let path = work.path().join(rel);
@@ -436,6 +480,9 @@ impl Language {
             program,
         };
         let mut compile = self.filled(&self.config.compile).map_err(missing)?;
+        for arg in &mut compile {
+            *arg = fill_main(arg, &main_name);
+        }
         let prepared = if compile.iter().any(|a| a.contains("{prepared}")) {
             self.prepared(runner, cache, &version, limits)
         } else {
@@ -517,23 +564,45 @@ impl Language {
             )));
         }
         let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
-        Ok(Compiled::Ok(self.program(dir, false)?))
+        Ok(Compiled::Ok(self.program(dir, false, &main_name)?))
     }
 
-    fn program(&self, dir: PathBuf, cached: bool) -> Result<Program, Error> {
+    fn program(&self, dir: PathBuf, cached: bool, main_name: &str) -> Result<Program, Error> {
         let missing = |program: String| Error::Missing {
             language: self.id.clone(),
             program,
         };
+        let run = self.filled(&self.config.run).map_err(missing)?;
         Ok(Program {
             dir,
-            run: self.filled(&self.config.run).map_err(missing)?,
+            run: run.iter().map(|a| fill_main(a, main_name)).collect(),
             paths: self.paths().map_err(missing)?,
             memory_exit_code: self.config.memory_exit_code,
             time_factor: self.config.time_factor,
             cached,
         })
     }
+}
+
+/// Whether `text` has `class NAME` followed by a non-identifier byte.
+pub fn declares_class(text: &[u8], name: &str) -> bool {
+    let needle = format!("class {name}");
+    let needle = needle.as_bytes();
+    text.windows(needle.len() + 1).any(|w| {
+        w.starts_with(needle) && {
+            let next = w[needle.len()];
+            !(next.is_ascii_alphanumeric() || next == b'_' || next == b'$')
+        }
+    })
+}
+
+/// `{main}` is the main file's name, `{class}` its name without the
+/// extension.
+fn fill_main(arg: &str, main_name: &str) -> String {
+    let class = main_name
+        .rsplit_once('.')
+        .map_or(main_name, |(stem, _)| stem);
+    arg.replace("{main}", main_name).replace("{class}", class)
 }
 
 /// Why a compilation failed when it was not the compiler's own verdict on
@@ -696,6 +765,14 @@ mod tests {
         }
         let why = compile_failure(&CpuTimeout, "", &limits).unwrap();
         assert_eq!(why, "compilation exceeded 10 s of CPU time");
+    }
+
+    #[test]
+    fn a_class_is_declared_only_under_its_whole_name() {
+        assert!(declares_class(b"public class Root {", "Root"));
+        assert!(declares_class(b"class Root{}", "Root"));
+        assert!(!declares_class(b"public class Rooted {", "Root"));
+        assert!(!declares_class(b"public class Main {", "Root"));
     }
 
     #[test]

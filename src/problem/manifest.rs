@@ -29,6 +29,10 @@ pub struct Manifest {
     /// `[[groups]]`, judged as one group, first failure decides.
     pub groups: Vec<GroupSpec>,
     pub stress: Vec<StressPlan>,
+    /// Input validators speaking Kattis's protocol (exit 42 valid, 43
+    /// invalid), each a source file or a directory of sources, relative
+    /// to the package; run on every input besides `validator.rs`.
+    pub input_validators: Vec<PathBuf>,
 }
 
 /// An interactive problem's interactor program.
@@ -45,6 +49,15 @@ pub struct TestCase {
     pub name: String,
     pub group: Group,
     pub input: TestInput,
+    /// A hand-made answer file, relative to the package: the expected
+    /// answer as it is, instead of the reference solver's output.
+    pub answer: Option<PathBuf>,
+    /// Arguments for the input validators (Kattis's `input_validator_flags`).
+    pub input_flags: Vec<String>,
+    /// Arguments for the output validator (Kattis's `output_validator_flags`),
+    /// after its three standard ones; for built-in Kattis validation, its
+    /// flags for this test.
+    pub output_flags: Vec<String>,
 }
 
 /// Where a test's input comes from.
@@ -135,6 +148,8 @@ struct RawManifest {
     tests: Vec<RawTest>,
     #[serde(default)]
     stress: Vec<RawStress>,
+    #[serde(default)]
+    input_validators: Vec<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -158,6 +173,12 @@ struct RawTest {
     gen: Option<String>,
     #[serde(default)]
     count: Option<u32>,
+    #[serde(default)]
+    answer: Option<PathBuf>,
+    #[serde(default)]
+    input_flags: Option<String>,
+    #[serde(default)]
+    output_flags: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -259,6 +280,22 @@ impl Manifest {
             }
             let group = test_group(t.group.as_deref(), declared.as_ref())
                 .map_err(|e| format!("{at}: {e}"))?;
+            if let Some(answer) = &t.answer {
+                if t.file.is_none() {
+                    return Err(format!("{at}: answer applies only to file tests"));
+                }
+                if !is_inside(answer) {
+                    return Err(format!(
+                        "{at}: answer must be a relative path inside the package"
+                    ));
+                }
+            }
+            let input_flags = t.input_flags.as_deref().map(split_args).unwrap_or_default();
+            let output_flags = t
+                .output_flags
+                .as_deref()
+                .map(split_args)
+                .unwrap_or_default();
             let expanded: Vec<(String, TestInput)> = match (t.file, t.gen) {
                 (Some(_), Some(_)) => {
                     return Err(format!("{at}: give either file or gen, not both"))
@@ -307,11 +344,22 @@ impl Manifest {
                     name,
                     group: group.clone(),
                     input,
+                    answer: t.answer.clone(),
+                    input_flags: input_flags.clone(),
+                    output_flags: output_flags.clone(),
                 });
             }
         }
         if tests.is_empty() {
             return Err("tests: the test plan is empty".into());
+        }
+        for (i, v) in raw.input_validators.iter().enumerate() {
+            if !is_inside(v) {
+                return Err(format!(
+                    "input_validators[{i}]: {} must be a relative path inside the package",
+                    v.display()
+                ));
+            }
         }
         let groups = match (raw.groups, declared) {
             (Some(raw_groups), Some(declared)) => judging_order(&raw_groups, &declared, &tests)?,
@@ -376,6 +424,7 @@ impl Manifest {
             tests,
             groups,
             stress,
+            input_validators: raw.input_validators,
         })
     }
 
@@ -557,7 +606,7 @@ fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
 }
 
-fn is_inside(path: &std::path::Path) -> bool {
+pub(super) fn is_inside(path: &std::path::Path) -> bool {
     path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 

@@ -3,6 +3,7 @@
 //! hand-made tests and the example submissions. This layer reads and
 //! validates; it never runs anything.
 
+pub mod kattis;
 mod manifest;
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,8 @@ pub enum Error {
     Manifest { path: PathBuf, message: String },
     #[error("{path}: missing (every problem needs it)")]
     Missing { path: PathBuf },
+    #[error("{path}: {message}")]
+    Kattis { path: PathBuf, message: String },
     #[error("reading {path}")]
     Read {
         path: PathBuf,
@@ -33,15 +36,18 @@ pub enum Expected {
     TimeLimitExceeded,
     MemoryLimitExceeded,
     RuntimeError,
+    /// Some points, not all (a problem with scored groups).
+    PartiallyAccepted,
 }
 
 impl Expected {
-    pub const ALL: [Expected; 5] = [
+    pub const ALL: [Expected; 6] = [
         Expected::Accepted,
         Expected::WrongAnswer,
         Expected::TimeLimitExceeded,
         Expected::MemoryLimitExceeded,
         Expected::RuntimeError,
+        Expected::PartiallyAccepted,
     ];
 
     /// The directory name under `submissions/`.
@@ -52,6 +58,7 @@ impl Expected {
             Expected::TimeLimitExceeded => "time_limit_exceeded",
             Expected::MemoryLimitExceeded => "memory_limit_exceeded",
             Expected::RuntimeError => "runtime_error",
+            Expected::PartiallyAccepted => "partially_accepted",
         }
     }
 }
@@ -75,6 +82,9 @@ pub struct Problem {
     pub slug: String,
     pub dir: PathBuf,
     pub manifest: Manifest,
+    /// What only a Kattis package has (its time-limit rule, its scoring
+    /// groups, what grundy skips), when the package is one.
+    pub kattis: Option<Box<kattis::Package>>,
 }
 
 /// The programs of a package, by role.
@@ -126,15 +136,29 @@ impl Problem {
             slug,
             dir: dir.to_path_buf(),
             manifest,
+            kattis: None,
         };
-        for required in ["statement.md", "solution.rs"] {
+        // The reference solver writes the answers: a package whose every
+        // test brings its own answer (an imported one) needs none.
+        let answered = problem.manifest.tests.iter().all(|t| t.answer.is_some());
+        let required: &[&str] = if answered {
+            &["statement.md"]
+        } else {
+            &["statement.md", "solution.rs"]
+        };
+        for required in required {
             let path = dir.join(required);
             if !path.is_file() {
                 return Err(Error::Missing { path });
             }
         }
         for test in &problem.manifest.tests {
-            if let TestInput::File(rel) = &test.input {
+            let input = match &test.input {
+                TestInput::File(rel) => Some(rel),
+                TestInput::Gen(_) => None,
+            };
+            let files = input.into_iter().chain(test.answer.as_ref());
+            for rel in files {
                 let path = dir.join(rel);
                 if !path.is_file() {
                     return Err(Error::Manifest {
@@ -146,6 +170,14 @@ impl Problem {
                         ),
                     });
                 }
+            }
+        }
+        for rel in &problem.manifest.input_validators {
+            if !dir.join(rel).exists() {
+                return Err(Error::Manifest {
+                    path: manifest_path.clone(),
+                    message: format!("input_validators: {} does not exist", rel.display()),
+                });
             }
         }
         if problem.manifest.needs_generator() && !dir.join("gen.rs").is_file() {
@@ -166,26 +198,51 @@ impl Problem {
         self.program_path(role).is_file()
     }
 
-    /// The statement's Markdown.
+    /// The file this package's data depends on first: `problem.toml`, or
+    /// a Kattis package's `problem.yaml`.
+    pub fn manifest_path(&self) -> PathBuf {
+        match &self.kattis {
+            Some(_) => self.dir.join("problem.yaml"),
+            None => self.dir.join("problem.toml"),
+        }
+    }
+
+    /// The statement's Markdown (a Kattis package's statement as it is,
+    /// Markdown or LaTeX).
     ///
     /// # Errors
     /// When `statement.md` cannot be read.
     pub fn statement(&self) -> Result<String, Error> {
-        let path = self.dir.join("statement.md");
+        let path = match &self.kattis {
+            Some(k) => match &k.statement {
+                Some(rel) => self.dir.join(rel),
+                None => return Ok(String::new()),
+            },
+            None => self.dir.join("statement.md"),
+        };
         std::fs::read_to_string(&path).map_err(|source| Error::Read { path, source })
     }
 
     /// Every example submission, sorted by expectation then path.
     pub fn submissions(&self) -> Vec<ExampleSubmission> {
+        if let Some(k) = &self.kattis {
+            return k.submissions.clone();
+        }
         let mut out = Vec::new();
         for expected in Expected::ALL {
             let dir = self.dir.join("submissions").join(expected.dir_name());
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
             };
+            // A directory is one multi-file submission.
             let mut paths: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file())
+                .filter(|p| {
+                    let hidden = p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+                    !hidden && (p.is_file() || p.is_dir())
+                })
                 .collect();
             paths.sort();
             out.extend(
@@ -226,6 +283,23 @@ impl Catalog {
             .collect();
         slugs.sort();
         Ok(slugs)
+    }
+
+    /// A problem named on the command line: a package directory (a path
+    /// holding `problem.yaml`, a Kattis package, or `problem.toml`), else a
+    /// slug of the catalog.
+    ///
+    /// # Errors
+    /// As [`Catalog::load`], [`Problem::load`] or [`kattis::load`].
+    pub fn open(&self, name: &str) -> Result<Problem, Error> {
+        let path = Path::new(name);
+        if path.is_dir() && path.join("problem.yaml").is_file() {
+            return kattis::load(path);
+        }
+        if name.contains('/') || (path.is_dir() && path.join("problem.toml").is_file()) {
+            return Problem::load(path);
+        }
+        self.load(name)
     }
 
     /// Loads one package by slug.

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::data::{self, PackagePrograms, TestData, TestSet};
+use crate::data::{self, PackagePrograms, SharedFile, TestData, TestSet};
 use crate::judge::{self, Judge, Plan, Report};
 use crate::problem::{Expected, Problem, Role, TestInput};
 use crate::verdict::Verdict;
@@ -57,6 +57,8 @@ pub enum CheckName {
     CrossCheck,
     #[serde(rename = "submissions")]
     Submissions,
+    #[serde(rename = "time limit")]
+    TimeLimit,
     #[serde(rename = "time margin")]
     TimeMargin,
     #[serde(rename = "answer balance")]
@@ -69,6 +71,7 @@ impl CheckName {
             CheckName::Tests => "tests",
             CheckName::CrossCheck => "cross-check",
             CheckName::Submissions => "submissions",
+            CheckName::TimeLimit => "time limit",
             CheckName::TimeMargin => "time margin",
             CheckName::AnswerBalance => "answer balance",
         }
@@ -93,6 +96,8 @@ pub struct SubmissionCheck {
     pub test_verdicts: Vec<Verdict>,
     pub time_ms: u64,
     pub ok: bool,
+    /// Not judged: in a language grundy lacks (not a failure).
+    pub skipped: bool,
     pub detail: String,
 }
 
@@ -131,6 +136,10 @@ pub fn verify(
     let mut submissions = Vec::new();
     progress("generating tests");
     let set = match data.mend(problem, &|_| {}) {
+        Ok(set) if given_answers(problem) => {
+            checks.push(kattis_tests_check(problem, &set));
+            Some(set)
+        }
         Ok(set) => {
             checks.push(Check {
                 name: CheckName::Tests,
@@ -160,15 +169,43 @@ pub fn verify(
         checks.push(cross_check(data, judge, problem, &set, options)?);
         progress("judging example submissions");
         let set = Arc::new(set);
-        let (subs, margin) = check_submissions(data, judge, source_limit_kib, problem, &set)?;
+        let Judged {
+            submissions: subs,
+            margin,
+            time_limit,
+            ..
+        } = check_submissions(data, judge, source_limit_kib, problem, &set)?;
         submissions = subs;
+        let mut detail = summarize_submissions(&submissions);
+        let unjudged = problem.kattis.as_ref().map_or(0, |k| k.unjudged.len());
+        if unjudged > 0 {
+            let folders: std::collections::BTreeSet<&str> = problem
+                .kattis
+                .iter()
+                .flat_map(|k| k.unjudged.iter().map(|(_, f)| f.as_str()))
+                .collect();
+            let folders: Vec<&str> = folders.into_iter().collect();
+            detail.push_str(&format!(
+                "; {unjudged} not judged: in folders grundy has no verdict for ({})",
+                folders.join(", ")
+            ));
+        }
         checks.push(Check {
             name: CheckName::Submissions,
             ok: !submissions.is_empty() && submissions.iter().all(|s| s.ok),
-            detail: summarize_submissions(&submissions),
+            detail,
         });
+        checks.extend(time_limit);
         checks.push(margin);
-        checks.push(answer_balance(&set)?);
+        if given_answers(problem) {
+            checks.push(Check {
+                name: CheckName::AnswerBalance,
+                ok: true,
+                detail: "every answer is given (a Kattis package's): not applicable".into(),
+            });
+        } else {
+            checks.push(answer_balance(&set)?);
+        }
     }
     let verified = checks.iter().all(|c| c.ok);
     Ok(ProblemReport {
@@ -177,6 +214,42 @@ pub fn verify(
         checks,
         submissions,
     })
+}
+
+/// Whether the package gives every answer itself and has no reference
+/// solver (a Kattis package, or one imported from Kattis).
+fn given_answers(problem: &Problem) -> bool {
+    problem.kattis.is_some()
+        || (!problem.has(Role::Solution)
+            && problem.manifest.tests.iter().all(|t| t.answer.is_some()))
+}
+
+/// The tests of a Kattis package: every input accepted by every input
+/// validator grundy can run; those it cannot run are named, not failed.
+fn kattis_tests_check(problem: &Problem, set: &TestSet) -> Check {
+    let validators = problem.manifest.input_validators.len();
+    let skipped = problem
+        .kattis
+        .as_ref()
+        .map(|k| k.skipped.clone())
+        .unwrap_or_default();
+    let mut detail = format!(
+        "{} tests, every input accepted by {validators} input validator{}",
+        set.index.tests.len(),
+        if validators == 1 { "" } else { "s" }
+    );
+    for s in &skipped {
+        detail.push_str(&format!("; skipped: {s}"));
+    }
+    let ok = validators > 0 || skipped.iter().any(|s| s.starts_with("input validator"));
+    if !ok {
+        detail.push_str("; input_validators/ is empty: inputs are unchecked");
+    }
+    Check {
+        name: CheckName::Tests,
+        ok,
+        detail,
+    }
 }
 
 fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
@@ -188,11 +261,24 @@ fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
         .filter(|s| !s.ok)
         .map(|s| format!("{}: {}", s.path, s.detail))
         .collect();
-    if bad.is_empty() {
-        format!("{} submissions, each got its expected verdict", subs.len())
+    let skipped: Vec<&str> = subs
+        .iter()
+        .filter(|s| s.skipped)
+        .map(|s| s.path.as_str())
+        .collect();
+    let mut detail = if bad.is_empty() {
+        let judged = subs.len() - skipped.len();
+        format!("{judged} submissions, each got its expected verdict")
     } else {
         bad.join("; ")
+    };
+    if !skipped.is_empty() {
+        detail.push_str(&format!(
+            "; skipped (a language grundy lacks): {}",
+            skipped.join(", ")
+        ));
     }
+    detail
 }
 
 /// A disagreement found by the cross-check.
@@ -215,6 +301,15 @@ fn cross_check(
         ok: false,
         detail,
     };
+    if given_answers(problem) {
+        return Ok(Check {
+            name: CheckName::CrossCheck,
+            ok: true,
+            detail:
+                "every answer is given (a Kattis package's), no solver writes them: not applicable"
+                    .into(),
+        });
+    }
     if !problem.has(Role::Brute) {
         return Ok(fail("brute.rs is missing".into()));
     }
@@ -409,23 +504,59 @@ fn excerpt(bytes: &[u8]) -> String {
     }
 }
 
-/// Judges every example submission on every test.
+/// Judges every example submission on every test. A Kattis package's
+/// time limit, where it fixes none, is derived from its accepted
+/// submissions as problemtools does (they run first, under the largest
+/// limit grundy allows); a time-limit-exceeded submission must exceed the
+/// limit times `time_limit_to_tle`.
 fn check_submissions(
     data: &TestData,
     judge: &Judge,
     source_limit_kib: u64,
     problem: &Problem,
     set: &Arc<TestSet>,
-) -> Result<(Vec<SubmissionCheck>, Check), Error> {
+) -> Result<Judged, Error> {
     let judge = Judge {
         run_all: true,
         ..judge.clone()
     };
-    let shared = Arc::new(problem.clone());
+    let rule = problem.kattis.as_ref().map(|k| k.time);
+    let with_limit = |limit: f64| {
+        let mut p = problem.clone();
+        p.manifest.time_limit = limit;
+        Arc::new(p)
+    };
+    let mut shared = Arc::new(problem.clone());
+    // The limit in force, once known (a derived one is known after the
+    // accepted submissions ran).
+    let mut limit = match rule {
+        Some(rule) => rule.fixed,
+        None => Some(problem.manifest.time_limit),
+    };
+    let mut time_check = None;
     let mut out = Vec::new();
-    let mut slowest: Option<(f64, String)> = None;
+    // The accepted runs: CPU seconds over the language's time factor.
+    let mut accepted: Vec<(f64, String, f64)> = Vec::new();
     for sub in problem.submissions() {
         let path = display_path(&sub.path, &problem.dir);
+        if sub.expected != Expected::Accepted && limit.is_none() {
+            if let Some(rule) = rule {
+                let (derived, check) = derive_limit(&rule, &accepted);
+                limit = Some(derived);
+                time_check = Some(check);
+            }
+        }
+        if let (Some(rule), Some(l)) = (rule, limit) {
+            shared = match sub.expected {
+                Expected::Accepted => with_limit(l),
+                Expected::TimeLimitExceeded => with_limit(l * rule.time_limit_to_tle),
+                _ => with_limit(l),
+            };
+        } else if rule.is_some() {
+            // Accepted submissions of a package without a fixed limit run
+            // under the largest one, to measure them.
+            shared = with_limit(problem.manifest.time_limit);
+        }
         let refused = |detail: String| SubmissionCheck {
             path: path.clone(),
             expected: sub.expected,
@@ -433,25 +564,42 @@ fn check_submissions(
             test_verdicts: Vec::new(),
             time_ms: 0,
             ok: false,
+            skipped: false,
             detail,
         };
-        let language = match data.languages.for_path(&sub.path) {
+        let (main, text, siblings) = match submission_files(&sub.path) {
+            Ok(files) => files,
+            Err(why) => {
+                out.push(refused(why));
+                continue;
+            }
+        };
+        let language = match data.languages.for_path(&main) {
             Ok(l) => l.clone(),
+            Err(e) if problem.kattis.is_some() => {
+                out.push(SubmissionCheck {
+                    ok: true,
+                    skipped: true,
+                    ..refused(format!("skipped: {e}"))
+                });
+                continue;
+            }
             Err(e) => {
                 out.push(refused(e.to_string()));
                 continue;
             }
         };
-        let limit_ms = problem.manifest.time_limit * language.config.time_factor * 1000.0;
+        let factor = language.config.time_factor;
+        let name = main.display().to_string();
         let plan = match Plan::new(
             shared.clone(),
             language,
-            &path,
-            read(&sub.path)?,
+            &name,
+            text,
             set.clone(),
             source_limit_kib,
         ) {
-            Ok(plan) => plan,
+            Ok(plan) => plan.with_siblings(siblings),
             Err(e) => {
                 out.push(refused(e.to_string()));
                 continue;
@@ -460,13 +608,11 @@ fn check_submissions(
         let report = judge.judge(&plan, &mut |_| {})?;
         let (ok, detail) = judge_expectation(sub.expected, &report);
         if sub.expected == Expected::Accepted && ok {
-            let share = report.time_ms as f64 / limit_ms;
-            if slowest.as_ref().is_none_or(|(s, _)| share > *s) {
-                slowest = Some((
-                    share,
-                    format!("{path}: {} ms of {limit_ms:.0} ms", report.time_ms),
-                ));
-            }
+            accepted.push((
+                report.time_ms as f64 / 1000.0 / factor,
+                format!("{path}: {} ms", report.time_ms),
+                factor,
+            ));
         }
         let mut test_verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
         test_verdicts.sort_by_key(|v| v.severity());
@@ -478,9 +624,43 @@ fn check_submissions(
             test_verdicts,
             time_ms: report.time_ms,
             ok,
+            skipped: false,
             detail,
         });
     }
+    if let Some(rule) = rule {
+        if limit.is_none() {
+            let (derived, check) = derive_limit(&rule, &accepted);
+            limit = Some(derived);
+            time_check = Some(check);
+        }
+        if time_check.is_none() {
+            let fixed = limit.unwrap_or(problem.manifest.time_limit);
+            let slowest = accepted.iter().map(|(t, ..)| *t).fold(0.0, f64::max);
+            let tight = !accepted.is_empty() && slowest * rule.ac_to_time_limit > fixed;
+            time_check = Some(Check {
+                name: CheckName::TimeLimit,
+                ok: !tight,
+                detail: if tight {
+                    format!(
+                        "fixed at {fixed} s, tighter than the slowest accepted run ({slowest:.3} s) x {} = {:.3} s",
+                        rule.ac_to_time_limit,
+                        slowest * rule.ac_to_time_limit
+                    )
+                } else {
+                    format!("fixed at {fixed} s by the package")
+                },
+            });
+        }
+    }
+    let final_limit = limit.unwrap_or(problem.manifest.time_limit);
+    let slowest = accepted
+        .iter()
+        .map(|(secs, what, factor)| {
+            let limit_ms = final_limit * factor * 1000.0;
+            (secs / final_limit, format!("{what} of {limit_ms:.0} ms"))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0));
     let margin = match slowest {
         Some((share, what)) => Check {
             name: CheckName::TimeMargin,
@@ -497,7 +677,109 @@ fn check_submissions(
             detail: "no accepted submission ran".into(),
         },
     };
-    Ok((out, margin))
+    Ok(Judged {
+        submissions: out,
+        margin,
+        time_limit: time_check,
+        limit: final_limit,
+    })
+}
+
+/// What judging the example submissions found.
+struct Judged {
+    submissions: Vec<SubmissionCheck>,
+    margin: Check,
+    /// A Kattis package's time limit, fixed or derived.
+    time_limit: Option<Check>,
+    /// The time limit in force, seconds.
+    limit: f64,
+}
+
+/// The time limit of a Kattis package that fixes none, derived from its
+/// accepted submissions as `verify` does (they are judged on `set`), with
+/// the sentence saying how; `None` where the package fixes it.
+///
+/// # Errors
+/// Only failures of the judge itself.
+pub fn derive_time_limit(
+    data: &TestData,
+    judge: &Judge,
+    source_limit_kib: u64,
+    problem: &Problem,
+    set: &Arc<TestSet>,
+) -> Result<Option<(f64, String)>, Error> {
+    let Some(k) = &problem.kattis else {
+        return Ok(None);
+    };
+    if k.time.fixed.is_some() {
+        return Ok(None);
+    }
+    let mut accepted_only = problem.clone();
+    if let Some(k) = &mut accepted_only.kattis {
+        k.submissions.retain(|s| s.expected == Expected::Accepted);
+    }
+    let judged = check_submissions(data, judge, source_limit_kib, &accepted_only, set)?;
+    let how = judged.time_limit.map(|c| c.detail).unwrap_or_default();
+    Ok(Some((judged.limit, how)))
+}
+
+/// The limit a Kattis package's accepted runs give (CPU seconds over each
+/// language's time factor), and the check reporting it.
+fn derive_limit(
+    rule: &crate::problem::kattis::TimeRule,
+    accepted: &[(f64, String, f64)],
+) -> (f64, Check) {
+    let Some(slowest) = accepted.iter().map(|(t, ..)| *t).reduce(f64::max) else {
+        return (
+            60.0,
+            Check {
+                name: CheckName::TimeLimit,
+                ok: false,
+                detail: "the package fixes no time limit and no accepted submission ran to derive one from".into(),
+            },
+        );
+    };
+    let limit = rule.derive(slowest);
+    (
+        limit,
+        Check {
+            name: CheckName::TimeLimit,
+            ok: true,
+            detail: format!(
+                "derived: slowest accepted run {slowest:.3} s x {} rounded up to {} s = {limit} s; time-limit-exceeded submissions judged at {} s",
+                rule.ac_to_time_limit,
+                rule.resolution,
+                limit * rule.time_limit_to_tle
+            ),
+        },
+    )
+}
+
+/// A submission's main source, its text and the files beside it: a file
+/// as it is, or a directory as one program (its main source, the rest
+/// beside it, as `box/<name>`).
+///
+/// # Errors
+/// A file that cannot be read, or a directory without one main source.
+pub fn submission_files(path: &Path) -> Result<(PathBuf, Vec<u8>, Vec<SharedFile>), String> {
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
+    if path.is_file() {
+        return Ok((path.to_path_buf(), read(path)?, Vec::new()));
+    }
+    let main = crate::problem::kattis::main_source(path, Path::new(""))
+        .map_err(|(p, why)| format!("{}: {why}", p.display()))?;
+    let main = path.join(main);
+    let mut siblings = Vec::new();
+    let entries =
+        std::fs::read_dir(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    for entry in entries.flatten() {
+        let p = entry.path();
+        if p != main && p.is_file() {
+            siblings.push((Path::new("box").join(entry.file_name()), read(&p)?));
+        }
+    }
+    siblings.sort();
+    Ok((main.clone(), read(&main)?, siblings))
 }
 
 fn display_path(path: &Path, base: &Path) -> String {
@@ -531,6 +813,18 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
         );
     }
     let (target, allowed): (Verdict, &[Verdict]) = match expected {
+        Expected::PartiallyAccepted => {
+            let ok = report.score > 0 && report.score < 100 && report.verdict != Verdict::IE;
+            return if ok {
+                (true, String::new())
+            } else {
+                let got = format!("{} with {} points", report.verdict, report.score);
+                (
+                    false,
+                    format!("expected some points but not all, got {got}"),
+                )
+            };
+        }
         Expected::Accepted => (Verdict::AC, &[Verdict::AC]),
         Expected::WrongAnswer => (Verdict::WA, &[Verdict::AC, Verdict::WA, Verdict::PE]),
         Expected::TimeLimitExceeded => (Verdict::TLE, &[Verdict::AC, Verdict::TLE]),

@@ -11,41 +11,57 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "sandbox",
         &[
             "verdict", "digest", "lang", "checker", "problem", "data", "judge", "store", "verify",
-            "export", "cli", "context",
+            "export", "import", "cli", "context",
         ],
     ),
     (
         "lang",
         &[
-            "verdict", "checker", "problem", "data", "judge", "store", "verify", "export", "cli",
-            "context",
+            "verdict", "checker", "problem", "data", "judge", "store", "verify", "export",
+            "import", "cli", "context",
         ],
     ),
     (
         "checker",
         &[
-            "lang", "problem", "data", "judge", "store", "verify", "export", "cli", "context",
+            "lang", "problem", "data", "judge", "store", "verify", "export", "import", "cli",
+            "context",
         ],
     ),
     (
         "problem",
         &[
-            "sandbox", "lang", "data", "judge", "store", "verify", "export", "cli", "context",
+            "sandbox", "lang", "data", "judge", "store", "verify", "export", "import", "cli",
+            "context",
         ],
     ),
     (
         "data",
-        &["judge", "store", "verify", "export", "cli", "context"],
+        &[
+            "judge", "store", "verify", "export", "import", "cli", "context",
+        ],
     ),
-    ("judge", &["store", "verify", "export", "cli", "context"]),
+    (
+        "judge",
+        &["store", "verify", "export", "import", "cli", "context"],
+    ),
     (
         "store",
         &[
             "sandbox", "lang", "checker", "data", "verify", "export", "cli", "context",
         ],
     ),
-    ("verify", &["store", "export", "cli", "context"]),
-    ("export", &["store", "judge", "verify", "cli", "context"]),
+    ("verify", &["store", "export", "import", "cli", "context"]),
+    (
+        "export",
+        &["store", "judge", "verify", "import", "cli", "context"],
+    ),
+    (
+        "import",
+        &[
+            "sandbox", "lang", "data", "store", "judge", "verify", "export", "cli", "context",
+        ],
+    ),
 ];
 
 #[test]

@@ -134,7 +134,16 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
     let count = |group: &str| tests.iter().filter(|t| t["group"] == group).count();
     assert_eq!(count("sample"), 1);
     assert!(count("secret") > 10);
-    assert_eq!(names(&pkg.join("data")), ["sample", "secret"]);
+    // Kattis's default validation ignores case unless told otherwise;
+    // grundy's `tokens` does not.
+    assert_eq!(
+        names(&pkg.join("data")),
+        ["sample", "secret", "testdata.yaml"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(pkg.join("data/testdata.yaml")).unwrap(),
+        "output_validator_flags: \"case_sensitive\"\n"
+    );
     for (group, mut files) in expected {
         files.sort();
         let found = names(&pkg.join("data").join(group));

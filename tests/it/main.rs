@@ -6,6 +6,7 @@ mod cli;
 mod coverage;
 mod export;
 mod helpers;
+mod kattis;
 mod lang;
 mod sandbox;
 mod scores;

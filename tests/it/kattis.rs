@@ -1,0 +1,398 @@
+//! Kattis problem packages judged and verified as they are (issue 16):
+//! the fixtures under `tests/fixtures/kattis/` — default validation with a
+//! float tolerance and a derived time limit (`floaty`, legacy), a C++
+//! output validator directory with group flags (`divisor`, legacy), an
+//! interactive problem (`guess`, 2023-07), a scoring problem with groups
+//! (`triangle`, legacy) — each verified end to end, every example
+//! submission getting the verdict of its folder; and bad packages refused
+//! with one line naming what and where.
+// See: issue 16.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::helpers::{copy_dir, repo, Workspace};
+
+fn fixture(name: &str) -> PathBuf {
+    repo().join("tests/fixtures/kattis").join(name)
+}
+
+/// A copy of a fixture, to change.
+fn copy(ws: &Workspace, name: &str) -> PathBuf {
+    let to = ws.dir.path().join(name);
+    copy_dir(&fixture(name), &to);
+    to
+}
+
+fn verify(ws: &Workspace, dir: &Path) -> (i32, Value) {
+    let out = ws.grundy(&["verify", dir.to_str().unwrap(), "--json"]);
+    assert!(
+        out.code == 0 || out.code == 1,
+        "exit {}: {}",
+        out.code,
+        out.stderr
+    );
+    (out.code, out.json()["problems"][0].clone())
+}
+
+fn detail<'a>(report: &'a Value, check: &str) -> &'a str {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == check)
+        .and_then(|c| c["detail"].as_str())
+        .unwrap_or_else(|| panic!("no check {check}: {report}"))
+}
+
+/// Every example submission got the verdict of its folder; returns
+/// (path, verdict) of each.
+fn verified_with_every_submission(ws: &Workspace, name: &str) -> (Value, Vec<(String, String)>) {
+    let (code, report) = verify(ws, &fixture(name));
+    assert_eq!(code, 0, "{report:#}");
+    let subs: Vec<(String, String)> = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            assert_eq!(s["ok"], true, "{s}");
+            (
+                s["path"].as_str().unwrap().to_string(),
+                s["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (report, subs)
+}
+
+fn submit(ws: &Workspace, dir: &Path, file: &Path) -> crate::helpers::Output {
+    ws.grundy(&[
+        "submit",
+        dir.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--json",
+    ])
+}
+
+#[test]
+fn default_validation_with_a_float_tolerance_verifies_and_derives_the_time_limit() {
+    let ws = Workspace::new();
+    let (report, subs) = verified_with_every_submission(&ws, "floaty");
+    let verdicts: Vec<&str> = subs.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(verdicts, ["AC", "AC", "WA", "TLE", "RE"], "{subs:?}");
+    // The accepted runs take far below 0.2 s on any machine: 5 x that
+    // rounds up to problemtools' minimum of one second.
+    let limit = detail(&report, "time limit");
+    assert!(limit.starts_with("derived:"), "{limit}");
+    assert!(limit.contains("x 5 rounded up to 1 s = 1 s"), "{limit}");
+    assert!(limit.contains("judged at 2 s"), "{limit}");
+}
+
+#[test]
+fn a_java_submission_runs_the_class_named_after_its_file() {
+    let ws = Workspace::new();
+    let dir = fixture("floaty");
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/Root.java"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json = out.json();
+    assert_eq!(json["verdict"], "AC", "{json}");
+    assert_eq!(json["problem"], "floaty");
+}
+
+#[test]
+fn a_python_2_submission_is_refused_with_its_first_line() {
+    let ws = Workspace::new();
+    let file = ws.file(
+        "old.py",
+        "#!/usr/bin/env python2\nprint int(raw_input()) ** 0.5\n",
+    );
+    let out = submit(&ws, &fixture("floaty"), &file);
+    out.assert_usage_error("asks for Python 2");
+}
+
+#[test]
+fn a_cpp_output_validator_directory_gets_its_group_flags() {
+    let ws = Workspace::new();
+    let (_, subs) = verified_with_every_submission(&ws, "divisor");
+    // `itself.py` prints n: a divisor, so accepted on the sample, but not
+    // a proper one, which data/secret/testdata.yaml's flag demands.
+    let itself = subs.iter().find(|(p, _)| p.ends_with("itself.py")).unwrap();
+    assert_eq!(itself.1, "WA");
+    // A directory submission is one program (main.py imports helper.py).
+    let largest = subs.iter().find(|(p, _)| p.ends_with("largest")).unwrap();
+    assert_eq!(largest.1, "AC");
+}
+
+#[test]
+fn a_broken_output_validator_is_an_internal_error_not_the_submissions() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "divisor");
+    let v = dir.join("output_validators/divisor/validate.cpp");
+    let text = std::fs::read_to_string(&v).unwrap();
+    std::fs::write(&v, text.replace("if (argc < 4) return 2;", "return 7;")).unwrap();
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/smallest.cpp"));
+    let json = out.json();
+    assert_eq!(json["verdict"], "IE", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert!(message.contains("exited with 7"), "{message}");
+}
+
+#[test]
+fn an_interactive_package_verifies() {
+    let ws = Workspace::new();
+    let (report, subs) = verified_with_every_submission(&ws, "guess");
+    let verdicts: Vec<&str> = subs.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(verdicts, ["AC", "WA"], "{subs:?}");
+    assert_eq!(detail(&report, "time limit"), "fixed at 1 s by the package");
+}
+
+#[test]
+fn a_scoring_package_maps_its_test_directories_onto_groups() {
+    let ws = Workspace::new();
+    let (_, subs) = verified_with_every_submission(&ws, "triangle");
+    assert_eq!(subs.len(), 3, "{subs:?}");
+    let dir = fixture("triangle");
+    let out = submit(
+        &ws,
+        &dir,
+        &dir.join("submissions/partially_accepted/doubles.c"),
+    );
+    let json = out.json();
+    assert_eq!(json["score"], 30, "{json}");
+    let groups: Vec<(String, u64, u64)> = json["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["name"].as_str().unwrap().to_string(),
+                g["points"].as_u64().unwrap(),
+                g["score"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            ("sample".to_string(), 0, 0),
+            ("group1".to_string(), 30, 30),
+            ("group2".to_string(), 70, 0)
+        ]
+    );
+}
+
+#[test]
+fn an_input_rejected_by_a_validator_with_its_group_flags_is_named() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "triangle");
+    // Group 1 allows n <= 1000 (input_validator_flags: max 1000).
+    std::fs::write(dir.join("data/secret/group1/2.in"), "1001\n").unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    let tests = detail(&report, "tests");
+    assert!(tests.contains("secret-group1-2"), "{tests}");
+    assert!(tests.contains("validate.py rejects it"), "{tests}");
+}
+
+#[test]
+fn a_checktestdata_validator_is_skipped_not_failed() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "floaty");
+    std::fs::write(
+        dir.join("input_validators/format.ctd"),
+        "INT(0,1000000000000) NEWLINE\n",
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    let tests = detail(&report, "tests");
+    assert!(
+        tests.contains("skipped: input validator input_validators/format.ctd"),
+        "{tests}"
+    );
+}
+
+/// A way to break a copy of a package.
+type Damage<'a> = &'a dyn Fn(&Path);
+
+#[test]
+fn bad_packages_are_refused_with_one_line_naming_what_and_where() {
+    let ws = Workspace::new();
+    let cases: &[(&str, Damage, &str)] = &[
+        (
+            "yaml",
+            &|d| std::fs::write(d.join("problem.yaml"), "name: [\n").unwrap(),
+            "problem.yaml",
+        ),
+        (
+            "data",
+            &|d| std::fs::remove_dir_all(d.join("data")).unwrap(),
+            "data: missing",
+        ),
+        (
+            "answer",
+            &|d| std::fs::remove_file(d.join("data/secret/02-big.ans")).unwrap(),
+            "02-big.ans: missing",
+        ),
+        (
+            "language",
+            &|d| std::fs::write(d.join("input_validators/check.kt"), "fun main() {}\n").unwrap(),
+            "check.kt: a program in a language grundy does not know (.kt)",
+        ),
+        (
+            "validation",
+            &|d| {
+                let p = d.join("problem.yaml");
+                let text = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(p, text.replace("validation: default", "validation: custom"))
+                    .unwrap()
+            },
+            "custom validation needs an output validator in output_validators/",
+        ),
+    ];
+    for (name, damage, needle) in cases {
+        let dir = ws.dir.path().join(name);
+        copy_dir(&fixture("floaty"), &dir);
+        damage(&dir);
+        let out = ws.grundy(&["verify", dir.to_str().unwrap()]);
+        out.assert_usage_error(needle);
+    }
+}
+
+/// A workspace whose problems directory is its own (import writes there).
+fn with_own_problems() -> Workspace {
+    let ws = Workspace::new();
+    let text = std::fs::read_to_string(ws.config()).unwrap();
+    let problems = ws.dir.path().join("problems");
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("problems_dir") {
+                format!("problems_dir = {:?}\n", problems.display().to_string())
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(ws.config(), text).unwrap();
+    ws
+}
+
+#[test]
+fn an_imported_package_verifies_as_a_native_problem() {
+    let ws = with_own_problems();
+    for (name, slug) in [("divisor", "any-divisor"), ("triangle", "triangle")] {
+        let dir = fixture(name);
+        let out = ws.grundy(&["import", dir.to_str().unwrap(), "--as", slug]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stdout.contains("time limit derived"), "{}", out.stdout);
+        let manifest = std::fs::read_to_string(
+            ws.dir
+                .path()
+                .join("problems")
+                .join(slug)
+                .join("problem.toml"),
+        )
+        .unwrap();
+        assert!(manifest.contains("answer = \"tests/"), "{manifest}");
+        let out = ws.grundy(&["verify", slug, "--json"]);
+        let json = out.json();
+        assert_eq!(out.code, 0, "{json:#}");
+        let subs = json["problems"][0]["submissions"].as_array().unwrap();
+        assert_eq!(subs.len(), 3, "{json}");
+        assert!(subs.iter().all(|s| s["ok"] == true), "{json}");
+    }
+    // The groups came along.
+    let manifest =
+        std::fs::read_to_string(ws.dir.path().join("problems/triangle/problem.toml")).unwrap();
+    assert!(
+        manifest.contains("name = \"group2\"\npoints = 70"),
+        "{manifest}"
+    );
+}
+
+#[test]
+fn import_never_overwrites_a_problem() {
+    let ws = with_own_problems();
+    let taken = ws.dir.path().join("problems/guess");
+    std::fs::create_dir_all(&taken).unwrap();
+    let out = ws.grundy(&["import", fixture("guess").to_str().unwrap()]);
+    out.assert_usage_error("exists");
+    assert_eq!(std::fs::read_dir(&taken).unwrap().count(), 0);
+}
+
+#[test]
+fn a_submission_in_a_language_grundy_lacks_is_skipped_not_failed() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "guess");
+    std::fs::write(dir.join("submissions/accepted/guess.rb"), "puts 1\n").unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    let ruby = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "submissions/accepted/guess.rb")
+        .unwrap();
+    assert_eq!(ruby["skipped"], true, "{ruby}");
+    let subs = detail(&report, "submissions");
+    assert!(
+        subs.contains("skipped (a language grundy lacks): submissions/accepted/guess.rb"),
+        "{subs}"
+    );
+}
+
+#[test]
+fn a_directory_is_submitted_as_one_program() {
+    let ws = Workspace::new();
+    let dir = fixture("divisor");
+    // main.py imports helper.py beside it.
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/largest"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["verdict"], "AC");
+    // Two C++ sources are not one program grundy can tell the main of.
+    let two = ws.dir.path().join("two");
+    std::fs::create_dir(&two).unwrap();
+    std::fs::write(two.join("a.cpp"), "int main() {}\n").unwrap();
+    std::fs::write(two.join("b.cpp"), "int f() { return 1; }\n").unwrap();
+    let out = submit(&ws, &dir, &two);
+    out.assert_usage_error("several sources (a.cpp, b.cpp)");
+}
+
+#[test]
+fn import_then_export_gives_a_package_with_the_same_verdicts() {
+    let ws = with_own_problems();
+    for name in ["divisor", "guess"] {
+        let original = fixture(name);
+        let out = ws.grundy(&["import", original.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let exported = ws.dir.path().join("out").join(name);
+        let out = ws.grundy(&[
+            "export",
+            name,
+            "--format",
+            "kattis",
+            "--out",
+            exported.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let verdicts = |dir: &Path| -> Vec<(String, String)> {
+            let (code, report) = verify(&ws, dir);
+            assert_eq!(code, 0, "{report:#}");
+            let mut v: Vec<(String, String)> = report["submissions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let path = s["path"].as_str().unwrap();
+                    let file = path.rsplit('/').next().unwrap().to_string();
+                    (file, s["verdict"].as_str().unwrap().to_string())
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(verdicts(&original), verdicts(&exported), "{name}");
+    }
+}
