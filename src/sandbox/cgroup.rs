@@ -42,7 +42,8 @@ pub enum Cgroups {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Usage {
     pub cpu_ns: u64,
-    pub peak_bytes: u64,
+    /// `None` where the kernel keeps no peak (cgroup v2 before 5.19).
+    pub peak_bytes: Option<u64>,
     /// Processes the kernel killed for the memory limit.
     pub oom_kills: u64,
     /// Times an allocation met the memory limit (reclaim may have
@@ -437,7 +438,7 @@ impl RunGroup {
         }
         self.base = Usage::default();
         self.base = self.usage();
-        self.base.peak_bytes = 0;
+        self.base.peak_bytes = None;
     }
 
     /// CPU time of the whole tree so far, nanoseconds.
@@ -458,7 +459,7 @@ impl RunGroup {
         };
         Usage {
             cpu_ns: self.cpu_ns(),
-            peak_bytes: c.peak.value().unwrap_or(0),
+            peak_bytes: c.peak.value(),
             oom_kills: c
                 .events
                 .keyed("oom_kill")

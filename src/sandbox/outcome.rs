@@ -91,6 +91,32 @@ impl Outcome {
     }
 }
 
+/// Above what a process inherited, this much is its own (the pages a
+/// clone touches before `execve`: its stack, a few variables).
+const INHERITED_SLACK_KIB: u64 = 1024;
+
+/// A run's peak memory (KiB) where rusage measures it. A process cloned
+/// from a larger one (the judge, or a box's init cloned from it) starts
+/// with that one's resident size as its peak, and `ru_maxrss` keeps it
+/// across `execve`. So a peak no larger than what was inherited says only
+/// "at most this"; the watchdog's samples of the box while it ran are the
+/// figure then. A peak above it is the program's own.
+pub(super) fn rusage_peak_kib(max_rss_kib: u64, inherited_kib: u64, sampled_kib: u64) -> u64 {
+    if max_rss_kib > inherited_kib + INHERITED_SLACK_KIB {
+        max_rss_kib.max(sampled_kib)
+    } else {
+        sampled_kib
+    }
+}
+
+/// This process's own peak resident size, KiB.
+pub(super) fn own_peak_kib() -> u64 {
+    // SAFETY: getrusage writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    usage.ru_maxrss as u64
+}
+
 /// Which limit the judge enforced by killing a running program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stopped {
@@ -270,5 +296,24 @@ mod tests {
             exited(0).met_memory_limit() => Exited(0),
         a_status_never_reported_is_signaled_by_sigkill:
             Ending { status: None, ..exited(0) } => Signaled(libc::SIGKILL),
+    }
+
+    #[test]
+    fn a_rusage_peak_counts_only_above_what_was_inherited() {
+        // (ru_maxrss, inherited, sampled) -> peak
+        let table = [
+            ((200_000, 180_000, 0), 200_000),
+            ((180_000, 180_000, 900), 900),
+            ((180_500, 180_000, 0), 0),
+            ((300_000, 180_000, 310_000), 310_000),
+            ((2_000, 0, 0), 2_000),
+        ];
+        for ((rss, inherited, sampled), want) in table {
+            assert_eq!(
+                rusage_peak_kib(rss, inherited, sampled),
+                want,
+                "{rss} {inherited} {sampled}"
+            );
+        }
     }
 }

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::limits::{ProcessLimit, Rlimits};
-use super::outcome::{classify, Ending, Stopped};
+use super::outcome::{classify, own_peak_kib, rusage_peak_kib, Ending, Stopped};
 use super::stdio::open_stdio;
 use super::{Error, Limits, Measurement, Outcome, RunSpec, Runner};
 
@@ -41,6 +41,8 @@ impl Runner for RlimitSandbox {
         }
 
         let program = spec.program.display().to_string();
+        // The child starts as a copy of the judge: its peak is at least ours.
+        let inherited_kib = own_peak_kib();
         let start = Instant::now();
         let child = command.spawn().map_err(|source| Error::Spawn {
             program: program.clone(),
@@ -63,7 +65,7 @@ impl Runner for RlimitSandbox {
         let (status, usage) = waited.map_err(|source| Error::Wait { program, source })?;
 
         let cpu = timeval_ms(usage.ru_utime) + timeval_ms(usage.ru_stime);
-        let memory_kib = (usage.ru_maxrss as u64).max(sampled_kib);
+        let memory_kib = rusage_peak_kib(usage.ru_maxrss as u64, inherited_kib, sampled_kib);
         let ending = Ending {
             status: Some(status),
             stopped,

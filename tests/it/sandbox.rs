@@ -1347,3 +1347,46 @@ int main(void) {
     ran.assert_exited_ok();
     assert_eq!(ran.verdict(), None, "{:?}", ran.outcome);
 }
+
+/// A box is a clone of the judge, and a clone's rusage peak starts at its
+/// parent's size: a judge grown large (a long-running server) must not
+/// make a tiny program look large, or turn it into MLE, on any tier.
+#[test]
+fn the_judges_own_memory_is_not_charged_to_the_program() {
+    let ballast_mib = 320;
+    let mut ballast = vec![0u8; ballast_mib << 20];
+    for page in ballast.chunks_mut(4096) {
+        page[0] = 1;
+    }
+    let fx = Fixture::c("int main(void) { return 0; }");
+    let small = Limits::new(Duration::from_secs(1), 64 << 20).wall(Duration::from_secs(10));
+    let mut runners: Vec<Arc<dyn Runner>> = Vec::new();
+    if let Some(sb) = boxed() {
+        runners.push(sb);
+    }
+    let none = SandboxConfig {
+        isolation: grundy::config::Isolation::None,
+        ..SandboxConfig::default()
+    };
+    runners.push(sandbox::select(&none).0);
+    for runner in &runners {
+        // More runs than a pool keeps ready, so some boxes are cloned
+        // from the judge at its present size.
+        for _ in 0..4 {
+            let ran = run(runner.as_ref(), &fx, &[], small);
+            assert_eq!(
+                ran.outcome.termination,
+                Termination::Exited(0),
+                "{}",
+                runner.describe()
+            );
+            assert!(
+                ran.outcome.memory_kib < 32 << 10,
+                "{}: {} KiB for an empty program beside a {ballast_mib} MiB judge",
+                runner.describe(),
+                ran.outcome.memory_kib
+            );
+        }
+    }
+    std::hint::black_box(&ballast);
+}

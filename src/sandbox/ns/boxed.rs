@@ -222,8 +222,9 @@ pub(super) struct Report {
     pub(super) status: Option<libc::c_int>,
     /// The first failed step and its `errno`.
     pub(super) failure: Option<(Step, i32)>,
-    /// CPU microseconds and peak RSS (KiB) of init's reaped children.
-    pub(super) rusage: Option<(u64, u64)>,
+    /// CPU microseconds and peak RSS (KiB) of init's reaped children,
+    /// and init's own peak RSS (KiB).
+    pub(super) rusage: Option<(u64, u64, u64)>,
 }
 
 impl Report {
@@ -238,7 +239,8 @@ impl Report {
                 user_us,
                 system_us,
                 max_rss_kib,
-            } => self.rusage = Some((user_us + system_us, max_rss_kib)),
+                inherited_kib,
+            } => self.rusage = Some((user_us + system_us, max_rss_kib, inherited_kib)),
         }
     }
 

@@ -46,7 +46,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::cgroup::Cgroups;
-use super::outcome::{classify, Ending, Stopped};
+use super::outcome::{classify, rusage_peak_kib, Ending, Stopped};
 use super::seccomp::Filter;
 use super::stdio::{open_box_stdio, BoxStdio};
 use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
@@ -229,19 +229,25 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
             let u = g.usage();
             Measured {
                 cpu_ms: u.cpu_ns / 1_000_000,
-                // memory.peak needs Linux 5.19; before it, the largest
-                // process's peak is the floor.
-                memory_kib: (u.peak_bytes / 1024).max(rusage.map_or(0, |r| r.1)),
+                // The cgroup charges only the box's own pages. memory.peak
+                // needs Linux 5.19; before it, the largest process's peak
+                // is the floor.
+                memory_kib: match u.peak_bytes {
+                    Some(peak) => peak / 1024,
+                    None => {
+                        rusage.map_or(0, |(_, rss, inherited)| rusage_peak_kib(rss, inherited, 0))
+                    }
+                },
                 oom_kills: u.oom_kills,
                 limit_hits: u.limit_hits,
                 measured_by: g.kind(),
             }
         }
         None => {
-            let (cpu_us, rss) = rusage.unwrap_or_default();
+            let (cpu_us, rss, inherited) = rusage.unwrap_or_default();
             Measured {
                 cpu_ms: (cpu_us / 1000).max(sampled.cpu_ms),
-                memory_kib: rss.max(sampled.rss_kib),
+                memory_kib: rusage_peak_kib(rss, inherited, sampled.rss_kib),
                 oom_kills: 0,
                 limit_hits: 0,
                 measured_by: Measurement::Rusage,

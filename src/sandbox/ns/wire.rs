@@ -83,11 +83,13 @@ pub(super) enum Record {
     /// A setup step failed with this `errno`.
     Failed { step: Step, errno: i32 },
     /// Rusage of init's reaped children: CPU microseconds (user and
-    /// system) and the largest peak RSS, KiB.
+    /// system) and the largest peak RSS, KiB; and init's own peak RSS,
+    /// KiB, the most a process cloned from it started with.
     Usage {
         user_us: u64,
         system_us: u64,
         max_rss_kib: u64,
+        inherited_kib: u64,
     },
 }
 
@@ -109,7 +111,7 @@ pub(super) enum Decoded {
 
 impl Record {
     /// The longest encoding, tag included.
-    pub(super) const MAX: usize = 25;
+    pub(super) const MAX: usize = 33;
 
     /// Writes the record at the front of `buf`; its length. Allocates
     /// nothing (the child side encodes).
@@ -134,12 +136,14 @@ impl Record {
                 user_us,
                 system_us,
                 max_rss_kib,
+                inherited_kib,
             } => {
                 buf[0] = USAGE;
                 buf[1..9].copy_from_slice(&user_us.to_ne_bytes());
                 buf[9..17].copy_from_slice(&system_us.to_ne_bytes());
                 buf[17..25].copy_from_slice(&max_rss_kib.to_ne_bytes());
-                25
+                buf[25..33].copy_from_slice(&inherited_kib.to_ne_bytes());
+                33
             }
         }
     }
@@ -153,7 +157,7 @@ impl Record {
             PREPARED => 0,
             STATUS => 4,
             FAILED => 8,
-            USAGE => 24,
+            USAGE => 32,
             _ => return Decoded::Garbage,
         };
         let Some(body) = body.get(..need) else {
@@ -183,6 +187,7 @@ impl Record {
                 user_us: long(0),
                 system_us: long(8),
                 max_rss_kib: long(16),
+                inherited_kib: long(24),
             },
         };
         Decoded::Record(record, 1 + need)
@@ -316,6 +321,7 @@ mod tests {
             user_us: 1,
             system_us: 2,
             max_rss_kib: 3,
+            inherited_kib: 4,
         });
     }
 

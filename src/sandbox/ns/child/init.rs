@@ -258,6 +258,8 @@ unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) -> ! {
     libc::kill(-1, libc::SIGKILL);
     let mut usage: libc::rusage = std::mem::zeroed();
     libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+    let mut own: libc::rusage = std::mem::zeroed();
+    libc::getrusage(libc::RUSAGE_SELF, &mut own);
     let us = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000 + tv.tv_usec as u64;
     // One write, so the judge wakes once. (Each record is at most
     // `Record::MAX` bytes, so the slices below are in bounds.)
@@ -267,6 +269,7 @@ unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) -> ! {
         user_us: us(usage.ru_utime),
         system_us: us(usage.ru_stime),
         max_rss_kib: usage.ru_maxrss as u64,
+        inherited_kib: own.ru_maxrss as u64,
     }
     .encode(&mut one);
     msg[..n].copy_from_slice(&one[..n]);
