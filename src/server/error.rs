@@ -57,14 +57,7 @@ impl ApiError {
 
     /// An internal failure: logged with its whole chain, answered generically.
     pub fn internal(err: &(dyn std::error::Error + 'static)) -> ApiError {
-        let mut chain = err.to_string();
-        let mut cause = err.source();
-        while let Some(c) = cause {
-            chain.push_str(": ");
-            chain.push_str(&c.to_string());
-            cause = c.source();
-        }
-        tracing::error!(error = %chain, "internal error");
+        log_internal(err, "internal error");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
@@ -90,4 +83,17 @@ impl IntoResponse for ApiError {
         let body = json!({"error": {"code": self.code, "message": self.message}});
         (self.status, Json(body)).into_response()
     }
+}
+
+/// Logs an internal failure with its whole chain of causes (what the
+/// client is never shown).
+pub(crate) fn log_internal(err: &(dyn std::error::Error + 'static), what: &str) {
+    let mut chain = err.to_string();
+    let mut cause = err.source();
+    while let Some(c) = cause {
+        chain.push_str(": ");
+        chain.push_str(&c.to_string());
+        cause = c.source();
+    }
+    tracing::error!(error = %chain, "{what}");
 }

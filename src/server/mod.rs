@@ -22,6 +22,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Notify};
 
+pub(crate) use error::log_internal;
 pub use error::ApiError;
 pub use worker::{try_judge_next, WorkOutcome, WorkerEnv};
 

@@ -124,14 +124,7 @@ impl PageError {
 
     /// An internal failure: logged with its chain, shown generically.
     pub fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
-        let mut chain = err.to_string();
-        let mut cause = err.source();
-        while let Some(c) = cause {
-            chain.push_str(": ");
-            chain.push_str(&c.to_string());
-            cause = c.source();
-        }
-        tracing::error!(error = %chain, "internal error on a page");
+        crate::server::log_internal(err, "internal error on a page");
         PageError::status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "Something went wrong",

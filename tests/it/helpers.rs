@@ -10,6 +10,30 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// nim's XOR rule in C: accepted.
+pub const NIM_C_AC: &str = r#"#include <stdio.h>
+int main(void) {
+    int n; long long x = 0, a;
+    if (scanf("%d", &n) != 1) return 1;
+    for (int i = 0; i < n; i++) { scanf("%lld", &a); x ^= a; }
+    puts(x ? "Yes" : "No");
+    return 0;
+}
+"#;
+
+/// Wrong on nim's first test: the cheapest submission to judge.
+pub const NIM_C_WA_FIRST: &str =
+    "#include <stdio.h>\nint main(void) { puts(\"Maybe\"); return 0; }\n";
+
+/// A workspace whose config.toml has its `[server]` section set to `server`.
+pub fn workspace_with_server(server: &str) -> Workspace {
+    let ws = Workspace::new();
+    let text = std::fs::read_to_string(ws.config()).expect("config");
+    let cut = text.find("[server]").expect("a [server] section");
+    std::fs::write(ws.config(), format!("{}[server]\n{server}\n", &text[..cut])).expect("write");
+    ws
+}
+
 /// A scratch workspace with its own `config.toml` and database.
 pub struct Workspace {
     pub dir: tempfile::TempDir,

@@ -15,33 +15,11 @@ use grundy::server::{self, AppState, WorkOutcome, WorkerEnv};
 use grundy::store::{NewSubmission, Queue, Store};
 use serde_json::{json, Value};
 
-use crate::helpers::Workspace;
-
-const C_AC: &str = r#"#include <stdio.h>
-int main(void) {
-    int n; long long x = 0, a;
-    if (scanf("%d", &n) != 1) return 1;
-    for (int i = 0; i < n; i++) { scanf("%lld", &a); x ^= a; }
-    puts(x ? "Yes" : "No");
-    return 0;
-}
-"#;
+use crate::helpers::{workspace_with_server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
 
 /// Right on nim's sample, wrong on its fourth test (a secret one), where
 /// the checker's message quotes the expected answer.
 const C_WA: &str = "#include <stdio.h>\nint main(void) { puts(\"Yes\"); return 0; }\n";
-
-/// Wrong on the first test: the cheapest submission to judge.
-const C_WA_FIRST: &str = "#include <stdio.h>\nint main(void) { puts(\"Maybe\"); return 0; }\n";
-
-/// A workspace whose config.toml has `[server]` set to `server`.
-fn workspace(server: &str) -> Workspace {
-    let ws = Workspace::new();
-    let text = std::fs::read_to_string(ws.config()).expect("config");
-    let cut = text.find("[server]").expect("a [server] section");
-    std::fs::write(ws.config(), format!("{}[server]\n{server}\n", &text[..cut])).expect("write");
-    ws
-}
 
 /// A server running in this process on 127.0.0.1:0; stopped on drop.
 struct Server {
@@ -168,7 +146,7 @@ fn assert_error(reply: &(u16, Value), status: u16, code: &str) {
 
 #[test]
 fn the_api_judges_and_enforces_its_access_rules() {
-    let ws = workspace("submissions_per_minute = 3\nlease_seconds = 30");
+    let ws = workspace_with_server("submissions_per_minute = 3\nlease_seconds = 30");
     let s = Server::start(&ws, 1);
     let ann = s.user("ann", true);
     let bob = s.user("bob", false);
@@ -270,12 +248,12 @@ fn the_api_judges_and_enforces_its_access_rules() {
 
     // Bad input.
     assert_error(
-        &submit(&s, &bob, "no-such", "c", C_AC),
+        &submit(&s, &bob, "no-such", "c", NIM_C_AC),
         400,
         "unknown_problem",
     );
     assert_error(
-        &submit(&s, &bob, "nim", "cobol", C_AC),
+        &submit(&s, &bob, "nim", "cobol", NIM_C_AC),
         400,
         "unknown_language",
     );
@@ -370,10 +348,10 @@ fn the_api_judges_and_enforces_its_access_rules() {
 
     // The rate limit: bob made one submission this minute; two more pass.
     for _ in 0..2 {
-        assert_eq!(submit(&s, &bob, "nim", "c", C_WA_FIRST).0, 202);
+        assert_eq!(submit(&s, &bob, "nim", "c", NIM_C_WA_FIRST).0, 202);
     }
     assert_error(
-        &submit(&s, &bob, "nim", "c", C_WA_FIRST),
+        &submit(&s, &bob, "nim", "c", NIM_C_WA_FIRST),
         429,
         "rate_limited",
     );
@@ -381,9 +359,9 @@ fn the_api_judges_and_enforces_its_access_rules() {
     // A revoked token and a disabled user stop working at once.
     s.rt.block_on(s.store.revoke_token(&auth::token_hash(&cid)))
         .unwrap();
-    assert_error(&submit(&s, &cid, "nim", "c", C_AC), 401, "unauthorized");
+    assert_error(&submit(&s, &cid, "nim", "c", NIM_C_AC), 401, "unauthorized");
     s.rt.block_on(s.store.disable_user("bob")).unwrap();
-    assert_error(&submit(&s, &bob, "nim", "c", C_AC), 401, "unauthorized");
+    assert_error(&submit(&s, &bob, "nim", "c", NIM_C_AC), 401, "unauthorized");
 
     // No reply named a path of the server.
     let root = ws.dir.path().display().to_string();
@@ -397,7 +375,7 @@ fn the_api_judges_and_enforces_its_access_rules() {
 /// the submission over, and the first worker's late result is discarded.
 #[test]
 fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
-    let ws = workspace("lease_seconds = 30");
+    let ws = workspace_with_server("lease_seconds = 30");
     let config = Config::load(&ws.config()).expect("config");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -421,7 +399,7 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
             .block_on(store.enqueue(NewSubmission {
                 problem: "nim",
                 language: "c",
-                source: C_AC.as_bytes(),
+                source: NIM_C_AC.as_bytes(),
                 user_id: None,
             }))
             .unwrap();
@@ -468,10 +446,10 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
 
 #[test]
 fn the_cli_submits_to_a_server_and_logs_in() {
-    let ws = workspace("lease_seconds = 30");
+    let ws = workspace_with_server("lease_seconds = 30");
     let s = Server::start(&ws, 1);
     let token = s.user("ann", false);
-    let ok = ws.file("ok.c", C_AC);
+    let ok = ws.file("ok.c", NIM_C_AC);
     let wa = ws.file("wa.c", C_WA);
     let home = ws.dir.path().join("home");
     let env = [("XDG_CONFIG_HOME", home.to_str().unwrap())];
@@ -624,7 +602,7 @@ fn spawn_server(ws: &Workspace) -> (std::process::Child, String) {
 /// the right verdict and one set of tests.
 #[test]
 fn a_server_killed_mid_run_loses_nothing() {
-    let ws = workspace("lease_seconds = 1\nsubmissions_per_minute = 0");
+    let ws = workspace_with_server("lease_seconds = 1\nsubmissions_per_minute = 0");
     let store_url = Config::load(&ws.config()).unwrap().database_url();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -642,7 +620,7 @@ fn a_server_killed_mid_run_loses_nothing() {
     let mut expected = Vec::new();
     for i in 0..n {
         let (source, verdict) = if i % 2 == 0 {
-            (C_AC, "AC")
+            (NIM_C_AC, "AC")
         } else {
             (C_WA, "WA")
         };
@@ -712,7 +690,7 @@ fn a_server_killed_mid_run_loses_nothing() {
 /// wrong on nim's first test, so judging it is one run.
 #[test]
 fn five_hundred_submissions_from_32_clients_are_all_judged() {
-    let ws = workspace("submissions_per_minute = 0\nlease_seconds = 30");
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
     let s = Arc::new(Server::start(&ws, 2));
     let token = Arc::new(s.user("load", true));
     let clients: Vec<_> = (0..32)
@@ -721,7 +699,7 @@ fn five_hundred_submissions_from_32_clients_are_all_judged() {
             std::thread::spawn(move || {
                 let mut ids = Vec::new();
                 for _ in (c..500).step_by(32) {
-                    let (code, v) = submit(&s, &token, "nim", "c", C_WA_FIRST);
+                    let (code, v) = submit(&s, &token, "nim", "c", NIM_C_WA_FIRST);
                     assert_eq!(code, 202, "{v}");
                     ids.push(v["id"].as_i64().unwrap());
                 }
@@ -744,10 +722,11 @@ fn five_hundred_submissions_from_32_clients_are_all_judged() {
 fn a_separate_worker_process_judges_what_the_server_queues() {
     // The server takes submissions with no worker of its own; `grundy
     // worker`, another process on the same database, judges them.
-    let ws = workspace("workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n");
+    let ws =
+        workspace_with_server("workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n");
     let s = Server::start(&ws, 0);
     let token = s.user("ada", false);
-    let (code, queued) = submit(&s, &token, "nim", "c", C_WA_FIRST);
+    let (code, queued) = submit(&s, &token, "nim", "c", NIM_C_WA_FIRST);
     assert_eq!(code, 202, "{queued}");
     let mut worker = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
         .arg("--config")

@@ -21,31 +21,9 @@ use grundy::server::{self, AppState};
 use grundy::store::{NewSubmission, Store};
 use serde_json::{json, Value};
 
-use crate::helpers::{repo, Workspace};
-
-const C_AC: &str = r#"#include <stdio.h>
-int main(void) {
-    int n; long long x = 0, a;
-    if (scanf("%d", &n) != 1) return 1;
-    for (int i = 0; i < n; i++) { scanf("%lld", &a); x ^= a; }
-    puts(x ? "Yes" : "No");
-    return 0;
-}
-"#;
-
-/// Wrong on the first test: the cheapest submission to judge.
-const C_WA: &str = "#include <stdio.h>\nint main(void) { puts(\"Maybe\"); return 0; }\n";
+use crate::helpers::{repo, workspace_with_server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
 
 const PASSWORD: &str = "correct horse battery";
-
-/// A workspace whose config.toml has `[server]` set to `server`.
-fn workspace(server: &str) -> Workspace {
-    let ws = Workspace::new();
-    let text = std::fs::read_to_string(ws.config()).expect("config");
-    let cut = text.find("[server]").expect("a [server] section");
-    std::fs::write(ws.config(), format!("{}[server]\n{server}\n", &text[..cut])).expect("write");
-    ws
-}
 
 /// Judge workers started and stopped by a test, apart from the server's.
 struct Pool {
@@ -245,7 +223,7 @@ fn sign_in(url: &str, name: &str) -> String {
 
 #[test]
 fn sessions_are_httponly_samesite_cookies_and_every_form_needs_its_csrf_token() {
-    let ws = workspace("submissions_per_minute = 0");
+    let ws = workspace_with_server("submissions_per_minute = 0");
     let s = Server::start(&ws, 0);
     s.user("bob", false);
     let url = &s.url;
@@ -327,7 +305,11 @@ fn sessions_are_httponly_samesite_cookies_and_every_form_needs_its_csrf_token() 
             "POST",
             &format!("{url}/problems/nim/submit"),
             Some(&cookie),
-            Some(&[("csrf", token), ("language", "c"), ("source", C_WA)]),
+            Some(&[
+                ("csrf", token),
+                ("language", "c"),
+                ("source", NIM_C_WA_FIRST),
+            ]),
         );
         assert_eq!(refused.status, 403, "{}", refused.body);
         assert!(refused.body.contains("Form expired"));
@@ -364,14 +346,14 @@ fn sessions_are_httponly_samesite_cookies_and_every_form_needs_its_csrf_token() 
 
 #[test]
 fn errors_are_pages_in_the_sites_style_and_sources_stay_private() {
-    let ws = workspace("submissions_per_minute = 1");
+    let ws = workspace_with_server("submissions_per_minute = 1");
     let s = Server::start(&ws, 0);
     s.user("ann", true);
     let bob_id = s.user("bob", false);
     s.user("cid", false);
     let url = &s.url;
     let secret_line = "/* bob's secret approach */";
-    let source = format!("{secret_line}\n{C_AC}");
+    let source = format!("{secret_line}\n{NIM_C_AC}");
     let id =
         s.rt.block_on(s.store.insert_submission(NewSubmission {
             problem: "nim",
@@ -480,9 +462,9 @@ fn errors_are_pages_in_the_sites_style_and_sources_stay_private() {
     let empty = submit("");
     assert_eq!(empty.status, 400);
     assert!(empty.body.contains("The source is empty"), "{}", empty.body);
-    let first = submit(C_WA);
+    let first = submit(NIM_C_WA_FIRST);
     assert_eq!(first.status, 303, "{}", first.body);
-    let second = submit(C_WA);
+    let second = submit(NIM_C_WA_FIRST);
     assert_eq!(second.status, 429, "{}", second.body);
     assert!(second.body.contains("Slow down") && second.body.contains("/static/style.css"));
     for body in [&missing.body, &second.body, &empty.body] {
@@ -781,7 +763,7 @@ fn submitted(b: &Browser) -> i64 {
 /// visitor sent to sign in, an admin rejudging.
 #[test]
 fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
-    let ws = workspace("submissions_per_minute = 0\nlease_seconds = 30");
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
     // No workers of the server's own: the test starts them once a page
     // shows its submission queued, so the verdict must arrive live.
     let s = Server::start(&ws, 0);
@@ -814,7 +796,7 @@ fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
     assert!(b.text("#problems").contains("Nim"));
 
     // A wrong answer, judged while the page watches.
-    let wa = submit_from_page(&b, url, C_WA);
+    let wa = submit_from_page(&b, url, NIM_C_WA_FIRST);
     assert_eq!(shown_verdict(&b), "queued");
     assert!(
         b.try_find("#tests tr.waiting").is_some(),
@@ -834,7 +816,7 @@ fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
 
     // The right solution, uploaded as a file; the table fills in while it
     // is judged.
-    let ac = submit_file(&b, url, &ws.file("xor.c", C_AC));
+    let ac = submit_file(&b, url, &ws.file("xor.c", NIM_C_AC));
     assert_eq!(shown_verdict(&b), "queued");
     b.script("window.__same_page = true;");
     let pool = s.workers();
@@ -1076,7 +1058,7 @@ fn worker_processes_report_tiers_and_submissions_in_hand() {
 
 #[test]
 fn an_admin_adds_disables_and_resets_users_from_the_pages() {
-    let ws = workspace("submissions_per_minute = 0");
+    let ws = workspace_with_server("submissions_per_minute = 0");
     let s = Server::start(&ws, 0);
     s.user("ann", true);
     let url = &s.url;
