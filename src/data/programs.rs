@@ -49,7 +49,13 @@ pub type SharedFile = (PathBuf, Vec<u8>);
 /// beside it (`testlib.h`), and the package's shared code. A program in a
 /// directory of its own (below the package's top, e.g. a Kattis validator
 /// given as a directory) has every file of that directory beside it, as
-/// one multi-file program.
+/// one multi-file program, and where the directory is the program's own
+/// ([`kattis::in_program_dir`]), every C or C++ source of it in the main
+/// file's language is compiled with it (as Kattis does), the main file
+/// being the one [`kattis::main_program`] chose.
+///
+/// [`kattis::in_program_dir`]: crate::problem::kattis::in_program_dir
+/// [`kattis::main_program`]: crate::problem::kattis::main_program
 ///
 /// # Errors
 /// A file that cannot be read, with its path.
@@ -58,7 +64,9 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
     let text = std::fs::read(&main).map_err(|e| (main.clone(), e))?;
     let dir = main.parent().unwrap_or(&problem.dir);
     let own_dir = dir != problem.dir;
+    let family = crate::problem::kattis::c_family(&main);
     let mut siblings = Vec::new();
+    let mut units = Vec::new();
     for entry in std::fs::read_dir(dir)
         .map_err(|e| (dir.to_path_buf(), e))?
         .flatten()
@@ -72,7 +80,12 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
             let bytes = std::fs::read(&path).map_err(|e| (path.clone(), e))?;
             siblings.push((Path::new("box").join(entry.file_name()), bytes));
         }
+        let same_family = family.is_some() && crate::problem::kattis::c_family(&path) == family;
+        if same_family && crate::problem::kattis::in_program_dir(rel) {
+            units.push(entry.file_name().to_string_lossy().into_owned());
+        }
     }
+    units.sort();
     // The package's shared code (`problems/_common/`), where a Rust
     // checker or interactor reaches it by `#[path = "../_common/..."]`.
     siblings.extend(shared_files(problem)?);
@@ -81,6 +94,7 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
         text,
         siblings,
         file_name: main.file_name().map(|n| n.to_string_lossy().into_owned()),
+        units,
     })
 }
 
@@ -154,6 +168,7 @@ impl PackagePrograms {
                 text,
                 siblings: siblings.clone(),
                 file_name: None,
+                units: Vec::new(),
             };
             match rust.compile(runner.as_ref(), cache, &source, limits)? {
                 Compiled::Ok(program) => Ok(Some(PackageProgram { program, sha256 })),

@@ -150,6 +150,7 @@ impl Judge {
             text: plan.source().to_vec(),
             siblings: plan.siblings().to_vec(),
             file_name: plan.file_name().map(str::to_string),
+            units: Vec::new(),
         };
         let compiled =
             plan.language()

@@ -3,7 +3,7 @@
 //! float tolerance and a derived time limit (`floaty`, legacy), a C++
 //! output validator directory with group flags (`divisor`, legacy), an
 //! interactive problem (`guess`, 2023-07), a scoring problem with groups
-//! (`triangle`, legacy) — each verified end to end, every example
+//! (`triangle`, legacy, with an input validator of two C sources) — each verified end to end, every example
 //! submission getting the verdict of its folder; and bad packages refused
 //! with one line naming what and where.
 // See: issue 16.
@@ -193,6 +193,36 @@ fn an_input_rejected_by_a_validator_with_its_group_flags_is_named() {
     let tests = detail(&report, "tests");
     assert!(tests.contains("secret-group1-2"), "{tests}");
     assert!(tests.contains("validate.py rejects it"), "{tests}");
+}
+
+#[test]
+fn a_validator_directory_of_two_c_sources_and_a_header_is_one_program() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "triangle");
+    // input_validators/positive: main.c calls number.c's functions through
+    // number.h; it accepts every input of the package.
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    // number.c is compiled too: changing it changes what the validator says.
+    let number = dir.join("input_validators/positive/number.c");
+    let text = std::fs::read_to_string(&number).unwrap();
+    std::fs::write(
+        &number,
+        text.replace("return getchar() == EOF;", "return 0;"),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    let tests = detail(&report, "tests");
+    assert!(tests.contains("input_validators/positive"), "{tests}");
+    // C and C++ in one directory are refused, naming it.
+    std::fs::write(
+        dir.join("input_validators/positive/extra.cpp"),
+        "int f() { return 0; }\n",
+    )
+    .unwrap();
+    let out = ws.grundy(&["verify", dir.to_str().unwrap()]);
+    out.assert_usage_error("positive: C and C++ sources mixed (extra.cpp, main.c, number.c)");
 }
 
 #[test]
