@@ -98,6 +98,70 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
     })
 }
 
+/// A checker, interactor or Kattis validator of the package, ready to
+/// compile: a source (see [`package_source`]), or the files of a directory
+/// that builds itself with `build` and runs as `run` (Kattis).
+pub enum PackageSource {
+    Source(Source),
+    Scripted(Vec<(PathBuf, Vec<u8>, bool)>),
+}
+
+impl PackageSource {
+    /// The program whose main file is `rel` (relative to the package).
+    ///
+    /// # Errors
+    /// A file that cannot be read, with its path.
+    pub fn read(problem: &Problem, rel: &Path) -> Result<PackageSource, (PathBuf, std::io::Error)> {
+        if crate::problem::kattis::is_scripted(&problem.dir, rel) {
+            let dir = problem.dir.join(rel);
+            let dir = dir.parent().unwrap_or(&problem.dir);
+            return lang::scripted::read_dir_files(dir)
+                .map(PackageSource::Scripted)
+                .map_err(|e| (dir.to_path_buf(), e));
+        }
+        package_source(problem, rel).map(PackageSource::Source)
+    }
+
+    /// SHA-256 of the program's main file (or of every file of a
+    /// directory that builds itself).
+    pub fn sha256(&self) -> String {
+        match self {
+            PackageSource::Source(source) => sha256(&source.text),
+            PackageSource::Scripted(files) => {
+                let mut h = crate::digest::Fields::new();
+                for (rel, text, _) in files {
+                    h.field(rel.to_string_lossy().as_bytes()).field(text);
+                }
+                h.finish()
+            }
+        }
+    }
+
+    /// Compiles (or builds) it, or finds it in the cache; `path` is its
+    /// main file, whose extension names the language of a source.
+    ///
+    /// # Errors
+    /// The language layer's: an unknown extension, a missing toolchain, a
+    /// cache or sandbox failure.
+    pub fn compile(
+        &self,
+        path: &Path,
+        languages: &Languages,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        limits: &CompileLimits,
+    ) -> Result<Compiled, lang::Error> {
+        match self {
+            PackageSource::Source(source) => languages
+                .for_path(path)?
+                .compile(runner, cache, source, limits),
+            PackageSource::Scripted(files) => {
+                lang::scripted::build(languages, runner, cache, files, limits)
+            }
+        }
+    }
+}
+
 /// One compiled package program.
 #[derive(Debug, Clone)]
 pub struct PackageProgram {
@@ -218,10 +282,9 @@ impl PackagePrograms {
                     path,
                     source,
                 };
-                let source = package_source(problem, rel).map_err(io)?;
-                let sha256 = sha256(&source.text);
-                let language = languages.for_path(&path)?;
-                match language.compile(runner.as_ref(), cache, &source, limits)? {
+                let source = PackageSource::read(problem, rel).map_err(io)?;
+                let sha256 = source.sha256();
+                match source.compile(&path, languages, runner.as_ref(), cache, limits)? {
                     Compiled::Ok(program) => {
                         input_validators.push((rel.clone(), PackageProgram { program, sha256 }))
                     }

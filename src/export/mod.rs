@@ -535,7 +535,8 @@ fn copy_program(problem: &Problem, rel: &Path, to: &Path, is_to: bool) -> Result
     let main = problem.dir.join(rel);
     let parent = main.parent().unwrap_or(&problem.dir);
     mkdir(to)?;
-    if parent != problem.dir && rel.components().count() > 2 {
+    let scripted = kattis::is_scripted(&problem.dir, rel);
+    if parent != problem.dir && (rel.components().count() > 2 || scripted) {
         let name = parent.file_name().unwrap_or_default();
         return copy_tree(
             parent,

@@ -275,7 +275,8 @@ fn copy_program(from: &Path, rel: &Path, root: &Path, to_dir: &str) -> Result<Pa
     let main = from.join(rel);
     let name = main.file_name().unwrap_or_default().to_owned();
     let parent = rel.parent().unwrap_or(Path::new(""));
-    let own_dir = parent.components().count() > 1;
+    // A directory that builds itself is copied whole, wherever it is.
+    let own_dir = parent.components().count() > 1 || kattis::is_scripted(from, rel);
     if own_dir {
         let dir_name = parent.file_name().unwrap_or_default();
         let target = Path::new(to_dir).join(dir_name);

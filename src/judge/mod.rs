@@ -361,16 +361,16 @@ impl Judge {
         protocol: Protocol,
     ) -> Result<SpecialJudge, Error> {
         let path = problem.dir.join(source);
-        let language = self.languages.for_path(&path)?;
         let source_files =
-            data::package_source(problem, source).map_err(|(path, source)| Error::Io {
+            data::PackageSource::read(problem, source).map_err(|(path, source)| Error::Io {
                 what: format!("reading {}", path.display()),
                 source,
             })?;
-        let compiled = language.compile(
+        let compiled = source_files.compile(
+            &path,
+            &self.languages,
             self.runner.as_ref(),
             &self.cache,
-            &source_files,
             &self.compile,
         )?;
         let program = match compiled {

@@ -4,6 +4,7 @@
 //! checkers or verdicts.
 
 mod cache;
+pub mod scripted;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -832,6 +832,14 @@ pub fn in_program_dir(rel: &Path) -> bool {
         || parent == Path::new("output_validators")
 }
 
+/// Whether a package program's main file (relative to the package) is the
+/// `run` script of a directory that builds itself with `build`.
+pub fn is_scripted(dir: &Path, rel: &Path) -> bool {
+    let path = dir.join(rel);
+    path.file_name().is_some_and(|n| n == "run")
+        && path.parent().is_some_and(|p| p.join("build").is_file())
+}
+
 /// The main source of a submission given as a file or a directory,
 /// relative to the package. A directory is one program: one main source in
 /// its language with everything else beside it (headers, modules).
@@ -847,11 +855,13 @@ pub fn main_source(dir: &Path, program: &Path) -> Result<PathBuf, (PathBuf, Stri
 /// [`main_source`], except that a directory may hold several C sources or
 /// several C++ sources: all of them are one program (the judge compiles
 /// them together, see `data::package_source`), and the main file is the
-/// one named `main.*`, or else the first by name.
+/// one named `main.*`, or else the first by name. A directory with `build`
+/// and `run` scripts builds itself: its main file is `run`.
 ///
 /// # Errors
-/// As [`main_source`], and a directory mixing C and C++ or with several
-/// sources of another language.
+/// As [`main_source`] (but for `build` and `run` together), and a
+/// directory mixing C and C++, with several sources of another language,
+/// or with only one of the two scripts.
 pub fn main_program(dir: &Path, program: &Path) -> Result<PathBuf, (PathBuf, String)> {
     choose_main(dir, program, true)
 }
@@ -871,11 +881,18 @@ fn choose_main(dir: &Path, program: &Path, several_c: bool) -> Result<PathBuf, (
             format!("a program in a language grundy does not know (.{ext}); grundy builds C, C++, Rust, Java and Python"),
         ));
     }
-    if path.join("build").exists() || path.join("run").exists() {
-        return Err((
-            path,
-            "a program built by its own build/run scripts, which grundy does not run; give its sources instead".into(),
-        ));
+    let (build, run) = (path.join("build").is_file(), path.join("run").is_file());
+    if several_c && build && run {
+        // Built by its own scripts: `run` is the program.
+        return Ok(rel(dir, &path.join("run")));
+    }
+    if build || run {
+        let why = match (several_c, build) {
+            (false, _) => "a submission with build/run scripts, which grundy does not run; give its sources instead",
+            (true, true) => "a build script without a run script (Kattis needs both)",
+            (true, false) => "a run script without a build script (Kattis needs both)",
+        };
+        return Err((path, why.into()));
     }
     let files = sorted_entries(&path);
     let compiled: Vec<&PathBuf> = files
