@@ -35,6 +35,21 @@ pub fn run(ctx: &Context, slug: &str, format: ExportFormat, out_dir: &Path) -> a
         "  tests: {} sample, {} secret (data/sample, data/secret)",
         summary.samples, summary.secrets
     )?;
+    if !summary.groups.is_empty() {
+        let groups: Vec<String> = summary
+            .groups
+            .iter()
+            .map(|(name, points)| format!("{name} {points}"))
+            .collect();
+        writeln!(
+            out,
+            "  groups: {} (type: scoring; data/secret/<group>/testdata.yaml: accept_score with grader_flags min)",
+            groups.join(", ")
+        )?;
+    }
+    for note in &summary.notes {
+        writeln!(out, "  note: {note}")?;
+    }
     let per_dir: Vec<String> = summary
         .submissions
         .iter()

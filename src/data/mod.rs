@@ -26,7 +26,8 @@ use crate::problem::{Group, Problem, Role, TestInput};
 use crate::sandbox::{self, Limits, Runner};
 
 pub use programs::{
-    package_source, shared_files, PackageProgram, PackagePrograms, Produced, SharedFile,
+    package_source, shared_files, PackageProgram, PackagePrograms, PackageSource, Produced,
+    SharedFile,
 };
 
 /// Errors while producing test data. Every one names the problem and, where

@@ -49,7 +49,13 @@ pub type SharedFile = (PathBuf, Vec<u8>);
 /// beside it (`testlib.h`), and the package's shared code. A program in a
 /// directory of its own (below the package's top, e.g. a Kattis validator
 /// given as a directory) has every file of that directory beside it, as
-/// one multi-file program.
+/// one multi-file program, and where the directory is the program's own
+/// ([`kattis::in_program_dir`]), every C or C++ source of it in the main
+/// file's language is compiled with it (as Kattis does), the main file
+/// being the one [`kattis::main_program`] chose.
+///
+/// [`kattis::in_program_dir`]: crate::problem::kattis::in_program_dir
+/// [`kattis::main_program`]: crate::problem::kattis::main_program
 ///
 /// # Errors
 /// A file that cannot be read, with its path.
@@ -58,7 +64,9 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
     let text = std::fs::read(&main).map_err(|e| (main.clone(), e))?;
     let dir = main.parent().unwrap_or(&problem.dir);
     let own_dir = dir != problem.dir;
+    let family = crate::problem::kattis::c_family(&main);
     let mut siblings = Vec::new();
+    let mut units = Vec::new();
     for entry in std::fs::read_dir(dir)
         .map_err(|e| (dir.to_path_buf(), e))?
         .flatten()
@@ -72,7 +80,12 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
             let bytes = std::fs::read(&path).map_err(|e| (path.clone(), e))?;
             siblings.push((Path::new("box").join(entry.file_name()), bytes));
         }
+        let same_family = family.is_some() && crate::problem::kattis::c_family(&path) == family;
+        if same_family && crate::problem::kattis::in_program_dir(rel) {
+            units.push(entry.file_name().to_string_lossy().into_owned());
+        }
     }
+    units.sort();
     // The package's shared code (`problems/_common/`), where a Rust
     // checker or interactor reaches it by `#[path = "../_common/..."]`.
     siblings.extend(shared_files(problem)?);
@@ -81,7 +94,72 @@ pub fn package_source(problem: &Problem, rel: &Path) -> Result<Source, (PathBuf,
         text,
         siblings,
         file_name: main.file_name().map(|n| n.to_string_lossy().into_owned()),
+        units,
     })
+}
+
+/// A checker, interactor or Kattis validator of the package, ready to
+/// compile: a source (see [`package_source`]), or the files of a directory
+/// that builds itself with `build` and runs as `run` (Kattis).
+pub enum PackageSource {
+    Source(Source),
+    Scripted(Vec<(PathBuf, Vec<u8>, bool)>),
+}
+
+impl PackageSource {
+    /// The program whose main file is `rel` (relative to the package).
+    ///
+    /// # Errors
+    /// A file that cannot be read, with its path.
+    pub fn read(problem: &Problem, rel: &Path) -> Result<PackageSource, (PathBuf, std::io::Error)> {
+        if crate::problem::kattis::is_scripted(&problem.dir, rel) {
+            let dir = problem.dir.join(rel);
+            let dir = dir.parent().unwrap_or(&problem.dir);
+            return lang::scripted::read_dir_files(dir)
+                .map(PackageSource::Scripted)
+                .map_err(|e| (dir.to_path_buf(), e));
+        }
+        package_source(problem, rel).map(PackageSource::Source)
+    }
+
+    /// SHA-256 of the program's main file (or of every file of a
+    /// directory that builds itself).
+    pub fn sha256(&self) -> String {
+        match self {
+            PackageSource::Source(source) => sha256(&source.text),
+            PackageSource::Scripted(files) => {
+                let mut h = crate::digest::Fields::new();
+                for (rel, text, _) in files {
+                    h.field(rel.to_string_lossy().as_bytes()).field(text);
+                }
+                h.finish()
+            }
+        }
+    }
+
+    /// Compiles (or builds) it, or finds it in the cache; `path` is its
+    /// main file, whose extension names the language of a source.
+    ///
+    /// # Errors
+    /// The language layer's: an unknown extension, a missing toolchain, a
+    /// cache or sandbox failure.
+    pub fn compile(
+        &self,
+        path: &Path,
+        languages: &Languages,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        limits: &CompileLimits,
+    ) -> Result<Compiled, lang::Error> {
+        match self {
+            PackageSource::Source(source) => languages
+                .for_path(path)?
+                .compile(runner, cache, source, limits),
+            PackageSource::Scripted(files) => {
+                lang::scripted::build(languages, runner, cache, files, limits)
+            }
+        }
+    }
 }
 
 /// One compiled package program.
@@ -154,6 +232,7 @@ impl PackagePrograms {
                 text,
                 siblings: siblings.clone(),
                 file_name: None,
+                units: Vec::new(),
             };
             match rust.compile(runner.as_ref(), cache, &source, limits)? {
                 Compiled::Ok(program) => Ok(Some(PackageProgram { program, sha256 })),
@@ -203,10 +282,9 @@ impl PackagePrograms {
                     path,
                     source,
                 };
-                let source = package_source(problem, rel).map_err(io)?;
-                let sha256 = sha256(&source.text);
-                let language = languages.for_path(&path)?;
-                match language.compile(runner.as_ref(), cache, &source, limits)? {
+                let source = PackageSource::read(problem, rel).map_err(io)?;
+                let sha256 = source.sha256();
+                match source.compile(&path, languages, runner.as_ref(), cache, limits)? {
                     Compiled::Ok(program) => {
                         input_validators.push((rel.clone(), PackageProgram { program, sha256 }))
                     }

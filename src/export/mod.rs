@@ -10,6 +10,8 @@
 //! input_validators/validator.rs   validator.rs made self-contained (below)
 //! data/sample/NNN-<test>.in|.ans  the plan's sample tests
 //! data/secret/NNN-<test>.in|.ans  the plan's secret tests
+//! data/secret/<group>/...         instead, with `[[groups]]`: each group's
+//!                                 tests and its score (`testdata.yaml`)
 //! submissions/<verdict>/...       the example submissions
 //! ```
 //!
@@ -45,7 +47,7 @@ use sha2::{Digest, Sha256};
 use crate::checker::special::Protocol;
 use crate::checker::{Checker, CheckerKind};
 use crate::data::{self, Progress, TestData};
-use crate::problem::{Expected, Problem, Role};
+use crate::problem::{kattis, Expected, Group, GroupSpec, Problem, Role};
 
 /// Errors while exporting: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +79,12 @@ pub struct Summary {
     pub memory_limit_exceeded: usize,
     /// Whether the problem has a validator, exported to `input_validators/`.
     pub input_validator: bool,
+    /// The scored groups, in the manifest's order, with their points
+    /// (`data/secret/<group>/`); empty for a problem without groups.
+    pub groups: Vec<(String, u32)>,
+    /// What the package cannot say as grundy does (also in `problem.yaml`
+    /// as comments).
+    pub notes: Vec<String>,
 }
 
 /// Writes `problem` as a Kattis problem package into `out`, generating its
@@ -110,6 +118,13 @@ pub fn kattis(
     }
     let validation = output_validation(problem)?;
     let input_validator = input_validator(problem)?;
+    let scored: Vec<&GroupSpec> = problem
+        .manifest
+        .groups
+        .iter()
+        .filter(|g| !g.name.is_sample())
+        .collect();
+    let notes = group_notes(&scored);
     let set = data.ensure(problem, progress)?;
 
     let parent = match out.parent() {
@@ -129,7 +144,7 @@ pub fn kattis(
 
     write(
         &root.join("problem.yaml"),
-        problem_yaml(problem, validation.interactive).as_bytes(),
+        problem_yaml(problem, validation.interactive, !scored.is_empty(), &notes).as_bytes(),
     )?;
     // The output validator or interactor, as a program directory.
     if let Some(rel) = &validation.program {
@@ -139,19 +154,10 @@ pub fn kattis(
     for rel in &problem.manifest.input_validators {
         copy_program(problem, rel, &root.join("input_validators"), false)?;
     }
-    // Validator flags, where every test of a group has the same.
-    for (group, flags) in [
-        ("", &validation.flags),
-        ("sample", &validation.sample_flags),
-        ("secret", &validation.secret_flags),
-    ] {
-        let mut yaml = String::new();
-        if let Some(f) = flags.0.as_ref().filter(|f| !f.is_empty()) {
-            yaml.push_str(&format!("output_validator_flags: {}\n", yaml_string(f)));
-        }
-        if let Some(f) = flags.1.as_ref().filter(|f| !f.is_empty()) {
-            yaml.push_str(&format!("input_validator_flags: {}\n", yaml_string(f)));
-        }
+    // Validator flags, where every test of a group has the same; for a
+    // scored problem, each group's grading too.
+    let has_samples = problem.manifest.tests.iter().any(|t| t.group.is_sample());
+    for (group, yaml) in testdata(&validation, &scored, has_samples) {
         if !yaml.is_empty() {
             let dir = root.join("data").join(group);
             mkdir(&dir)?;
@@ -179,10 +185,14 @@ pub fn kattis(
     for (i, test) in set.index.tests.iter().enumerate() {
         let group = if test.group.is_sample() {
             samples += 1;
-            "sample"
-        } else {
+            PathBuf::from("sample")
+        } else if scored.is_empty() {
             secrets += 1;
-            "secret"
+            PathBuf::from("secret")
+        } else {
+            // A scored group is a test-data group of its own.
+            secrets += 1;
+            Path::new("secret").join(test.group.as_str())
         };
         let dir = root.join("data").join(group);
         mkdir(&dir)?;
@@ -253,7 +263,104 @@ pub fn kattis(
         submissions,
         memory_limit_exceeded,
         input_validator: input_validator.is_some(),
+        groups: scored
+            .iter()
+            .map(|g| (g.name.to_string(), g.points))
+            .collect(),
+        notes,
     })
+}
+
+/// What grundy's groups say that a Kattis package cannot: a dependency
+/// between groups (Kattis judges every group).
+fn group_notes(scored: &[&GroupSpec]) -> Vec<String> {
+    scored
+        .iter()
+        .filter(|g| !g.depends.is_empty())
+        .map(|g| {
+            let on: Vec<String> = g.depends.iter().map(ToString::to_string).collect();
+            format!(
+                "group {} depends on {} in grundy (judged only after full marks there); \
+                 Kattis has no dependencies between groups, so there it is always judged",
+                g.name,
+                on.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// The `testdata.yaml` of each directory under `data/` (relative path,
+/// text; an empty text writes no file). Without scored groups: the
+/// validator flags of `data/`, `data/sample` and `data/secret`. With them,
+/// problemtools' scoring settings: every group `data/secret/<group>/`
+/// scores its points once when all its tests pass (`accept_score` with
+/// `grader_flags: min`), the samples score nothing, and a rejected group
+/// does not stop the others (`on_reject: continue`). A directory's
+/// `testdata.yaml` replaces its parent's rather than adding to it, so each
+/// one repeats the flags it inherits.
+fn testdata(
+    validation: &Validation,
+    scored: &[&GroupSpec],
+    has_samples: bool,
+) -> Vec<(String, String)> {
+    let flags_yaml = |flags: &Flags| {
+        let mut yaml = String::new();
+        if let Some(f) = flags.0.as_ref().filter(|f| !f.is_empty()) {
+            yaml.push_str(&format!("output_validator_flags: {}\n", yaml_string(f)));
+        }
+        if let Some(f) = flags.1.as_ref().filter(|f| !f.is_empty()) {
+            yaml.push_str(&format!("input_validator_flags: {}\n", yaml_string(f)));
+        }
+        yaml
+    };
+    let inherit = |own: &Flags| -> Flags {
+        (
+            own.0.clone().or_else(|| validation.flags.0.clone()),
+            own.1.clone().or_else(|| validation.flags.1.clone()),
+        )
+    };
+    if scored.is_empty() {
+        return vec![
+            (String::new(), flags_yaml(&validation.flags)),
+            ("sample".into(), flags_yaml(&validation.sample_flags)),
+            ("secret".into(), flags_yaml(&validation.secret_flags)),
+        ];
+    }
+    let continuing = "on_reject: continue\n";
+    let mut out = vec![(
+        String::new(),
+        format!("{}{continuing}", flags_yaml(&validation.flags)),
+    )];
+    if has_samples {
+        out.push((
+            "sample".into(),
+            format!(
+                "{}accept_score: 0\n{continuing}",
+                flags_yaml(&inherit(&validation.sample_flags))
+            ),
+        ));
+    }
+    out.push((
+        "secret".into(),
+        format!("{}{continuing}", flags_yaml(&validation.flags)),
+    ));
+    for g in scored {
+        let own = validation
+            .group_flags
+            .iter()
+            .find(|(name, _)| *name == g.name)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_default();
+        out.push((
+            format!("secret/{}", g.name),
+            format!(
+                "{}accept_score: {}\ngrader_flags: min\n",
+                flags_yaml(&inherit(&own)),
+                g.points
+            ),
+        ));
+    }
+    out
 }
 
 /// `None` when `dir_name` is a Kattis short name, else one made from it
@@ -311,6 +418,9 @@ struct Validation {
     flags: Flags,
     sample_flags: Flags,
     secret_flags: Flags,
+    /// The flags of each scored group's tests, for a problem with groups
+    /// (whose secret tests have no flags in common to set once).
+    group_flags: Vec<(Group, Flags)>,
 }
 
 type Flags = (Option<String>, Option<String>);
@@ -334,6 +444,7 @@ fn output_validation(problem: &Problem) -> Result<Validation, Error> {
         flags: (None, None),
         sample_flags: (None, None),
         secret_flags: (None, None),
+        group_flags: Vec::new(),
     };
     let per_test: bool;
     match (&m.checker, &m.interactor) {
@@ -366,9 +477,10 @@ fn output_validation(problem: &Problem) -> Result<Validation, Error> {
         }
     }
     // Flags per group, from the tests.
-    let group_flags = |sample: bool, pick: &dyn Fn(&crate::problem::TestCase) -> String| {
+    type Pick<'a> = &'a dyn Fn(&crate::problem::TestCase) -> String;
+    let group_flags = |member: &dyn Fn(&crate::problem::TestCase) -> bool, pick: Pick| {
         let mut seen: Option<String> = None;
-        for t in m.tests.iter().filter(|t| t.group.is_sample() == sample) {
+        for t in m.tests.iter().filter(|t| member(t)) {
             let f = pick(t);
             match &seen {
                 Some(s) if *s != f => {
@@ -383,21 +495,33 @@ fn output_validation(problem: &Problem) -> Result<Validation, Error> {
     };
     let output = |t: &crate::problem::TestCase| t.output_flags.join(" ");
     let input = |t: &crate::problem::TestCase| t.input_flags.join(" ");
+    let sample = |t: &crate::problem::TestCase| t.group.is_sample();
     if per_test {
-        validation.sample_flags.0 = group_flags(true, &output)?;
-        validation.secret_flags.0 = group_flags(false, &output)?;
+        validation.sample_flags.0 = group_flags(&sample, &output)?;
     }
-    validation.sample_flags.1 = group_flags(true, &input)?;
-    validation.secret_flags.1 = group_flags(false, &input)?;
+    validation.sample_flags.1 = group_flags(&sample, &input)?;
+    if !m.groups.is_empty() {
+        // Scored: every group is a directory with its own flags.
+        for g in m.groups.iter().filter(|g| !g.name.is_sample()) {
+            let member = |t: &crate::problem::TestCase| t.group == g.name;
+            let out = match per_test {
+                true => group_flags(&member, &output)?,
+                false => None,
+            };
+            let flags = (out, group_flags(&member, &input)?);
+            validation.group_flags.push((g.name.clone(), flags));
+        }
+        return Ok(validation);
+    }
+    let secret = |t: &crate::problem::TestCase| !t.group.is_sample();
+    if per_test {
+        validation.secret_flags.0 = group_flags(&secret, &output)?;
+    }
+    validation.secret_flags.1 = group_flags(&secret, &input)?;
     if validation.sample_flags == validation.secret_flags && validation.flags.0.is_none() {
         validation.flags = validation.sample_flags.clone();
         validation.sample_flags = (None, None);
         validation.secret_flags = (None, None);
-    }
-    if !m.groups.is_empty() {
-        return Err(unsupported(
-            "scored groups are not exported to Kattis yet".into(),
-        ));
     }
     Ok(validation)
 }
@@ -411,7 +535,8 @@ fn copy_program(problem: &Problem, rel: &Path, to: &Path, is_to: bool) -> Result
     let main = problem.dir.join(rel);
     let parent = main.parent().unwrap_or(&problem.dir);
     mkdir(to)?;
-    if parent != problem.dir && rel.components().count() > 2 {
+    let scripted = kattis::is_scripted(&problem.dir, rel);
+    if parent != problem.dir && (rel.components().count() > 2 || scripted) {
         let name = parent.file_name().unwrap_or_default();
         return copy_tree(
             parent,
@@ -423,9 +548,14 @@ fn copy_program(problem: &Problem, rel: &Path, to: &Path, is_to: bool) -> Result
         );
     }
     copy(&main, &to.join(main.file_name().unwrap_or_default()))?;
+    // The headers beside it, and the other sources of a program that is
+    // its whole directory (`output_validator/`: compiled together).
+    let family = kattis::c_family(&main).filter(|_| kattis::in_program_dir(rel));
     for entry in std::fs::read_dir(parent).map_err(io(parent))?.flatten() {
         let p = entry.path();
-        if p.is_file() && p.extension().is_some_and(|e| e == "h" || e == "hpp") {
+        let header = p.extension().is_some_and(|e| e == "h" || e == "hpp");
+        let unit = family.is_some() && p != main && kattis::c_family(&p) == family;
+        if p.is_file() && (header || unit) {
             copy(&p, &to.join(entry.file_name()))?;
         }
     }
@@ -475,15 +605,17 @@ fn input_validator(problem: &Problem) -> Result<Option<String>, Error> {
 /// the statement's language. No licence is claimed: the problems come from
 /// other judges, and grundy has not chosen one for them (Kattis warns about
 /// `unknown`; any other value would be a claim).
-fn problem_yaml(problem: &Problem, interactive: bool) -> String {
+fn problem_yaml(problem: &Problem, interactive: bool, scoring: bool, notes: &[String]) -> String {
     let m = &problem.manifest;
     let source = if m.source.trim().is_empty() {
         String::new()
     } else {
         format!("source: {}\n", yaml_string(&m.source))
     };
+    let notes: String = notes.iter().map(|n| format!("# Note: {n}.\n")).collect();
     format!(
         "# Exported by grundy from problems/{slug}.\n\
+         {notes}\
          problem_format_version: 2023-07-draft\n\
          uuid: {uuid}\n\
          name:\n  en: {name}\n\
@@ -496,10 +628,11 @@ fn problem_yaml(problem: &Problem, interactive: bool) -> String {
         name = yaml_string(&m.name),
         time = m.time_limit,
         memory = m.memory_limit,
-        kind = if interactive {
-            "type: interactive\n"
-        } else {
-            ""
+        kind = match (scoring, interactive) {
+            (true, true) => "type: [scoring, interactive]\n",
+            (true, false) => "type: scoring\n",
+            (false, true) => "type: interactive\n",
+            (false, false) => "",
         },
     )
 }

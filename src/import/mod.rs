@@ -275,7 +275,8 @@ fn copy_program(from: &Path, rel: &Path, root: &Path, to_dir: &str) -> Result<Pa
     let main = from.join(rel);
     let name = main.file_name().unwrap_or_default().to_owned();
     let parent = rel.parent().unwrap_or(Path::new(""));
-    let own_dir = parent.components().count() > 1;
+    // A directory that builds itself is copied whole, wherever it is.
+    let own_dir = parent.components().count() > 1 || kattis::is_scripted(from, rel);
     if own_dir {
         let dir_name = parent.file_name().unwrap_or_default();
         let target = Path::new(to_dir).join(dir_name);
@@ -284,13 +285,18 @@ fn copy_program(from: &Path, rel: &Path, root: &Path, to_dir: &str) -> Result<Pa
     }
     let target = Path::new(to_dir).join(&name);
     copy_file(&main, &root.join(&target))?;
-    // Headers beside a single-file program (`testlib.h`).
+    // Headers beside a single-file program (`testlib.h`), and the other
+    // sources of an output validator that is the whole directory (they are
+    // compiled with it, in the new place as in the old).
+    let family = kattis::c_family(&main).filter(|_| kattis::in_program_dir(rel));
     for entry in std::fs::read_dir(from.join(parent))
         .map_err(io(&from.join(parent)))?
         .flatten()
     {
         let p = entry.path();
-        if p.is_file() && p.extension().is_some_and(|e| e == "h" || e == "hpp") {
+        let header = p.extension().is_some_and(|e| e == "h" || e == "hpp");
+        let unit = family.is_some() && kattis::c_family(&p) == family;
+        if p.is_file() && p != main && (header || unit) {
             copy_file(&p, &root.join(to_dir).join(entry.file_name()))?;
         }
     }

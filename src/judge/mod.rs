@@ -150,6 +150,7 @@ impl Judge {
             text: plan.source().to_vec(),
             siblings: plan.siblings().to_vec(),
             file_name: plan.file_name().map(str::to_string),
+            units: Vec::new(),
         };
         let compiled =
             plan.language()
@@ -360,16 +361,16 @@ impl Judge {
         protocol: Protocol,
     ) -> Result<SpecialJudge, Error> {
         let path = problem.dir.join(source);
-        let language = self.languages.for_path(&path)?;
         let source_files =
-            data::package_source(problem, source).map_err(|(path, source)| Error::Io {
+            data::PackageSource::read(problem, source).map_err(|(path, source)| Error::Io {
                 what: format!("reading {}", path.display()),
                 source,
             })?;
-        let compiled = language.compile(
+        let compiled = source_files.compile(
+            &path,
+            &self.languages,
             self.runner.as_ref(),
             &self.cache,
-            &source_files,
             &self.compile,
         )?;
         let program = match compiled {

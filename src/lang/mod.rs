@@ -4,6 +4,7 @@
 //! checkers or verdicts.
 
 mod cache;
+pub mod scripted;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -105,6 +106,11 @@ pub struct Source {
     /// program's main class after its file); `None`: the language's
     /// `source`.
     pub file_name: Option<String>,
+    /// Further sources compiled with the main one into one program (a
+    /// Kattis validator of several C or C++ files): names of siblings in
+    /// the compile directory, added after the main file in the compile
+    /// command.
+    pub units: Vec<String>,
 }
 
 impl Source {
@@ -113,6 +119,7 @@ impl Source {
             text,
             siblings: Vec::new(),
             file_name: None,
+            units: Vec::new(),
         }
     }
 
@@ -399,6 +406,11 @@ impl Language {
         for (path, text) in &source.siblings {
             h.field(path.to_string_lossy().as_bytes()).field(text);
         }
+        // The same files make another program when more of them are
+        // compiled.
+        for unit in &source.units {
+            h.field(b"unit").field(unit.as_bytes());
+        }
         h.finish()
     }
 
@@ -482,6 +494,9 @@ impl Language {
         let mut compile = self.filled(&self.config.compile).map_err(missing)?;
         for arg in &mut compile {
             *arg = fill_main(arg, &main_name);
+        }
+        if let Err(why) = add_units(&mut compile, &main_name, &source.units) {
+            return Ok(Compiled::Failed(why));
         }
         let prepared = if compile.iter().any(|a| a.contains("{prepared}")) {
             self.prepared(runner, cache, &version, limits)
@@ -594,6 +609,40 @@ pub fn declares_class(text: &[u8], name: &str) -> bool {
             !(next.is_ascii_alphanumeric() || next == b'_' || next == b'$')
         }
     })
+}
+
+/// Adds a program's further sources to a compile command, after the
+/// argument naming the main file (`gcc ... main.c` becomes `gcc ... main.c
+/// a.c b.c`).
+///
+/// # Errors
+/// A command that does not name the main file as an argument of its own,
+/// or a further source saved under the main file's name.
+fn add_units(compile: &mut Vec<String>, main_name: &str, units: &[String]) -> Result<(), String> {
+    if units.is_empty() {
+        return Ok(());
+    }
+    if let Some(clash) = units.iter().find(|u| *u == main_name) {
+        return Err(format!(
+            "{clash}: the main source is compiled under this name; rename the other file"
+        ));
+    }
+    let Some(at) = compile.iter().position(|a| a == main_name) else {
+        return Err(format!(
+            "the language's compile command does not name {main_name} on its own, so the program's other sources ({}) cannot be added to it",
+            units.join(", ")
+        ));
+    };
+    let names = units.iter().map(|u| {
+        // A file named like an option is still a file.
+        if u.starts_with('-') {
+            format!("./{u}")
+        } else {
+            u.clone()
+        }
+    });
+    compile.splice(at + 1..at + 1, names);
+    Ok(())
 }
 
 /// `{main}` is the main file's name, `{class}` its name without the
@@ -720,6 +769,22 @@ pub fn read_bounded(path: &Path, limit: usize) -> String {
 mod tests {
     use super::*;
     use std::cell::Cell;
+
+    #[test]
+    fn further_sources_follow_the_main_file_in_the_compile_command() {
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut compile = strings(&["gcc", "-o", "main", "main.c", "-lm"]);
+        add_units(&mut compile, "main.c", &strings(&["a.c", "-b.c"])).unwrap();
+        assert_eq!(
+            compile,
+            strings(&["gcc", "-o", "main", "main.c", "a.c", "./-b.c", "-lm"])
+        );
+        let mut script = strings(&["/bin/sh", "-c", "cc main.c"]);
+        let err = add_units(&mut script, "main.c", &strings(&["a.c"])).unwrap_err();
+        assert!(err.contains("does not name main.c on its own"), "{err}");
+        let err = add_units(&mut compile, "main.c", &strings(&["main.c"])).unwrap_err();
+        assert!(err.starts_with("main.c: "), "{err}");
+    }
 
     #[test]
     fn a_failed_probe_is_tried_again_after_a_while_and_a_success_is_kept() {

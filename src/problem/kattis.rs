@@ -353,7 +353,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
             ));
             continue;
         }
-        input_validators.push(main_source(dir, &rel).map_err(|(p, m)| fail(&p, m))?);
+        input_validators.push(main_program(dir, &rel).map_err(|(p, m)| fail(&p, m))?);
     }
 
     // Example submissions.
@@ -805,14 +805,68 @@ fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
 /// Source extensions of compiled languages, and Python's.
 const COMPILED: [&str; 7] = ["c", "cpp", "cc", "cxx", "c++", "rs", "java"];
 
-/// The main source of a program given as a file or a directory, relative
-/// to the package. A directory is one program: one main source in its
-/// language with everything else beside it (headers, modules).
+/// Which C-like language a source is in, by its extension: `"c"` or
+/// `"c++"`; `None` for any other file.
+pub fn c_family(path: &Path) -> Option<&'static str> {
+    match extension(path).as_str() {
+        "c" => Some("c"),
+        "cpp" | "cc" | "cxx" | "c++" => Some("c++"),
+        _ => None,
+    }
+}
+
+/// Whether a package program's main source (relative to the package) is
+/// one file of a program given as a directory, whose C or C++ sources are
+/// all compiled together: one in a directory of its own
+/// (`input_validators/v/main.c`, `output_validators/v/main.c`), or in the
+/// output validator's directory, which holds only that program
+/// (`output_validator/`, or legacy `output_validators/` with its files at
+/// the top). Not a file of `input_validators/`, where each file is a
+/// validator of its own.
+pub fn in_program_dir(rel: &Path) -> bool {
+    let Some(parent) = rel.parent() else {
+        return false;
+    };
+    parent.components().count() > 1
+        || parent == Path::new("output_validator")
+        || parent == Path::new("output_validators")
+}
+
+/// Whether a package program's main file (relative to the package) is the
+/// `run` script of a directory that builds itself with `build`.
+pub fn is_scripted(dir: &Path, rel: &Path) -> bool {
+    let path = dir.join(rel);
+    path.file_name().is_some_and(|n| n == "run")
+        && path.parent().is_some_and(|p| p.join("build").is_file())
+}
+
+/// The main source of a submission given as a file or a directory,
+/// relative to the package. A directory is one program: one main source in
+/// its language with everything else beside it (headers, modules).
 ///
 /// # Errors
 /// A directory with `build`/`run` scripts, with several main sources, or
 /// with no source grundy knows, and a file in a language grundy lacks.
 pub fn main_source(dir: &Path, program: &Path) -> Result<PathBuf, (PathBuf, String)> {
+    choose_main(dir, program, false)
+}
+
+/// The main source of a validator given as a file or a directory, as
+/// [`main_source`], except that a directory may hold several C sources or
+/// several C++ sources: all of them are one program (the judge compiles
+/// them together, see `data::package_source`), and the main file is the
+/// one named `main.*`, or else the first by name. A directory with `build`
+/// and `run` scripts builds itself: its main file is `run`.
+///
+/// # Errors
+/// As [`main_source`] (but for `build` and `run` together), and a
+/// directory mixing C and C++, with several sources of another language,
+/// or with only one of the two scripts.
+pub fn main_program(dir: &Path, program: &Path) -> Result<PathBuf, (PathBuf, String)> {
+    choose_main(dir, program, true)
+}
+
+fn choose_main(dir: &Path, program: &Path, several_c: bool) -> Result<PathBuf, (PathBuf, String)> {
     let path = dir.join(program);
     if !is_inside(program) {
         return Err((path, "outside the package".into()));
@@ -827,11 +881,18 @@ pub fn main_source(dir: &Path, program: &Path) -> Result<PathBuf, (PathBuf, Stri
             format!("a program in a language grundy does not know (.{ext}); grundy builds C, C++, Rust, Java and Python"),
         ));
     }
-    if path.join("build").exists() || path.join("run").exists() {
-        return Err((
-            path,
-            "a program built by its own build/run scripts, which grundy does not run; give its sources instead".into(),
-        ));
+    let (build, run) = (path.join("build").is_file(), path.join("run").is_file());
+    if several_c && build && run {
+        // Built by its own scripts: `run` is the program.
+        return Ok(rel(dir, &path.join("run")));
+    }
+    if build || run {
+        let why = match (several_c, build) {
+            (false, _) => "a submission with build/run scripts, which grundy does not run; give its sources instead",
+            (true, true) => "a build script without a run script (Kattis needs both)",
+            (true, false) => "a run script without a build script (Kattis needs both)",
+        };
+        return Err((path, why.into()));
     }
     let files = sorted_entries(&path);
     let compiled: Vec<&PathBuf> = files
@@ -866,21 +927,52 @@ pub fn main_source(dir: &Path, program: &Path) -> Result<PathBuf, (PathBuf, Stri
                 "no source grundy can build (C, C++, Rust, Java or Python)".into(),
             ))
         }
-        (many, _) => {
-            let names: Vec<String> = many
+        (many, _) if several_c => {
+            let families: Vec<Option<&str>> = many.iter().map(|f| c_family(f)).collect();
+            if families.iter().any(Option::is_none) {
+                return Err((
+                    path,
+                    format!(
+                        "several sources ({}): grundy compiles several sources together only in C or in C++",
+                        file_names(many)
+                    ),
+                ));
+            }
+            if families.iter().any(|f| *f != families[0]) {
+                return Err((
+                    path,
+                    format!(
+                        "C and C++ sources mixed ({}): grundy compiles a program's sources with one compiler",
+                        file_names(many)
+                    ),
+                ));
+            }
+            let main = many
                 .iter()
-                .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .collect();
+                .find(|f| f.file_stem().is_some_and(|s| s == "main"))
+                .unwrap_or(&many[0]);
+            (*main).clone()
+        }
+        (many, _) => {
             return Err((
                 path,
                 format!(
                     "several sources ({}): grundy compiles one main source with its headers beside it",
-                    names.join(", ")
+                    file_names(many)
                 ),
             ));
         }
     };
     Ok(rel(dir, &chosen))
+}
+
+/// The file names of `paths`, joined by commas.
+fn file_names(paths: &[&PathBuf]) -> String {
+    let names: Vec<String> = paths
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    names.join(", ")
 }
 
 /// The output validator's main source: `output_validator/` (2023-07, the
@@ -894,19 +986,19 @@ fn output_validator(dir: &Path, format: &str) -> Result<Option<PathBuf>, (PathBu
         // program's directory.
         if let [only] = files.as_slice() {
             if only.is_dir() {
-                return main_source(dir, &rel(dir, only)).map(Some);
+                return main_program(dir, &rel(dir, only)).map(Some);
             }
         }
-        return main_source(dir, Path::new("output_validator")).map(Some);
+        return main_program(dir, Path::new("output_validator")).map(Some);
     }
     if several.is_dir() {
         let entries = sorted_entries(&several);
         return match entries.as_slice() {
             [] => Ok(None),
-            [one] => main_source(dir, &rel(dir, one)).map(Some),
+            [one] => main_program(dir, &rel(dir, one)).map(Some),
             _ if entries.iter().all(|e| e.is_file()) => {
                 // Several files of one program (a validator with its header).
-                main_source(dir, Path::new("output_validators")).map(Some)
+                main_program(dir, Path::new("output_validators")).map(Some)
             }
             _ => Err((
                 several,

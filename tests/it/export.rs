@@ -356,3 +356,109 @@ fn a_target_kattis_would_reject_for_its_name_is_refused() {
     out.assert_usage_error("[a-z0-9]+ (e.g. setnim)");
     assert!(!target.exists());
 }
+
+/// The `[[groups]]` of a manifest, as (name, points, depends), sorted.
+fn groups_of(manifest: &str) -> Vec<(String, u64, String)> {
+    let mut out = Vec::new();
+    for table in manifest.split("[[groups]]").skip(1) {
+        let table = table.split("\n[").next().unwrap();
+        let value = |key: &str| {
+            table
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default()
+        };
+        out.push((
+            value("name").trim_matches('"').to_string(),
+            value("points").parse().unwrap(),
+            value("depends"),
+        ));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_scored_problem_exports_its_groups_and_imports_back_with_the_same_points() {
+    let ws = Workspace::new();
+    let dir = crate::scores::package(&ws);
+    // Its partial-score checker speaks testlib's protocol, which Kattis
+    // lacks: judged here by exact tokens instead (Kattis's case_sensitive).
+    let manifest_path = dir.join("problem.toml");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+    let manifest = manifest.replace(
+        "[checker]\nprogram = \"checker.c\"\nprotocol = \"testlib\"\n",
+        "",
+    );
+    assert!(!manifest.contains("[checker]"), "{manifest}");
+    std::fs::write(&manifest_path, &manifest).unwrap();
+
+    let pkg = ws.dir.path().join("kattis").join("scores");
+    let out = export(&ws, "scores", &pkg);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("groups: small 30, medium 30, large 40"),
+        "{}",
+        out.stdout
+    );
+    // The dependency cannot be kept: said on the output and in the package.
+    assert!(
+        out.stdout
+            .contains("note: group large depends on small in grundy"),
+        "{}",
+        out.stdout
+    );
+    let yaml = std::fs::read_to_string(pkg.join("problem.yaml")).unwrap();
+    assert!(yaml.contains("type: scoring\n"), "{yaml}");
+    assert!(
+        yaml.contains("# Note: group large depends on small in grundy"),
+        "{yaml}"
+    );
+    assert_eq!(
+        names(&pkg.join("data/secret")),
+        ["large", "medium", "small", "testdata.yaml"]
+    );
+    let small = std::fs::read_to_string(pkg.join("data/secret/small/testdata.yaml")).unwrap();
+    assert_eq!(
+        small,
+        "output_validator_flags: \"case_sensitive\"\naccept_score: 30\ngrader_flags: min\n"
+    );
+    let secret = std::fs::read_to_string(pkg.join("data/secret/testdata.yaml")).unwrap();
+    assert!(secret.contains("on_reject: continue"), "{secret}");
+    let sample = std::fs::read_to_string(pkg.join("data/sample/testdata.yaml")).unwrap();
+    assert!(sample.contains("accept_score: 0"), "{sample}");
+    // medium's two tests, each an .in and an .ans, and its settings.
+    assert_eq!(names(&pkg.join("data/secret/medium")).len(), 5);
+
+    // Imported back: the same groups and points (the dependency gone, as
+    // the note said), and an accepted submission still scores 100.
+    let out = ws.grundy(&["import", pkg.to_str().unwrap(), "--as", "scores-back"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back =
+        std::fs::read_to_string(dir.with_file_name("scores-back").join("problem.toml")).unwrap();
+    let without_depends = |groups: Vec<(String, u64, String)>| -> Vec<(String, u64)> {
+        groups.into_iter().map(|(n, p, _)| (n, p)).collect()
+    };
+    assert_eq!(
+        without_depends(groups_of(&back)),
+        without_depends(groups_of(&manifest)),
+        "{back}"
+    );
+    assert!(groups_of(&back).iter().all(|g| g.2.is_empty()), "{back}");
+    let source = std::fs::read_to_string(dir.join("submissions/accepted/mod3.py")).unwrap();
+    let out = ws.submit("scores-back", "mod3.py", &source);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = out.json();
+    assert_eq!(report["score"], 100, "{report:#}");
+    // And again: export then import keeps them.
+    let pkg2 = ws.dir.path().join("kattis").join("scoresback");
+    let out = export(&ws, "scores-back", &pkg2);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("note:"), "{}", out.stdout);
+    let out = ws.grundy(&["import", pkg2.to_str().unwrap(), "--as", "scores-again"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let again =
+        std::fs::read_to_string(dir.with_file_name("scores-again").join("problem.toml")).unwrap();
+    assert_eq!(groups_of(&again), groups_of(&back), "{again}");
+}

@@ -3,7 +3,7 @@
 //! float tolerance and a derived time limit (`floaty`, legacy), a C++
 //! output validator directory with group flags (`divisor`, legacy), an
 //! interactive problem (`guess`, 2023-07), a scoring problem with groups
-//! (`triangle`, legacy) — each verified end to end, every example
+//! (`triangle`, legacy, with an input validator of two C sources) — each verified end to end, every example
 //! submission getting the verdict of its folder; and bad packages refused
 //! with one line naming what and where.
 // See: issue 16.
@@ -196,6 +196,89 @@ fn an_input_rejected_by_a_validator_with_its_group_flags_is_named() {
 }
 
 #[test]
+fn a_validator_directory_of_two_c_sources_and_a_header_is_one_program() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "triangle");
+    // input_validators/positive: main.c calls number.c's functions through
+    // number.h; it accepts every input of the package.
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    // number.c is compiled too: changing it changes what the validator says.
+    let number = dir.join("input_validators/positive/number.c");
+    let text = std::fs::read_to_string(&number).unwrap();
+    std::fs::write(
+        &number,
+        text.replace("return getchar() == EOF;", "return 0;"),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    let tests = detail(&report, "tests");
+    assert!(tests.contains("input_validators/positive"), "{tests}");
+    // C and C++ in one directory are refused, naming it.
+    std::fs::write(
+        dir.join("input_validators/positive/extra.cpp"),
+        "int f() { return 0; }\n",
+    )
+    .unwrap();
+    let out = ws.grundy(&["verify", dir.to_str().unwrap()]);
+    out.assert_usage_error("positive: C and C++ sources mixed (extra.cpp, main.c, number.c)");
+}
+
+#[test]
+fn a_validator_directory_with_build_and_run_scripts_is_built_then_run() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "divisor");
+    // input_validators/size: `build` compiles size.c, `run` executes it.
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    // What `build` made is what runs: a stricter size.c rejects an input.
+    let source = dir.join("input_validators/size/size.c");
+    let text = std::fs::read_to_string(&source).unwrap();
+    std::fs::write(&source, text.replace("digits <= 19", "digits <= 6")).unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    let tests = detail(&report, "tests");
+    assert!(
+        tests.contains("input_validators/size/run rejects it"),
+        "{tests}"
+    );
+    // A failing build is the package's error, with the build's output.
+    std::fs::write(
+        dir.join("input_validators/size/build"),
+        "echo no compiler today >&2\nexit 1\n",
+    )
+    .unwrap();
+    let out = ws.grundy(&["verify", dir.to_str().unwrap()]);
+    assert_ne!(out.code, 0);
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert!(all.contains("input_validators/size/run"), "{all}");
+    assert!(all.contains("no compiler today"), "{all}");
+    // Kattis needs both scripts: one alone is refused, naming the directory.
+    std::fs::remove_file(dir.join("input_validators/size/build")).unwrap();
+    let out = ws.grundy(&["verify", dir.to_str().unwrap()]);
+    out.assert_usage_error("size: a run script without a build script (Kattis needs both)");
+}
+
+#[test]
+fn an_output_validator_with_build_and_run_scripts_judges() {
+    let ws = Workspace::new();
+    let dir = copy(&ws, "divisor");
+    let v = dir.join("output_validators/divisor");
+    std::fs::write(v.join("build"), "g++ -O2 -o validator validate.cpp\n").unwrap();
+    std::fs::write(
+        v.join("run"),
+        "exec \"$(dirname \"$0\")/validator\" \"$@\"\n",
+    )
+    .unwrap();
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/smallest.cpp"));
+    assert_eq!(out.json()["verdict"], "AC", "{}", out.stderr);
+    // The flag of data/secret/testdata.yaml still reaches it.
+    let out = submit(&ws, &dir, &dir.join("submissions/wrong_answer/itself.py"));
+    assert_eq!(out.json()["verdict"], "WA", "{}", out.stderr);
+}
+
+#[test]
 fn a_checktestdata_validator_is_skipped_not_failed() {
     let ws = Workspace::new();
     let dir = copy(&ws, "floaty");
@@ -363,7 +446,7 @@ fn a_directory_is_submitted_as_one_program() {
 #[test]
 fn import_then_export_gives_a_package_with_the_same_verdicts() {
     let ws = with_own_problems();
-    for name in ["divisor", "guess"] {
+    for name in ["divisor", "guess", "triangle"] {
         let original = fixture(name);
         let out = ws.grundy(&["import", original.to_str().unwrap()]);
         assert_eq!(out.code, 0, "{}", out.stderr);

@@ -12,7 +12,7 @@ use crate::helpers::{copy_dir, repo, Workspace};
 
 /// The scored package as problem `scores` of the workspace's own problem
 /// directory.
-fn package(ws: &Workspace) -> PathBuf {
+pub(crate) fn package(ws: &Workspace) -> PathBuf {
     let problems = ws.dir.path().join("problems");
     let dir = problems.join("scores");
     copy_dir(&repo().join("tests/fixtures/verify/base"), &dir);

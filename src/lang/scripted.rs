@@ -1,0 +1,143 @@
+//! A program that builds itself: a directory with a `build` and a `run`
+//! script (a Kattis validator's other form). `build` runs in the
+//! directory, in a box under the compile limits that sees every configured
+//! language's toolchain; the directory it leaves is cached like any
+//! compiled program, and `run` is then the program's command.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{base_env, compile_failure, read_bounded, Compiled, Error, Languages, Program};
+use super::{Bind, Limits, ProgramCache, RunSpec, Runner, Stdio};
+use crate::config::CompileLimits;
+use crate::digest::Fields;
+
+/// The files of a program directory: (path relative to it, bytes,
+/// executable), sorted. Hidden files are left out.
+pub fn read_dir_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, Vec<u8>, bool)>> {
+    fn walk(
+        base: &Path,
+        dir: &Path,
+        out: &mut Vec<(PathBuf, Vec<u8>, bool)>,
+    ) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let path = entry.path();
+            if path.is_dir() {
+                walk(base, &path, out)?;
+            } else if path.is_file() {
+                let exec = std::fs::metadata(&path)?.permissions().mode() & 0o111 != 0;
+                let rel = path.strip_prefix(base).unwrap_or(&path).to_path_buf();
+                out.push((rel, std::fs::read(&path)?, exec));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// Builds the program of `files` (a directory's, with `build` and `run`
+/// at its top) or finds it in the cache.
+///
+/// # Errors
+/// Only the judge's own failures; a `build` that fails is
+/// `Ok(Compiled::Failed)` with its output.
+pub fn build(
+    languages: &Languages,
+    runner: &dyn Runner,
+    cache: &ProgramCache,
+    files: &[(PathBuf, Vec<u8>, bool)],
+    limits: &CompileLimits,
+) -> Result<Compiled, Error> {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for language in languages.iter() {
+        // A language whose paths cannot be filled (a missing toolchain)
+        // is not visible; a build needing it fails with its own message.
+        for p in language.paths().unwrap_or_default() {
+            if !paths.contains(&p) {
+                paths.push(p);
+            }
+        }
+    }
+    let mut h = Fields::new();
+    h.field(b"kattis build/run");
+    for p in &paths {
+        h.field(p.to_string_lossy().as_bytes());
+    }
+    for (rel, text, exec) in files {
+        h.field(rel.to_string_lossy().as_bytes())
+            .field(text)
+            .field(&[u8::from(*exec)]);
+    }
+    let key = h.finish();
+    let program = |dir: PathBuf, cached: bool| Program {
+        dir,
+        run: vec!["/bin/sh".into(), "{dir}/run".into()],
+        paths: paths.clone(),
+        memory_exit_code: None,
+        time_factor: 1.0,
+        cached,
+    };
+    if let Some(hit) = cache.lookup(&key)? {
+        return Ok(match hit {
+            Ok(dir) => Compiled::Ok(program(dir, true)),
+            Err(message) => Compiled::Failed(message),
+        });
+    }
+    let work = cache.workspace()?;
+    let src_dir = work.path().join("box");
+    let cache_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Cache { path, source }
+    };
+    for (rel, text, exec) in files {
+        let path = src_dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(cache_err(parent))?;
+        }
+        std::fs::write(&path, text).map_err(cache_err(&path))?;
+        let mode = if *exec { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+            .map_err(cache_err(&path))?;
+    }
+    let log = work.path().join("build.log");
+    let run_limits = Limits::new(
+        Duration::from_secs_f64(limits.cpu_limit),
+        limits.memory_limit << 20,
+    )
+    .wall(Duration::from_secs_f64(limits.time_limit))
+    .output(limits.program_limit << 20)
+    .open_files(512)
+    .processes(128);
+    let mut binds: Vec<Bind> = paths.iter().map(Bind::read_only).collect();
+    binds.push(Bind::writable(&src_dir));
+    let spec = RunSpec::new(Path::new("/bin/sh"), &src_dir, run_limits)
+        .args(&["build".to_string()])
+        .envs(base_env())
+        .stdout(Stdio::file(&log))
+        .stderr(Stdio::file(&log))
+        .binds(binds);
+    let outcome = runner.run(&spec)?;
+    if !outcome.success() {
+        let mut message = read_bounded(&log, (limits.output_limit as usize) << 10);
+        match compile_failure(&outcome.termination, &message, limits) {
+            None => cache.store_failure(&key, &message)?,
+            Some(why) => {
+                if !message.is_empty() && !message.ends_with('\n') {
+                    message.push('\n');
+                }
+                message.push_str(&why);
+            }
+        }
+        return Ok(Compiled::Failed(message));
+    }
+    let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
+    Ok(Compiled::Ok(program(dir, false)))
+}
