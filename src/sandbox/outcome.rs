@@ -95,17 +95,42 @@ impl Outcome {
 /// clone touches before `execve`: its stack, a few variables).
 const INHERITED_SLACK_KIB: u64 = 1024;
 
-/// A run's peak memory (KiB) where rusage measures it. A process cloned
-/// from a larger one (the judge, or a box's init cloned from it) starts
-/// with that one's resident size as its peak, and `ru_maxrss` keeps it
-/// across `execve`. So a peak no larger than what was inherited says only
-/// "at most this"; the watchdog's samples of the box while it ran are the
-/// figure then. A peak above it is the program's own.
-pub(super) fn rusage_peak_kib(max_rss_kib: u64, inherited_kib: u64, sampled_kib: u64) -> u64 {
+/// A run's peak memory where rusage measures it, KiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct RusagePeak {
+    /// The figure reported: the program's own peak where it is known, else
+    /// the best bound there is.
+    pub reported: u64,
+    /// The figure held against the memory limit: only what is surely the
+    /// program's own.
+    pub own: u64,
+}
+
+/// A process cloned from a larger one (the judge, or a box's init cloned
+/// from it) starts with that one's resident size as its peak, and
+/// `ru_maxrss` keeps it across `execve`. So a peak above what was inherited
+/// is the program's own; one no larger says only "at most this", and then
+/// the watchdog's samples of the box while it ran are the program's own
+/// figure (none for a program quicker than a sample: the bound is reported
+/// then, and never counts against the limit).
+pub(super) fn rusage_peak_kib(
+    max_rss_kib: u64,
+    inherited_kib: u64,
+    sampled_kib: u64,
+) -> RusagePeak {
     if max_rss_kib > inherited_kib + INHERITED_SLACK_KIB {
-        max_rss_kib.max(sampled_kib)
+        let own = max_rss_kib.max(sampled_kib);
+        RusagePeak { reported: own, own }
+    } else if sampled_kib > 0 {
+        RusagePeak {
+            reported: sampled_kib,
+            own: sampled_kib,
+        }
     } else {
-        sampled_kib
+        RusagePeak {
+            reported: max_rss_kib,
+            own: 0,
+        }
     }
 }
 
@@ -300,17 +325,18 @@ mod tests {
 
     #[test]
     fn a_rusage_peak_counts_only_above_what_was_inherited() {
-        // (ru_maxrss, inherited, sampled) -> peak
+        // (ru_maxrss, inherited, sampled) -> (reported, own)
         let table = [
-            ((200_000, 180_000, 0), 200_000),
-            ((180_000, 180_000, 900), 900),
-            ((180_500, 180_000, 0), 0),
-            ((300_000, 180_000, 310_000), 310_000),
-            ((2_000, 0, 0), 2_000),
+            ((200_000, 180_000, 0), (200_000, 200_000)),
+            ((180_000, 180_000, 900), (900, 900)),
+            ((180_500, 180_000, 0), (180_500, 0)),
+            ((300_000, 180_000, 310_000), (310_000, 310_000)),
+            ((2_000, 0, 0), (2_000, 2_000)),
         ];
         for ((rss, inherited, sampled), want) in table {
+            let peak = rusage_peak_kib(rss, inherited, sampled);
             assert_eq!(
-                rusage_peak_kib(rss, inherited, sampled),
+                (peak.reported, peak.own),
                 want,
                 "{rss} {inherited} {sampled}"
             );

@@ -65,19 +65,19 @@ impl Runner for RlimitSandbox {
         let (status, usage) = waited.map_err(|source| Error::Wait { program, source })?;
 
         let cpu = timeval_ms(usage.ru_utime) + timeval_ms(usage.ru_stime);
-        let memory_kib = rusage_peak_kib(usage.ru_maxrss as u64, inherited_kib, sampled_kib);
+        let peak = rusage_peak_kib(usage.ru_maxrss as u64, inherited_kib, sampled_kib);
         let ending = Ending {
             status: Some(status),
             stopped,
             cpu_ms: cpu,
-            memory_kib,
+            memory_kib: peak.own,
             ..Ending::default()
         };
         Ok(Outcome {
             termination: classify(&ending, &limits),
             cpu_ms: cpu,
             wall_ms: wall.as_millis() as u64,
-            memory_kib,
+            memory_kib: peak.reported,
             measured_by: Measurement::Rusage,
         })
     }

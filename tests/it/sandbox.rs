@@ -1350,7 +1350,8 @@ int main(void) {
 
 /// A box is a clone of the judge, and a clone's rusage peak starts at its
 /// parent's size: a judge grown large (a long-running server) must not
-/// make a tiny program look large, or turn it into MLE, on any tier.
+/// turn a tiny program into MLE on any tier, nor make it look large where
+/// a cgroup measures.
 #[test]
 fn the_judges_own_memory_is_not_charged_to_the_program() {
     let ballast_mib = 320;
@@ -1380,12 +1381,17 @@ fn the_judges_own_memory_is_not_charged_to_the_program() {
                 "{}",
                 runner.describe()
             );
-            assert!(
-                ran.outcome.memory_kib < 32 << 10,
-                "{}: {} KiB for an empty program beside a {ballast_mib} MiB judge",
-                runner.describe(),
-                ran.outcome.memory_kib
-            );
+            // A cgroup counts the box's own pages: the figure is exact. A
+            // rusage peak at most the judge's size is only a bound there
+            // (reported, never held against the limit: see above).
+            if ran.outcome.measured_by != Measurement::Rusage {
+                assert!(
+                    ran.outcome.memory_kib < 32 << 10,
+                    "{}: {} KiB for an empty program beside a {ballast_mib} MiB judge",
+                    runner.describe(),
+                    ran.outcome.memory_kib
+                );
+            }
         }
     }
     std::hint::black_box(&ballast);

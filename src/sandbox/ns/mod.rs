@@ -46,7 +46,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::cgroup::Cgroups;
-use super::outcome::{classify, rusage_peak_kib, Ending, Stopped};
+use super::outcome::{classify, rusage_peak_kib, Ending, RusagePeak, Stopped};
 use super::seccomp::Filter;
 use super::stdio::{open_box_stdio, BoxStdio};
 use super::{rlimit, Error, Limits, Measurement, Outcome, RunSpec, Runner};
@@ -215,6 +215,8 @@ impl NamespaceSandbox {
 struct Measured {
     cpu_ms: u64,
     memory_kib: u64,
+    /// What of `memory_kib` is surely the program's (held against the limit).
+    own_memory_kib: u64,
     oom_kills: u64,
     limit_hits: u64,
     measured_by: Measurement,
@@ -227,17 +229,23 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
     match &b.group {
         Some(g) => {
             let u = g.usage();
+            // The cgroup charges only the box's own pages. memory.peak
+            // needs Linux 5.19; before it, the largest process's peak is
+            // the floor.
+            let peak = match u.peak_bytes {
+                Some(bytes) => RusagePeak {
+                    reported: bytes / 1024,
+                    own: bytes / 1024,
+                },
+                None => {
+                    let (_, rss, inherited) = rusage.unwrap_or_default();
+                    rusage_peak_kib(rss, inherited, 0)
+                }
+            };
             Measured {
                 cpu_ms: u.cpu_ns / 1_000_000,
-                // The cgroup charges only the box's own pages. memory.peak
-                // needs Linux 5.19; before it, the largest process's peak
-                // is the floor.
-                memory_kib: match u.peak_bytes {
-                    Some(peak) => peak / 1024,
-                    None => {
-                        rusage.map_or(0, |(_, rss, inherited)| rusage_peak_kib(rss, inherited, 0))
-                    }
-                },
+                memory_kib: peak.reported,
+                own_memory_kib: peak.own,
                 oom_kills: u.oom_kills,
                 limit_hits: u.limit_hits,
                 measured_by: g.kind(),
@@ -245,9 +253,11 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
         }
         None => {
             let (cpu_us, rss, inherited) = rusage.unwrap_or_default();
+            let peak = rusage_peak_kib(rss, inherited, sampled.rss_kib);
             Measured {
                 cpu_ms: (cpu_us / 1000).max(sampled.cpu_ms),
-                memory_kib: rusage_peak_kib(rss, inherited, sampled.rss_kib),
+                memory_kib: peak.reported,
+                own_memory_kib: peak.own,
                 oom_kills: 0,
                 limit_hits: 0,
                 measured_by: Measurement::Rusage,
@@ -297,7 +307,7 @@ impl Runner for NamespaceSandbox {
             status,
             stopped,
             cpu_ms: m.cpu_ms,
-            memory_kib: m.memory_kib,
+            memory_kib: m.own_memory_kib,
             oom_kills: m.oom_kills,
             limit_hits: m.limit_hits,
         };
