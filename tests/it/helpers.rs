@@ -173,3 +173,66 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A server (API, pages and `workers` judge workers) running in this
+/// process on 127.0.0.1:0, with the sandbox chosen first as `grundy serve`
+/// does; stopped on drop.
+pub struct Server {
+    pub url: String,
+    pub store: grundy::store::Store,
+    pub ctx: std::sync::Arc<grundy::context::Context>,
+    pub rt: std::sync::Arc<tokio::runtime::Runtime>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start(ws: &Workspace, workers: usize) -> Server {
+        use std::sync::Arc;
+        let config = grundy::config::Config::load(&ws.config()).expect("config");
+        let rt = Arc::new(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime"),
+        );
+        let store = rt
+            .block_on(grundy::store::Store::open(&config.database_url()))
+            .expect("store");
+        let ctx = Arc::new(grundy::context::Context::new(config));
+        ctx.tiers();
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let state = grundy::server::AppState::new(ctx.clone(), store.clone());
+        let handle = rt.spawn(grundy::server::serve(listener, state, workers, async {
+            let _ = rx.await;
+        }));
+        let rt2 = rt.clone();
+        let thread = std::thread::spawn(move || {
+            rt2.block_on(handle).expect("join").expect("serve");
+        });
+        Server {
+            url: format!("http://{addr}"),
+            store,
+            ctx,
+            rt,
+            stop: Some(tx),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -11,60 +11,18 @@ use std::time::{Duration, Instant};
 use grundy::auth;
 use grundy::config::Config;
 use grundy::context::Context;
-use grundy::server::{self, AppState, WorkOutcome, WorkerEnv};
+use grundy::server::{self, WorkOutcome, WorkerEnv};
 use grundy::store::{NewSubmission, Queue, Store};
 use serde_json::{json, Value};
 
-use crate::helpers::{workspace_with_server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
+use crate::helpers::{workspace_with_server, Server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
 
 /// Right on nim's sample, wrong on its fourth test (a secret one), where
 /// the checker's message quotes the expected answer.
 const C_WA: &str = "#include <stdio.h>\nint main(void) { puts(\"Yes\"); return 0; }\n";
 
-/// A server running in this process on 127.0.0.1:0; stopped on drop.
-struct Server {
-    url: String,
-    store: Store,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    rt: Arc<tokio::runtime::Runtime>,
-}
-
 impl Server {
-    fn start(ws: &Workspace, workers: usize) -> Server {
-        let config = Config::load(&ws.config()).expect("config");
-        let rt = Arc::new(
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("runtime"),
-        );
-        let url = config.database_url();
-        let store = rt.block_on(Store::open(&url)).expect("store");
-        let ctx = Arc::new(Context::new(config));
-        let listener = rt
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let state = AppState::new(ctx, store.clone());
-        let handle = rt.spawn(server::serve(listener, state, workers, async {
-            let _ = rx.await;
-        }));
-        let rt2 = rt.clone();
-        let thread = std::thread::spawn(move || {
-            rt2.block_on(handle).expect("join").expect("serve");
-        });
-        Server {
-            url: format!("http://{addr}"),
-            store,
-            stop: Some(tx),
-            thread: Some(thread),
-            rt,
-        }
-    }
-
+    /// An account with an API token; returns the token.
     fn user(&self, name: &str, admin: bool) -> String {
         self.rt
             .block_on(self.store.add_user(name, "unused", admin))
@@ -74,17 +32,6 @@ impl Server {
             .block_on(self.store.add_token(name, &t.hash, &t.prefix))
             .expect("add token");
         t.token
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 

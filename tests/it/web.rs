@@ -10,18 +10,15 @@ use std::io::Read as _;
 use std::net::TcpListener as StdListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use grundy::auth;
-use grundy::config::Config;
-use grundy::context::Context;
 use grundy::server::{self, AppState};
 use grundy::store::{NewSubmission, Store};
 use serde_json::{json, Value};
 
-use crate::helpers::{repo, workspace_with_server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
+use crate::helpers::{repo, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -31,58 +28,9 @@ struct Pool {
     handle: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
 
-/// A server (API, pages, and `workers` judge workers) on 127.0.0.1:0.
-struct Server {
-    url: String,
-    store: Store,
-    ctx: Arc<Context>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    rt: Arc<tokio::runtime::Runtime>,
-}
-
 impl Server {
-    fn start(ws: &Workspace, workers: usize) -> Server {
-        let config = Config::load(&ws.config()).expect("config");
-        let rt = Arc::new(
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("runtime"),
-        );
-        let store = rt
-            .block_on(Store::open(&config.database_url()))
-            .expect("store");
-        let ctx = Arc::new(Context::new(config));
-        // The sandbox is chosen before anything else, as `grundy serve`
-        // does at start.
-        ctx.tiers();
-        let listener = rt
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let state = AppState::new(ctx.clone(), store.clone());
-        let handle = rt.spawn(server::serve(listener, state, workers, async {
-            let _ = rx.await;
-        }));
-        let rt2 = rt.clone();
-        let thread = std::thread::spawn(move || {
-            rt2.block_on(handle).expect("join").expect("serve");
-        });
-        Server {
-            url: format!("http://{addr}"),
-            store,
-            ctx,
-            stop: Some(tx),
-            thread: Some(thread),
-            rt,
-        }
-    }
-
     /// An account that signs in with [`PASSWORD`]; returns its id.
-    fn user(&self, name: &str, admin: bool) -> i64 {
+    fn account(&self, name: &str, admin: bool) -> i64 {
         static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let hash = HASH.get_or_init(|| auth::hash_password(PASSWORD).expect("hash"));
         self.rt
@@ -110,17 +58,6 @@ impl Server {
         }
         if let Some(h) = pool.handle.take() {
             self.rt.block_on(h).expect("join").expect("workers");
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
         }
     }
 }
@@ -225,7 +162,7 @@ fn sign_in(url: &str, name: &str) -> String {
 fn sessions_are_httponly_samesite_cookies_and_every_form_needs_its_csrf_token() {
     let ws = workspace_with_server("submissions_per_minute = 0");
     let s = Server::start(&ws, 0);
-    s.user("bob", false);
+    s.account("bob", false);
     let url = &s.url;
 
     // The sign-in form's own guard: its cookie and its field must agree.
@@ -348,9 +285,9 @@ fn sessions_are_httponly_samesite_cookies_and_every_form_needs_its_csrf_token() 
 fn errors_are_pages_in_the_sites_style_and_sources_stay_private() {
     let ws = workspace_with_server("submissions_per_minute = 1");
     let s = Server::start(&ws, 0);
-    s.user("ann", true);
-    let bob_id = s.user("bob", false);
-    s.user("cid", false);
+    s.account("ann", true);
+    let bob_id = s.account("bob", false);
+    s.account("cid", false);
     let url = &s.url;
     let secret_line = "/* bob's secret approach */";
     let source = format!("{secret_line}\n{NIM_C_AC}");
@@ -767,9 +704,9 @@ fn a_contestant_and_an_admin_use_the_pages_in_a_real_browser() {
     // No workers of the server's own: the test starts them once a page
     // shows its submission queued, so the verdict must arrive live.
     let s = Server::start(&ws, 0);
-    s.user("ann", true);
-    s.user("bob", false);
-    s.user("cid", false);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("cid", false);
     let url = s.url.as_str();
     let b = Browser::start();
     let judged = Duration::from_secs(300);
@@ -1060,7 +997,7 @@ fn worker_processes_report_tiers_and_submissions_in_hand() {
 fn an_admin_adds_disables_and_resets_users_from_the_pages() {
     let ws = workspace_with_server("submissions_per_minute = 0");
     let s = Server::start(&ws, 0);
-    s.user("ann", true);
+    s.account("ann", true);
     let url = &s.url;
     let ann = sign_in(url, "ann");
     let token = csrf_of(&http("GET", &format!("{url}/admin/users"), Some(&ann), None).body);
