@@ -537,16 +537,7 @@ impl Language {
                     .map(|d| Bind::read_only(d).at("/box/prepared")),
             );
             let log = work.path().join("compile.log");
-            let run_limits = Limits::new(
-                Duration::from_secs_f64(limits.cpu_limit),
-                limits.memory_limit << 20,
-            )
-            .wall(Duration::from_secs_f64(limits.time_limit))
-            // Every file the compiler writes, the program included.
-            .output(limits.program_limit << 20)
-            .open_files(512)
-            .processes(128);
-            let spec = RunSpec::new(program, &src_dir, run_limits)
+            let spec = RunSpec::new(program, &src_dir, compiler_limits(limits))
                 .args(&compile[1..])
                 .envs(base_env())
                 .stdout(Stdio::file(&log))
@@ -554,20 +545,7 @@ impl Language {
                 .binds(binds);
             let outcome = runner.run(&spec)?;
             if !outcome.success() {
-                let mut message = read_bounded(&log, (limits.output_limit as usize) << 10);
-                match compile_failure(&outcome.termination, &message, limits) {
-                    // Only the compiler's own verdict on the source is
-                    // cached; a resource failure may be the machine's load
-                    // or a full disk, not the source.
-                    None => cache.store_failure(&key, &message)?,
-                    Some(why) => {
-                        if !message.is_empty() && !message.ends_with('\n') {
-                            message.push('\n');
-                        }
-                        message.push_str(&why);
-                    }
-                }
-                return Ok(Compiled::Failed(message));
+                return compile_failed(&outcome.termination, &log, limits, cache, &key);
             }
         }
         let size = cache::disk_size(&src_dir);
@@ -652,6 +630,43 @@ fn fill_main(arg: &str, main_name: &str) -> String {
         .rsplit_once('.')
         .map_or(main_name, |(stem, _)| stem);
     arg.replace("{main}", main_name).replace("{class}", class)
+}
+
+/// The limits of a compiler's run (or a package's build script's).
+fn compiler_limits(limits: &CompileLimits) -> Limits {
+    Limits::new(
+        Duration::from_secs_f64(limits.cpu_limit),
+        limits.memory_limit << 20,
+    )
+    .wall(Duration::from_secs_f64(limits.time_limit))
+    // Every file the compiler writes, the program included.
+    .output(limits.program_limit << 20)
+    .open_files(512)
+    .processes(128)
+}
+
+/// A compile run that ended in `termination`, its messages in `log`, as
+/// [`Compiled::Failed`]. Only the compiler's own verdict on the source is
+/// cached under `key`; a resource failure may be the machine's load or a
+/// full disk, not the source, and is said after the messages.
+fn compile_failed(
+    termination: &sandbox::Termination,
+    log: &Path,
+    limits: &CompileLimits,
+    cache: &ProgramCache,
+    key: &str,
+) -> Result<Compiled, Error> {
+    let mut message = read_bounded(log, (limits.output_limit as usize) << 10);
+    match compile_failure(termination, &message, limits) {
+        None => cache.store_failure(key, &message)?,
+        Some(why) => {
+            if !message.is_empty() && !message.ends_with('\n') {
+                message.push('\n');
+            }
+            message.push_str(&why);
+        }
+    }
+    Ok(Compiled::Failed(message))
 }
 
 /// Why a compilation failed when it was not the compiler's own verdict on

@@ -6,10 +6,9 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use super::{base_env, compile_failure, read_bounded, Compiled, Error, Languages, Program};
-use super::{Bind, Limits, ProgramCache, RunSpec, Runner, Stdio};
+use super::{base_env, compile_failed, compiler_limits, Compiled, Error, Languages, Program};
+use super::{Bind, ProgramCache, RunSpec, Runner, Stdio};
 use crate::config::CompileLimits;
 use crate::digest::Fields;
 
@@ -108,17 +107,9 @@ pub fn build(
             .map_err(cache_err(&path))?;
     }
     let log = work.path().join("build.log");
-    let run_limits = Limits::new(
-        Duration::from_secs_f64(limits.cpu_limit),
-        limits.memory_limit << 20,
-    )
-    .wall(Duration::from_secs_f64(limits.time_limit))
-    .output(limits.program_limit << 20)
-    .open_files(512)
-    .processes(128);
     let mut binds: Vec<Bind> = paths.iter().map(Bind::read_only).collect();
     binds.push(Bind::writable(&src_dir));
-    let spec = RunSpec::new(Path::new("/bin/sh"), &src_dir, run_limits)
+    let spec = RunSpec::new(Path::new("/bin/sh"), &src_dir, compiler_limits(limits))
         .args(&["build".to_string()])
         .envs(base_env())
         .stdout(Stdio::file(&log))
@@ -126,17 +117,7 @@ pub fn build(
         .binds(binds);
     let outcome = runner.run(&spec)?;
     if !outcome.success() {
-        let mut message = read_bounded(&log, (limits.output_limit as usize) << 10);
-        match compile_failure(&outcome.termination, &message, limits) {
-            None => cache.store_failure(&key, &message)?,
-            Some(why) => {
-                if !message.is_empty() && !message.ends_with('\n') {
-                    message.push('\n');
-                }
-                message.push_str(&why);
-            }
-        }
-        return Ok(Compiled::Failed(message));
+        return compile_failed(&outcome.termination, &log, limits, cache, &key);
     }
     let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
     Ok(Compiled::Ok(program(dir, false)))
