@@ -108,10 +108,34 @@ fn copy_in(path: &Path) -> Result<OwnedFd, Error> {
     copy.seek(SeekFrom::Start(0)).map_err(io)?;
     copy.set_permissions(std::fs::Permissions::from_mode(0o444))
         .map_err(io)?;
-    let seals = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
-    // SAFETY: plain fcntl on a descriptor we own.
-    if unsafe { libc::fcntl(copy.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
-        return Err(io(std::io::Error::last_os_error()));
+    // F_SEAL_FUTURE_WRITE, not F_SEAL_WRITE: both forbid every later
+    // write and writable mapping, but F_SEAL_WRITE also fails with EBUSY
+    // while the kernel still holds references to pages just written (the
+    // copy above may splice), which under load ended whole runs of
+    // `grundy verify --all`. Kernels before 5.1 lack it: seal with
+    // F_SEAL_WRITE there, retrying the transient EBUSY.
+    let grow = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW;
+    let seal = |seals: libc::c_int| {
+        // SAFETY: plain fcntl on a descriptor we own.
+        match unsafe { libc::fcntl(copy.as_raw_fd(), libc::F_ADD_SEALS, seals) } {
+            0 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        }
+    };
+    match seal(grow | libc::F_SEAL_FUTURE_WRITE) {
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+            let mut tries = 0;
+            loop {
+                match seal(grow | libc::F_SEAL_WRITE) {
+                    Err(e) if e.raw_os_error() == Some(libc::EBUSY) && tries < 50 => {
+                        tries += 1;
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                    other => break other.map_err(io)?,
+                }
+            }
+        }
+        other => other.map_err(io)?,
     }
     Ok(copy.into())
 }

@@ -3,12 +3,11 @@
 //! until init has built the base file system. A [`Boxed`] owns the box:
 //! dropping it kills and reaps init (and with it the whole PID namespace).
 
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::child::{self, Prep};
-use super::job::{Shared, JOB_BYTES};
+use super::job::Shared;
 use super::wire::{Control, Decoded, Record, Step};
 use super::{Inner, Users, BOX_ID, POLL};
 use crate::sandbox::cgroup::RunGroup;
@@ -21,8 +20,10 @@ pub(super) const PREPARE_TIMEOUT: Duration = Duration::from_secs(10);
 /// and reaps init (and with it the whole PID namespace), then removes the
 /// cgroup.
 pub(super) struct Boxed {
+    /// Init's pid, for `/proc` and the cgroup only: init is the zygote's
+    /// child, so it is signalled and waited for through `pidfd`.
     pub(super) pid: libc::pid_t,
-    pidfd: Option<OwnedFd>,
+    pidfd: OwnedFd,
     /// The judge's end of the control socket.
     pub(super) control: OwnedFd,
     pub(super) report: ReportReader,
@@ -59,23 +60,22 @@ impl Inner {
             Some(cg) => Some(cg.create(limits.0, limits.1)?),
             None => None,
         };
-        let shared = Shared::new(JOB_BYTES).map_err(setup("mapping shared memory"))?;
-        let channels = channels()?;
-        let pid = self.clone_init(&channels, &shared)?;
+        let shared = self.region.take();
         let Channels {
             control,
             control_box,
             report_read,
             report_write,
-        } = channels;
+        } = channels()?;
+        let zygote = self.zygote.get().ok_or_else(|| {
+            setup("cloning the box's init")(std::io::Error::other("no zygote"))
+        })?;
+        let (pid, pidfd) = zygote.clone_init(&control_box, &report_write, &shared)?;
         drop((control_box, report_write));
-        // SAFETY: plain syscall; our unreaped child cannot be recycled.
-        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as RawFd;
-        // From here on dropping the box kills and reaps its init.
+        // From here on dropping the box kills its init and waits for it.
         let mut b = Boxed {
             pid,
-            // SAFETY: on success a fresh descriptor we own.
-            pidfd: (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) }),
+            pidfd,
             control,
             report: ReportReader::new(report_read),
             group,
@@ -89,55 +89,6 @@ impl Inner {
             group.reset();
         }
         Ok(b)
-    }
-
-    /// Clones the box's init, which runs [`child::init`]; its pid.
-    fn clone_init(&self, channels: &Channels, shared: &Shared) -> Result<libc::pid_t, Error> {
-        // Everything the child needs, made before the clone.
-        let prep = Prep {
-            base: &self.base,
-            users: self.users,
-            host_uid: self.host_uid,
-            host_gid: self.host_gid,
-            drop_groups: self.privileged,
-            seccomp: &self.seccomp,
-            control: channels.control_box.as_raw_fd(),
-            report: channels.report_write.as_raw_fd(),
-            job: shared.ptr.cast_const().cast(),
-            stack: vec![0; 256 << 10],
-        };
-        let mut flags = libc::CLONE_NEWNS
-            | libc::CLONE_NEWPID
-            | libc::CLONE_NEWNET
-            | libc::CLONE_NEWIPC
-            | libc::CLONE_NEWUTS
-            | libc::CLONE_NEWCGROUP;
-        if self.users == Users::Namespace {
-            flags |= libc::CLONE_NEWUSER;
-        }
-        // SAFETY: a fork-like clone (no new stack: the child continues on a
-        // copy of this one). The child runs only `init`, which makes plain
-        // system calls on memory prepared above and never returns.
-        let pid = unsafe {
-            libc::syscall(
-                libc::SYS_clone,
-                (flags | libc::SIGCHLD) as libc::c_ulong,
-                0usize,
-                0usize,
-                0usize,
-                0usize,
-            )
-        };
-        if pid == 0 {
-            // SAFETY: we are the child; see `init`.
-            unsafe { child::init(&prep) }
-        }
-        if pid < 0 {
-            return Err(setup("cloning the box's init")(
-                std::io::Error::last_os_error(),
-            ));
-        }
-        Ok(pid as libc::pid_t)
     }
 
     /// Gives the box's init its identity and cgroup, then lets it go on.
@@ -196,7 +147,7 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
+pub(super) fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: valid out array.
     if unsafe {
@@ -351,7 +302,7 @@ impl Boxed {
                 revents: 0,
             },
             libc::pollfd {
-                fd: self.pidfd.as_ref().map_or(-1, AsRawFd::as_raw_fd),
+                fd: self.pidfd.as_raw_fd(),
                 events: libc::POLLIN,
                 revents: 0,
             },
@@ -359,23 +310,7 @@ impl Boxed {
         let ms = wait.as_millis().clamp(1, 1000) as libc::c_int;
         // SAFETY: valid pollfd array.
         unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
-        if self.pidfd.is_some() {
-            return fds[1].revents != 0;
-        }
-        // Before pidfds (Linux 5.3): ask without reaping.
-        // SAFETY: siginfo_t is plain old data.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: WNOWAIT leaves the child for the real wait.
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                self.pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            )
-        };
-        // SAFETY: reading the pid field of a filled siginfo.
-        r == 0 && unsafe { info.si_pid() } == self.pid
+        fds[1].revents != 0
     }
 
     /// Sets the cgroup's limits where they differ from the box's.
@@ -393,9 +328,15 @@ impl Boxed {
     /// Kills init now (and with it the whole PID namespace); the box is
     /// reaped when dropped.
     pub(super) fn kill(&self) {
-        // SAFETY: our unreaped child: the pid cannot be reused yet.
+        // SAFETY: a plain system call on a pidfd we own.
         unsafe {
-            libc::kill(self.pid, libc::SIGKILL);
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                self.pidfd.as_raw_fd(),
+                libc::SIGKILL,
+                std::ptr::null::<libc::siginfo_t>(),
+                0u32,
+            );
         }
     }
 }
@@ -403,16 +344,24 @@ impl Boxed {
 impl Drop for Boxed {
     fn drop(&mut self) {
         self.kill();
-        let mut status = 0;
+        // Init has ended once its pidfd is readable, and with it every
+        // process of its PID namespace (the kernel ends them first); the
+        // zygote reaps it.
+        let mut fd = libc::pollfd {
+            fd: self.pidfd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
         loop {
-            // SAFETY: valid pointer.
-            let r = unsafe { libc::waitpid(self.pid, &mut status, libc::__WALL) };
-            if r == self.pid
+            // SAFETY: one valid pollfd.
+            let r = unsafe { libc::poll(&mut fd, 1, 1000) };
+            if (r > 0 && fd.revents != 0)
                 || (r < 0
                     && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted)
             {
                 break;
             }
+            self.kill();
         }
         if let Some(group) = &self.group {
             // A backstop: the PID namespace died with its init.

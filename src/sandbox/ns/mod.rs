@@ -39,10 +39,11 @@ mod job;
 mod plan;
 mod pool;
 mod wire;
+mod zygote;
 
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cgroup::Cgroups;
@@ -99,6 +100,11 @@ struct Inner {
     seccomp: Filter,
     /// The file system every box shares, planned once.
     base: Base,
+    /// Every box's job slot, mapped before the zygote's fork.
+    region: Arc<job::Region>,
+    /// What every box's init is cloned from (set right after `Inner` is
+    /// made: the zygote is a copy of it).
+    zygote: OnceLock<zygote::Zygote>,
 }
 
 impl NamespaceSandbox {
@@ -133,9 +139,18 @@ impl NamespaceSandbox {
             cgroups,
             seccomp,
             base: Base::plan(system, tmp_size_mib)?,
+            region: Arc::new(job::Region::new().map_err(|source| Error::Setup {
+                program: "a box".into(),
+                step: "mapping the boxes' shared memory",
+                source,
+            })?),
+            zygote: OnceLock::new(),
         };
+        let inner = Arc::new(inner);
+        let zygote = zygote::Zygote::start(Arc::clone(&inner))?;
+        let _ = inner.zygote.set(zygote);
         Ok(NamespaceSandbox {
-            inner: Arc::new(inner),
+            inner,
             pool: Arc::new(Pool::new()),
             workers: Mutex::new(None),
         })

@@ -20,6 +20,8 @@ unsafe fn spawn(
     entry: extern "C" fn(*mut libc::c_void) -> libc::c_int,
     arg: *const libc::c_void,
 ) -> libc::pid_t {
+    // The helper shares init's memory and runs before init touches the
+    // stack again: a shared slice is written only by it.
     let stack = prep.stack.as_ptr() as usize + prep.stack.len();
     libc::clone(
         entry,
@@ -72,8 +74,26 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
 /// and makes every mount private.
 unsafe fn wait_for_go(prep: &Prep) {
     let report = prep.report;
-    // Die with the judge's thread that made this box.
+    // Die with the zygote that made this box (which dies with the judge).
     libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+    // The zygote lets the kernel reap its children; init reaps its own.
+    let mut default: libc::sigaction = std::mem::zeroed();
+    default.sa_sigaction = libc::SIG_DFL;
+    libc::sigaction(libc::SIGCHLD, &default, std::ptr::null_mut());
+    let name = c"init";
+    libc::prctl(libc::PR_SET_NAME, name.as_ptr() as libc::c_ulong);
+    // Only this box's job slot of the shared region stays mapped.
+    let (start, len) = prep.region;
+    let job = prep.job as usize;
+    if job >= start && job < start + len {
+        let slot = crate::sandbox::ns::job::JOB_BYTES;
+        if job > start {
+            libc::munmap(start as *mut libc::c_void, job - start);
+        }
+        if start + len > job + slot {
+            libc::munmap((job + slot) as *mut libc::c_void, start + len - job - slot);
+        }
+    }
     // Descriptors of the judge (other boxes' pipes, its files) are not
     // this box's business.
     close_all_but(&[prep.control, report]);

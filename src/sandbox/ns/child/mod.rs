@@ -24,8 +24,11 @@ use crate::sandbox::seccomp::Filter;
 
 pub(in crate::sandbox::ns) use init::init;
 
+
 /// Everything a box's init needs before its run arrives, prepared by the
-/// judge before the clone (the child works on its own copy).
+/// judge before the zygote's fork (the zygote fills in a box's channels
+/// and job; each init works on its own copy).
+#[derive(Clone, Copy)]
 pub(in crate::sandbox::ns) struct Prep<'a> {
     pub(super) base: &'a Base,
     pub(super) users: Users,
@@ -36,10 +39,13 @@ pub(in crate::sandbox::ns) struct Prep<'a> {
     /// Init's end of the control socket (the judge's go, then the run).
     pub(super) control: RawFd,
     pub(super) report: RawFd,
-    /// Where the run's [`Job`] will be.
+    /// Where the run's [`Job`] will be: a slot of the shared region.
     pub(super) job: *const Job,
+    /// The shared region of every box's job (start, length): init keeps
+    /// only its own slot of it.
+    pub(super) region: (usize, usize),
     /// The stack init's helper runs on.
-    pub(super) stack: Vec<u8>,
+    pub(super) stack: &'a [u8],
 }
 
 /// Reports a failed step (with `errno`) to the judge and exits.
@@ -86,8 +92,49 @@ unsafe fn raw_setresuid(uid: u32) -> libc::c_int {
     libc::syscall(libc::SYS_setresuid, uid, uid, uid) as libc::c_int
 }
 
+/// Puts every signal's disposition back to the default and turns off the
+/// alternate signal stack: a clone of the judge keeps the judge's handlers
+/// (Rust's for `SIGSEGV` and `SIGBUS`, the C library's), which a program
+/// could make run by signalling its box's init. Raw system calls: the C
+/// library refuses the signals it reserves for itself.
+pub(in crate::sandbox::ns) unsafe fn reset_signal_handlers() {
+    #[repr(C)]
+    struct KernelSigaction {
+        handler: usize,
+        flags: libc::c_ulong,
+        restorer: usize,
+        mask: u64,
+    }
+    let default = KernelSigaction {
+        handler: libc::SIG_DFL,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
+    for sig in 1..=64 {
+        if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+            libc::syscall(
+                libc::SYS_rt_sigaction,
+                sig,
+                &default as *const KernelSigaction,
+                std::ptr::null_mut::<KernelSigaction>(),
+                8usize,
+            );
+        }
+    }
+    let off = libc::stack_t {
+        ss_sp: std::ptr::null_mut(),
+        ss_flags: libc::SS_DISABLE,
+        ss_size: 0,
+    };
+    libc::sigaltstack(&off, std::ptr::null_mut());
+    let mut none: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut none);
+    libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+}
+
 /// Closes every descriptor from 3 up except those in `keep` (two at most).
-unsafe fn close_all_but(keep: &[RawFd]) {
+pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
     let mut from = 3u32;
     let mut sorted = [RawFd::MAX; 2];
     for (slot, &fd) in sorted.iter_mut().zip(keep) {
