@@ -71,6 +71,104 @@ fn main() {
     if run("compile") {
         compile(runner.as_ref());
     }
+    if run("concurrency") {
+        concurrency(runner.as_ref());
+    }
+}
+
+/// `n` threads each starting `per` programs back to back: the wall time
+/// per start, all threads together (on a machine of c cores, n ≥ c
+/// starts at once ideally take 1/c of one start's time each).
+fn at_once(n: usize, per: usize, start: &(dyn Fn() + Sync)) -> Duration {
+    let t = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..n {
+            scope.spawn(|| (0..per).for_each(|_| start()));
+        }
+    });
+    t.elapsed() / (n * per) as u32
+}
+
+/// Issue 20: what starting a box costs with 1, 2, 4, 8 and 16 started at
+/// once, against as many plain fork/exec/waits at once, from a judge
+/// holding 256 MiB that one of its threads keeps writing (a server's
+/// working set): a box must cost the same however many start together
+/// and however large the judge is.
+fn concurrency(runner: &dyn Runner) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    compile_c(dir.path(), "int main(void) { return 0; }");
+    let program = dir.path().join("main");
+    let path = std::ffi::CString::new(program.as_os_str().as_encoded_bytes()).expect("path");
+    let argv = [path.as_ptr(), std::ptr::null()];
+    let envp = [std::ptr::null::<libc::c_char>()];
+    let (argv, envp) = (argv.map(|p| p as usize), envp.map(|p| p as usize));
+    let fork = || {
+        // SAFETY: the child only calls execve and _exit, which are
+        // async-signal-safe, on memory prepared before the fork.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            // SAFETY: as above.
+            unsafe {
+                libc::execve(
+                    argv[0] as *const libc::c_char,
+                    argv.as_ptr().cast(),
+                    envp.as_ptr().cast(),
+                );
+                libc::_exit(127);
+            }
+        }
+        assert!(pid > 0, "fork");
+        let mut status = 0;
+        // SAFETY: our child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(status, 0);
+    };
+    let boxed = || {
+        let cwd = tempfile::tempdir().expect("tempdir");
+        let s = spec(dir.path(), cwd.path(), Duration::from_secs(1));
+        let o = runner.run(&s).expect("boxed run");
+        assert_eq!(o.termination, Termination::Exited(0));
+    };
+    let spawn = || {
+        let status = Command::new(&program).status().expect("bare run");
+        assert!(status.success());
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        // The judge's working set, written on as a server would.
+        scope.spawn(|| {
+            let mut ballast = vec![1u8; 256 << 20];
+            let mut i = 0usize;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                ballast[i % (256 << 20)] ^= 1;
+                i = i.wrapping_add(4096 * 7 + 1);
+                if i % 1024 == 0 {
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+            }
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        println!(
+            "starting programs n at once, from a judge holding 256 MiB it writes to \
+             (wall time per start, all threads together):"
+        );
+        for n in [1usize, 2, 4, 8, 16] {
+            let per = (96 / n).max(4);
+            let f = at_once(n, per, &fork);
+            let p = at_once(n, per, &spawn);
+            let b = at_once(n, per, &boxed);
+            println!(
+                "  {n:>2} at once: fork/exec/wait {:.2} ms, posix_spawn {:.2} ms, boxed {:.2} ms: \
+                 {:.2}x fork, {:.2}x posix_spawn",
+                ms(f),
+                ms(p),
+                ms(b),
+                b.as_secs_f64() / f.as_secs_f64(),
+                b.as_secs_f64() / p.as_secs_f64()
+            );
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
 }
 
 /// A trivial C program: bare fork/exec/wait against one boxed run.
