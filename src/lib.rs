@@ -32,6 +32,7 @@ pub mod config;
 pub mod context;
 pub mod data;
 pub mod digest;
+pub mod errors;
 pub mod export;
 pub mod import;
 pub mod judge;

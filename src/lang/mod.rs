@@ -33,7 +33,26 @@ pub enum Error {
     },
     #[error(transparent)]
     Sandbox(#[from] sandbox::Error),
+    /// A compilation the machine failed, not the source (the compiler
+    /// killed from outside, starved of CPU past its wall clock, a full
+    /// disk): retried, and the judge's fault (`IE`) if it persists.
+    #[error("compiling {language}: {why} (the machine's fault, not the source's)")]
+    Machine { language: String, why: String },
 }
+
+impl Error {
+    /// Whether trying the same compilation again may succeed: the
+    /// machine failed it, or the sandbox could not set up a box.
+    fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            Error::Machine { .. } | Error::Sandbox(sandbox::Error::Setup { .. })
+        )
+    }
+}
+
+/// How many times a compilation the machine failed is tried.
+const COMPILE_TRIES: u32 = 3;
 
 /// One configured language.
 #[derive(Debug)]
@@ -91,6 +110,11 @@ impl<T: Clone> Probe<T> {
         let result = probe();
         *memo = Some((result.clone(), Instant::now()));
         result
+    }
+
+    /// Drops the memo: the next [`Probe::get_or`] probes again.
+    fn forget(&self) {
+        *self.memo.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 
@@ -256,13 +280,20 @@ impl Language {
         if self.config.prepare.is_empty() {
             return None;
         }
-        self.prepared
-            .get_or(|| {
-                self.prepare(runner, cache, version, limits).inspect_err(|why| {
-                    tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
-                })
+        let probe = || {
+            self.prepare(runner, cache, version, limits).inspect_err(|why| {
+                tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
             })
-            .ok()
+        };
+        match self.prepared.get_or(probe) {
+            // The program cache may have evicted it since (a long-running
+            // server): build it again rather than bind a vanished path.
+            Ok(dir) if !dir.is_dir() => {
+                self.prepared.forget();
+                self.prepared.get_or(probe).ok()
+            }
+            memo => memo.ok(),
+        }
     }
 
     fn prepare(
@@ -458,6 +489,33 @@ impl Language {
         source: &Source,
         limits: &CompileLimits,
     ) -> Result<Compiled, Error> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.compile_once(runner, cache, source, limits, tries == COMPILE_TRIES) {
+                Err(e) if e.is_transient() && tries < COMPILE_TRIES => {
+                    tracing::warn!(
+                        language = %self.id,
+                        error = %crate::errors::chain(&e),
+                        "compilation failed by the machine; trying again"
+                    );
+                    std::thread::sleep(Duration::from_millis(100 << tries));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One try of [`Language::compile`]; `last` says whether it is the
+    /// last (a compiler crash that repeats on every try is the source's).
+    fn compile_once(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        source: &Source,
+        limits: &CompileLimits,
+        last: bool,
+    ) -> Result<Compiled, Error> {
         let version = self.version(runner).map_err(|program| Error::Missing {
             language: self.id.clone(),
             program,
@@ -545,7 +603,17 @@ impl Language {
                 .binds(binds);
             let outcome = runner.run(&spec)?;
             if !outcome.success() {
-                return compile_failed(&outcome.termination, &log, limits, cache, &key);
+                let failed = Failure {
+                    language: &self.id,
+                    outcome: &outcome,
+                    log: &log,
+                    work: work.path(),
+                    last,
+                };
+                return failed.verdict(limits, cache, &key);
+            }
+            if let Some(why) = self.not_runnable(&src_dir, &main_name) {
+                return Ok(Compiled::Failed(why));
             }
         }
         let size = cache::disk_size(&src_dir);
@@ -558,6 +626,26 @@ impl Language {
         }
         let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
         Ok(Compiled::Ok(self.program(dir, false, &main_name)?))
+    }
+
+    /// Why a compilation that succeeded left nothing to run, if it did:
+    /// where the run command starts the compiled file itself (`{dir}/main`),
+    /// that file must be an executable (a Rust source declaring itself a
+    /// library makes rustc write an archive there).
+    fn not_runnable(&self, src_dir: &Path, main_name: &str) -> Option<String> {
+        let first = fill_main(self.config.run.first()?, main_name);
+        let name = first.strip_prefix("{dir}/")?;
+        let path = src_dir.join(name);
+        (!is_runnable(&path)).then(|| {
+            format!(
+                "the compiler succeeded but left no runnable program: {name} {}",
+                if path.exists() {
+                    "is not an executable"
+                } else {
+                    "is missing"
+                }
+            )
+        })
     }
 
     fn program(&self, dir: PathBuf, cached: bool, main_name: &str) -> Result<Program, Error> {
@@ -645,62 +733,155 @@ fn compiler_limits(limits: &CompileLimits) -> Limits {
     .processes(128)
 }
 
-/// A compile run that ended in `termination`, its messages in `log`, as
-/// [`Compiled::Failed`]. Only the compiler's own verdict on the source is
-/// cached under `key`; a resource failure may be the machine's load or a
-/// full disk, not the source, and is said after the messages.
-fn compile_failed(
-    termination: &sandbox::Termination,
-    log: &Path,
-    limits: &CompileLimits,
-    cache: &ProgramCache,
-    key: &str,
-) -> Result<Compiled, Error> {
-    let mut message = read_bounded(log, (limits.output_limit as usize) << 10);
-    match compile_failure(termination, &message, limits) {
-        None => cache.store_failure(key, &message)?,
-        Some(why) => {
-            if !message.is_empty() && !message.ends_with('\n') {
-                message.push('\n');
-            }
-            message.push_str(&why);
-        }
-    }
-    Ok(Compiled::Failed(message))
+/// A compilation that did not succeed, and what is known of it.
+struct Failure<'a> {
+    language: &'a str,
+    outcome: &'a sandbox::Outcome,
+    /// The compiler's messages.
+    log: &'a Path,
+    /// The compilation's directory on the host's disk.
+    work: &'a Path,
+    /// The last try: a crash repeated on every try is the source's.
+    last: bool,
 }
 
-/// Why a compilation failed when it was not the compiler's own verdict on
-/// the source (a limit stopped it, or it ran out of disk), or `None` when
-/// the compiler reported an error.
-fn compile_failure(
-    termination: &sandbox::Termination,
-    log: &str,
-    limits: &CompileLimits,
-) -> Option<String> {
-    use sandbox::Termination::*;
-    match termination {
-        CpuTimeout => Some(format!(
-            "compilation exceeded {} s of CPU time",
-            limits.cpu_limit
-        )),
-        WallTimeout => Some(format!(
-            "compilation exceeded {} s of wall-clock time",
-            limits.time_limit
-        )),
-        MemoryExceeded => Some(format!(
-            "compilation exceeded {} MiB of memory",
-            limits.memory_limit
-        )),
-        OutputExceeded => Some(format!(
-            "compilation wrote a file larger than {} MiB",
-            limits.program_limit
-        )),
-        Signaled(sig) => Some(format!("the compiler was killed by signal {sig}")),
-        Exited(_) if log.contains("No space left on device") => {
-            Some("the compiler ran out of disk space".to_string())
+impl Failure<'_> {
+    /// The failure as [`Compiled::Failed`] (`CE`) when the source caused
+    /// it or plausibly did (the compiler's own error, a limit a template
+    /// bomb meets), or [`Error::Machine`] when the machine did. Only the
+    /// compiler's own verdict on the source is cached under `key`: a limit
+    /// met may be the machine's load.
+    fn verdict(
+        &self,
+        limits: &CompileLimits,
+        cache: &ProgramCache,
+        key: &str,
+    ) -> Result<Compiled, Error> {
+        let mut message = read_bounded(self.log, (limits.output_limit as usize) << 10);
+        match self.cause(&message, limits) {
+            Cause::Source(None) => cache.store_failure(key, &message)?,
+            Cause::Source(Some(why)) => {
+                if !message.is_empty() && !message.ends_with('\n') {
+                    message.push('\n');
+                }
+                message.push_str(&why);
+            }
+            Cause::Machine(why) => {
+                return Err(Error::Machine {
+                    language: self.language.to_string(),
+                    why,
+                })
+            }
         }
-        Exited(_) => None,
+        Ok(Compiled::Failed(message))
     }
+
+    fn cause(&self, log: &str, limits: &CompileLimits) -> Cause {
+        use sandbox::Termination::*;
+        let limit_cpu_ms = (limits.cpu_limit * 1000.0) as u64;
+        match self.outcome.termination {
+            CpuTimeout => Cause::Source(Some(format!(
+                "compilation exceeded {} s of CPU time",
+                limits.cpu_limit
+            ))),
+            // Wall clock out with CPU time to spare: the compiler waited
+            // for a machine too busy to run it (a source cannot make it
+            // sleep: its only input is the source).
+            WallTimeout if self.outcome.cpu_ms < limit_cpu_ms * 9 / 10 => Cause::Machine(format!(
+                "the compiler had used {} ms of CPU when its {} s of wall-clock time ran out",
+                self.outcome.cpu_ms, limits.time_limit
+            )),
+            WallTimeout => Cause::Source(Some(format!(
+                "compilation exceeded {} s of wall-clock time",
+                limits.time_limit
+            ))),
+            MemoryExceeded => Cause::Source(Some(format!(
+                "compilation exceeded {} MiB of memory",
+                limits.memory_limit
+            ))),
+            OutputExceeded => Cause::Source(Some(format!(
+                "compilation wrote a file larger than {} MiB",
+                limits.program_limit
+            ))),
+            // Nothing in the box sends SIGKILL to the compiler but the
+            // host (its OOM killer, an operator): the limits are reported
+            // as themselves.
+            Signaled(sig) if sig == libc::SIGKILL => {
+                Cause::Machine("the compiler was killed from outside (SIGKILL)".to_string())
+            }
+            // A compiler crash: tried again, and the source's only when it
+            // repeats on every try (an internal compiler error it triggers).
+            Signaled(sig) if !self.last => {
+                Cause::Machine(format!("the compiler was killed by signal {sig}"))
+            }
+            Signaled(sig) => Cause::Source(Some(format!(
+                "the compiler crashed (signal {sig}) on each of {COMPILE_TRIES} tries"
+            ))),
+            Exited(_) if log.contains("No space left on device") => {
+                if host_space_left(self.work) < HOST_SPACE_FLOOR {
+                    Cause::Machine("the judge's disk is full".to_string())
+                } else {
+                    // The box's own bounded /tmp, filled by what the
+                    // source made the compiler write.
+                    Cause::Source(Some("the compiler ran out of disk space".to_string()))
+                }
+            }
+            Exited(_) => Cause::Source(None),
+        }
+    }
+}
+
+/// Who failed a compilation: the source (with the reason to add to the
+/// compiler's messages, where it is not the compiler's own verdict), or
+/// the machine.
+enum Cause {
+    Source(Option<String>),
+    Machine(String),
+}
+
+/// Below this much free space on the judge's disk, a compiler's "No space
+/// left on device" is the machine's.
+const HOST_SPACE_FLOOR: u64 = 64 << 20;
+
+/// Bytes free to an unprivileged user on the file system holding `path`.
+fn host_space_left(path: &Path) -> u64 {
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return u64::MAX;
+    };
+    // SAFETY: a valid C string and an out struct.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return u64::MAX;
+    }
+    st.f_bavail as u64 * st.f_frsize as u64
+}
+
+/// Whether the file at `path` can be executed as a program: an ELF
+/// executable (or position-independent executable) or a script.
+fn is_runnable(path: &Path) -> bool {
+    use std::io::Read;
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+        return false;
+    }
+    let mut head = [0u8; 18];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let n = f.read(&mut head).unwrap_or(0);
+    if head[..n].starts_with(b"#!") {
+        return true;
+    }
+    // e_type (little or big endian): ET_EXEC (2) or ET_DYN (3).
+    n == head.len()
+        && head.starts_with(b"\x7fELF")
+        && matches!(
+            if head[5] == 2 { head[17] } else { head[16] },
+            2 | 3
+        )
 }
 
 impl Program {
@@ -823,28 +1004,73 @@ mod tests {
     }
 
     #[test]
-    fn only_the_compilers_own_error_is_a_cacheable_compile_error() {
+    fn a_compile_failure_is_the_sources_or_the_machines() {
         use sandbox::Termination::*;
         let limits = CompileLimits::default();
+        let work = std::env::temp_dir();
+        // (how it ended, CPU ms, the compiler's messages, last try) and
+        // who failed it: "cached" (the compiler's own verdict), "CE"
+        // (a limit the source plausibly met) or "machine".
         let table = [
-            (Exited(1), "main.cpp:1: error: expected ';'", true),
-            (
-                Exited(1),
-                "fatal error: cannot write: No space left on device",
-                false,
-            ),
-            (Signaled(libc::SIGKILL), "", false),
-            (CpuTimeout, "", false),
-            (WallTimeout, "", false),
-            (MemoryExceeded, "", false),
-            (OutputExceeded, "", false),
+            (Exited(1), 0, "main.cpp:1: error: expected ';'", false, "cached"),
+            (CpuTimeout, 10_000, "", false, "CE"),
+            (MemoryExceeded, 100, "", false, "CE"),
+            (OutputExceeded, 100, "", false, "CE"),
+            // Starved past its wall clock: the machine's.
+            (WallTimeout, 300, "", false, "machine"),
+            (WallTimeout, 300, "", true, "machine"),
+            // Busy the whole time: a template bomb.
+            (WallTimeout, 9_500, "", false, "CE"),
+            (Signaled(libc::SIGKILL), 100, "", true, "machine"),
+            (Signaled(libc::SIGSEGV), 100, "", false, "machine"),
+            // A crash on every try: one the source triggers.
+            (Signaled(libc::SIGSEGV), 100, "", true, "CE"),
+            // The box's own /tmp filled, the judge's disk has room.
+            (Exited(1), 100, "fatal error: No space left on device", false, "CE"),
         ];
-        for (termination, log, cacheable) in table {
-            let why = compile_failure(&termination, log, &limits);
-            assert_eq!(why.is_none(), cacheable, "{termination:?}: {why:?}");
+        for (termination, cpu_ms, log, last, want) in table {
+            let outcome = sandbox::Outcome {
+                termination: termination.clone(),
+                cpu_ms,
+                wall_ms: 20_000,
+                memory_kib: 0,
+                measured_by: sandbox::Measurement::Rusage,
+            };
+            let failure = Failure {
+                language: "cpp",
+                outcome: &outcome,
+                log: Path::new("/nonexistent"),
+                work: &work,
+                last,
+            };
+            let got = match failure.cause(log, &limits) {
+                Cause::Source(None) => "cached",
+                Cause::Source(Some(_)) => "CE",
+                Cause::Machine(_) => "machine",
+            };
+            assert_eq!(got, want, "{termination:?} after {cpu_ms} ms, last try {last}");
         }
-        let why = compile_failure(&CpuTimeout, "", &limits).unwrap();
-        assert_eq!(why, "compilation exceeded 10 s of CPU time");
+    }
+
+    #[test]
+    fn only_an_executable_is_a_runnable_program() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8], mode: u32| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+            p
+        };
+        // What rustc writes for `#![crate_type = "lib"]`: an archive.
+        assert!(!is_runnable(&write("lib", b"!<arch>\nlib.rmeta/", 0o755)));
+        let mut elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0".to_vec();
+        assert!(is_runnable(&write("pie", &elf, 0o755)));
+        assert!(!is_runnable(&write("noexec", &elf, 0o644)));
+        elf[16] = 1; // ET_REL: an object file
+        assert!(!is_runnable(&write("object", &elf, 0o755)));
+        assert!(is_runnable(&write("script", b"#!/bin/sh\n", 0o755)));
+        assert!(!is_runnable(&dir.path().join("missing")));
     }
 
     #[test]

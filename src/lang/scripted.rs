@@ -7,7 +7,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::{base_env, compile_failed, compiler_limits, Compiled, Error, Languages, Program};
+use super::{base_env, compiler_limits, Compiled, Error, Failure, Languages, Program};
 use super::{Bind, ProgramCache, RunSpec, Runner, Stdio};
 use crate::config::CompileLimits;
 use crate::digest::Fields;
@@ -117,7 +117,14 @@ pub fn build(
         .binds(binds);
     let outcome = runner.run(&spec)?;
     if !outcome.success() {
-        return compile_failed(&outcome.termination, &log, limits, cache, &key);
+        let failed = Failure {
+            language: "build script",
+            outcome: &outcome,
+            log: &log,
+            work: work.path(),
+            last: true,
+        };
+        return failed.verdict(limits, cache, &key);
     }
     let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
     Ok(Compiled::Ok(program(dir, false)))

@@ -1,7 +1,8 @@
 //! The sandbox: runs one untrusted program under limits and reports what it
 //! saw. It knows processes, limits, isolation and measurement; it knows
 //! nothing of problems, languages, verdicts or the database (its only
-//! import from the crate is [`SandboxConfig`]). The judge maps an
+//! imports from the crate are [`SandboxConfig`] and the error chain of
+//! `crate::errors`). The judge maps an
 //! [`Outcome`] to a verdict; an `Err` is the sandbox's own failure and
 //! becomes `IE`, never a program's verdict.
 //!
@@ -280,6 +281,10 @@ pub struct RunSpec {
     /// directory). Ignored by the `rlimit` tier, which isolates nothing.
     pub binds: Vec<Bind>,
     pub limits: Limits,
+    /// The core the run (its threads and children included) is pinned
+    /// to, or `None` to run anywhere. [`Throttled`] sets it to its slot's
+    /// core; a box cannot change it (`sched_setaffinity` is denied).
+    pub cpu: Option<usize>,
 }
 
 impl RunSpec {
@@ -298,6 +303,7 @@ impl RunSpec {
             stderr: Stdio::Null,
             binds: Vec::new(),
             limits,
+            cpu: None,
         }
     }
 
@@ -603,11 +609,11 @@ pub fn select_among(
                         return (std::sync::Arc::new(sb), tiers);
                     }
                     Err(e) if with_cgroups => {
-                        missing.push(format!("{tier} with cgroups: {e}"));
+                        missing.push(format!("{tier} with cgroups: {}", crate::errors::chain(&e)));
                         // Try the same isolation measured by rusage.
                     }
                     Err(e) => {
-                        missing.push(format!("{tier}: {e}"));
+                        missing.push(format!("{tier}: {}", crate::errors::chain(&e)));
                         break;
                     }
                 }

@@ -108,6 +108,8 @@ fn denied() -> Vec<libc::c_long> {
         libc::SYS_io_uring_setup,
         libc::SYS_io_uring_enter,
         libc::SYS_io_uring_register,
+        // A run keeps to the core its slot pinned it to.
+        libc::SYS_sched_setaffinity,
     ];
     #[cfg(target_arch = "x86_64")]
     calls.extend([
@@ -234,7 +236,7 @@ impl Filter {
         {
             let mut asm = Asm::default();
             let (kill, deny, nosys, clone) = (asm.label(), asm.label(), asm.label(), asm.label());
-            let (socket, socketpair) = (asm.label(), asm.label());
+            let (socket, socketpair, self_only) = (asm.label(), asm.label(), asm.label());
             let (no_family, no_protocol, inet, netlink, allow) = (
                 asm.label(),
                 asm.label(),
@@ -255,9 +257,16 @@ impl Filter {
             calls.push((libc::SYS_clone as u32, clone));
             calls.push((libc::SYS_socket as u32, socket));
             calls.push((libc::SYS_socketpair as u32, socketpair));
+            calls.push((libc::SYS_prlimit64 as u32, self_only));
             calls.sort_unstable();
             calls.dedup_by_key(|c| c.0);
             search(&mut asm, &calls);
+            // prlimit64(pid, ...): the caller's own limits only (pid 0, as
+            // the C library's getrlimit and setrlimit ask); another
+            // process's (the box's init) are not a program's to change.
+            asm.place(self_only);
+            asm.stmt(LD_W_ABS, OFF_ARG0);
+            asm.jump(JEQ, 0, To::Label(allow), To::Label(deny));
             asm.place(clone);
             asm.stmt(LD_W_ABS, OFF_ARG0);
             asm.jump(JSET, CLONE_NEW_FLAGS, To::Label(deny), To::Next);
@@ -404,6 +413,9 @@ mod tests {
             verdict(&f, AUDIT_ARCH, clone, libc::CLONE_NEWUSER as u32),
             eperm
         );
+        let prlimit = libc::SYS_prlimit64 as u32;
+        assert_eq!(verdict(&f, AUDIT_ARCH, prlimit, 0), SECCOMP_RET_ALLOW, "its own");
+        assert_eq!(verdict(&f, AUDIT_ARCH, prlimit, 1), eperm, "init's");
         assert_eq!(
             verdict(&f, 0x4000_0003, 0, 0),
             SECCOMP_RET_KILL_PROCESS,

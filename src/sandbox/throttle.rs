@@ -3,6 +3,13 @@
 //! workers that each generate data with several threads never run more
 //! programs at once than the machine has slots for: oversubscribing the
 //! CPU would stretch wall-clock times and turn them into false TLEs.
+//!
+//! Each run is pinned to one core, as contest judges pin a judge daemon
+//! to a core: a multi-threaded program cannot take CPU from the runs
+//! beside it, and timings are steadier. The core is the one the fewest
+//! of this process's runs hold when the run starts (with as many slots
+//! as cores, a core of its own), counted over every runner of the
+//! process, so several judges in one process never crowd one core.
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -62,15 +69,74 @@ impl Drop for Slots<'_> {
     }
 }
 
+/// The cores this process may run on, and how many of its runs each
+/// holds now.
+static CORES: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+/// A core held by one run, given back on drop.
+struct Core(Option<usize>);
+
+impl Core {
+    /// The core the fewest runs hold (the lowest of those).
+    fn take() -> Core {
+        let mut cores = CORES.lock().unwrap_or_else(PoisonError::into_inner);
+        if cores.is_empty() {
+            *cores = allowed_cores().into_iter().map(|c| (c, 0)).collect();
+        }
+        let least = cores.iter_mut().min_by_key(|(core, held)| (*held, *core));
+        Core(least.map(|(core, held)| {
+            *held += 1;
+            *core
+        }))
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        let mut cores = CORES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(entry) = cores.iter_mut().find(|(c, _)| Some(*c) == self.0) {
+            entry.1 -= 1;
+        }
+    }
+}
+
+/// The cores this process may run on (its affinity), in order; empty
+/// when the kernel does not say.
+fn allowed_cores() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; plain system call.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
 impl Runner for Throttled {
     fn run(&self, spec: &RunSpec) -> Result<Outcome, Error> {
         let _slots = self.acquire(1);
-        self.inner.run(spec)
+        let core = Core::take();
+        let mut spec = spec.clone();
+        spec.cpu = core.0;
+        self.inner.run(&spec)
     }
 
-    fn run_together(&self, specs: Vec<RunSpec>) -> Vec<Result<Outcome, Error>> {
+    fn run_together(&self, mut specs: Vec<RunSpec>) -> Vec<Result<Outcome, Error>> {
         let _slots = self.acquire(specs.len());
-        self.inner.run_together(specs)
+        let cores: Vec<Core> = specs
+            .iter_mut()
+            .map(|spec| {
+                let core = Core::take();
+                spec.cpu = core.0;
+                core
+            })
+            .collect();
+        let outcomes = self.inner.run_together(specs);
+        drop(cores);
+        outcomes
     }
 
     fn describe(&self) -> String {

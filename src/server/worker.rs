@@ -91,7 +91,7 @@ async fn judge_claim<Q: Queue>(
                 &ctx.test_data(),
                 ctx.config.limits.source_limit,
             )
-            .map_err(|e| format!("preparing: {e}"))?;
+            .map_err(|e| format!("preparing: {}", crate::errors::chain(&e)))?;
             ctx.judge()
                 .judge(&plan, &mut |event| {
                     if let Event::TestDone { index, report, .. } = event {
@@ -100,7 +100,7 @@ async fn judge_claim<Q: Queue>(
                         let _ = tx.send((index, report.clone()));
                     }
                 })
-                .map_err(|e| format!("judging: {e}"))
+                .map_err(|e| format!("judging: {}", crate::errors::chain(&e)))
         })
     });
     let period = (env.lease / 3).max(Duration::from_millis(100));
@@ -201,7 +201,7 @@ pub async fn run<Q: Queue>(
             Ok(WorkOutcome::QueueEmpty) => true,
             Ok(_) => false,
             Err(e) => {
-                tracing::error!(error = %e, "worker step failed");
+                tracing::error!(error = %crate::errors::chain(&e), "worker step failed");
                 true
             }
         };

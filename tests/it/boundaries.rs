@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Each layer and the crate modules it must not use. `context` and `cli`
-/// sit on top of everything; `config`, `verdict` and `digest` are shared
+/// sit on top of everything; `config`, `verdict`, `digest` and `errors` are shared
 /// vocabulary any layer may use (the sandbox only its own part of config).
 const FORBIDDEN: &[(&str, &[&str])] = &[
     (

@@ -36,6 +36,8 @@ pub(super) struct Job {
     pub(super) envp: *const *const libc::c_char,
     pub(super) rlimits: *const Rlimit,
     pub(super) n_rlimits: usize,
+    /// The core to pin the program to, or -1.
+    pub(super) cpu: i64,
 }
 
 /// What a [`JobOp`] mounts.
@@ -394,6 +396,7 @@ impl Inner {
             envp: arena.strings(env.iter().map(Vec::as_slice))?,
             rlimits: arena.put(rlimits.as_slice())?,
             n_rlimits: rlimits.as_slice().len(),
+            cpu: spec.cpu.map_or(-1, |c| c as i64),
         };
         // SAFETY: `job_at` is aligned room for a Job in the mapping.
         unsafe { job_at.write(job) };

@@ -58,6 +58,8 @@ use wire::Step;
 
 /// The uid and gid a program has inside its box.
 const BOX_ID: u32 = 1000;
+/// How many boxes one run tries before its failure is the judge's (IE).
+const BOX_TRIES: u32 = 3;
 /// How often a running box is checked against its CPU limit.
 const POLL: Duration = Duration::from_millis(10);
 
@@ -168,8 +170,10 @@ impl NamespaceSandbox {
     }
 
     /// A box with the run loaded and let go, and when its wall clock
-    /// started. A prepared box that died waiting (killed from outside) is
-    /// replaced once by a fresh one.
+    /// started. A box that fails to come up (its preparation, or loading
+    /// the run into it: a machine under load, a prepared box killed from
+    /// outside) is replaced by a fresh one, up to [`BOX_TRIES`] boxes; the
+    /// error is the last box's.
     fn launch(
         &self,
         spec: &RunSpec,
@@ -177,27 +181,33 @@ impl NamespaceSandbox {
         stdio: [RawFd; 3],
         program: &str,
     ) -> Result<(Boxed, Instant), Error> {
-        let mut b = self.take(&spec.limits)?;
-        match self.start(&mut b, spec, mounts, stdio, program) {
-            Ok(start) => Ok((b, start)),
-            // Only sending fails so.
-            Err(Error::Setup { .. }) => {
-                self.discard(b);
-                let mut b = self
-                    .inner
-                    .prepare((spec.limits.memory, spec.limits.processes))?;
-                match self.start(&mut b, spec, mounts, stdio, program) {
-                    Ok(start) => Ok((b, start)),
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let attempt = if tries == 1 {
+                self.take(&spec.limits)
+            } else {
+                self.inner
+                    .prepare((spec.limits.memory, spec.limits.processes))
+            };
+            let failed = match attempt {
+                Ok(mut b) => match self.start(&mut b, spec, mounts, stdio, program) {
+                    Ok(start) => return Ok((b, start)),
                     Err(e) => {
                         self.discard(b);
-                        Err(e)
+                        e
                     }
-                }
+                },
+                Err(e) => e,
+            };
+            if tries >= BOX_TRIES || !matches!(failed, Error::Setup { .. }) {
+                return Err(failed);
             }
-            Err(e) => {
-                self.discard(b);
-                Err(e)
-            }
+            tracing::warn!(
+                error = %crate::errors::chain(&failed),
+                "a box failed to come up; trying a fresh one"
+            );
+            std::thread::sleep(Duration::from_millis(20 << tries));
         }
     }
 

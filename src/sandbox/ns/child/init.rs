@@ -60,6 +60,13 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     let job = &*prep.job;
     add_run_mounts(prep, job);
     enter_root(prep);
+    if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
+        // The program's threads and children inherit it; it cannot undo
+        // it (seccomp). A core the machine took away since is no pinning.
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(job.cpu as usize, &mut set);
+        libc::sched_setaffinity(stub, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
     // The file system is ready: the program may go.
     if wire::send_run(to_stub, &stdio) != 1 {
         fail(report, Step::Job);
