@@ -191,3 +191,129 @@ fn doctor_names_the_tiers_in_force() {
     }
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
+
+/// A runner that fails the first `fail` runs as the machine would (a box
+/// that cannot come up, or a compiler killed from outside), then runs as
+/// `inner` does.
+struct Faulty {
+    inner: std::sync::Arc<dyn Runner>,
+    fail: std::sync::atomic::AtomicUsize,
+    how: Fault,
+}
+
+#[derive(Clone, Copy)]
+enum Fault {
+    NoBox,
+    Killed,
+}
+
+impl Runner for Faulty {
+    fn run(&self, spec: &RunSpec) -> Result<Outcome, grundy::sandbox::Error> {
+        use std::sync::atomic::Ordering;
+        let left = self.fail.load(Ordering::SeqCst);
+        if left == 0 || spec.program.ends_with("true") || spec.args.iter().any(|a| a == "--version")
+        {
+            return self.inner.run(spec);
+        }
+        self.fail.store(left - 1, Ordering::SeqCst);
+        match self.how {
+            Fault::NoBox => Err(grundy::sandbox::Error::Setup {
+                program: "a box".into(),
+                step: "preparing the box's file system",
+                source: std::io::Error::from_raw_os_error(libc::EBUSY),
+            }),
+            Fault::Killed => Ok(Outcome {
+                termination: Termination::Signaled(libc::SIGKILL),
+                cpu_ms: 5,
+                wall_ms: 5,
+                memory_kib: 0,
+                measured_by: grundy::sandbox::Measurement::Rusage,
+            }),
+        }
+    }
+
+    fn describe(&self) -> String {
+        "faulty".into()
+    }
+}
+
+// Issue 20: a compilation the machine failed (no box, the compiler killed
+// from outside) was a final CE, cached or not. It is tried again, and the
+// judge's fault (an error, IE) when it persists, never the source's.
+#[test]
+fn r20_a_compilation_the_machine_failed_is_retried_and_never_ce() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let c = languages.get("c").unwrap();
+    let source = Source::new(b"int main(void) { return 0; }".to_vec());
+    for how in [Fault::NoBox, Fault::Killed] {
+        let cache = ProgramCache::new(data.path().join(format!("p{}", how as u8)));
+        let twice = Faulty {
+            inner: sb.clone(),
+            fail: 2.into(),
+            how,
+        };
+        match c.compile(&twice, &cache, &source, &compile_limits()) {
+            Ok(Compiled::Ok(_)) => {}
+            Ok(Compiled::Failed(m)) => panic!("two machine faults became CE: {m}"),
+            Err(e) => panic!("two machine faults were not retried: {e}"),
+        }
+        let cache = ProgramCache::new(data.path().join(format!("q{}", how as u8)));
+        let always = Faulty {
+            inner: sb.clone(),
+            fail: 100.into(),
+            how,
+        };
+        match c.compile(&always, &cache, &source, &compile_limits()) {
+            Err(_) => {}
+            Ok(Compiled::Failed(m)) => panic!("a machine fault became CE: {m}"),
+            Ok(Compiled::Ok(_)) => panic!("compiled with no working box"),
+        }
+        // Nothing wrong was cached: a working machine compiles it.
+        match c.compile(sb.as_ref(), &cache, &source, &compile_limits()) {
+            Ok(Compiled::Ok(_)) => {}
+            other => panic!("after the machine recovered: {other:?}"),
+        }
+    }
+}
+
+// Issue 21: a Python compile ran `import py_compile` in the source's
+// directory, so a sibling `py_compile.py` of a directory submission ran
+// at compile time (and could make the judge fail).
+#[test]
+fn r21_a_python_compile_runs_nothing_of_the_submission() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let mut source = Source::new(b"print('hello')\n".to_vec());
+    source.siblings.push((
+        std::path::PathBuf::from("box/py_compile.py"),
+        b"import sys\nprint('ran at compile time')\nsys.exit(3)\n".to_vec(),
+    ));
+    let python = languages.get("python").unwrap();
+    match python.compile(sb.as_ref(), &cache, &source, &compile_limits()) {
+        Ok(Compiled::Ok(_)) => {}
+        other => panic!("the submission's py_compile.py ran: {other:?}"),
+    }
+}
+
+// Issue 21: `#![crate_type = "lib"]` made rustc succeed and write an
+// archive where the program should be: the failed exec was IE.
+#[test]
+fn r21_a_compile_that_leaves_no_program_is_ce() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let rust = languages.get("rust").unwrap();
+    let source = Source::new(b"#![crate_type = \"lib\"]\npub fn f() {}\n".to_vec());
+    match rust.compile(sb.as_ref(), &cache, &source, &compile_limits()) {
+        Ok(Compiled::Failed(m)) => assert!(m.contains("no runnable program"), "{m}"),
+        other => panic!("a library is not a program: {other:?}"),
+    }
+}

@@ -1396,3 +1396,168 @@ fn the_judges_own_memory_is_not_charged_to_the_program() {
     }
     std::hint::black_box(&ballast);
 }
+
+// Issue 21 (and 22, item 6): the box's init was a fork of the judge. It
+// showed the judge's command line at /proc/1/cmdline, kept the judge's
+// signal handlers (queued signals made init run them until it died: IE on
+// demand), and shared the program's uid with `prlimit64` allowed (init's
+// RLIMIT_CPU set to 0 killed it: IE on demand).
+#[test]
+fn r21_init_shows_nothing_of_the_judge() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <stdio.h>
+int main(void) {
+    char buf[65536];
+    FILE *f = fopen("/proc/1/cmdline", "rb");
+    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0, shown = 0;
+    for (size_t i = 0; i < n; i++) shown += buf[i] != 0;
+    printf("cmdline %zu\n", shown);
+    f = fopen("/proc/1/environ", "rb");
+    n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    printf("environ %zu\n", n);
+    f = fopen("/proc/1/comm", "r");
+    if (f && fgets(buf, sizeof buf, f)) printf("comm %s", buf);
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits());
+    ran.assert_exited_ok();
+    assert!(ran.stdout.contains("cmdline 0\n"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("environ 0\n"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("comm init\n"), "{}", ran.stdout);
+}
+
+#[test]
+fn r21_signals_queued_to_init_change_nothing() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, 32, 33, 34, 40, SIGUSR1, SIGCHLD, SIGTERM};
+    for (int round = 0; round < 200; round++)
+        for (unsigned i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+            siginfo_t info;
+            memset(&info, 0, sizeof info);
+            info.si_code = SI_QUEUE;
+            info.si_pid = getpid();
+            info.si_uid = getuid();
+            syscall(SYS_rt_sigqueueinfo, 1, sigs[i], &info);
+            kill(1, sigs[i]);
+        }
+    usleep(50000);
+    /* Init must still reap and report. */
+    for (int i = 0; i < 8; i++)
+        if (fork() == 0) _exit(0);
+    while (wait(NULL) > 0) {}
+    puts("survived");
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits());
+    ran.assert_exited_ok();
+    assert_eq!(ran.stdout, "survived\n");
+}
+
+#[test]
+fn r21_a_program_cannot_change_inits_limits() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    struct rlimit zero = {0, 0};
+    if (prlimit(1, RLIMIT_CPU, &zero, NULL) == 0) puts("changed init");
+    else printf("denied %d\n", errno);
+    struct rlimit mine;
+    printf("own %d\n", prlimit(0, RLIMIT_CPU, NULL, &mine));
+    /* Work for init: children to reap. */
+    for (int i = 0; i < 32; i++)
+        if (fork() == 0) _exit(0);
+    while (wait(NULL) > 0) {}
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits());
+    ran.assert_exited_ok();
+    assert_eq!(ran.stdout, format!("denied {}\nown 0\n", libc::EPERM));
+}
+
+// Issue 20: a run keeps to one core (its slot's), threads and children
+// included, and cannot leave it.
+#[test]
+fn r20_a_run_is_pinned_to_one_core_it_cannot_leave() {
+    let Some(sb) = boxed() else { return };
+    let throttled = sandbox::Throttled::new(sb, 2);
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+int main(void) {
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    printf("cpus %d\n", CPU_COUNT(&set));
+    for (int c = 0; c < 64; c++) CPU_SET(c, &set);
+    if (sched_setaffinity(0, sizeof set, &set) == 0) puts("widened");
+    else printf("denied %d\n", errno);
+    return 0;
+}"#,
+    );
+    let ran = run(&throttled, &fx, &[], limits());
+    ran.assert_exited_ok();
+    assert_eq!(ran.stdout, format!("cpus 1\ndenied {}\n", libc::EPERM));
+}
+
+// Issue 20: boxes set up from many threads at once, more than the
+// machine's cores several times over, all come up (none is the judge's
+// failure), from a judge holding much memory that it writes to.
+#[test]
+fn r20_more_boxes_than_cores_at_once_all_come_up() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c("int main(void) { return 0; }");
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut ballast = vec![1u8; 128 << 20];
+            let mut i = 0usize;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                ballast[i % (128 << 20)] ^= 1;
+                i = i.wrapping_add(4096 * 3 + 1);
+                if i % 4096 == 0 {
+                    std::thread::sleep(Duration::from_micros(100));
+                }
+            }
+        });
+        let runs: Vec<_> = (0..cores * 6)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..4)
+                        .map(|_| run(sb.as_ref(), &fx, &[], limits()).outcome.termination)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for r in runs {
+            for termination in r.join().unwrap() {
+                assert_eq!(termination, Termination::Exited(0));
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
