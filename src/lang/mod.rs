@@ -878,10 +878,7 @@ fn is_runnable(path: &Path) -> bool {
     // e_type (little or big endian): ET_EXEC (2) or ET_DYN (3).
     n == head.len()
         && head.starts_with(b"\x7fELF")
-        && matches!(
-            if head[5] == 2 { head[17] } else { head[16] },
-            2 | 3
-        )
+        && matches!(if head[5] == 2 { head[17] } else { head[16] }, 2 | 3)
 }
 
 impl Program {
@@ -1012,7 +1009,13 @@ mod tests {
         // who failed it: "cached" (the compiler's own verdict), "CE"
         // (a limit the source plausibly met) or "machine".
         let table = [
-            (Exited(1), 0, "main.cpp:1: error: expected ';'", false, "cached"),
+            (
+                Exited(1),
+                0,
+                "main.cpp:1: error: expected ';'",
+                false,
+                "cached",
+            ),
             (CpuTimeout, 10_000, "", false, "CE"),
             (MemoryExceeded, 100, "", false, "CE"),
             (OutputExceeded, 100, "", false, "CE"),
@@ -1026,7 +1029,13 @@ mod tests {
             // A crash on every try: one the source triggers.
             (Signaled(libc::SIGSEGV), 100, "", true, "CE"),
             // The box's own /tmp filled, the judge's disk has room.
-            (Exited(1), 100, "fatal error: No space left on device", false, "CE"),
+            (
+                Exited(1),
+                100,
+                "fatal error: No space left on device",
+                false,
+                "CE",
+            ),
         ];
         for (termination, cpu_ms, log, last, want) in table {
             let outcome = sandbox::Outcome {
@@ -1048,7 +1057,10 @@ mod tests {
                 Cause::Source(Some(_)) => "CE",
                 Cause::Machine(_) => "machine",
             };
-            assert_eq!(got, want, "{termination:?} after {cpu_ms} ms, last try {last}");
+            assert_eq!(
+                got, want,
+                "{termination:?} after {cpu_ms} ms, last try {last}"
+            );
         }
     }
 

@@ -74,7 +74,7 @@ pub(super) struct Rlimit {
 /// between fork and exec without allocating.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Rlimits {
-    items: [Rlimit; 6],
+    items: [Rlimit; 8],
     len: usize,
 }
 
@@ -102,6 +102,11 @@ impl Rlimits {
     }
 }
 
+/// Signals a run may have queued at once.
+const PENDING_SIGNALS: u64 = 256;
+/// Bytes a run may hold in POSIX message queues.
+const MESSAGE_QUEUE_BYTES: u64 = 64 << 10;
+
 /// Whether `RLIMIT_NPROC` carries [`Limits::processes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ProcessLimit {
@@ -125,6 +130,10 @@ impl Limits {
     ///   and is never buffered;
     /// * `RLIMIT_STACK` = the memory limit, so deep recursion works;
     /// * `RLIMIT_NOFILE` = the open files limit, `RLIMIT_CORE` = 0;
+    /// * `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE` small: the kernel
+    ///   charges queued signals and POSIX message queues to the judge's
+    ///   uid as well as the box's, so an unbounded box would deny them to
+    ///   every process of that uid on the host;
     /// * `RLIMIT_NPROC` = the process limit, where `processes` says so.
     pub(super) fn rlimits(&self, processes: ProcessLimit) -> Rlimits {
         let cpu_s = self.cpu.as_secs() + 1;
@@ -139,6 +148,12 @@ impl Limits {
             rlimit(libc::RLIMIT_STACK, self.memory, self.memory),
             rlimit(libc::RLIMIT_NOFILE, self.open_files, self.open_files),
             rlimit(libc::RLIMIT_CORE, 0, 0),
+            rlimit(libc::RLIMIT_SIGPENDING, PENDING_SIGNALS, PENDING_SIGNALS),
+            rlimit(
+                libc::RLIMIT_MSGQUEUE,
+                MESSAGE_QUEUE_BYTES,
+                MESSAGE_QUEUE_BYTES,
+            ),
             rlimit(libc::RLIMIT_NPROC, self.processes, self.processes),
         ];
         let len = match processes {

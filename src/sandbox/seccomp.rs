@@ -414,7 +414,11 @@ mod tests {
             eperm
         );
         let prlimit = libc::SYS_prlimit64 as u32;
-        assert_eq!(verdict(&f, AUDIT_ARCH, prlimit, 0), SECCOMP_RET_ALLOW, "its own");
+        assert_eq!(
+            verdict(&f, AUDIT_ARCH, prlimit, 0),
+            SECCOMP_RET_ALLOW,
+            "its own"
+        );
         assert_eq!(verdict(&f, AUDIT_ARCH, prlimit, 1), eperm, "init's");
         assert_eq!(
             verdict(&f, 0x4000_0003, 0, 0),

@@ -10,7 +10,7 @@
 //! writing or `fchmod` it: change the data every later run is judged on.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Seek, SeekFrom};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -148,27 +148,71 @@ pub(super) struct BoxStdio {
     pub(super) outputs: Outputs,
 }
 
-/// Memory files a box writes, and the file each is copied to.
-pub(super) struct Outputs(Vec<(File, PathBuf)>);
+/// Memory files a box writes, the file each is copied to, and how much
+/// of it is kept.
+pub(super) struct Outputs(Vec<(File, PathBuf, u64)>);
+
+/// Bytes of a run's stderr the judge keeps (when it has a file of its
+/// own): enough for an admin to read why a program failed, and a program
+/// that writes (or seeks) far cannot make the judge copy more.
+const STDERR_KEPT: u64 = 16 << 10;
 
 impl Outputs {
     /// Copies what the run wrote to its files (at most `limit` bytes each,
-    /// the output limit the box's writes met already).
+    /// the output limit the box's writes met already; at most
+    /// [`STDERR_KEPT`] of a stderr of its own). Only the bytes the run
+    /// wrote are copied: a hole it seeked over (or made with `ftruncate`)
+    /// stays a hole, so the host's disk and the copy cost no more than
+    /// what was really written.
     ///
     /// # Errors
     /// When a file cannot be written.
     pub(super) fn finish(self, limit: u64) -> Result<(), Error> {
-        for (mut memory, path) in self.0 {
+        for (memory, path, kept) in self.0 {
             let io = |source| Error::Io {
                 path: path.clone(),
                 source,
             };
             let mut file = File::create(&path).map_err(io)?;
-            memory.seek(SeekFrom::Start(0)).map_err(io)?;
-            std::io::copy(&mut (&mut memory).take(limit), &mut file).map_err(io)?;
+            copy_data(&memory, &mut file, limit.min(kept)).map_err(io)?;
         }
         Ok(())
     }
+}
+
+/// Copies the data of `from` (not its holes) to the same offsets of `to`,
+/// up to `max` bytes of length.
+fn copy_data(from: &File, to: &mut File, max: u64) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::FileExt;
+    let len = from.metadata()?.len().min(max);
+    let fd = from.as_raw_fd();
+    let mut at = 0u64;
+    let mut buf = vec![0u8; 64 << 10];
+    while at < len {
+        // SAFETY: plain lseek on a descriptor we own.
+        let data = unsafe { libc::lseek(fd, at as libc::off_t, libc::SEEK_DATA) };
+        if data < 0 {
+            // ENXIO: nothing but a hole from here on.
+            break;
+        }
+        // SAFETY: as above.
+        let hole = unsafe { libc::lseek(fd, data, libc::SEEK_HOLE) };
+        let (start, end) = (data as u64, (hole.max(data) as u64).min(len));
+        let mut pos = start;
+        while pos < end {
+            let want = buf.len().min((end - pos) as usize);
+            let n = from.read_at(&mut buf[..want], pos)?;
+            if n == 0 {
+                break;
+            }
+            to.seek(SeekFrom::Start(pos))?;
+            to.write_all(&buf[..n])?;
+            pos += n as u64;
+        }
+        at = end.max(start + 1);
+    }
+    to.set_len(len)
 }
 
 /// The run's stdin, stdout and stderr for a box: files become anonymous
@@ -182,8 +226,8 @@ pub(super) fn open_box_stdio(spec: &RunSpec) -> Result<BoxStdio, Error> {
         Stdio::File(path) => copy_in(path)?,
         other => open(other, Direction::Read)?,
     };
-    let mut outputs: Vec<(File, PathBuf)> = Vec::new();
-    let mut output = |stdio: &Stdio, name: &std::ffi::CStr| -> Result<OwnedFd, Error> {
+    let mut outputs: Vec<(File, PathBuf, u64)> = Vec::new();
+    let mut output = |stdio: &Stdio, name: &std::ffi::CStr, kept: u64| -> Result<OwnedFd, Error> {
         let Stdio::File(path) = stdio else {
             return open(stdio, Direction::Write);
         };
@@ -191,17 +235,18 @@ pub(super) fn open_box_stdio(spec: &RunSpec) -> Result<BoxStdio, Error> {
             path: path.clone(),
             source,
         };
-        // Stdout and stderr to one path share one memory file.
-        if let Some((memory, _)) = outputs.iter().find(|(_, p)| p == path) {
+        // Stdout and stderr to one path share one memory file (kept as
+        // stdout is: a compiler's messages).
+        if let Some((memory, _, _)) = outputs.iter().find(|(_, p, _)| p == path) {
             return memory.try_clone().map(OwnedFd::from).map_err(io);
         }
         let memory = memfd(name, path)?;
         let fd = memory.try_clone().map(OwnedFd::from).map_err(io)?;
-        outputs.push((memory, path.clone()));
+        outputs.push((memory, path.clone(), kept));
         Ok(fd)
     };
-    let stdout = output(&spec.stdout, c"stdout")?;
-    let stderr = output(&spec.stderr, c"stderr")?;
+    let stdout = output(&spec.stdout, c"stdout", u64::MAX)?;
+    let stderr = output(&spec.stderr, c"stderr", STDERR_KEPT)?;
     Ok(BoxStdio {
         fds: [stdin, stdout, stderr],
         outputs: Outputs(outputs),

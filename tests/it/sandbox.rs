@@ -1561,3 +1561,95 @@ fn r20_more_boxes_than_cores_at_once_all_come_up() {
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
     });
 }
+
+// Issue 21: a box's kernel counts are its own. Each box's user namespace
+// was created by the judge's uid, which the kernel charges too: a box
+// taking every inotify instance, or queuing signals to the limit, denied
+// them to every process of the judge's uid on the host while it ran.
+#[test]
+fn r21_a_box_exhausts_only_its_own_kernel_counts() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+int main(void) {
+    int n = 0;
+    while (n < 100000 && inotify_init1(0) >= 0) n++;
+    printf("inotify %d\n", n);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGRTMIN);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    union sigval v = {0};
+    int k = 0;
+    while (k < 1000000 && sigqueue(getpid(), SIGRTMIN, v) == 0) k++;
+    printf("signals %d\n", k);
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits().open_files(1024));
+    ran.assert_exited_ok();
+    let count = |what: &str| -> u64 {
+        ran.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(what))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {what} in {}", ran.stdout))
+    };
+    assert!(count("signals") <= 256, "{}", ran.stdout);
+    if sb.describe().contains("user namespace") {
+        assert!(count("inotify") <= 16, "{}", ran.stdout);
+    }
+}
+
+// Issue 21: `ftruncate(2, 64 MiB)` cost the box nothing but made the judge
+// copy 64 MiB of stderr per test to its disk. Stderr is kept small, and a
+// seeked-over stdout costs the host what was written, not its length.
+#[test]
+fn r21_what_the_judge_keeps_is_what_was_written() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    ftruncate(2, 64 << 20);
+    lseek(2, 60 << 20, SEEK_SET);
+    write(2, "tail of stderr\n", 15);
+    lseek(1, 48 << 20, SEEK_SET);
+    write(1, "end\n", 4);
+    return 0;
+}"#,
+    );
+    let cwd = tempfile::tempdir().unwrap();
+    let capture = tempfile::tempdir().unwrap();
+    let (out, err) = (capture.path().join("stdout"), capture.path().join("stderr"));
+    let spec = RunSpec::new(
+        fx.path().join("main"),
+        cwd.path(),
+        limits().output(128 << 20),
+    )
+    .stdout(Stdio::file(&out))
+    .stderr(Stdio::file(&err))
+    .bind(Bind::read_only(fx.path()));
+    let outcome = sb.run(&spec).unwrap();
+    assert_eq!(outcome.termination, Termination::Exited(0));
+    use std::os::unix::fs::MetadataExt;
+    let (o, e) = (
+        std::fs::metadata(&out).unwrap(),
+        std::fs::metadata(&err).unwrap(),
+    );
+    assert!(e.len() <= 16 << 10, "stderr kept: {} bytes", e.len());
+    assert_eq!(o.len(), (48 << 20) + 4, "stdout keeps its length");
+    assert!(
+        o.blocks() * 512 < 1 << 20,
+        "stdout takes {} bytes of disk",
+        o.blocks() * 512
+    );
+    let text = std::fs::read(&out).unwrap();
+    assert_eq!(&text[48 << 20..], b"end\n");
+}

@@ -67,9 +67,10 @@ impl Inner {
             report_read,
             report_write,
         } = channels()?;
-        let zygote = self.zygote.get().ok_or_else(|| {
-            setup("cloning the box's init")(std::io::Error::other("no zygote"))
-        })?;
+        let zygote = self
+            .zygote
+            .get()
+            .ok_or_else(|| setup("cloning the box's init")(std::io::Error::other("no zygote")))?;
         let (pid, pidfd) = zygote.clone_init(&control_box, &report_write, &shared)?;
         drop((control_box, report_write));
         // From here on dropping the box kills its init and waits for it.

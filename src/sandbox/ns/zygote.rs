@@ -72,7 +72,8 @@ impl Zygote {
     /// Forks the zygote from a thread that lives until [`Zygote::stop`]
     /// (the zygote dies with the thread that forked it).
     pub(super) fn start(inner: std::sync::Arc<Inner>) -> Result<Zygote, Error> {
-        let (judge_end, zygote_end) = super::boxed::socketpair().map_err(setup("creating a socket"))?;
+        let (judge_end, zygote_end) =
+            super::boxed::socketpair().map_err(setup("creating a socket"))?;
         let (tx, rx) = std::sync::mpsc::channel::<std::io::Result<libc::pid_t>>();
         let keeper = std::thread::Builder::new()
             .name("grundy-zygote".into())
@@ -139,7 +140,8 @@ impl Zygote {
                 // SAFETY: our own child.
                 while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
                     && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
-                {}
+                {
+                }
             })
             .map_err(setup("starting the zygote's thread"))?;
         match rx.recv() {
@@ -196,16 +198,15 @@ impl Zygote {
         let mut answer = Answer { pid: 0, errno: 0 };
         let mut fds = [-1; 1];
         // SAFETY: valid descriptors and buffers.
-        let got = unsafe { receive_with_fds(socket.as_raw_fd(), as_bytes_mut(&mut answer), &mut fds) };
+        let got =
+            unsafe { receive_with_fds(socket.as_raw_fd(), as_bytes_mut(&mut answer), &mut fds) };
         drop(guard);
         if got != std::mem::size_of::<Answer>() as isize {
-            return Err(setup("hearing from the zygote")(
-                if got < 0 {
-                    std::io::Error::last_os_error()
-                } else {
-                    std::io::Error::other("the zygote is gone")
-                },
-            ));
+            return Err(setup("hearing from the zygote")(if got < 0 {
+                std::io::Error::last_os_error()
+            } else {
+                std::io::Error::other("the zygote is gone")
+            }));
         }
         if answer.errno != 0 || fds[0] < 0 {
             // SAFETY: closing what we were sent, if anything.

@@ -107,6 +107,11 @@ unsafe fn wait_for_go(prep: &Prep) {
     if !Control::Go.receive(prep.control) {
         fail(report, Step::Go);
     }
+    if prep.users == Users::Namespace {
+        // Never without a user namespace of the box's own: there these
+        // would be the host's.
+        limit_namespace_counts();
+    }
     // Nothing in the box may read init's memory or descriptors. (Not
     // before the judge has written the id maps: a process that is not
     // dumpable has its /proc files owned by root.)
@@ -123,6 +128,38 @@ unsafe fn wait_for_go(prep: &Prep) {
         report,
         Step::Private,
     );
+}
+
+/// Sets the counts this box's user namespace allows low (inotify
+/// instances and watches; no further namespaces, fanotify groups or
+/// marks). The kernel charges each of them to the namespace's creator too
+/// (the judge's uid): unbounded, one box could take them all from every
+/// process of that uid on the host. Init may (it holds every capability
+/// in its own namespace); the program, without capabilities, cannot raise
+/// them. Where a count does not exist (an older kernel) or there is no
+/// user namespace (root's tier), nothing is written.
+unsafe fn limit_namespace_counts() {
+    let counts: [(&std::ffi::CStr, &[u8]); 12] = [
+        (c"/proc/sys/user/max_inotify_instances", b"16"),
+        (c"/proc/sys/user/max_inotify_watches", b"1024"),
+        (c"/proc/sys/user/max_fanotify_groups", b"0"),
+        (c"/proc/sys/user/max_fanotify_marks", b"0"),
+        (c"/proc/sys/user/max_user_namespaces", b"0"),
+        (c"/proc/sys/user/max_mnt_namespaces", b"0"),
+        (c"/proc/sys/user/max_net_namespaces", b"0"),
+        (c"/proc/sys/user/max_pid_namespaces", b"0"),
+        (c"/proc/sys/user/max_ipc_namespaces", b"0"),
+        (c"/proc/sys/user/max_uts_namespaces", b"0"),
+        (c"/proc/sys/user/max_cgroup_namespaces", b"0"),
+        (c"/proc/sys/user/max_time_namespaces", b"0"),
+    ];
+    for (path, value) in counts {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd >= 0 {
+            libc::write(fd, value.as_ptr().cast(), value.len());
+            libc::close(fd);
+        }
+    }
 }
 
 /// Opens the base's bind sources, then has a helper build the base as

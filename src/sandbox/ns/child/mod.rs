@@ -24,7 +24,6 @@ use crate::sandbox::seccomp::Filter;
 
 pub(in crate::sandbox::ns) use init::init;
 
-
 /// Everything a box's init needs before its run arrives, prepared by the
 /// judge before the zygote's fork (the zygote fills in a box's channels
 /// and job; each init works on its own copy).
