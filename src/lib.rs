@@ -18,6 +18,8 @@
 //! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`export`]: writes a package in another judge's format (Kattis).
 //! * [`import`]: turns a Kattis package into a native problem.
+//! * [`site`]: what the hosted judge's two edges share: taking a
+//!   submission, who sees what, sign-in throttling.
 //! * [`server`]: the hosted judge's HTTP API and judge workers.
 //! * [`web`]: the hosted judge's web pages, next to the API.
 //! * [`cli`]: the command line on top.
@@ -39,6 +41,7 @@ pub mod lang;
 pub mod problem;
 pub mod sandbox;
 pub mod server;
+pub mod site;
 pub mod store;
 pub mod verdict;
 pub mod verify;

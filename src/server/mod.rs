@@ -22,23 +22,31 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Notify};
 
-pub(crate) use error::log_internal;
 pub use error::ApiError;
 pub use worker::{try_judge_next, WorkOutcome, WorkerEnv};
 
 use crate::context::Context;
-use crate::store::{Queue, Store};
+use crate::site::signin::{self, Passwords, Throttle};
+use crate::store::{Queue, Store, SubmitLimits};
 
 /// The largest request body accepted (413 beyond it).
 pub const BODY_LIMIT: usize = 1 << 20;
+
+/// How long a sign-in waits for a free password hasher before it is
+/// told to retry.
+const PASSWORD_WAIT: Duration = Duration::from_secs(2);
 
 /// Everything a handler or worker needs; cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
     pub ctx: Arc<Context>,
     pub store: Store,
-    /// Submissions one user may make per minute (0: no limit).
-    pub per_minute: u32,
+    /// A user's limits on new submissions.
+    pub limits: SubmitLimits,
+    /// Failed sign-ins, by name and by client address.
+    pub throttle: Arc<Throttle>,
+    /// argon2 on a bounded pool.
+    pub passwords: Arc<Passwords>,
     pub(crate) worker: WorkerEnv,
     /// Woken when a submission is stored.
     pub(crate) wake: Arc<Notify>,
@@ -52,7 +60,22 @@ impl AppState {
         let (changes, _) = watch::channel(0);
         let (stop, _) = watch::channel(false);
         AppState {
-            per_minute: server.submissions_per_minute,
+            limits: SubmitLimits {
+                per_minute: server.submissions_per_minute,
+                max_waiting: server.max_waiting,
+            },
+            throttle: Arc::new(Throttle::new(signin::Limits {
+                per_name: server.signin_failures_per_name,
+                per_address: server.signin_failures_per_address,
+                backoff: Duration::from_secs_f64(server.signin_backoff_seconds),
+            })),
+            passwords: Arc::new(Passwords::new(
+                match server.password_hashers {
+                    0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    n => n,
+                },
+                PASSWORD_WAIT,
+            )),
             worker: WorkerEnv {
                 lease: Duration::from_secs_f64(server.lease_seconds),
                 ctx: ctx.clone(),
@@ -89,8 +112,39 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::web::router())
         .fallback(crate::web::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
+
+/// The pages' and the API's policy for browsers, on every response: only
+/// this site's own scripts, styles and images (no inline script, no
+/// plugin, no other origin), never inside another site's frame, types as
+/// sent, no full URL in the referrer to other sites. Every response is
+/// private (sources, verdicts, admin pages, the API's replies) and not
+/// stored by caches, unless its handler said otherwise (the static
+/// files).
+async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
+    use axum::http::header::{self, HeaderValue};
+    let headers = response.headers_mut();
+    let fixed = [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "same-origin"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ];
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// The Content-Security-Policy of every response.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; \
+    frame-ancestors 'none'";
 
 /// Serves the API on `listener` with `workers` judge workers until
 /// `shutdown` completes; then stops taking work, lets each worker finish
@@ -107,17 +161,90 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let handles = start_workers(&state, workers).await?;
     let stopper = state.clone();
-    let after = state.clone();
-    let result = axum::serve(listener, app(state))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down: finishing the submissions being judged");
-            stopper.begin_shutdown();
-        })
-        .await;
-    after.begin_shutdown();
+    let server = &state.ctx.config.server;
+    let limits = Connections {
+        header_timeout: Duration::from_secs_f64(server.header_timeout_seconds),
+        max: server.max_connections,
+    };
+    let result = accept(listener, app(state.clone()), limits, async move {
+        shutdown.await;
+        tracing::info!("shutting down: finishing the submissions being judged");
+        stopper.begin_shutdown();
+    })
+    .await;
+    state.begin_shutdown();
     join_workers(handles).await;
     result
+}
+
+/// What one connection may hold of the server.
+#[derive(Debug, Clone, Copy)]
+struct Connections {
+    /// The longest wait for a request's head, on a new connection or an
+    /// idle one between requests; then the connection is closed (a client
+    /// that opens connections and sends nothing holds none for long).
+    header_timeout: Duration,
+    /// Connections served at once; the next waits in the listener's
+    /// backlog until one closes.
+    max: usize,
+}
+
+/// Serves `router` over HTTP/1 on `listener`, each request told its
+/// client's address (`ConnectInfo`), until `shutdown` completes; then
+/// takes no new connection, lets requests in flight finish, and closes
+/// idle connections.
+async fn accept(
+    listener: TcpListener,
+    router: Router,
+    limits: Connections,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt as _;
+
+    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            permit = permits.clone().acquire_owned() => permit.map_err(std::io::Error::other)?,
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of descriptors, or a connection reset before it
+                    // was taken: the listener itself is fine.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+            router.clone().oneshot(request)
+        });
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(limits.header_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "a connection ended in error");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 /// Judge workers only, without the API, until `shutdown` completes (what

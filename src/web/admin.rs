@@ -13,7 +13,6 @@ use serde::Deserialize;
 
 use super::render::{me, percent_encode, render, PageError};
 use super::session::{check_csrf, Admin};
-use crate::auth;
 use crate::server::registry::HEARTBEAT;
 use crate::server::AppState;
 use crate::store::{self, Queue};
@@ -111,8 +110,11 @@ pub async fn add_user(
         .await;
     }
     let password = form.password;
-    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-        .await?
+    let hash = state
+        .passwords
+        .hash(password)
+        .await
+        .map_err(busy)?
         .map_err(|e| PageError::internal(&e))?;
     match state
         .store
@@ -187,8 +189,11 @@ pub async fn change_user(
                 )
                 .await;
             }
-            let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-                .await?
+            let hash = state
+                .passwords
+                .hash(password)
+                .await
+                .map_err(busy)?
                 .map_err(|e| PageError::internal(&e))?;
             state.store.set_password(&name, &hash).await
         }
@@ -300,4 +305,13 @@ pub async fn queue(
         },
     )?;
     Ok(html.into_response())
+}
+
+/// The password hashers were all busy: try again shortly.
+fn busy(_: crate::site::signin::Busy) -> PageError {
+    PageError::status(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "Busy",
+        "The judge is busy checking passwords; try again in a moment.",
+    )
 }

@@ -124,7 +124,7 @@ impl PageError {
 
     /// An internal failure: logged with its chain, shown generically.
     pub fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
-        crate::server::log_internal(err, "internal error on a page");
+        crate::site::log_internal(err, "internal error on a page");
         PageError::status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "Something went wrong",
