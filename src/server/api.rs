@@ -198,7 +198,10 @@ impl<'a> TestView<'a> {
                 ""
             },
             score: t.score.filter(|_| shows(TestField::Score)),
-            transcript: t.transcript.as_ref().filter(|_| shows(TestField::Transcript)),
+            transcript: t
+                .transcript
+                .as_ref()
+                .filter(|_| shows(TestField::Transcript)),
         }
     }
 }

@@ -224,12 +224,14 @@ async fn accept(
             () = &mut shutdown => break,
         };
         let router = router.clone();
-        let service = hyper::service::service_fn(move |mut request: axum::extract::Request<hyper::body::Incoming>| {
-            request
-                .extensions_mut()
-                .insert(axum::extract::ConnectInfo(peer));
-            router.clone().oneshot(request)
-        });
+        let service = hyper::service::service_fn(
+            move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                router.clone().oneshot(request)
+            },
+        );
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_timeout)

@@ -149,10 +149,7 @@ mod tests {
         assert_eq!(label(Role::Contestant), "#7");
         assert_eq!(label(Role::Owner), "#7");
         assert_eq!(label(Role::Admin), "max-n-win");
-        assert_eq!(
-            test_label(Role::Owner, TestKind::Sample, "01", 1),
-            "01"
-        );
+        assert_eq!(test_label(Role::Owner, TestKind::Sample, "01", 1), "01");
         assert_eq!(Role::of(3, false, Some(3)), Role::Owner);
         assert_eq!(Role::of(3, false, Some(4)), Role::Contestant);
         assert_eq!(Role::of(3, true, Some(4)), Role::Admin);

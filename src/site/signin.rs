@@ -149,7 +149,11 @@ fn forget_one(entries: &mut HashMap<Key, Entry>, now: Instant) {
         e.locked_until.is_some_and(|u| u > now) || now.duration_since(e.last) <= WINDOW
     });
     if entries.len() >= MAX_ENTRIES {
-        if let Some(oldest) = entries.iter().min_by_key(|(_, e)| e.last).map(|(k, _)| k.clone()) {
+        if let Some(oldest) = entries
+            .iter()
+            .min_by_key(|(_, e)| e.last)
+            .map(|(k, _)| k.clone())
+        {
             entries.remove(&oldest);
         }
     }
@@ -165,8 +169,9 @@ pub struct Busy;
 pub struct Passwords {
     permits: Arc<Semaphore>,
     wait: Duration,
-    running: AtomicUsize,
-    peak: AtomicUsize,
+    /// Hashes running now and at most, shared with the blocking tasks.
+    running: Arc<AtomicUsize>,
+    peak: Arc<AtomicUsize>,
 }
 
 impl Passwords {
@@ -176,8 +181,8 @@ impl Passwords {
         Passwords {
             permits: Arc::new(Semaphore::new(size.max(1))),
             wait,
-            running: AtomicUsize::new(0),
-            peak: AtomicUsize::new(0),
+            running: Arc::default(),
+            peak: Arc::default(),
         }
     }
 
@@ -217,17 +222,18 @@ impl Passwords {
             .map_err(|_| Busy)?
             // The semaphore is never closed.
             .map_err(|_| Busy)?;
-        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
-        self.peak.fetch_max(now, Ordering::SeqCst);
+        let (running, peak) = (self.running.clone(), self.peak.clone());
         // The permit moves into the task: a request that is dropped while
         // waiting for the hash still holds its place until argon2 ends.
         let done = tokio::task::spawn_blocking(move || {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
             let out = work();
+            running.fetch_sub(1, Ordering::SeqCst);
             drop(permit);
             out
         })
         .await;
-        self.running.fetch_sub(1, Ordering::SeqCst);
         match done {
             Ok(v) => Ok(Some(v)),
             Err(e) => {
@@ -272,7 +278,9 @@ mod tests {
             t.failed(&format!("user{i}"), addr);
         }
         assert!(t.wait("someone-new", addr).is_some());
-        assert!(t.wait("someone-new", Some("192.0.2.2".parse().unwrap())).is_none());
+        assert!(t
+            .wait("someone-new", Some("192.0.2.2".parse().unwrap()))
+            .is_none());
     }
 
     #[test]

@@ -120,7 +120,11 @@ pub async fn signin(
         Err(busy) => {
             return Ok((
                 [(RETRY_AFTER, "2")],
-                PageError::status(StatusCode::SERVICE_UNAVAILABLE, "Busy", format!("{}.", busy_sentence(&busy))),
+                PageError::status(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Busy",
+                    format!("{}.", busy_sentence(&busy)),
+                ),
             )
                 .into_response())
         }
@@ -187,9 +191,9 @@ fn signin_throttled(
 fn busy_sentence(busy: &crate::site::signin::Busy) -> String {
     let text = busy.to_string();
     let mut chars = text.chars();
-    chars
-        .next()
-        .map_or(text.clone(), |c| format!("{}{}", c.to_uppercase(), chars.as_str()))
+    chars.next().map_or(text.clone(), |c| {
+        format!("{}{}", c.to_uppercase(), chars.as_str())
+    })
 }
 
 /// A valid argon2 hash of nothing anyone knows, made once.
@@ -449,9 +453,9 @@ pub async fn submit(
             "Something went wrong",
             "The judge failed to take the submission; an admin can find why in its log.",
         )),
-        Refusal::PerMinute(_) | Refusal::TooManyWaiting(_) | Refusal::ShuttingDown => {
-            Err(PageError::status(refusal.status(), "Slow down", sentence(&refusal)))
-        }
+        Refusal::PerMinute(_) | Refusal::TooManyWaiting(_) | Refusal::ShuttingDown => Err(
+            PageError::status(refusal.status(), "Slow down", sentence(&refusal)),
+        ),
         _ => {
             let draft = SubmitDraft {
                 language: Some(form.language),
@@ -712,10 +716,7 @@ fn results(
                     .filter(|_| policy::shows(role, Part::JudgeError)),
             ),
         ),
-        (
-            "tests",
-            Value::from_serialize(&labels),
-        ),
+        ("tests", Value::from_serialize(&labels)),
         ("rows", Value::from(rows)),
         (
             "groups",
