@@ -22,6 +22,7 @@
 //!   submission, who sees what, sign-in throttling.
 //! * [`server`]: the hosted judge's HTTP API and judge workers.
 //! * [`web`]: the hosted judge's web pages, next to the API.
+//! * [`hosted`]: the API and the pages on one router, served with workers.
 //! * [`cli`]: the command line on top.
 //!
 //! [`config`], [`verdict`], [`digest`] and [`context`] are shared
@@ -35,6 +36,7 @@ pub mod context;
 pub mod data;
 pub mod digest;
 pub mod export;
+pub mod hosted;
 pub mod import;
 pub mod judge;
 pub mod lang;

@@ -293,7 +293,7 @@ async fn submission(
     // Subscribe before reading, so a change between the read and the wait
     // is not missed.
     let mut changes = state.worker.changes.subscribe();
-    let mut stop = state.stop.subscribe();
+    let mut stop = state.stop_signal();
     loop {
         let sub = state
             .store

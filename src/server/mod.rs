@@ -5,8 +5,10 @@
 //! in the sandbox. Knows the store, the judge and the context; the
 //! sandbox only through them.
 //!
-//! [`app`] is a function of its state and [`serve`] takes a bound
-//! listener, so tests run the whole server on port 0.
+//! The API's routes are [`routes`]; [`crate::hosted`] puts them beside the
+//! pages' on one router. [`serve`] takes a bound listener, so tests run the
+//! whole server on port 0. Knows `site` (the state and rules shared with
+//! the pages), never `web`.
 
 mod api;
 mod error;
@@ -14,147 +16,41 @@ pub mod registry;
 pub mod worker;
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use tokio::net::TcpListener;
-use tokio::sync::{watch, Notify};
 
+pub use crate::site::{AppState, WorkerEnv};
 pub use error::ApiError;
-pub use worker::{try_judge_next, WorkOutcome, WorkerEnv};
+pub use worker::{try_judge_next, WorkOutcome};
 
-use crate::context::Context;
-use crate::site::signin::{self, Passwords, Throttle};
-use crate::store::{Queue, Store, SubmitLimits};
+use crate::store::Queue;
 
 /// The largest request body accepted (413 beyond it).
 pub const BODY_LIMIT: usize = 1 << 20;
 
-/// How long a sign-in waits for a free password hasher before it is
-/// told to retry.
-const PASSWORD_WAIT: Duration = Duration::from_secs(2);
-
-/// Everything a handler or worker needs; cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub ctx: Arc<Context>,
-    pub store: Store,
-    /// A user's limits on new submissions.
-    pub limits: SubmitLimits,
-    /// Failed sign-ins, by name and by client address.
-    pub throttle: Arc<Throttle>,
-    /// argon2 on a bounded pool.
-    pub passwords: Arc<Passwords>,
-    pub(crate) worker: WorkerEnv,
-    /// Woken when a submission is stored.
-    pub(crate) wake: Arc<Notify>,
-    stopping: Arc<AtomicBool>,
-    stop: watch::Sender<bool>,
+/// The API's routes, under `/api/v1` (an unknown route there is the
+/// API's JSON 404).
+pub fn routes() -> Router<AppState> {
+    Router::new().nest(
+        "/api/v1",
+        api::router().fallback(|| async { ApiError::not_found("no such route") }),
+    )
 }
 
-impl AppState {
-    pub fn new(ctx: Arc<Context>, store: Store) -> AppState {
-        let server = &ctx.config.server;
-        let (changes, _) = watch::channel(0);
-        let (stop, _) = watch::channel(false);
-        AppState {
-            limits: SubmitLimits {
-                per_minute: server.submissions_per_minute,
-                max_waiting: server.max_waiting,
-            },
-            throttle: Arc::new(Throttle::new(signin::Limits {
-                per_name: server.signin_failures_per_name,
-                per_address: server.signin_failures_per_address,
-                backoff: Duration::from_secs_f64(server.signin_backoff_seconds),
-            })),
-            passwords: Arc::new(Passwords::new(
-                match server.password_hashers {
-                    0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    n => n,
-                },
-                PASSWORD_WAIT,
-            )),
-            worker: WorkerEnv {
-                lease: Duration::from_secs_f64(server.lease_seconds),
-                ctx: ctx.clone(),
-                changes,
-                busy: Default::default(),
-            },
-            ctx,
-            store,
-            wake: Arc::new(Notify::new()),
-            stopping: Arc::new(AtomicBool::new(false)),
-            stop,
-        }
-    }
-
-    /// Stops taking work: new submissions get 503, long polls return,
-    /// workers finish the submission in hand and claim no more.
-    pub fn begin_shutdown(&self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        self.stop.send_replace(true);
-    }
-
-    pub(crate) fn is_stopping(&self) -> bool {
-        self.stopping.load(Ordering::SeqCst)
-    }
-}
-
-/// The API's routes and the web pages over `state`.
-pub fn app(state: AppState) -> Router {
-    Router::new()
-        .nest(
-            "/api/v1",
-            api::router().fallback(|| async { ApiError::not_found("no such route") }),
-        )
-        .merge(crate::web::router())
-        .fallback(crate::web::not_found)
-        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(axum::middleware::map_response(security_headers))
-        .with_state(state)
-}
-
-/// The pages' and the API's policy for browsers, on every response: only
-/// this site's own scripts, styles and images (no inline script, no
-/// plugin, no other origin), never inside another site's frame, types as
-/// sent, no full URL in the referrer to other sites. Every response is
-/// private (sources, verdicts, admin pages, the API's replies) and not
-/// stored by caches, unless its handler said otherwise (the static
-/// files).
-async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
-    use axum::http::header::{self, HeaderValue};
-    let headers = response.headers_mut();
-    let fixed = [
-        (header::CONTENT_SECURITY_POLICY, CSP),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "same-origin"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ];
-    for (name, value) in fixed {
-        headers.insert(name, HeaderValue::from_static(value));
-    }
-    if !headers.contains_key(header::CACHE_CONTROL) {
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    }
-    response
-}
-
-/// The Content-Security-Policy of every response.
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-    img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; \
-    frame-ancestors 'none'";
-
-/// Serves the API on `listener` with `workers` judge workers until
-/// `shutdown` completes; then stops taking work, lets each worker finish
-/// the submission in hand, and returns. Submissions whose leases expired
-/// (a previous server killed mid-run) are queued again first.
+/// Serves `app` (the routes over `state`: [`crate::hosted::app`]) on
+/// `listener` with `workers` judge workers until `shutdown` completes;
+/// then stops taking work, lets each worker finish the submission in
+/// hand, and returns. Submissions whose leases expired (a previous server
+/// killed mid-run) are queued again first.
 ///
 /// # Errors
 /// The listener's failures and a database that cannot be read at start.
 pub async fn serve(
     listener: TcpListener,
+    app: Router,
     state: AppState,
     workers: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -166,7 +62,7 @@ pub async fn serve(
         header_timeout: Duration::from_secs_f64(server.header_timeout_seconds),
         max: server.max_connections,
     };
-    let result = accept(listener, app(state.clone()), limits, async move {
+    let result = accept(listener, app, limits, async move {
         shutdown.await;
         tracing::info!("shutting down: finishing the submissions being judged");
         stopper.begin_shutdown();
@@ -285,7 +181,7 @@ async fn start_workers(
                 state.store.clone(),
                 state.worker.clone(),
                 state.wake.clone(),
-                state.stop.subscribe(),
+                state.stop_signal(),
             ))
         })
         .collect();
@@ -295,7 +191,7 @@ async fn start_workers(
             state.ctx.clone(),
             workers,
             state.worker.busy.clone(),
-            state.stop.subscribe(),
+            state.stop_signal(),
         )));
     }
     Ok(handles)

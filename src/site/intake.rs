@@ -157,3 +157,32 @@ fn internal<E: std::error::Error + 'static>(e: &E) -> Refusal {
     super::log_internal(e, "internal error taking a submission");
     Refusal::Internal
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_python_2_source_on_a_kattis_problem_is_the_users_400() {
+        let e = PlanError::Refused {
+            name: "source".into(),
+            why: "its first line `#!/usr/bin/python2` asks for Python 2".into(),
+        };
+        let r = refusal(&e, "guess", "python");
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(r.code(), "refused_source");
+        assert!(r.to_string().contains("Python 2"), "{r}");
+    }
+
+    #[test]
+    fn a_path_is_an_unknown_problem() {
+        let e = PlanError::Problem(problem::Error::Unknown {
+            slug: "/etc".into(),
+        });
+        let r = refusal(&e, "/etc", "c");
+        assert_eq!(
+            (r.status(), r.code()),
+            (StatusCode::BAD_REQUEST, "unknown_problem")
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! and the pages (`web`), which know this module and not each other. It
 //! holds what both must decide the same way: how a submission is taken
 //! ([`intake`]), who sees what of it ([`policy`]), and how sign-ins are
-//! throttled and passwords hashed on a bounded pool ([`signin`]).
+//! throttled and passwords hashed on a bounded pool ([`signin`]), and the
+//! state they all run on ([`AppState`]).
 //!
 //! Knows the context, the judge's plan and the store; nothing of HTTP
 //! beyond status codes.
@@ -10,6 +11,9 @@
 pub mod intake;
 pub mod policy;
 pub mod signin;
+pub mod state;
+
+pub use state::{AppState, WorkerEnv};
 
 /// Logs an internal failure with its whole chain of causes (what a client
 /// is never shown).

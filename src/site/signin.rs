@@ -304,7 +304,7 @@ mod tests {
             })
             .collect();
         for j in jobs {
-            assert_eq!(j.await.unwrap().unwrap(), true);
+            assert!(j.await.unwrap().unwrap());
         }
         assert!(pool.peak() <= 2, "{}", pool.peak());
     }

@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use super::render::{me, percent_encode, render, PageError};
 use super::session::{check_csrf, Admin};
-use crate::server::registry::HEARTBEAT;
-use crate::server::AppState;
+use crate::site::state::HEARTBEAT;
+use crate::site::AppState;
 use crate::store::{self, Queue};
 
 /// Characters a user name may have (as `grundy user add` accepts them).

@@ -24,9 +24,9 @@ use super::{chart, highlight, markdown};
 use crate::auth;
 use crate::judge::TestReport;
 use crate::problem::{self, Group};
-use crate::server::AppState;
 use crate::site::intake::{self, Entry, Refusal};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
+use crate::site::AppState;
 use crate::store::{ListFilter, Status, Submission, Summary, WebSession};
 use crate::verdict::Verdict;
 

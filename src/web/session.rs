@@ -16,7 +16,7 @@ use rand::RngCore;
 
 use super::render::PageError;
 use crate::auth;
-use crate::server::AppState;
+use crate::site::AppState;
 use crate::store::WebSession;
 
 /// The session cookie's name.

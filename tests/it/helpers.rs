@@ -210,7 +210,7 @@ impl Server {
         let addr = listener.local_addr().expect("addr");
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let state = grundy::server::AppState::new(ctx.clone(), store.clone());
-        let handle = rt.spawn(grundy::server::serve(
+        let handle = rt.spawn(grundy::hosted::serve(
             listener,
             state.clone(),
             workers,
