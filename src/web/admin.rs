@@ -4,14 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use minijinja::{context, Value};
 use serde::Deserialize;
 
-use super::render::{me, percent_encode, render, PageError};
+use super::render::{me, percent_encode, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Admin};
 use crate::site::state::HEARTBEAT;
 use crate::site::AppState;
@@ -37,7 +37,7 @@ pub struct Notice {
 pub async fn users(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Query(q): Query<Notice>,
+    PageQuery(q): PageQuery<Notice>,
 ) -> Result<Response, PageError> {
     let user = q.user.unwrap_or_default();
     let notice = q.done.as_deref().and_then(|done| {
@@ -151,7 +151,7 @@ pub struct ChangeUser {
 pub async fn change_user(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Path(name): Path<String>,
+    PagePath(name): PagePath<String>,
     Form(form): Form<ChangeUser>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -226,7 +226,7 @@ pub struct CsrfOnly {
 pub async fn rejudge(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     Form(form): Form<CsrfOnly>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -245,7 +245,7 @@ pub async fn rejudge(
 pub async fn rejudge_problem(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Path(slug): Path<String>,
+    PagePath(slug): PagePath<String>,
     Form(form): Form<CsrfOnly>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use std::net::SocketAddr;
 
 use axum::extract::ConnectInfo;
@@ -15,7 +15,7 @@ use axum::Form;
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
 
-use super::render::{me, render, PageError};
+use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{
     check_csrf, cookie, new_secret, safe_next, same_secret, set_cookie, Signed, Viewer,
     SESSION_COOKIE, SESSION_TTL_S, SIGNIN_COOKIE,
@@ -43,7 +43,7 @@ pub struct NextQuery {
 pub async fn signin_form(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
-    Query(q): Query<NextQuery>,
+    PageQuery(q): PageQuery<NextQuery>,
 ) -> Result<Response, PageError> {
     let next = safe_next(q.next.as_deref());
     if viewer.is_some() {
@@ -328,7 +328,7 @@ pub async fn problems(
 pub async fn problem(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(slug): Path<String>,
+    PagePath(slug): PagePath<String>,
 ) -> Result<Response, PageError> {
     problem_page(
         &state,
@@ -419,7 +419,7 @@ pub struct SubmitForm {
 pub async fn submit(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(slug): Path<String>,
+    PagePath(slug): PagePath<String>,
     Form(form): Form<SubmitForm>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -511,7 +511,7 @@ fn row(s: &Summary) -> Value {
 pub async fn mine(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Query(q): Query<ListQuery>,
+    PageQuery(q): PageQuery<ListQuery>,
 ) -> Result<Response, PageError> {
     let problem = q.problem.filter(|p| !p.is_empty());
     let verdict = q.verdict.filter(|v| !v.is_empty());
@@ -579,7 +579,7 @@ fn older_link(
 pub async fn recent(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
-    Query(q): Query<ListQuery>,
+    PageQuery(q): PageQuery<ListQuery>,
 ) -> Result<Response, PageError> {
     let rows = state
         .store
@@ -761,7 +761,7 @@ async fn load_submission(state: &AppState, id: &str) -> Result<Submission, PageE
 pub async fn submission(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
 ) -> Result<Response, PageError> {
     let sub = load_submission(&state, &id).await?;
     let facts = load_facts(&state, &sub.problem).await?;
@@ -820,8 +820,8 @@ const RECHECK: Duration = Duration::from_secs(1);
 pub async fn live(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(id): Path<String>,
-    Query(q): Query<LiveQuery>,
+    PagePath(id): PagePath<String>,
+    PageQuery(q): PageQuery<LiveQuery>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&id)?;
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
@@ -856,7 +856,7 @@ pub async fn live(
 pub async fn source(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
 ) -> Result<Response, PageError> {
     let sub = load_submission(&state, &id).await?;
     // Someone else's source does not exist, as far as the visitor can tell.

@@ -705,6 +705,20 @@ fn query_and_path_errors_are_the_apis_json_error() {
         Body::Empty,
     );
     assert_api_error(&r, &[400], "bad_path");
+    // The pages answer the same mistakes with a page in their own style.
+    let r = send(
+        "GET",
+        &format!("{}/recent?before=x", s.url),
+        &[],
+        Body::Empty,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.header("content-type")
+            .is_some_and(|t| t.starts_with("text/html")),
+        "{:?}",
+        r.header("content-type")
+    );
 }
 
 // ---------------------------------------------------------------- 7. the queue
