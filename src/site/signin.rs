@@ -139,8 +139,21 @@ fn normal(name: &str) -> String {
 
 fn keys(name: &str, address: Option<IpAddr>) -> Vec<Key> {
     let mut keys = vec![Key::Name(normal(name))];
-    keys.extend(address.map(Key::Address));
+    keys.extend(address.map(|a| Key::Address(network(a))));
     keys
+}
+
+/// The unit an address is counted by: an IPv4 address, or the /64 network
+/// of an IPv6 one (one host commonly holds a whole /64, so counting single
+/// IPv6 addresses would count nothing).
+fn network(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+    }
 }
 
 /// Makes room: drops what is stale, else the entry seen longest ago.
@@ -281,6 +294,25 @@ mod tests {
         assert!(t
             .wait("someone-new", Some("192.0.2.2".parse().unwrap()))
             .is_none());
+    }
+
+    #[test]
+    fn ipv6_addresses_are_counted_by_their_64_network() {
+        let t = Throttle::new(limits());
+        for i in 0..5 {
+            let a: IpAddr = format!("2001:db8::{i}").parse().unwrap();
+            t.failed(&format!("user{i}"), Some(a));
+        }
+        assert!(t
+            .wait("x", Some("2001:db8::ffff:1".parse().unwrap()))
+            .is_some());
+        assert!(t
+            .wait("x", Some("2001:db8:0:1::1".parse().unwrap()))
+            .is_none());
+        assert_eq!(
+            network("::ffff:192.0.2.7".parse().unwrap()),
+            "192.0.2.7".parse::<IpAddr>().unwrap()
+        );
     }
 
     #[test]
