@@ -115,20 +115,22 @@ pub async fn signin(
         Some((user, hash)) => (Some(user), hash),
         None => (None, dummy_hash().to_string()),
     };
-    let ok = match state.passwords.verify(form.password, hash).await {
-        Ok(ok) => ok,
-        Err(busy) => {
-            return Ok((
-                [(RETRY_AFTER, "2")],
-                PageError::status(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "Busy",
-                    format!("{}.", busy_sentence(&busy)),
-                ),
-            )
-                .into_response())
-        }
+    let Ok(ok) = state.passwords.verify(form.password, hash).await else {
+        return Ok((
+            [(RETRY_AFTER, "2")],
+            PageError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Busy",
+                "The judge is busy checking passwords; try again in a moment.",
+            ),
+        )
+            .into_response());
     };
+    // Guesses sent at once all passed the check above; a lock that other
+    // guesses set meanwhile holds for this one too, right or wrong.
+    if let Some(wait) = state.throttle.wait(name, address) {
+        return signin_throttled(&state, &next, name, wait);
+    }
     let user = match user {
         Some(u) if ok && !u.disabled => u,
         _ => {
@@ -186,14 +188,6 @@ fn signin_throttled(
     );
     let page = signin_page(state, next, name, Some(&why), StatusCode::TOO_MANY_REQUESTS)?;
     Ok(([(RETRY_AFTER, seconds.to_string())], page).into_response())
-}
-
-fn busy_sentence(busy: &crate::site::signin::Busy) -> String {
-    let text = busy.to_string();
-    let mut chars = text.chars();
-    chars.next().map_or(text.clone(), |c| {
-        format!("{}{}", c.to_uppercase(), chars.as_str())
-    })
 }
 
 /// A valid argon2 hash of nothing anyone knows, made once.
