@@ -491,6 +491,14 @@ fn every_response_carries_the_browser_policy_and_statements_run_no_script() {
         assert_browser_policy(&r, &path);
         assert_private(&r, &path);
     }
+    s.member("root", true);
+    let admin = sign_in(&s.url, "root");
+    for path in ["/admin/users", "/admin/queue"] {
+        let r = page(&format!("{}{path}", s.url), &admin);
+        assert_eq!(r.status, 200, "{path}");
+        assert_browser_policy(&r, path);
+        assert_private(&r, path);
+    }
     let asset = send("GET", &format!("{}/static/app.js", s.url), &[], Body::Empty);
     assert_browser_policy(&asset, "app.js");
 }
