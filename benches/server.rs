@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use grundy::auth;
 use grundy::config::Config;
 use grundy::context::Context;
-use grundy::server::{self, AppState};
+use grundy::server::AppState;
 use grundy::store::Store;
 use serde_json::json;
 
@@ -89,7 +89,7 @@ fn start_server(config_path: &Path, workers: usize) -> Running {
     let addr = listener.local_addr().expect("addr");
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let state = AppState::new(Arc::new(Context::new(config)), store);
-    let handle = rt.spawn(server::serve(listener, state, workers, async {
+    let handle = rt.spawn(grundy::hosted::serve(listener, state, workers, async {
         let _ = rx.await;
     }));
     let thread = std::thread::spawn(move || {

@@ -198,6 +198,25 @@ pub struct ServerConfig {
     /// Marks the web pages' cookies `Secure` (default false): set it when
     /// the judge is reached over HTTPS (behind a proxy that terminates it).
     pub secure_cookies: bool,
+    /// Submissions of one user waiting to be judged at once (default 5; 0:
+    /// no limit); rejudges are not counted.
+    pub max_waiting: u32,
+    /// Failed sign-ins for one account name before it must wait (default 5).
+    pub signin_failures_per_name: u32,
+    /// Failed sign-ins from one client address before it must wait
+    /// (default 30: behind a proxy, every visitor shares its address).
+    pub signin_failures_per_address: u32,
+    /// The first wait after too many failed sign-ins, doubled by each
+    /// further failure up to an hour (default 30).
+    pub signin_backoff_seconds: f64,
+    /// Passwords hashed at once, each with 19 MiB (default 0: one per core);
+    /// a sign-in that finds them all busy for 2 s is told to retry (503).
+    pub password_hashers: usize,
+    /// Seconds a connection may take to send a request's head, and may sit
+    /// idle between requests, before it is closed (default 10).
+    pub header_timeout_seconds: f64,
+    /// Connections served at once (default 1024); more wait to be accepted.
+    pub max_connections: usize,
 }
 
 impl Default for ServerConfig {
@@ -208,6 +227,13 @@ impl Default for ServerConfig {
             lease_seconds: 30.0,
             submissions_per_minute: 10,
             secure_cookies: false,
+            max_waiting: 5,
+            signin_failures_per_name: 5,
+            signin_failures_per_address: 30,
+            signin_backoff_seconds: 30.0,
+            password_hashers: 0,
+            header_timeout_seconds: 10.0,
+            max_connections: 1024,
         }
     }
 }
@@ -375,6 +401,16 @@ impl Config {
         let lease = self.server.lease_seconds;
         if !(lease >= 0.3 && lease.is_finite()) {
             return Err("server.lease_seconds must be at least 0.3".into());
+        }
+        let s = &self.server;
+        if !(s.header_timeout_seconds > 0.0 && s.header_timeout_seconds <= 3600.0) {
+            return Err("server.header_timeout_seconds must be above 0 and at most 3600".into());
+        }
+        if !(s.signin_backoff_seconds > 0.0 && s.signin_backoff_seconds <= 3600.0) {
+            return Err("server.signin_backoff_seconds must be above 0 and at most 3600".into());
+        }
+        if s.max_connections == 0 {
+            return Err("server.max_connections must be positive".into());
         }
         if self.sandbox.tmp_size == 0 {
             return Err("sandbox.tmp_size must be positive".into());

@@ -18,8 +18,11 @@
 //! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`export`]: writes a package in another judge's format (Kattis).
 //! * [`import`]: turns a Kattis package into a native problem.
+//! * [`site`]: what the hosted judge's two edges share: taking a
+//!   submission, who sees what, sign-in throttling.
 //! * [`server`]: the hosted judge's HTTP API and judge workers.
 //! * [`web`]: the hosted judge's web pages, next to the API.
+//! * [`hosted`]: the API and the pages on one router, served with workers.
 //! * [`cli`]: the command line on top.
 //!
 //! [`config`], [`verdict`], [`digest`] and [`context`] are shared
@@ -34,12 +37,14 @@ pub mod data;
 pub mod digest;
 pub mod errors;
 pub mod export;
+pub mod hosted;
 pub mod import;
 pub mod judge;
 pub mod lang;
 pub mod problem;
 pub mod sandbox;
 pub mod server;
+pub mod site;
 pub mod store;
 pub mod verdict;
 pub mod verify;

@@ -27,7 +27,7 @@ pub fn run(
         // learns the port.
         println!("grundy: serving http://{addr}/api/v1 with {workers} workers");
         let state = AppState::new(ctx.clone(), store.clone());
-        server::serve(listener, state, workers, shutdown_signal())
+        crate::hosted::serve(listener, state, workers, shutdown_signal())
             .await
             .context("serving")?;
         store.close().await;

@@ -47,8 +47,8 @@ pub fn run(
         file_name: &file_name,
         source,
     };
-    let mut plan =
-        Plan::build(request, &ctx.catalog, &ctx.test_data(), limit_kib)?.with_siblings(siblings);
+    let mut plan = Plan::build_local(request, &ctx.catalog, &ctx.test_data(), limit_kib)?
+        .with_siblings(siblings);
     // A Kattis package without a fixed time limit: Kattis's rule, from its
     // accepted submissions.
     let derived = crate::verify::derive_time_limit(

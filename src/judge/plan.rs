@@ -64,7 +64,9 @@ pub struct Plan {
 impl Plan {
     /// Checks a request against the catalog, the languages, the source
     /// limit (KiB) and the toolchain, then makes sure the problem's tests
-    /// are ready (building them if needed).
+    /// are ready (building them if needed). The problem is a catalog slug
+    /// and nothing else: this is the entry of the hosted judge, where the
+    /// request comes from someone else and must not name the server's disk.
     ///
     /// # Errors
     /// Everything wrong with the request, and test data that cannot be
@@ -75,13 +77,37 @@ impl Plan {
         data: &TestData,
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
-        // A Kattis package directory as it is, else a problem of the catalog.
+        let problem = catalog.load(request.problem)?;
+        Plan::build_for(problem, request, data, source_limit_kib)
+    }
+
+    /// [`Plan::build`] for the command line, where the problem may also be
+    /// a Kattis package directory as it is (one holding `problem.yaml`):
+    /// the person at the keyboard owns the disk it names.
+    ///
+    /// # Errors
+    /// As [`Plan::build`], and a package directory that does not load.
+    pub fn build_local(
+        request: Request<'_>,
+        catalog: &Catalog,
+        data: &TestData,
+        source_limit_kib: u64,
+    ) -> Result<Plan, PlanError> {
         let path = Path::new(request.problem);
         let problem = if path.is_dir() && path.join("problem.yaml").is_file() {
             problem::kattis::load(path)?
         } else {
             catalog.load(request.problem)?
         };
+        Plan::build_for(problem, request, data, source_limit_kib)
+    }
+
+    fn build_for(
+        problem: Problem,
+        request: Request<'_>,
+        data: &TestData,
+        source_limit_kib: u64,
+    ) -> Result<Plan, PlanError> {
         let language = match request.language {
             Some(id) => data.languages.get(id)?,
             None => data.languages.for_path(Path::new(request.file_name))?,

@@ -14,11 +14,11 @@ use serde_json::json;
 
 use super::{ApiError, AppState};
 use crate::auth;
-use crate::judge::{
-    GroupReport, Plan, PlanError, Report, Request as PlanRequest, TestReport, Transcript,
-};
+use crate::judge::{GroupReport, Report, TestReport, Transcript};
 use crate::problem::{self, Group, TestInput};
-use crate::store::{ListFilter, NewSubmission, Queue, Status, Submission, User};
+use crate::site::intake::{self, Entry};
+use crate::site::policy::{self, Part, Role, TestField, TestKind};
+use crate::store::{ListFilter, Queue, Status, Submission, User};
 use crate::verdict::Verdict;
 
 pub fn router() -> Router<AppState> {
@@ -80,6 +80,34 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for AppJson<
     }
 }
 
+/// `Query` whose rejections keep the API's error shape.
+pub struct AppQuery<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequestParts<S> for AppQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Query(v)| AppQuery(v))
+            .map_err(|r| ApiError::bad_request("bad_query", r.body_text()))
+    }
+}
+
+/// `Path` whose rejections keep the API's error shape.
+pub struct AppPath<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for AppPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Path(v)| AppPath(v))
+            .map_err(|r| ApiError::bad_request("bad_path", r.body_text()))
+    }
+}
+
 async fn health(State(state): State<AppState>) -> Response {
     if state.is_stopping() {
         return ApiError::unavailable().into_response();
@@ -103,52 +131,18 @@ async fn submit(
     if state.is_stopping() {
         return Err(ApiError::unavailable());
     }
-    // The same checked plan as `grundy submit`, built before anything is
-    // stored; it may build the problem's test data, so off the executor.
-    let ctx = state.ctx.clone();
-    let (slug, language) = (body.problem.clone(), body.language.clone());
-    let plan = tokio::task::spawn_blocking(move || {
-        let request = PlanRequest {
-            problem: &slug,
-            language: Some(&language),
-            file_name: "source",
-            source: body.source.into_bytes(),
-        };
-        Plan::build(
-            request,
-            &ctx.catalog,
-            &ctx.test_data(),
-            ctx.config.limits.source_limit,
-        )
-    })
-    .await?
-    .map_err(|e| plan_error(&e, &body.problem, &body.language))?;
-    let new = NewSubmission {
-        problem: &plan.problem().slug,
-        language: &plan.language().id,
-        source: plan.source(),
-        user_id: Some(user.id),
+    let entry = Entry {
+        user_id: user.id,
+        problem: body.problem,
+        language: body.language,
+        source: body.source,
     };
-    let id = if state.per_minute == 0 {
-        Some(state.store.enqueue(new).await?)
-    } else {
-        state
-            .store
-            .insert_submission_limited(new, state.per_minute)
-            .await?
-    };
-    let Some(id) = id else {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!(
-                "at most {} submissions a minute; try again shortly",
-                state.per_minute
-            ),
-        ));
-    };
+    let problem = entry.problem.clone();
+    let id = intake::submit(&state.ctx, &state.store, state.limits, entry)
+        .await
+        .map_err(|r| ApiError::new(r.status(), r.code(), r.to_string()))?;
     state.wake.notify_one();
-    tracing::info!(id, user = %user.name, problem = %plan.problem().slug, "submission queued");
+    tracing::info!(id, user = %user.name, problem = %problem, "submission queued");
     Ok((
         StatusCode::ACCEPTED,
         Json(json!({"id": id, "status": "queued"})),
@@ -156,40 +150,15 @@ async fn submit(
         .into_response())
 }
 
-/// A plan's refusal as the client's error, or an internal one (logged,
-/// never sent: its message may name a path of the server).
-fn plan_error(e: &PlanError, slug: &str, language: &str) -> ApiError {
-    match e {
-        PlanError::Problem(problem::Error::Unknown { .. }) => {
-            ApiError::bad_request("unknown_problem", format!("unknown problem {slug:?}"))
-        }
-        PlanError::Language(_) => {
-            ApiError::bad_request("unknown_language", format!("unknown language {language:?}"))
-        }
-        PlanError::EmptySource { .. } => {
-            ApiError::bad_request("empty_source", "the source is empty")
-        }
-        PlanError::SourceTooLarge { kib, limit_kib, .. } => ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "source_too_large",
-            format!("the source is {kib} KiB, above the limit of {limit_kib} KiB"),
-        ),
-        PlanError::Toolchain { .. } => {
-            ApiError::internal(e);
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "language_unavailable",
-                format!("language {language:?} is not available on this judge now"),
-            )
-        }
-        _ => ApiError::internal(e),
-    }
-}
-
-/// A test as the caller may see it.
+/// A test as the caller may see it ([`policy`] decides): a secret test is
+/// a number to a contestant, its name, message, exit code and signal kept
+/// back.
 #[derive(Serialize)]
 struct TestView<'a> {
-    name: &'a str,
+    /// Its position in the plan, from 1.
+    number: usize,
+    /// Its name, or `#` and its number where the name is not the caller's to see.
+    name: String,
     group: &'a Group,
     verdict: Verdict,
     time_ms: u64,
@@ -206,23 +175,33 @@ struct TestView<'a> {
 }
 
 impl<'a> TestView<'a> {
-    /// On a secret test a contestant sees the verdict, time and memory
-    /// only: the checker's message quotes the expected answer, and over
-    /// many submissions exit codes and signals leak the data too.
-    fn new(t: &'a TestReport, sees_all: bool) -> TestView<'a> {
-        let open = sees_all || t.group.is_sample();
+    fn new(t: &'a TestReport, index: usize, role: Role) -> TestView<'a> {
+        let kind = if t.group.is_sample() {
+            TestKind::Sample
+        } else {
+            TestKind::Secret
+        };
+        let shows = |field| policy::shows(role, Part::Test(kind, field));
         TestView {
-            name: &t.name,
+            number: index + 1,
+            name: policy::test_label(role, kind, &t.name, index + 1),
             group: &t.group,
             verdict: t.verdict,
             time_ms: t.time_ms,
             wall_ms: t.wall_ms,
             memory_kib: t.memory_kib,
-            exit_code: if open { t.exit_code } else { None },
-            signal: if open { t.signal } else { None },
-            message: if open { &t.message } else { "" },
-            score: t.score,
-            transcript: t.transcript.as_ref().filter(|_| open),
+            exit_code: t.exit_code.filter(|_| shows(TestField::ExitCode)),
+            signal: t.signal.filter(|_| shows(TestField::Signal)),
+            message: if shows(TestField::Message) {
+                &t.message
+            } else {
+                ""
+            },
+            score: t.score.filter(|_| shows(TestField::Score)),
+            transcript: t
+                .transcript
+                .as_ref()
+                .filter(|_| shows(TestField::Transcript)),
         }
     }
 }
@@ -250,8 +229,7 @@ struct SubmissionView<'a> {
 
 impl<'a> SubmissionView<'a> {
     fn new(sub: &'a Submission, caller: &User) -> SubmissionView<'a> {
-        let admin = caller.is_admin;
-        let owner = sub.user_id == Some(caller.id);
+        let role = Role::of(caller.id, caller.is_admin, sub.user_id);
         let report: Option<&Report> = sub.report.as_ref();
         let tests = report.map_or(sub.progress.as_slice(), |r| r.tests.as_slice());
         SubmissionView {
@@ -264,15 +242,22 @@ impl<'a> SubmissionView<'a> {
             memory_kib: report.map(|r| r.memory_kib),
             // Compiler messages quote the source: its owner's and admins' only.
             compile_output: match report {
-                Some(r) if admin || owner => &r.compile_output,
+                Some(r) if policy::shows(role, Part::CompileOutput) => &r.compile_output,
                 _ => "",
             },
-            tests: tests.iter().map(|t| TestView::new(t, admin)).collect(),
+            tests: tests
+                .iter()
+                .enumerate()
+                .map(|(i, t)| TestView::new(t, i, role))
+                .collect(),
             groups: report.map_or(&[], |r| r.groups.as_slice()),
             status: sub.status,
             user: sub.user.as_deref(),
             submitted_at: &sub.submitted_at,
-            error: if admin { sub.error.as_deref() } else { None },
+            error: sub
+                .error
+                .as_deref()
+                .filter(|_| policy::shows(role, Part::JudgeError)),
         }
     }
 }
@@ -293,8 +278,8 @@ fn parse_id(text: &str) -> Result<i64, ApiError> {
 async fn submission(
     State(state): State<AppState>,
     Caller(user): Caller,
-    Path(id): Path<String>,
-    Query(q): Query<WaitQuery>,
+    AppPath(id): AppPath<String>,
+    AppQuery(q): AppQuery<WaitQuery>,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
     let wait = q.wait.unwrap_or(0.0);
@@ -308,7 +293,7 @@ async fn submission(
     // Subscribe before reading, so a change between the read and the wait
     // is not missed.
     let mut changes = state.worker.changes.subscribe();
-    let mut stop = state.stop.subscribe();
+    let mut stop = state.stop_signal();
     loop {
         let sub = state
             .store
@@ -339,13 +324,13 @@ const RECHECK: Duration = Duration::from_secs(1);
 async fn source(
     State(state): State<AppState>,
     Caller(user): Caller,
-    Path(id): Path<String>,
+    AppPath(id): AppPath<String>,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
     let sub = state.store.get(id).await?;
     // Someone else's source does not exist, as far as the caller can tell.
     let sub = sub
-        .filter(|s| user.is_admin || s.user_id == Some(user.id))
+        .filter(|s| policy::shows(Role::of(user.id, user.is_admin, s.user_id), Part::Source))
         .ok_or_else(|| ApiError::not_found(format!("no submission {id}")))?;
     Ok(Json(json!({
         "id": sub.id,
@@ -368,7 +353,7 @@ struct ListQuery {
 async fn list(
     State(state): State<AppState>,
     Caller(_): Caller,
-    Query(q): Query<ListQuery>,
+    AppQuery(q): AppQuery<ListQuery>,
 ) -> Result<Response, ApiError> {
     if let Some(v) = &q.verdict {
         if v.parse::<Verdict>().is_err() {
@@ -411,7 +396,7 @@ async fn list(
 async fn rejudge(
     State(state): State<AppState>,
     Caller(user): Caller,
-    Path(id): Path<String>,
+    AppPath(id): AppPath<String>,
 ) -> Result<Response, ApiError> {
     if !user.is_admin {
         return Err(ApiError::forbidden());
@@ -427,7 +412,7 @@ async fn rejudge(
 async fn rejudge_problem(
     State(state): State<AppState>,
     Caller(user): Caller,
-    Path(slug): Path<String>,
+    AppPath(slug): AppPath<String>,
 ) -> Result<Response, ApiError> {
     if !user.is_admin {
         return Err(ApiError::forbidden());
@@ -466,7 +451,7 @@ async fn problems(State(state): State<AppState>, Caller(_): Caller) -> Result<Re
 async fn problem(
     State(state): State<AppState>,
     Caller(_): Caller,
-    Path(slug): Path<String>,
+    AppPath(slug): AppPath<String>,
 ) -> Result<Response, ApiError> {
     let ctx = state.ctx.clone();
     let name = slug.clone();

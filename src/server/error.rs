@@ -7,6 +7,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
+use crate::site::log_internal;
+
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
@@ -83,17 +85,4 @@ impl IntoResponse for ApiError {
         let body = json!({"error": {"code": self.code, "message": self.message}});
         (self.status, Json(body)).into_response()
     }
-}
-
-/// Logs an internal failure with its whole chain of causes (what the
-/// client is never shown).
-pub(crate) fn log_internal(err: &(dyn std::error::Error + 'static), what: &str) {
-    let mut chain = err.to_string();
-    let mut cause = err.source();
-    while let Some(c) = cause {
-        chain.push_str(": ");
-        chain.push_str(&c.to_string());
-        cause = c.source();
-    }
-    tracing::error!(error = %chain, "{what}");
 }

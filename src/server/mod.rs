@@ -5,8 +5,10 @@
 //! in the sandbox. Knows the store, the judge and the context; the
 //! sandbox only through them.
 //!
-//! [`app`] is a function of its state and [`serve`] takes a bound
-//! listener, so tests run the whole server on port 0.
+//! The API's routes are [`routes`]; [`crate::hosted`] puts them beside the
+//! pages' on one router. [`serve`] takes a bound listener, so tests run the
+//! whole server on port 0. Knows `site` (the state and rules shared with
+//! the pages), never `web`.
 
 mod api;
 mod error;
@@ -14,110 +16,133 @@ pub mod registry;
 pub mod worker;
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use tokio::net::TcpListener;
-use tokio::sync::{watch, Notify};
 
-pub(crate) use error::log_internal;
+pub use crate::site::{AppState, WorkerEnv};
 pub use error::ApiError;
-pub use worker::{try_judge_next, WorkOutcome, WorkerEnv};
+pub use worker::{try_judge_next, WorkOutcome};
 
-use crate::context::Context;
-use crate::store::{Queue, Store};
+use crate::store::Queue;
 
 /// The largest request body accepted (413 beyond it).
 pub const BODY_LIMIT: usize = 1 << 20;
 
-/// Everything a handler or worker needs; cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub ctx: Arc<Context>,
-    pub store: Store,
-    /// Submissions one user may make per minute (0: no limit).
-    pub per_minute: u32,
-    pub(crate) worker: WorkerEnv,
-    /// Woken when a submission is stored.
-    pub(crate) wake: Arc<Notify>,
-    stopping: Arc<AtomicBool>,
-    stop: watch::Sender<bool>,
+/// The API's routes, under `/api/v1` (an unknown route there is the
+/// API's JSON 404).
+pub fn routes() -> Router<AppState> {
+    Router::new().nest(
+        "/api/v1",
+        api::router().fallback(|| async { ApiError::not_found("no such route") }),
+    )
 }
 
-impl AppState {
-    pub fn new(ctx: Arc<Context>, store: Store) -> AppState {
-        let server = &ctx.config.server;
-        let (changes, _) = watch::channel(0);
-        let (stop, _) = watch::channel(false);
-        AppState {
-            per_minute: server.submissions_per_minute,
-            worker: WorkerEnv {
-                lease: Duration::from_secs_f64(server.lease_seconds),
-                ctx: ctx.clone(),
-                changes,
-                busy: Default::default(),
-            },
-            ctx,
-            store,
-            wake: Arc::new(Notify::new()),
-            stopping: Arc::new(AtomicBool::new(false)),
-            stop,
-        }
-    }
-
-    /// Stops taking work: new submissions get 503, long polls return,
-    /// workers finish the submission in hand and claim no more.
-    pub fn begin_shutdown(&self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        self.stop.send_replace(true);
-    }
-
-    pub(crate) fn is_stopping(&self) -> bool {
-        self.stopping.load(Ordering::SeqCst)
-    }
-}
-
-/// The API's routes and the web pages over `state`.
-pub fn app(state: AppState) -> Router {
-    Router::new()
-        .nest(
-            "/api/v1",
-            api::router().fallback(|| async { ApiError::not_found("no such route") }),
-        )
-        .merge(crate::web::router())
-        .fallback(crate::web::not_found)
-        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(state)
-}
-
-/// Serves the API on `listener` with `workers` judge workers until
-/// `shutdown` completes; then stops taking work, lets each worker finish
-/// the submission in hand, and returns. Submissions whose leases expired
-/// (a previous server killed mid-run) are queued again first.
+/// Serves `app` (the routes over `state`: [`crate::hosted::app`]) on
+/// `listener` with `workers` judge workers until `shutdown` completes;
+/// then stops taking work, lets each worker finish the submission in
+/// hand, and returns. Submissions whose leases expired (a previous server
+/// killed mid-run) are queued again first.
 ///
 /// # Errors
 /// The listener's failures and a database that cannot be read at start.
 pub async fn serve(
     listener: TcpListener,
+    app: Router,
     state: AppState,
     workers: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let handles = start_workers(&state, workers).await?;
     let stopper = state.clone();
-    let after = state.clone();
-    let result = axum::serve(listener, app(state))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down: finishing the submissions being judged");
-            stopper.begin_shutdown();
-        })
-        .await;
-    after.begin_shutdown();
+    let server = &state.ctx.config.server;
+    let limits = Connections {
+        header_timeout: Duration::from_secs_f64(server.header_timeout_seconds),
+        max: server.max_connections,
+    };
+    let result = accept(listener, app, limits, async move {
+        shutdown.await;
+        tracing::info!("shutting down: finishing the submissions being judged");
+        stopper.begin_shutdown();
+    })
+    .await;
+    state.begin_shutdown();
     join_workers(handles).await;
     result
+}
+
+/// What one connection may hold of the server.
+#[derive(Debug, Clone, Copy)]
+struct Connections {
+    /// The longest wait for a request's head, on a new connection or an
+    /// idle one between requests; then the connection is closed (a client
+    /// that opens connections and sends nothing holds none for long).
+    header_timeout: Duration,
+    /// Connections served at once; the next waits in the listener's
+    /// backlog until one closes.
+    max: usize,
+}
+
+/// Serves `router` over HTTP/1 on `listener`, each request told its
+/// client's address (`ConnectInfo`), until `shutdown` completes; then
+/// takes no new connection, lets requests in flight finish, and closes
+/// idle connections.
+async fn accept(
+    listener: TcpListener,
+    router: Router,
+    limits: Connections,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt as _;
+
+    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            permit = permits.clone().acquire_owned() => permit.map_err(std::io::Error::other)?,
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of descriptors, or a connection reset before it
+                    // was taken: the listener itself is fine.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let router = router.clone();
+        let service = hyper::service::service_fn(
+            move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                router.clone().oneshot(request)
+            },
+        );
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(limits.header_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "a connection ended in error");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 /// Judge workers only, without the API, until `shutdown` completes (what
@@ -156,7 +181,7 @@ async fn start_workers(
                 state.store.clone(),
                 state.worker.clone(),
                 state.wake.clone(),
-                state.stop.subscribe(),
+                state.stop_signal(),
             ))
         })
         .collect();
@@ -166,7 +191,7 @@ async fn start_workers(
             state.ctx.clone(),
             workers,
             state.worker.busy.clone(),
-            state.stop.subscribe(),
+            state.stop_signal(),
         )));
     }
     Ok(handles)

@@ -3,21 +3,15 @@
 //! how many workers, the sandbox tiers in force there (what `grundy
 //! doctor` prints), the submissions in hand, and when it was last heard of.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
 use tokio::sync::watch;
 
 use crate::context::Context;
 use crate::store::Store;
 
-/// How often a process reports what it is judging.
-pub const HEARTBEAT: Duration = Duration::from_secs(5);
-
-/// The submissions a process's workers hold now.
-pub type Busy = Arc<Mutex<BTreeSet<i64>>>;
+pub use crate::site::state::{Busy, HEARTBEAT};
 
 /// `host:pid`, naming this process among the judge's workers.
 pub fn process_name() -> String {

@@ -13,7 +13,6 @@ use std::time::Duration;
 use tokio::sync::{watch, Notify};
 use tracing::Instrument as _;
 
-use crate::context::Context;
 use crate::judge::{Event, Plan, Request, TestReport};
 use crate::store::{self, Failed, Queue};
 
@@ -29,24 +28,7 @@ pub enum WorkOutcome {
     QueueEmpty,
 }
 
-/// What every worker shares.
-#[derive(Clone)]
-pub struct WorkerEnv {
-    pub ctx: Arc<Context>,
-    /// How long a claim lasts unrenewed; renewed every third of it.
-    pub lease: Duration,
-    /// Bumped whenever a submission changes (a test done, a verdict), for
-    /// long polls.
-    pub changes: watch::Sender<u64>,
-    /// The submissions this process's workers hold now (for the admin pages).
-    pub busy: super::registry::Busy,
-}
-
-impl WorkerEnv {
-    fn changed(&self) {
-        self.changes.send_modify(|n| *n = n.wrapping_add(1));
-    }
-}
+pub use crate::site::WorkerEnv;
 
 /// Claims the next submission, if any, and judges it to the end.
 ///
@@ -144,12 +126,12 @@ async fn judge_claim<Q: Queue>(
 
 /// A submission in this process's hands while it lives.
 struct Held<'a> {
-    busy: &'a super::registry::Busy,
+    busy: &'a crate::site::state::Busy,
     id: i64,
 }
 
 impl<'a> Held<'a> {
-    fn new(busy: &'a super::registry::Busy, id: i64) -> Held<'a> {
+    fn new(busy: &'a crate::site::state::Busy, id: i64) -> Held<'a> {
         busy.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
         Held { busy, id }
     }

@@ -69,6 +69,22 @@ pub struct NewSubmission<'a> {
     pub user_id: Option<i64>,
 }
 
+/// A user's limits on new submissions (0: no limit).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SubmitLimits {
+    /// Submissions in the last minute.
+    pub per_minute: u32,
+    /// Submissions of theirs not yet judged.
+    pub max_waiting: u32,
+}
+
+/// Which of [`SubmitLimits`] refused a submission, with its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverLimit {
+    PerMinute(u32),
+    Waiting(u32),
+}
+
 /// A stored submission with its test results.
 #[derive(Debug, Clone)]
 pub struct Submission {
@@ -214,6 +230,56 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         Ok(id)
+    }
+
+    /// Stores a new submission as `queued` unless its user is over one of
+    /// `limits` (checked and inserted in one statement, so concurrent
+    /// requests cannot both slip through); otherwise says which limit.
+    /// Waiting submissions are the user's own not yet judged, rejudges
+    /// (an admin's doing) not counted.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn insert_submission_within(
+        &self,
+        new: NewSubmission<'_>,
+        limits: SubmitLimits,
+    ) -> Result<Result<i64, OverLimit>, Error> {
+        let id = sqlx::query_scalar::<_, i64>(
+            "INSERT INTO submissions (problem, language, source, user_id)
+             SELECT ?1, ?2, ?3, ?4
+             WHERE (?5 = 0 OR (SELECT COUNT(*) FROM submissions
+                    WHERE user_id = ?4
+                      AND submitted_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))
+                   < ?5)
+               AND (?6 = 0 OR (SELECT COUNT(*) FROM submissions
+                    WHERE user_id = ?4 AND status != 'done' AND priority = 0) < ?6)
+             RETURNING id",
+        )
+        .bind(new.problem)
+        .bind(new.language)
+        .bind(new.source)
+        .bind(new.user_id)
+        .bind(i64::from(limits.per_minute))
+        .bind(i64::from(limits.max_waiting))
+        .fetch_optional(&self.pool)
+        .await?;
+        if let Some(id) = id {
+            return Ok(Ok(id));
+        }
+        // Which limit refused it, read after the fact: only the message
+        // depends on it.
+        let waiting = sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM submissions WHERE user_id = ? AND status != 'done' AND priority = 0",
+        )
+        .bind(new.user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
+            Ok(Err(OverLimit::Waiting(limits.max_waiting)))
+        } else {
+            Ok(Err(OverLimit::PerMinute(limits.per_minute)))
+        }
     }
 
     /// Stores a new submission as `queued` unless its user already made

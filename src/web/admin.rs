@@ -4,18 +4,17 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use minijinja::{context, Value};
 use serde::Deserialize;
 
-use super::render::{me, percent_encode, render, PageError};
+use super::render::{me, percent_encode, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Admin};
-use crate::auth;
-use crate::server::registry::HEARTBEAT;
-use crate::server::AppState;
+use crate::site::state::HEARTBEAT;
+use crate::site::AppState;
 use crate::store::{self, Queue};
 
 /// Characters a user name may have (as `grundy user add` accepts them).
@@ -38,7 +37,7 @@ pub struct Notice {
 pub async fn users(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Query(q): Query<Notice>,
+    PageQuery(q): PageQuery<Notice>,
 ) -> Result<Response, PageError> {
     let user = q.user.unwrap_or_default();
     let notice = q.done.as_deref().and_then(|done| {
@@ -111,8 +110,11 @@ pub async fn add_user(
         .await;
     }
     let password = form.password;
-    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-        .await?
+    let hash = state
+        .passwords
+        .hash(password)
+        .await
+        .map_err(busy)?
         .map_err(|e| PageError::internal(&e))?;
     match state
         .store
@@ -149,7 +151,7 @@ pub struct ChangeUser {
 pub async fn change_user(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Path(name): Path<String>,
+    PagePath(name): PagePath<String>,
     Form(form): Form<ChangeUser>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -187,8 +189,11 @@ pub async fn change_user(
                 )
                 .await;
             }
-            let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-                .await?
+            let hash = state
+                .passwords
+                .hash(password)
+                .await
+                .map_err(busy)?
                 .map_err(|e| PageError::internal(&e))?;
             state.store.set_password(&name, &hash).await
         }
@@ -221,7 +226,7 @@ pub struct CsrfOnly {
 pub async fn rejudge(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     Form(form): Form<CsrfOnly>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -240,7 +245,7 @@ pub async fn rejudge(
 pub async fn rejudge_problem(
     State(state): State<AppState>,
     Admin(session): Admin,
-    Path(slug): Path<String>,
+    PagePath(slug): PagePath<String>,
     Form(form): Form<CsrfOnly>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -300,4 +305,13 @@ pub async fn queue(
         },
     )?;
     Ok(html.into_response())
+}
+
+/// The password hashers were all busy: try again shortly.
+fn busy(_: crate::site::signin::Busy) -> PageError {
+    PageError::status(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "Busy",
+        "The judge is busy checking passwords; try again in a moment.",
+    )
 }

@@ -1,7 +1,11 @@
 //! A problem statement as HTML: CommonMark with tables, and `$...$` /
 //! `$$...$$` math rendered on the server to MathML (which browsers draw
 //! themselves, so no math script is served). Raw HTML in a statement is
-//! shown as text, never passed through.
+//! shown as text, never passed through; and what the renderer made goes
+//! through a maintained sanitizer (ammonia) that keeps the markup
+//! Markdown and math produce and only http, https, mailto and relative
+//! links: a statement (an imported package's too) runs no script in the
+//! reader's session.
 
 use pulldown_cmark::{html, CowStr, Event, Options, Parser};
 
@@ -17,7 +21,86 @@ pub fn render(markdown: &str) -> String {
     });
     let mut out = String::with_capacity(markdown.len() * 2);
     html::push_html(&mut out, events);
-    out
+    sanitizer().clean(&out).to_string()
+}
+
+/// The MathML elements latex2mathml writes, and their attributes.
+const MATH_TAGS: &[&str] = &[
+    "math",
+    "semantics",
+    "annotation",
+    "mrow",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+    "mspace",
+    "msup",
+    "msub",
+    "msubsup",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "munder",
+    "mover",
+    "munderover",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mstyle",
+    "mpadded",
+    "mphantom",
+    "menclose",
+    "merror",
+    "mmultiscripts",
+    "mprescripts",
+    "none",
+];
+const MATH_ATTRIBUTES: &[&str] = &[
+    "xmlns",
+    "display",
+    "mathvariant",
+    "stretchy",
+    "fence",
+    "separator",
+    "accent",
+    "accentunder",
+    "movablelimits",
+    "lspace",
+    "rspace",
+    "width",
+    "height",
+    "depth",
+    "columnalign",
+    "rowalign",
+    "columnspacing",
+    "rowspacing",
+    "linethickness",
+    "displaystyle",
+    "scriptlevel",
+    "form",
+    "largeop",
+    "symmetric",
+    "minsize",
+    "maxsize",
+    "encoding",
+    "notation",
+];
+
+fn sanitizer() -> &'static ammonia::Builder<'static> {
+    static BUILDER: std::sync::OnceLock<ammonia::Builder<'static>> = std::sync::OnceLock::new();
+    BUILDER.get_or_init(|| {
+        let mut b = ammonia::Builder::default();
+        b.url_schemes(["http", "https", "mailto"].into_iter().collect())
+            .url_relative(ammonia::UrlRelative::PassThrough)
+            .add_tags(MATH_TAGS)
+            .add_tag_attributes("code", ["class"]);
+        for tag in MATH_TAGS {
+            b.add_tag_attributes(tag, MATH_ATTRIBUTES);
+        }
+        b
+    })
 }
 
 /// MathML for one formula; a formula the converter cannot read is shown
@@ -97,6 +180,26 @@ mod tests {
         let html = render("When $a < b$ and $c > d$.\n");
         assert!(!html.contains("< b"), "{html}");
         assert!(html.contains("<math"), "{html}");
+    }
+
+    #[test]
+    fn only_http_https_mailto_and_relative_links_are_kept() {
+        let html = render(
+            "[a](javascript:alert(1)) [b](JaVaScRiPt:alert(2)) [c](data:text/html,x) \
+             [d](vbscript:x) [e](https://example.org/) [f](mailto:x@example.org) \
+             [g](/problems/nim) [h](other)\n\n![i](javascript:alert(3))\n",
+        );
+        for bad in ["javascript:", "JaVaScRiPt:", "data:", "vbscript:"] {
+            assert!(!html.contains(bad), "{bad} in {html}");
+        }
+        for good in [
+            "https://example.org/",
+            "mailto:x@example.org",
+            "/problems/nim",
+            "\"other\"",
+        ] {
+            assert!(html.contains(good), "{good} in {html}");
+        }
     }
 
     #[test]

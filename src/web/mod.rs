@@ -3,7 +3,8 @@
 //! are compiled into the binary and served by grundy itself; nothing is
 //! fetched from elsewhere at run time.
 //!
-//! Knows the store, the judge's plan and the context, as the API does;
+//! Knows the store, the context and `site` (the state, intake and who-sees-
+//! what policy it shares with the API), never `server`;
 //! handlers extract, call them, and render. Sessions are cookies
 //! (HttpOnly, SameSite) whose hashes the store keeps; every form carries
 //! the session's CSRF token (module `session`). What a visitor may see follows
@@ -23,10 +24,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use crate::server::AppState;
+use crate::site::AppState;
 pub use render::PageError;
 
-/// The pages' routes (merged into [`crate::server::app`]).
+/// The pages' routes (merged into [`crate::hosted::app`]).
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { Redirect::to("/problems") }))

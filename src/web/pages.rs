@@ -4,25 +4,30 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
-use axum::http::header::SET_COOKIE;
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::State;
+use std::net::SocketAddr;
+
+use axum::extract::ConnectInfo;
+use axum::http::header::{RETRY_AFTER, SET_COOKIE};
+use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
 
-use super::render::{me, render, PageError};
+use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{
     check_csrf, cookie, new_secret, safe_next, same_secret, set_cookie, Signed, Viewer,
     SESSION_COOKIE, SESSION_TTL_S, SIGNIN_COOKIE,
 };
 use super::{chart, highlight, markdown};
 use crate::auth;
-use crate::judge::{Plan, PlanError, Request as PlanRequest, TestReport};
+use crate::judge::TestReport;
 use crate::problem::{self, Group};
-use crate::server::AppState;
-use crate::store::{ListFilter, NewSubmission, Status, Submission, Summary, WebSession};
+use crate::site::intake::{self, Entry, Refusal};
+use crate::site::policy::{self, Part, Role, TestField, TestKind};
+use crate::site::AppState;
+use crate::store::{ListFilter, Status, Submission, Summary, WebSession};
 use crate::verdict::Verdict;
 
 /// Lines of a submission list page.
@@ -38,7 +43,7 @@ pub struct NextQuery {
 pub async fn signin_form(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
-    Query(q): Query<NextQuery>,
+    PageQuery(q): PageQuery<NextQuery>,
 ) -> Result<Response, PageError> {
     let next = safe_next(q.next.as_deref());
     if viewer.is_some() {
@@ -86,6 +91,7 @@ pub struct SigninForm {
 pub async fn signin(
     State(state): State<AppState>,
     headers: HeaderMap,
+    extensions: Extensions,
     Form(form): Form<SigninForm>,
 ) -> Result<Response, PageError> {
     let pre = cookie(&headers, SIGNIN_COOKIE).unwrap_or_default();
@@ -93,27 +99,54 @@ pub async fn signin(
         return Err(PageError::expired_form());
     }
     let next = safe_next(form.next.as_deref());
-    let found = state.store.user_with_password(form.name.trim()).await?;
-    let password = form.password;
+    let name = form.name.trim();
+    let address = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    // A locked name or address is refused before any password is checked:
+    // guessing on gains nothing, and costs the judge nothing.
+    if let Some(wait) = state.throttle.wait(name, address) {
+        return signin_throttled(&state, &next, name, wait);
+    }
+    let found = state.store.user_with_password(name).await?;
     // An unknown name costs the same argon2 verification as a known one,
     // so the time taken does not say which names exist.
     let (user, hash) = match found {
         Some((user, hash)) => (Some(user), hash),
         None => (None, dummy_hash().to_string()),
     };
-    let ok = tokio::task::spawn_blocking(move || auth::verify_password(&password, &hash)).await?;
+    let Ok(ok) = state.passwords.verify(form.password, hash).await else {
+        return Ok((
+            [(RETRY_AFTER, "2")],
+            PageError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Busy",
+                "The judge is busy checking passwords; try again in a moment.",
+            ),
+        )
+            .into_response());
+    };
+    // Guesses sent at once all passed the check above; a lock that other
+    // guesses set meanwhile holds for this one too, right or wrong.
+    if let Some(wait) = state.throttle.wait(name, address) {
+        return signin_throttled(&state, &next, name, wait);
+    }
     let user = match user {
         Some(u) if ok && !u.disabled => u,
         _ => {
+            if let Some(wait) = state.throttle.failed(name, address) {
+                return signin_throttled(&state, &next, name, wait);
+            }
             return signin_page(
                 &state,
                 &next,
-                form.name.trim(),
+                name,
                 Some("Wrong name or password, or the account is disabled."),
                 StatusCode::UNAUTHORIZED,
-            )
+            );
         }
     };
+    state.throttle.succeeded(name);
     let secret = new_secret();
     state
         .store
@@ -140,6 +173,21 @@ pub async fn signin(
         Redirect::to(&next),
     )
         .into_response())
+}
+
+/// The sign-in form again, 429, saying when to try again.
+fn signin_throttled(
+    state: &AppState,
+    next: &str,
+    name: &str,
+    wait: Duration,
+) -> Result<Response, PageError> {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let why = format!(
+        "Too many failed sign-ins for this name or from this address. Try again in {seconds} s."
+    );
+    let page = signin_page(state, next, name, Some(&why), StatusCode::TOO_MANY_REQUESTS)?;
+    Ok(([(RETRY_AFTER, seconds.to_string())], page).into_response())
 }
 
 /// A valid argon2 hash of nothing anyone knows, made once.
@@ -274,7 +322,7 @@ pub async fn problems(
 pub async fn problem(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(slug): Path<String>,
+    PagePath(slug): PagePath<String>,
 ) -> Result<Response, PageError> {
     problem_page(
         &state,
@@ -365,7 +413,7 @@ pub struct SubmitForm {
 pub async fn submit(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(slug): Path<String>,
+    PagePath(slug): PagePath<String>,
     Form(form): Form<SubmitForm>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
@@ -378,91 +426,49 @@ pub async fn submit(
     }
     // A browser sends a text box's lines ending CRLF; the file had LF.
     let source = form.source.replace("\r\n", "\n");
-    let ctx = state.ctx.clone();
-    let (problem, language, text) = (slug.clone(), form.language.clone(), source.clone());
-    let plan = tokio::task::spawn_blocking(move || {
-        let request = PlanRequest {
-            problem: &problem,
-            language: Some(&language),
-            file_name: "source",
-            source: text.into_bytes(),
-        };
-        Plan::build(
-            request,
-            &ctx.catalog,
-            &ctx.test_data(),
-            ctx.config.limits.source_limit,
-        )
-    })
-    .await?;
-    let plan = match plan {
-        Ok(plan) => plan,
-        Err(e) => {
-            let (status, why) = refusal(&e, &form.language)?;
+    let entry = Entry {
+        user_id: session.user.id,
+        problem: slug.clone(),
+        language: form.language.clone(),
+        source: source.clone(),
+    };
+    let refusal = match intake::submit(&state.ctx, &state.store, state.limits, entry).await {
+        Ok(id) => {
+            state.wake.notify_one();
+            tracing::info!(id, user = %session.user.name, problem = %slug, "submission queued from the web");
+            return Ok(Redirect::to(&format!("/submissions/{id}")).into_response());
+        }
+        Err(refusal) => refusal,
+    };
+    match refusal {
+        Refusal::UnknownProblem(_) => Err(PageError::not_found()),
+        Refusal::Internal => Err(PageError::status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong",
+            "The judge failed to take the submission; an admin can find why in its log.",
+        )),
+        Refusal::PerMinute(_) | Refusal::TooManyWaiting(_) | Refusal::ShuttingDown => Err(
+            PageError::status(refusal.status(), "Slow down", sentence(&refusal)),
+        ),
+        _ => {
             let draft = SubmitDraft {
                 language: Some(form.language),
                 source,
-                error: Some(why),
+                error: Some(sentence(&refusal)),
             };
-            return problem_page(&state, &session, &slug, draft, status).await;
+            problem_page(&state, &session, &slug, draft, refusal.status()).await
         }
-    };
-    let new = NewSubmission {
-        problem: &plan.problem().slug,
-        language: &plan.language().id,
-        source: plan.source(),
-        user_id: Some(session.user.id),
-    };
-    let id = if state.per_minute == 0 {
-        Some(crate::store::Queue::enqueue(&state.store, new).await?)
-    } else {
-        state
-            .store
-            .insert_submission_limited(new, state.per_minute)
-            .await?
-    };
-    let Some(id) = id else {
-        return Err(PageError::status(
-            StatusCode::TOO_MANY_REQUESTS,
-            "Slow down",
-            format!(
-                "You may submit at most {} times a minute. Wait a little and submit again.",
-                state.per_minute
-            ),
-        ));
-    };
-    state.wake.notify_one();
-    tracing::info!(id, user = %session.user.name, problem = %slug, "submission queued from the web");
-    Ok(Redirect::to(&format!("/submissions/{id}")).into_response())
+    }
 }
 
-/// Why a submission was refused, in the contestant's words, with the
-/// status of the page that says so; the judge's own failures are internal.
-fn refusal(e: &PlanError, language: &str) -> Result<(StatusCode, String), PageError> {
-    Ok(match e {
-        PlanError::Problem(problem::Error::Unknown { .. }) => return Err(PageError::not_found()),
-        PlanError::Language(_) => (
-            StatusCode::BAD_REQUEST,
-            format!("Unknown language {language:?}: pick one from the list."),
-        ),
-        PlanError::EmptySource { .. } => (
-            StatusCode::BAD_REQUEST,
-            "The source is empty: paste your code or choose a file.".to_string(),
-        ),
-        PlanError::SourceTooLarge { kib, limit_kib, .. } => (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("The source is {kib} KiB, above the limit of {limit_kib} KiB."),
-        ),
-        PlanError::Toolchain { .. } => {
-            let _ = PageError::internal(e);
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "This language is not available on the judge right now; pick another or tell an admin."
-                    .to_string(),
-            )
-        }
-        _ => return Err(PageError::internal(e)),
-    })
+/// A refusal's message as a sentence.
+fn sentence(refusal: &Refusal) -> String {
+    let text = refusal.to_string();
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => text,
+    }
 }
 
 // ---------------------------------------------------------------- lists
@@ -499,7 +505,7 @@ fn row(s: &Summary) -> Value {
 pub async fn mine(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Query(q): Query<ListQuery>,
+    PageQuery(q): PageQuery<ListQuery>,
 ) -> Result<Response, PageError> {
     let problem = q.problem.filter(|p| !p.is_empty());
     let verdict = q.verdict.filter(|v| !v.is_empty());
@@ -567,7 +573,7 @@ fn older_link(
 pub async fn recent(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
-    Query(q): Query<ListQuery>,
+    PageQuery(q): PageQuery<ListQuery>,
 ) -> Result<Response, PageError> {
     let rows = state
         .store
@@ -610,32 +616,38 @@ fn results(
     facts: Option<&Facts>,
     viewer: &WebSession,
 ) -> Vec<(&'static str, Value)> {
-    let admin = viewer.user.is_admin;
-    let owner = sub.user_id == Some(viewer.user.id);
+    let role = Role::of(viewer.user.id, viewer.user.is_admin, sub.user_id);
     let report = sub.report.as_ref();
     let tests: &[TestReport] = report.map_or(sub.progress.as_slice(), |r| r.tests.as_slice());
+    let labels: Vec<String> = tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| policy::test_label(role, kind_of(&t.group), &t.name, i + 1))
+        .collect();
+    let shows_message =
+        |t: &TestReport| policy::shows(role, Part::Test(kind_of(&t.group), TestField::Message));
     let mut rows: Vec<Value> = tests
         .iter()
-        .map(|t| {
-            // A secret test's checker message quotes the expected answer.
-            let open = admin || t.group.is_sample();
+        .zip(&labels)
+        .map(|(t, label)| {
             context! {
-                name => t.name, group => t.group.as_str(), verdict => t.verdict.as_str(),
+                name => label, group => t.group.as_str(), verdict => t.verdict.as_str(),
                 time_ms => t.time_ms, memory => memory(t.memory_kib),
-                message => if open { t.message.as_str() } else { "" },
+                message => if shows_message(t) { t.message.as_str() } else { "" },
             }
         })
         .collect();
     let messages = tests
         .iter()
-        .any(|t| (admin || t.group.is_sample()) && !t.message.is_empty());
+        .any(|t| shows_message(t) && !t.message.is_empty());
     let planned = facts.map_or(tests.len(), |f| f.tests.len().max(tests.len()));
     if sub.status != Status::Done {
         if let Some(f) = facts {
             for (i, (name, group)) in f.tests.iter().enumerate().skip(tests.len()) {
                 let running = sub.status == Status::Judging && i == tests.len();
                 rows.push(context! {
-                    name, group => group.as_str(),
+                    name => policy::test_label(role, kind_of(group), name, i + 1),
+                    group => group.as_str(),
                     state => if running { "running" } else { "waiting" },
                 });
             }
@@ -650,8 +662,9 @@ fn results(
         .map(|f| {
             let points: Vec<chart::Point<'_>> = tests
                 .iter()
-                .map(|t| chart::Point {
-                    name: &t.name,
+                .zip(&labels)
+                .map(|(t, label)| chart::Point {
+                    name: label,
                     time_ms: t.time_ms,
                     memory_kib: t.memory_kib,
                     failed: !t.verdict.is_accepted(),
@@ -685,18 +698,19 @@ fn results(
         (
             "compile_output",
             Value::from(match report {
-                Some(r) if admin || owner => r.compile_output.as_str(),
+                Some(r) if policy::shows(role, Part::CompileOutput) => r.compile_output.as_str(),
                 _ => "",
             }),
         ),
         (
             "error",
-            Value::from(if admin { sub.error.as_deref() } else { None }),
+            Value::from(
+                sub.error
+                    .as_deref()
+                    .filter(|_| policy::shows(role, Part::JudgeError)),
+            ),
         ),
-        (
-            "tests",
-            Value::from_serialize(tests.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()),
-        ),
+        ("tests", Value::from_serialize(&labels)),
         ("rows", Value::from(rows)),
         (
             "groups",
@@ -725,6 +739,14 @@ fn results(
     ]
 }
 
+fn kind_of(group: &Group) -> TestKind {
+    if group.is_sample() {
+        TestKind::Sample
+    } else {
+        TestKind::Secret
+    }
+}
+
 async fn load_submission(state: &AppState, id: &str) -> Result<Submission, PageError> {
     let id = parse_id(id)?;
     state.store.get(id).await?.ok_or_else(PageError::not_found)
@@ -733,12 +755,15 @@ async fn load_submission(state: &AppState, id: &str) -> Result<Submission, PageE
 pub async fn submission(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
 ) -> Result<Response, PageError> {
     let sub = load_submission(&state, &id).await?;
     let facts = load_facts(&state, &sub.problem).await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session);
-    let sees_source = session.user.is_admin || sub.user_id == Some(session.user.id);
+    let sees_source = policy::shows(
+        Role::of(session.user.id, session.user.is_admin, sub.user_id),
+        Part::Source,
+    );
     let source = sees_source.then(|| {
         Value::from_safe_string(highlight::highlight(
             &sub.language,
@@ -789,8 +814,8 @@ const RECHECK: Duration = Duration::from_secs(1);
 pub async fn live(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(id): Path<String>,
-    Query(q): Query<LiveQuery>,
+    PagePath(id): PagePath<String>,
+    PageQuery(q): PageQuery<LiveQuery>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&id)?;
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
@@ -825,11 +850,14 @@ pub async fn live(
 pub async fn source(
     State(state): State<AppState>,
     Signed(session): Signed,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
 ) -> Result<Response, PageError> {
     let sub = load_submission(&state, &id).await?;
     // Someone else's source does not exist, as far as the visitor can tell.
-    if !(session.user.is_admin || sub.user_id == Some(session.user.id)) {
+    if !policy::shows(
+        Role::of(session.user.id, session.user.is_admin, sub.user_id),
+        Part::Source,
+    ) {
         return Err(PageError::not_found());
     }
     let language_name = state

@@ -124,7 +124,7 @@ impl PageError {
 
     /// An internal failure: logged with its chain, shown generically.
     pub fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
-        crate::server::log_internal(err, "internal error on a page");
+        crate::site::log_internal(err, "internal error on a page");
         PageError::status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "Something went wrong",
@@ -186,6 +186,46 @@ pub fn percent_encode(text: &str) -> String {
         }
     }
     out
+}
+
+/// `Query` whose rejection is a page in the site's style (400), not
+/// axum's plain text.
+pub struct PageQuery<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for PageQuery<T>
+{
+    type Rejection = PageError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, PageError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(v)| PageQuery(v))
+            .map_err(|_| PageError::bad_request("The address's query string does not make sense."))
+    }
+}
+
+/// `Path` whose rejection is a page in the site's style (a path that does
+/// not decode names nothing: 404).
+pub struct PagePath<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for PagePath<T>
+{
+    type Rejection = PageError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, PageError> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(v)| PagePath(v))
+            .map_err(|_| PageError::not_found())
+    }
 }
 
 #[cfg(test)]

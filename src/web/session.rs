@@ -16,7 +16,7 @@ use rand::RngCore;
 
 use super::render::PageError;
 use crate::auth;
-use crate::server::AppState;
+use crate::site::AppState;
 use crate::store::WebSession;
 
 /// The session cookie's name.
@@ -126,12 +126,39 @@ impl FromRequestParts<AppState> for Admin {
     }
 }
 
-/// Where to go after signing in: a path of this site only (never another
-/// host, so the parameter cannot send anyone away).
+/// Where to go after signing in: a path of this site only, so the
+/// parameter cannot send anyone away. `next` is resolved against the
+/// site's own origin as a browser would resolve it (which drops tabs and
+/// newlines and reads a backslash as `/`), and kept only if the result stays on
+/// that origin; what is kept is the parsed path and query, which are
+/// always valid in a `Location` header.
 pub fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
-        _ => "/problems".to_string(),
+    const HOME: &str = "/problems";
+    // The origin is a stand-in: only "the same as the base" matters.
+    let Ok(base) = url::Url::parse("http://grundy.invalid/") else {
+        return HOME.to_string();
+    };
+    let Some(next) = next.filter(|n| n.starts_with('/')) else {
+        return HOME.to_string();
+    };
+    // A browser would silently drop or reinterpret these; refuse them
+    // rather than guess the same way.
+    if next
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
+        return HOME.to_string();
+    }
+    match base.join(next) {
+        Ok(url) if url.origin() == base.origin() && url.username().is_empty() => {
+            let mut out = url.path().to_string();
+            if let Some(q) = url.query() {
+                out.push('?');
+                out.push_str(q);
+            }
+            out
+        }
+        _ => HOME.to_string(),
     }
 }
 
@@ -166,6 +193,25 @@ mod tests {
         assert_eq!(safe_next(Some("https://evil.example")), "/problems");
         assert_eq!(safe_next(Some("/\\evil.example")), "/problems");
         assert_eq!(safe_next(None), "/problems");
+        assert_eq!(
+            safe_next(Some("/submissions?before=3")),
+            "/submissions?before=3"
+        );
+        for evil in [
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "\\\\evil.example",
+            "/\\evil.example",
+            "/\r\nSet-Cookie: x=1",
+            "/a\x0cb",
+            "/a\x7fb",
+            "https://evil.example/",
+            "javascript:alert(1)",
+            "///evil.example",
+            "",
+        ] {
+            assert_eq!(safe_next(Some(evil)), "/problems", "{evil:?}");
+        }
     }
 
     #[test]

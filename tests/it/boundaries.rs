@@ -62,6 +62,21 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
             "sandbox", "lang", "data", "store", "judge", "verify", "export", "cli", "context",
         ],
     ),
+    (
+        "auth",
+        &[
+            "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
+            "import", "site", "server", "web", "hosted", "cli", "context",
+        ],
+    ),
+    (
+        "site",
+        &[
+            "sandbox", "verify", "export", "import", "server", "web", "hosted", "cli",
+        ],
+    ),
+    ("server", &["web", "hosted", "cli", "sandbox"]),
+    ("web", &["server", "hosted", "cli", "sandbox"]),
 ];
 
 #[test]

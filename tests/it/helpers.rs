@@ -182,6 +182,8 @@ pub struct Server {
     pub store: grundy::store::Store,
     pub ctx: std::sync::Arc<grundy::context::Context>,
     pub rt: std::sync::Arc<tokio::runtime::Runtime>,
+    /// The server's state (its gauges, for tests that look inside).
+    pub state: grundy::server::AppState,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -208,9 +210,14 @@ impl Server {
         let addr = listener.local_addr().expect("addr");
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let state = grundy::server::AppState::new(ctx.clone(), store.clone());
-        let handle = rt.spawn(grundy::server::serve(listener, state, workers, async {
-            let _ = rx.await;
-        }));
+        let handle = rt.spawn(grundy::hosted::serve(
+            listener,
+            state.clone(),
+            workers,
+            async {
+                let _ = rx.await;
+            },
+        ));
         let rt2 = rt.clone();
         let thread = std::thread::spawn(move || {
             rt2.block_on(handle).expect("join").expect("serve");
@@ -220,6 +227,7 @@ impl Server {
             store,
             ctx,
             rt,
+            state,
             stop: Some(tx),
             thread: Some(thread),
         }

@@ -1,5 +1,6 @@
 //! The integration test binary: one module per area.
 
+mod attack;
 mod boundaries;
 mod checker;
 mod cli;

@@ -1,0 +1,188 @@
+//! One way in for a submission from the network, used by the API and the
+//! pages alike: the request becomes a checked [`Plan`] (the problem a
+//! catalog slug, never a path of the server) and is stored `queued` within
+//! the user's limits. A refusal is a [`Refusal`], whose status, code and
+//! message both edges show as they are; only the judge's own failures are
+//! internal.
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+
+use crate::context::Context;
+use crate::judge::{Plan, PlanError, Request};
+use crate::problem;
+use crate::store::{self, NewSubmission, OverLimit, Store, SubmitLimits};
+
+/// A submission as it comes from the network.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub user_id: i64,
+    pub problem: String,
+    pub language: String,
+    pub source: String,
+}
+
+/// Why a submission was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("unknown problem {0:?}")]
+    UnknownProblem(String),
+    #[error("unknown language {0:?}")]
+    UnknownLanguage(String),
+    #[error("the source is empty")]
+    EmptySource,
+    #[error("the source is {kib} KiB, above the limit of {limit_kib} KiB")]
+    SourceTooLarge { kib: u64, limit_kib: u64 },
+    /// The problem's rules refuse it (a Python 2 `#!` line on a Kattis problem).
+    #[error("the source was refused: {0}")]
+    Refused(String),
+    #[error("language {0:?} is not available on this judge now")]
+    LanguageUnavailable(String),
+    #[error("at most {0} submissions a minute; try again shortly")]
+    PerMinute(u32),
+    #[error("you have {0} submissions waiting to be judged, the most allowed; submit again once one is judged")]
+    TooManyWaiting(u32),
+    #[error("the judge is shutting down; try again later")]
+    ShuttingDown,
+    /// The judge's own failure (already logged, never shown).
+    #[error("an internal error occurred")]
+    Internal,
+}
+
+impl Refusal {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Refusal::UnknownProblem(_)
+            | Refusal::UnknownLanguage(_)
+            | Refusal::EmptySource
+            | Refusal::Refused(_) => StatusCode::BAD_REQUEST,
+            Refusal::SourceTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Refusal::PerMinute(_) | Refusal::TooManyWaiting(_) => StatusCode::TOO_MANY_REQUESTS,
+            Refusal::LanguageUnavailable(_) | Refusal::ShuttingDown => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            Refusal::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The API's error code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::UnknownProblem(_) => "unknown_problem",
+            Refusal::UnknownLanguage(_) => "unknown_language",
+            Refusal::EmptySource => "empty_source",
+            Refusal::SourceTooLarge { .. } => "source_too_large",
+            Refusal::Refused(_) => "refused_source",
+            Refusal::LanguageUnavailable(_) => "language_unavailable",
+            Refusal::PerMinute(_) => "rate_limited",
+            Refusal::TooManyWaiting(_) => "too_many_waiting",
+            Refusal::ShuttingDown => "shutting_down",
+            Refusal::Internal => "internal",
+        }
+    }
+}
+
+/// Checks `entry` and stores it `queued`; returns its id and the
+/// problem's slug.
+///
+/// # Errors
+/// A [`Refusal`] saying what is wrong; the judge's own failures are logged
+/// here and become [`Refusal::Internal`].
+pub async fn submit(
+    ctx: &Arc<Context>,
+    store: &Store,
+    limits: SubmitLimits,
+    entry: Entry,
+) -> Result<i64, Refusal> {
+    // The same checked plan as `grundy submit`, built before anything is
+    // stored; it may build the problem's test data, so off the executor.
+    let plan_ctx = ctx.clone();
+    let (problem, language) = (entry.problem.clone(), entry.language.clone());
+    let source = entry.source.into_bytes();
+    let plan = tokio::task::spawn_blocking(move || {
+        let request = Request {
+            problem: &problem,
+            language: Some(&language),
+            file_name: "source",
+            source,
+        };
+        Plan::build(
+            request,
+            &plan_ctx.catalog,
+            &plan_ctx.test_data(),
+            plan_ctx.config.limits.source_limit,
+        )
+    })
+    .await
+    .map_err(|e| internal(&e))?
+    .map_err(|e| refusal(&e, &entry.problem, &entry.language))?;
+    let new = NewSubmission {
+        problem: &plan.problem().slug,
+        language: &plan.language().id,
+        source: plan.source(),
+        user_id: Some(entry.user_id),
+    };
+    match store.insert_submission_within(new, limits).await {
+        Ok(Ok(id)) => Ok(id),
+        Ok(Err(OverLimit::PerMinute(n))) => Err(Refusal::PerMinute(n)),
+        Ok(Err(OverLimit::Waiting(n))) => Err(Refusal::TooManyWaiting(n)),
+        Err(e) => Err(internal::<store::Error>(&e)),
+    }
+}
+
+/// A plan's refusal in the user's terms; the judge's own failures are
+/// logged (their messages may name paths of the server) and hidden.
+fn refusal(e: &PlanError, problem: &str, language: &str) -> Refusal {
+    match e {
+        PlanError::Problem(problem::Error::Unknown { .. }) => {
+            Refusal::UnknownProblem(problem.to_string())
+        }
+        PlanError::Language(_) => Refusal::UnknownLanguage(language.to_string()),
+        PlanError::EmptySource { .. } => Refusal::EmptySource,
+        PlanError::SourceTooLarge { kib, limit_kib, .. } => Refusal::SourceTooLarge {
+            kib: *kib,
+            limit_kib: *limit_kib,
+        },
+        PlanError::Refused { why, .. } => Refusal::Refused(why.clone()),
+        PlanError::Toolchain { .. } => {
+            super::log_internal(e, "a language's toolchain is missing");
+            Refusal::LanguageUnavailable(language.to_string())
+        }
+        _ => internal(e),
+    }
+}
+
+fn internal<E: std::error::Error + 'static>(e: &E) -> Refusal {
+    super::log_internal(e, "internal error taking a submission");
+    Refusal::Internal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_python_2_source_on_a_kattis_problem_is_the_users_400() {
+        let e = PlanError::Refused {
+            name: "source".into(),
+            why: "its first line `#!/usr/bin/python2` asks for Python 2".into(),
+        };
+        let r = refusal(&e, "guess", "python");
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(r.code(), "refused_source");
+        assert!(r.to_string().contains("Python 2"), "{r}");
+    }
+
+    #[test]
+    fn a_path_is_an_unknown_problem() {
+        let e = PlanError::Problem(problem::Error::Unknown {
+            slug: "/etc".into(),
+        });
+        let r = refusal(&e, "/etc", "c");
+        assert_eq!(
+            (r.status(), r.code()),
+            (StatusCode::BAD_REQUEST, "unknown_problem")
+        );
+    }
+}

@@ -1,0 +1,29 @@
+//! The hosted judge's core, shared by its two edges: the API (`server`)
+//! and the pages (`web`), which know this module and not each other. It
+//! holds what both must decide the same way: how a submission is taken
+//! ([`intake`]), who sees what of it ([`policy`]), and how sign-ins are
+//! throttled and passwords hashed on a bounded pool ([`signin`]), and the
+//! state they all run on ([`AppState`]).
+//!
+//! Knows the context, the judge's plan and the store; nothing of HTTP
+//! beyond status codes.
+
+pub mod intake;
+pub mod policy;
+pub mod signin;
+pub mod state;
+
+pub use state::{AppState, WorkerEnv};
+
+/// Logs an internal failure with its whole chain of causes (what a client
+/// is never shown).
+pub fn log_internal(err: &(dyn std::error::Error + 'static), what: &str) {
+    let mut chain = err.to_string();
+    let mut cause = err.source();
+    while let Some(c) = cause {
+        chain.push_str(": ");
+        chain.push_str(&c.to_string());
+        cause = c.source();
+    }
+    tracing::error!(error = %chain, "{what}");
+}

@@ -1,0 +1,158 @@
+//! Who sees what of a submission: one decision, used by the API and the
+//! pages alike. A contestant sees every verdict; of a secret test only its
+//! number, verdict, score, time and memory (its name, checker message,
+//! exit code and signal can carry the expected answer, so those are for
+//! samples and admins); a source and its compiler output only when it is
+//! theirs.
+
+/// The viewer, as far as one submission is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Admin,
+    /// The submission's own author.
+    Owner,
+    /// Any other signed-in account.
+    Contestant,
+}
+
+impl Role {
+    /// The role of account `viewer` (admin or not) before a submission by
+    /// `author` (`None`: made at the keyboard).
+    pub fn of(viewer: i64, is_admin: bool, author: Option<i64>) -> Role {
+        if is_admin {
+            Role::Admin
+        } else if author == Some(viewer) {
+            Role::Owner
+        } else {
+            Role::Contestant
+        }
+    }
+}
+
+/// A sample (its data is in the statement) or a secret test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestKind {
+    Sample,
+    Secret,
+}
+
+/// What can be shown of a submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Source,
+    CompileOutput,
+    /// Why the judge itself failed.
+    JudgeError,
+    Test(TestKind, TestField),
+}
+
+/// What can be shown of one test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestField {
+    /// Its position in the plan, from 1.
+    Number,
+    Name,
+    Verdict,
+    Score,
+    Time,
+    Memory,
+    Message,
+    ExitCode,
+    Signal,
+    Transcript,
+}
+
+/// Whether `role` may see `part`.
+pub fn shows(role: Role, part: Part) -> bool {
+    use TestField::*;
+    match (role, part) {
+        (Role::Admin, _) => true,
+        (_, Part::JudgeError) => false,
+        (Role::Owner, Part::Source | Part::CompileOutput) => true,
+        (Role::Contestant, Part::Source | Part::CompileOutput) => false,
+        (_, Part::Test(TestKind::Sample, _)) => true,
+        (_, Part::Test(TestKind::Secret, field)) => {
+            matches!(field, Number | Verdict | Score | Time | Memory)
+        }
+    }
+}
+
+/// A test's label for `role`: its name where the name may be shown, else
+/// `#` and its number (from 1).
+pub fn test_label(role: Role, kind: TestKind, name: &str, number: usize) -> String {
+    if shows(role, Part::Test(kind, TestField::Name)) {
+        name.to_string()
+    } else {
+        format!("#{number}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_of_role_test_kind_and_field() {
+        use TestField::*;
+        let fields = [
+            Number, Name, Verdict, Score, Time, Memory, Message, ExitCode, Signal, Transcript,
+        ];
+        // (role, kind, fields shown); every other field is hidden.
+        let table: &[(Role, TestKind, &[TestField])] = &[
+            (Role::Admin, TestKind::Sample, &fields),
+            (Role::Admin, TestKind::Secret, &fields),
+            (Role::Owner, TestKind::Sample, &fields),
+            (Role::Contestant, TestKind::Sample, &fields),
+            (
+                Role::Owner,
+                TestKind::Secret,
+                &[Number, Verdict, Score, Time, Memory],
+            ),
+            (
+                Role::Contestant,
+                TestKind::Secret,
+                &[Number, Verdict, Score, Time, Memory],
+            ),
+        ];
+        for (role, kind, shown) in table {
+            for field in fields {
+                assert_eq!(
+                    shows(*role, Part::Test(*kind, field)),
+                    shown.contains(&field),
+                    "{role:?} {kind:?} {field:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_of_role_and_submission_part() {
+        let table: &[(Role, Part, bool)] = &[
+            (Role::Admin, Part::Source, true),
+            (Role::Admin, Part::CompileOutput, true),
+            (Role::Admin, Part::JudgeError, true),
+            (Role::Owner, Part::Source, true),
+            (Role::Owner, Part::CompileOutput, true),
+            (Role::Owner, Part::JudgeError, false),
+            (Role::Contestant, Part::Source, false),
+            (Role::Contestant, Part::CompileOutput, false),
+            (Role::Contestant, Part::JudgeError, false),
+        ];
+        for (role, part, shown) in table {
+            assert_eq!(shows(*role, *part), *shown, "{role:?} {part:?}");
+        }
+    }
+
+    #[test]
+    fn a_secret_test_is_a_number_to_contestants_and_a_name_to_admins() {
+        let label = |role| test_label(role, TestKind::Secret, "max-n-win", 7);
+        assert_eq!(label(Role::Contestant), "#7");
+        assert_eq!(label(Role::Owner), "#7");
+        assert_eq!(label(Role::Admin), "max-n-win");
+        assert_eq!(test_label(Role::Owner, TestKind::Sample, "01", 1), "01");
+        assert_eq!(Role::of(3, false, Some(3)), Role::Owner);
+        assert_eq!(Role::of(3, false, Some(4)), Role::Contestant);
+        assert_eq!(Role::of(3, true, Some(4)), Role::Admin);
+        assert_eq!(Role::of(3, false, None), Role::Contestant);
+    }
+}

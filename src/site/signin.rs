@@ -1,0 +1,343 @@
+//! Signing in safely on a network: failed sign-ins are throttled per
+//! account name and per client address, with a back-off that doubles with
+//! every failure past the limit; argon2 (19 MiB a hash) runs on a pool as
+//! large as the configured number of hashers, and a request that finds it
+//! full waits briefly and is then told to come back, so a crowd of
+//! sign-ins costs bounded memory.
+//!
+//! The throttle lives in this process's memory, bounded in entries: a
+//! restart forgets it, which costs an attacker a restart per round.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+
+use crate::auth;
+
+/// Names and addresses remembered at most; beyond it the entry seen
+/// longest ago is forgotten first.
+const MAX_ENTRIES: usize = 65_536;
+/// The longest back-off.
+const MAX_BACKOFF: Duration = Duration::from_secs(3600);
+/// Failures older than this (with no lock in force) are forgotten.
+const WINDOW: Duration = Duration::from_secs(15 * 60);
+
+/// The throttle's limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Failed sign-ins for one name before it is locked.
+    pub per_name: u32,
+    /// Failed sign-ins from one address before it is locked.
+    pub per_address: u32,
+    /// The first lock; each further failure doubles it.
+    pub backoff: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Name(String),
+    Address(IpAddr),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    failures: u32,
+    last: Instant,
+    locked_until: Option<Instant>,
+}
+
+/// Failed sign-ins by name and by address.
+#[derive(Debug)]
+pub struct Throttle {
+    limits: Limits,
+    entries: Mutex<HashMap<Key, Entry>>,
+}
+
+impl Throttle {
+    pub fn new(limits: Limits) -> Throttle {
+        Throttle {
+            limits,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// How long until `name` from `address` may try again; `None` when it
+    /// may now. A locked name or address is refused before any password
+    /// is checked, the right one included.
+    pub fn wait(&self, name: &str, address: Option<IpAddr>) -> Option<Duration> {
+        let now = Instant::now();
+        let entries = self.lock();
+        keys(name, address)
+            .iter()
+            .filter_map(|k| entries.get(k)?.locked_until)
+            .filter(|until| *until > now)
+            .map(|until| until - now)
+            .max()
+    }
+
+    /// Counts a failed sign-in; returns how long until the next try is
+    /// allowed, if this failure locked the name or the address.
+    pub fn failed(&self, name: &str, address: Option<IpAddr>) -> Option<Duration> {
+        let now = Instant::now();
+        let mut entries = self.lock();
+        let mut wait = None;
+        for key in keys(name, address) {
+            let limit = match key {
+                Key::Name(_) => self.limits.per_name,
+                Key::Address(_) => self.limits.per_address,
+            };
+            if !entries.contains_key(&key) && entries.len() >= MAX_ENTRIES {
+                forget_one(&mut entries, now);
+            }
+            let e = entries.entry(key).or_insert(Entry {
+                failures: 0,
+                last: now,
+                locked_until: None,
+            });
+            let locked = e.locked_until.is_some_and(|u| u > now);
+            if !locked && now.duration_since(e.last) > WINDOW {
+                e.failures = 0;
+            }
+            e.failures = e.failures.saturating_add(1);
+            e.last = now;
+            if limit > 0 && e.failures >= limit {
+                let doublings = (e.failures - limit).min(16);
+                let lock = self
+                    .limits
+                    .backoff
+                    .saturating_mul(1 << doublings)
+                    .min(MAX_BACKOFF);
+                e.locked_until = Some(now + lock);
+                wait = Some(wait.map_or(lock, |w: Duration| w.max(lock)));
+            }
+        }
+        wait
+    }
+
+    /// A sign-in succeeded: the name's failures are forgotten (the
+    /// address's are not, so an attacker's own account cannot clear them).
+    pub fn succeeded(&self, name: &str) {
+        self.lock().remove(&Key::Name(normal(name)));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Entry>> {
+        // A panic while holding the lock leaves counts that are still
+        // counts: keep using them.
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn normal(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+fn keys(name: &str, address: Option<IpAddr>) -> Vec<Key> {
+    let mut keys = vec![Key::Name(normal(name))];
+    keys.extend(address.map(|a| Key::Address(network(a))));
+    keys
+}
+
+/// The unit an address is counted by: an IPv4 address, or the /64 network
+/// of an IPv6 one (one host commonly holds a whole /64, so counting single
+/// IPv6 addresses would count nothing).
+fn network(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+    }
+}
+
+/// Makes room: drops what is stale, else the entry seen longest ago.
+fn forget_one(entries: &mut HashMap<Key, Entry>, now: Instant) {
+    entries.retain(|_, e| {
+        e.locked_until.is_some_and(|u| u > now) || now.duration_since(e.last) <= WINDOW
+    });
+    if entries.len() >= MAX_ENTRIES {
+        if let Some(oldest) = entries
+            .iter()
+            .min_by_key(|(_, e)| e.last)
+            .map(|(k, _)| k.clone())
+        {
+            entries.remove(&oldest);
+        }
+    }
+}
+
+/// The password pool was full for the whole wait.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("the judge is busy checking passwords; try again in a moment")]
+pub struct Busy;
+
+/// argon2 on a bounded number of blocking threads.
+#[derive(Debug)]
+pub struct Passwords {
+    permits: Arc<Semaphore>,
+    wait: Duration,
+    /// Hashes running now and at most, shared with the blocking tasks.
+    running: Arc<AtomicUsize>,
+    peak: Arc<AtomicUsize>,
+}
+
+impl Passwords {
+    /// A pool of `size` hashers (at least one); a request waits up to
+    /// `wait` for one.
+    pub fn new(size: usize, wait: Duration) -> Passwords {
+        Passwords {
+            permits: Arc::new(Semaphore::new(size.max(1))),
+            wait,
+            running: Arc::default(),
+            peak: Arc::default(),
+        }
+    }
+
+    /// Whether `password` matches `hash` (false if the check itself failed).
+    ///
+    /// # Errors
+    /// [`Busy`] when no hasher was free within the wait.
+    pub async fn verify(&self, password: String, hash: String) -> Result<bool, Busy> {
+        self.run(move || auth::verify_password(&password, &hash))
+            .await
+            .map(|ok| ok.unwrap_or(false))
+    }
+
+    /// A new hash of `password`.
+    ///
+    /// # Errors
+    /// [`Busy`] when no hasher was free within the wait; the inner error
+    /// when argon2 failed.
+    pub async fn hash(&self, password: String) -> Result<Result<String, auth::Error>, Busy> {
+        let out = self.run(move || auth::hash_password(&password)).await?;
+        Ok(out.unwrap_or_else(|| Err(auth::Error::Hash("the hasher panicked".into()))))
+    }
+
+    /// The most hashes that ran at once since start (for tests and metrics).
+    pub fn peak(&self) -> usize {
+        self.peak.load(Ordering::SeqCst)
+    }
+
+    /// Runs `work` on a blocking thread holding a permit; `None` if it
+    /// panicked (logged).
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Option<T>, Busy> {
+        let permit = tokio::time::timeout(self.wait, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| Busy)?
+            // The semaphore is never closed.
+            .map_err(|_| Busy)?;
+        let (running, peak) = (self.running.clone(), self.peak.clone());
+        // The permit moves into the task: a request that is dropped while
+        // waiting for the hash still holds its place until argon2 ends.
+        let done = tokio::task::spawn_blocking(move || {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            let out = work();
+            running.fetch_sub(1, Ordering::SeqCst);
+            drop(permit);
+            out
+        })
+        .await;
+        match done {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => {
+                super::log_internal(&e, "password hashing failed");
+                Ok(None)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            per_name: 3,
+            per_address: 5,
+            backoff: Duration::from_secs(60),
+        }
+    }
+
+    #[test]
+    fn a_name_is_locked_after_its_limit_and_the_lock_doubles() {
+        let t = Throttle::new(limits());
+        let addr: Option<IpAddr> = Some("192.0.2.1".parse().unwrap());
+        assert_eq!(t.failed("ann", addr), None);
+        assert_eq!(t.failed("Ann ", addr), None);
+        assert!(t.wait("ann", None).is_none());
+        assert_eq!(t.failed("ann", addr), Some(Duration::from_secs(60)));
+        assert!(t.wait("ANN", None).is_some());
+        assert_eq!(t.failed("ann", addr), Some(Duration::from_secs(120)));
+        // Another name from elsewhere is not locked.
+        assert!(t.wait("bob", None).is_none());
+    }
+
+    #[test]
+    fn an_address_is_locked_whatever_names_it_tries() {
+        let t = Throttle::new(limits());
+        let addr: Option<IpAddr> = Some("192.0.2.1".parse().unwrap());
+        for i in 0..5 {
+            t.failed(&format!("user{i}"), addr);
+        }
+        assert!(t.wait("someone-new", addr).is_some());
+        assert!(t
+            .wait("someone-new", Some("192.0.2.2".parse().unwrap()))
+            .is_none());
+    }
+
+    #[test]
+    fn ipv6_addresses_are_counted_by_their_64_network() {
+        let t = Throttle::new(limits());
+        for i in 0..5 {
+            let a: IpAddr = format!("2001:db8::{i}").parse().unwrap();
+            t.failed(&format!("user{i}"), Some(a));
+        }
+        assert!(t
+            .wait("x", Some("2001:db8::ffff:1".parse().unwrap()))
+            .is_some());
+        assert!(t
+            .wait("x", Some("2001:db8:0:1::1".parse().unwrap()))
+            .is_none());
+        assert_eq!(
+            network("::ffff:192.0.2.7".parse().unwrap()),
+            "192.0.2.7".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn success_clears_the_name_only() {
+        let t = Throttle::new(limits());
+        let addr: Option<IpAddr> = Some("192.0.2.1".parse().unwrap());
+        t.failed("ann", addr);
+        t.failed("ann", addr);
+        t.succeeded("ann");
+        assert_eq!(t.failed("ann", addr), None);
+    }
+
+    #[tokio::test]
+    async fn the_pool_runs_no_more_than_its_size_at_once() {
+        let pool = Arc::new(Passwords::new(2, Duration::from_secs(60)));
+        let hash = auth::hash_password("x").unwrap();
+        let jobs: Vec<_> = (0..6)
+            .map(|_| {
+                let (pool, hash) = (pool.clone(), hash.clone());
+                tokio::spawn(async move { pool.verify("x".into(), hash).await })
+            })
+            .collect();
+        for j in jobs {
+            assert!(j.await.unwrap().unwrap());
+        }
+        assert!(pool.peak() <= 2, "{}", pool.peak());
+    }
+}

@@ -1,0 +1,116 @@
+//! The hosted judge's state, shared by the API, the pages and the judge
+//! workers of one process: the context, the store, the limits and
+//! throttles, and the signals between handlers and workers.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{watch, Notify};
+
+use super::signin::{self, Passwords, Throttle};
+use crate::context::Context;
+use crate::store::{Store, SubmitLimits};
+
+/// How often a process running workers reports what it is judging.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// The submissions a process's workers hold now.
+pub type Busy = Arc<Mutex<BTreeSet<i64>>>;
+
+/// What every judge worker of a process shares.
+#[derive(Clone)]
+pub struct WorkerEnv {
+    pub ctx: Arc<Context>,
+    /// How long a claim lasts unrenewed; renewed every third of it.
+    pub lease: Duration,
+    /// Bumped whenever a submission changes (a test done, a verdict), for
+    /// long polls.
+    pub changes: watch::Sender<u64>,
+    /// The submissions this process's workers hold now (for the admin pages).
+    pub busy: Busy,
+}
+
+impl WorkerEnv {
+    /// Tells long polls that a submission changed.
+    pub fn changed(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
+/// How long a sign-in waits for a free password hasher before it is
+/// told to retry.
+const PASSWORD_WAIT: Duration = Duration::from_secs(2);
+
+/// Everything a handler or worker needs; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub ctx: Arc<Context>,
+    pub store: Store,
+    /// A user's limits on new submissions.
+    pub limits: SubmitLimits,
+    /// Failed sign-ins, by name and by client address.
+    pub throttle: Arc<Throttle>,
+    /// argon2 on a bounded pool.
+    pub passwords: Arc<Passwords>,
+    /// What this process's judge workers share with the pages.
+    pub worker: WorkerEnv,
+    /// Woken when a submission is stored.
+    pub wake: Arc<Notify>,
+    stopping: Arc<AtomicBool>,
+    stop: watch::Sender<bool>,
+}
+
+impl AppState {
+    pub fn new(ctx: Arc<Context>, store: Store) -> AppState {
+        let server = &ctx.config.server;
+        let (changes, _) = watch::channel(0);
+        let (stop, _) = watch::channel(false);
+        AppState {
+            limits: SubmitLimits {
+                per_minute: server.submissions_per_minute,
+                max_waiting: server.max_waiting,
+            },
+            throttle: Arc::new(Throttle::new(signin::Limits {
+                per_name: server.signin_failures_per_name,
+                per_address: server.signin_failures_per_address,
+                backoff: Duration::from_secs_f64(server.signin_backoff_seconds),
+            })),
+            passwords: Arc::new(Passwords::new(
+                match server.password_hashers {
+                    0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    n => n,
+                },
+                PASSWORD_WAIT,
+            )),
+            worker: WorkerEnv {
+                lease: Duration::from_secs_f64(server.lease_seconds),
+                ctx: ctx.clone(),
+                changes,
+                busy: Default::default(),
+            },
+            ctx,
+            store,
+            wake: Arc::new(Notify::new()),
+            stopping: Arc::new(AtomicBool::new(false)),
+            stop,
+        }
+    }
+
+    /// Stops taking work: new submissions get 503, long polls return,
+    /// workers finish the submission in hand and claim no more.
+    pub fn begin_shutdown(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.stop.send_replace(true);
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    /// Becomes `true` when the server begins to shut down.
+    pub fn stop_signal(&self) -> watch::Receiver<bool> {
+        self.stop.subscribe()
+    }
+}
