@@ -276,7 +276,45 @@ impl TestData {
         if let Some(set) = self.existing(problem)? {
             return Ok(set);
         }
+        // One build of a package version at a time, across threads and
+        // processes (a server and its workers): the others wait for it
+        // and then find it built.
+        let _lock = self.build_lock(problem)?;
+        if let Some(set) = self.existing(problem)? {
+            return Ok(set);
+        }
         self.build(problem, progress)
+    }
+
+    /// An exclusive lock on building `problem`'s current test set (a
+    /// `flock` on `<slug>/<key>.lock`), held until dropped.
+    fn build_lock(&self, problem: &Problem) -> Result<std::fs::File, Error> {
+        use std::os::fd::AsRawFd;
+        let key = self.key(problem)?;
+        let parent = self.root.join(&problem.slug);
+        let path = parent.join(format!("{key}.lock"));
+        let io = |source| Error::Io {
+            slug: problem.slug.clone(),
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&parent).map_err(io)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io)?;
+        loop {
+            // SAFETY: plain flock on a descriptor we own.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                return Ok(file);
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(io(e));
+            }
+        }
     }
 
     /// Like [`TestData::ensure`], but a corrupted set is rebuilt instead of

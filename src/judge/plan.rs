@@ -61,6 +61,15 @@ pub struct Plan {
     tests: Arc<TestSet>,
 }
 
+/// A request that passed every check but the test data's: the problem,
+/// the language and the source, ready to be stored.
+pub struct Admitted {
+    pub problem: Problem,
+    pub language: Arc<Language>,
+    pub source: Vec<u8>,
+    file_name: Option<String>,
+}
+
 impl Plan {
     /// Checks a request against the catalog, the languages, the source
     /// limit (KiB) and the toolchain, then makes sure the problem's tests
@@ -102,12 +111,28 @@ impl Plan {
         Plan::build_for(problem, request, data, source_limit_kib)
     }
 
-    fn build_for(
+    /// Every check of [`Plan::build`] that needs no test data: what the
+    /// hosted judge does before it stores a submission, leaving the data
+    /// to be built off the request's path.
+    ///
+    /// # Errors
+    /// Everything wrong with the request.
+    pub fn admit(
+        request: Request<'_>,
+        catalog: &Catalog,
+        data: &TestData,
+        source_limit_kib: u64,
+    ) -> Result<Admitted, PlanError> {
+        let problem = catalog.load(request.problem)?;
+        Plan::admit_for(problem, request, data, source_limit_kib)
+    }
+
+    fn admit_for(
         problem: Problem,
         request: Request<'_>,
         data: &TestData,
         source_limit_kib: u64,
-    ) -> Result<Plan, PlanError> {
+    ) -> Result<Admitted, PlanError> {
         let language = match request.language {
             Some(id) => data.languages.get(id)?,
             None => data.languages.for_path(Path::new(request.file_name))?,
@@ -121,12 +146,27 @@ impl Plan {
                 missing,
             });
         }
-        let tests = data.ensure(&problem, &|_| {})?;
-        Ok(Plan {
+        Ok(Admitted {
             file_name: own_name(&problem, request.file_name),
-            problem: Arc::new(problem),
+            problem,
             language,
             source: request.source,
+        })
+    }
+
+    fn build_for(
+        problem: Problem,
+        request: Request<'_>,
+        data: &TestData,
+        source_limit_kib: u64,
+    ) -> Result<Plan, PlanError> {
+        let admitted = Plan::admit_for(problem, request, data, source_limit_kib)?;
+        let tests = data.ensure(&admitted.problem, &|_| {})?;
+        Ok(Plan {
+            file_name: admitted.file_name,
+            problem: Arc::new(admitted.problem),
+            language: admitted.language,
+            source: admitted.source,
             siblings: Vec::new(),
             tests: Arc::new(tests),
         })

@@ -88,28 +88,48 @@ async fn judge_claim<Q: Queue>(
     let period = (env.lease / 3).max(Duration::from_millis(100));
     let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     let mut lost = false;
+    // The judge runs on its own thread until it is done, whatever the
+    // database does meanwhile: a failed write of a test or of a renewal
+    // is logged and the wait goes on (the final result carries every
+    // test), so this worker never leaves a judge running behind it while
+    // it claims the next submission.
     let judged = loop {
         tokio::select! {
             done = &mut job => break done,
             Some((index, test)) = rx.recv() => {
-                if !lost && !queue.record_test(lease, index, &test).await? {
-                    lost = true;
+                if !lost {
+                    match queue.record_test(lease, index, &test).await {
+                        Ok(held) => lost = !held,
+                        Err(e) => tracing::warn!(
+                            error = %crate::errors::chain(&e),
+                            "recording a test's result failed; the final result carries it"
+                        ),
+                    }
                 }
                 env.changed();
             }
             _ = renew.tick() => {
-                if !lost && !queue.renew(lease, env.lease).await? {
-                    lost = true;
+                if !lost {
+                    match queue.renew(lease, env.lease).await {
+                        Ok(held) => lost = !held,
+                        Err(e) => tracing::warn!(
+                            error = %crate::errors::chain(&e),
+                            "renewing the lease failed; trying again at the next tick"
+                        ),
+                    }
                 }
             }
         }
     };
     if lost {
-        tracing::warn!("lease lost while judging; the result will be discarded");
+        tracing::warn!("another worker holds the submission now; the result will be discarded");
     }
     let outcome = match judged {
         Ok(Ok(report)) => {
-            if queue.finish(lease, &report).await? {
+            // A result is only thrown away when another attempt holds the
+            // submission (a late renewal alone loses nothing: `finish`
+            // checks the attempt, not the clock).
+            if persist(|| queue.finish(lease, &report)).await? {
                 tracing::info!(verdict = %report.verdict, "judged");
                 WorkOutcome::Judged(id)
             } else {
@@ -123,6 +143,30 @@ async fn judge_claim<Q: Queue>(
     env.changed();
     Ok(outcome)
 }
+
+/// Runs a database write up to [`WRITE_TRIES`] times while it fails (a
+/// database busy under load), pausing between tries; the last error
+/// otherwise.
+async fn persist<T, F, Fut>(mut write: F) -> Result<T, store::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, store::Error>>,
+{
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match write().await {
+            Err(e) if tries < WRITE_TRIES => {
+                tracing::warn!(error = %crate::errors::chain(&e), "a database write failed; trying again");
+                tokio::time::sleep(Duration::from_millis(100 << tries)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// How many times a worker tries to store a finished result.
+const WRITE_TRIES: u32 = 5;
 
 /// A submission in this process's hands while it lives.
 struct Held<'a> {
@@ -154,7 +198,7 @@ async fn fail<Q: Queue>(
     tracing::error!(reason, "judge failed");
     // The pause before a retry grows with each try.
     let retry_after = RETRY_PAUSE * u32::try_from(lease.attempt.clamp(1, 10)).unwrap_or(1);
-    Ok(match queue.fail(lease, reason, retry_after).await? {
+    Ok(match persist(|| queue.fail(lease, reason, retry_after)).await? {
         Failed::LeaseLost => WorkOutcome::Discarded(lease.id),
         Failed::Requeued | Failed::GaveUp => WorkOutcome::Failed(lease.id),
     })

@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 
+use std::collections::BTreeSet;
+
 use crate::context::Context;
 use crate::judge::{Plan, PlanError, Request};
 use crate::problem;
@@ -95,19 +97,26 @@ pub async fn submit(
     limits: SubmitLimits,
     entry: Entry,
 ) -> Result<i64, Refusal> {
-    // The same checked plan as `grundy submit`, built before anything is
-    // stored; it may build the problem's test data, so off the executor.
+    // The user's limits before any work is done for the request.
+    match store.over_limits(entry.user_id, limits).await {
+        Ok(None) => {}
+        Ok(Some(OverLimit::PerMinute(n))) => return Err(Refusal::PerMinute(n)),
+        Ok(Some(OverLimit::Waiting(n))) => return Err(Refusal::TooManyWaiting(n)),
+        Err(e) => return Err(internal::<store::Error>(&e)),
+    }
+    // The checks of `grundy submit` that need no test data (a toolchain
+    // probe may run a program: off the executor).
     let plan_ctx = ctx.clone();
     let (problem, language) = (entry.problem.clone(), entry.language.clone());
     let source = entry.source.into_bytes();
-    let plan = tokio::task::spawn_blocking(move || {
+    let admitted = tokio::task::spawn_blocking(move || {
         let request = Request {
             problem: &problem,
             language: Some(&language),
             file_name: "source",
             source,
         };
-        Plan::build(
+        Plan::admit(
             request,
             &plan_ctx.catalog,
             &plan_ctx.test_data(),
@@ -117,10 +126,11 @@ pub async fn submit(
     .await
     .map_err(|e| internal(&e))?
     .map_err(|e| refusal(&e, &entry.problem, &entry.language))?;
+    prepare_data(ctx, &admitted.problem);
     let new = NewSubmission {
-        problem: &plan.problem().slug,
-        language: &plan.language().id,
-        source: plan.source(),
+        problem: &admitted.problem.slug,
+        language: &admitted.language.id,
+        source: &admitted.source,
         user_id: Some(entry.user_id),
     };
     match store.insert_submission_within(new, limits).await {
@@ -129,6 +139,41 @@ pub async fn submit(
         Ok(Err(OverLimit::Waiting(n))) => Err(Refusal::TooManyWaiting(n)),
         Err(e) => Err(internal::<store::Error>(&e)),
     }
+}
+
+/// Makes sure `problem`'s test data is built, off the request's path: a
+/// background build when it is missing, one per package at a time in this
+/// process (however many submissions wait for it; the data's own lock
+/// keeps it to one across processes). The worker that judges a submission
+/// waits for that build, or makes it itself.
+fn prepare_data(ctx: &Arc<Context>, problem: &problem::Problem) {
+    static BUILDING: std::sync::Mutex<BTreeSet<String>> = std::sync::Mutex::new(BTreeSet::new());
+    let data = ctx.test_data();
+    if matches!(data.existing(problem), Ok(Some(_))) {
+        return;
+    }
+    let slug = problem.slug.clone();
+    if !BUILDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(slug.clone())
+    {
+        return;
+    }
+    let problem = problem.clone();
+    tokio::task::spawn_blocking(move || {
+        if let Err(e) = data.ensure(&problem, &|_| {}) {
+            tracing::error!(
+                problem = %problem.slug,
+                error = %crate::errors::chain(&e),
+                "building test data failed; the submissions wait for a worker to build it"
+            );
+        }
+        BUILDING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&slug);
+    });
 }
 
 /// A plan's refusal in the user's terms; the judge's own failures are

@@ -240,6 +240,36 @@ impl Store {
     ///
     /// # Errors
     /// Database failures.
+    /// Which of `limits` a new submission of `user_id` would exceed now,
+    /// if any: read before any work is done for a request (the insert
+    /// checks again, atomically).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn over_limits(
+        &self,
+        user_id: i64,
+        limits: SubmitLimits,
+    ) -> Result<Option<OverLimit>, Error> {
+        let (recent, waiting) = sqlx::query_as::<_, (i64, i64)>(
+            "SELECT
+                 (SELECT COUNT(*) FROM submissions WHERE user_id = ?1
+                    AND submitted_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')),
+                 (SELECT COUNT(*) FROM submissions WHERE user_id = ?1
+                    AND status != 'done' AND priority = 0)",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(if limits.per_minute > 0 && recent >= i64::from(limits.per_minute) {
+            Some(OverLimit::PerMinute(limits.per_minute))
+        } else if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
+            Some(OverLimit::Waiting(limits.max_waiting))
+        } else {
+            None
+        })
+    }
+
     pub async fn insert_submission_within(
         &self,
         new: NewSubmission<'_>,
