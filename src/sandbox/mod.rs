@@ -16,8 +16,17 @@
 //! or use more time, memory, processes or disk than it is given, and be
 //! judged as if it had not. Everything it can see or touch is what the
 //! box gives it; nothing it does may become the judge's failure (IE) or
-//! another run's outcome. Out of scope: kernel bugs beyond what seccomp
-//! takes away, and timing side channels between concurrent boxes.
+//! another run's outcome. Its box's init is out of its reach: a process of
+//! a fresh image (cloned from the zygote, see below) with default signal
+//! dispositions, which the kernel therefore never delivers a signal from
+//! inside the box; its limits cannot be changed (`prlimit64` on another
+//! process is denied); it shows nothing of the judge (`/proc/1/cmdline`
+//! is blank, its environment unreadable). What the kernel counts per user
+//! (inotify instances, namespaces, queued signals, message queues) is
+//! also charged to the judge's uid, so each box's user namespace and
+//! rlimits allow little of it: a box exhausts only its own. Out of
+//! scope: kernel bugs beyond what seccomp takes away, and timing side
+//! channels between concurrent boxes.
 //!
 //! # Tiers
 //!
@@ -83,18 +92,37 @@
 //!   classification of how a run ended, with its precedence, for both
 //!   tiers: the same run ends the same way wherever it ran.
 //! * `ns/`: the `namespaces` tier, one room a concern: `mod.rs` (a run
-//!   from spec to outcome, the watch), `pool.rs` (boxes prepared ahead:
-//!   take, refill, discard), `boxed.rs` (preparing one box: clone, id
-//!   maps, cgroup), `plan.rs` (the mount plan), `job.rs` (the run's
-//!   description in shared memory), `wire.rs` (every message between
-//!   judge, init and program), `child/` (clone to execve: `init.rs`,
-//!   `program.rs`, `mounts.rs`).
+//!   from spec to outcome, the watch, a box that fails to come up
+//!   replaced), `pool.rs` (boxes prepared ahead: take, refill, discard),
+//!   `zygote.rs` (the one process every init is cloned from), `boxed.rs`
+//!   (preparing one box: channels, id maps, cgroup), `plan.rs` (the mount
+//!   plan), `job.rs` (the run's description in shared memory), `wire.rs`
+//!   (every message between judge, init and program), `child/` (clone to
+//!   execve: `init.rs`, `program.rs`, `mounts.rs`).
+//! * `throttle.rs`: [`Throttled`], the judge's one budget of runs at once,
+//!   each run pinned to a core.
 //! * `cgroup.rs`: measuring and limiting by cgroup v1 or v2.
 //! * `seccomp.rs`: the system call filter.
 //! * `rlimit.rs`: the `rlimit` tier.
 //!
 //! # Theory of operation (the `namespaces` tier, `ns/`)
 //!
+//! * **Inits come from a zygote, not from the judge.** Forking copies the
+//!   parent's page tables and write-protects all of its pages under its
+//!   `mmap_lock`: a box made by forking the judge cost more the larger the
+//!   judge had grown, forks of the judge ran one at a time, and every
+//!   judge thread then took copy-on-write faults (with 16 workers, boxes
+//!   missed their preparation deadline: IE). When the sandbox is made, the
+//!   judge forks once: the zygote, a small single-threaded copy that never
+//!   allocates, resets the judge's signal handlers, blanks its command line
+//!   and environment and keeps only its request socket. For each box it
+//!   clones an init into fresh namespaces and hands the judge a pidfd of
+//!   it (the zygote reaps its children; the judge signals and waits through
+//!   the pidfd only). The job memory of every box is one shared region
+//!   mapped before the zygote's fork, a slot a box; an init unmaps the
+//!   others. The cost of a box is then the same however large the judge is
+//!   and however many boxes start at once (`cargo bench --bench sandbox
+//!   concurrency`).
 //! * **Boxes are prepared ahead.** Creating namespaces is the expensive
 //!   part of a box (a network namespace alone costs ~0.3 ms of kernel
 //!   time), so a refill thread keeps two boxes ready: each is an init
@@ -107,26 +135,30 @@
 //!   Every box serves exactly one run: nothing of one run's namespaces,
 //!   processes or files is seen by another. What building a box costs is
 //!   not counted in the run's CPU time (counters restart once it is ready).
-//! * **No allocation in the child.** The judge is multi-threaded, so after
-//!   the fork-like `clone` nothing may allocate or take a lock (even
+//! * **No allocation in the child.** The zygote is a fork of a
+//!   multi-threaded judge, so in it and in every process cloned from it
+//!   nothing may allocate or take a lock (even
 //!   glibc's `setresuid` is avoided: it signals threads that no longer
-//!   exist). Everything init needs is prepared before the clone (the
-//!   mount plan, the seccomp filter, a stack); the run's description
+//!   exist). Everything init needs is prepared before the zygote's fork
+//!   (the mount plan, the seccomp filter, a stack); the run's description
 //!   (mounts, argv, envp, rlimits) is written later by the judge as C data
-//!   into memory shared with init (`MAP_SHARED`, mapped before the clone,
-//!   `ns/job.rs`), and its stdin, stdout and stderr, opened by the judge
+//!   into memory shared with init (`MAP_SHARED`, mapped before the
+//!   zygote's fork, `ns/job.rs`), and its stdin, stdout and stderr, opened by the judge
 //!   (files, or descriptors it was given, such as pipes), travel as
 //!   descriptors over a socket. Every message between the judge, init and
 //!   the program is defined once, in `ns/wire.rs`, and encoded into fixed
 //!   buffers on the child's side. The child only makes system calls
 //!   (`ns/child/`).
-//! * **Namespaces.** One `clone` makes the box's init with fresh user,
+//! * **Namespaces.** One `clone` of the zygote makes the box's init with fresh user,
 //!   PID, mount, network, IPC, UTS and cgroup namespaces. The judge writes
 //!   the user namespace's maps (box uid 1000 inside = `[sandbox] uid`
 //!   outside when the judge is root, the judge's own uid otherwise; no
 //!   supplementary groups), moves init into the box's cgroup, and only
 //!   then lets it go on. The network namespace has only a loopback device,
-//!   down: nothing is reachable, not even the host's loopback.
+//!   down: nothing is reachable, not even the host's loopback. Init then
+//!   sets its user namespace's counts low (`/proc/sys/user`: 16 inotify
+//!   instances, no further namespaces, no fanotify), which the box cannot
+//!   raise and which bound what it charges to the judge's uid.
 //! * **File system, shared part.** Init makes every mount private, reopens
 //!   each bind source inside its own mount namespace (with the judge's
 //!   identity, so a toolchain under `/root` is reachable), and a helper
@@ -164,8 +196,13 @@
 //!   above the limit, `RLIMIT_FSIZE` = the output limit, so a flood dies
 //!   of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` = the memory
 //!   limit, so deep recursion works, `RLIMIT_NOFILE`, `RLIMIT_CORE = 0`,
-//!   and without a pids controller `RLIMIT_NPROC`, which counts this user
-//!   namespace only) and `execve`s with exactly the spec's environment.
+//!   small `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE`, and without a pids
+//!   controller `RLIMIT_NPROC`, which counts this user namespace only)
+//!   and `execve`s with exactly the spec's environment. Init pins it to
+//!   the spec's core first ([`RunSpec::cpu`]; `sched_setaffinity` is
+//!   denied to the program). What it writes to stdout is kept up to the
+//!   output limit, to stderr up to 16 KiB, and only the bytes it wrote:
+//!   a hole it seeked over stays a hole.
 //!   Init stays as PID 1, so signals, orphans and `abort` behave as on a
 //!   normal system.
 //! * **Time and memory** (`cgroup.rs`). With a cgroup, CPU time is the
@@ -190,15 +227,18 @@
 //!   run.
 //! * **Kill path.** When the program ends, init `kill(-1, SIGKILL)`s the
 //!   rest of its namespace, reports the program's wait status and rusage
-//!   and exits; when init dies (by itself, by the judge's `SIGKILL`, or by
-//!   `PR_SET_PDEATHSIG` when the thread that made it dies) the kernel
-//!   kills every process of the PID namespace. The reaper then checks the
+//!   and exits; when init dies (by itself, by the judge's `SIGKILL` sent
+//!   through its pidfd, or by `PR_SET_PDEATHSIG` when the zygote dies,
+//!   which dies with the judge's thread that forked it) the kernel kills
+//!   every process of the PID namespace. The reaper then checks the
 //!   cgroup empty (`cgroup.kill` on v2) and removes it. Nothing survives a
 //!   run.
 //! * **Setup failures.** A failing step in a child is reported on the
 //!   report pipe with its `errno` and becomes [`Error::Setup`] naming the
-//!   step: the judge's fault, never the program's. So does an init that
-//!   dies without reporting.
+//!   step: the judge's fault, never the program's. A box that fails to
+//!   come up is replaced by a fresh one (three boxes in all) before the
+//!   run fails; an init that dies without reporting is still the judge's
+//!   failure (nothing in the box can reach init to make it die).
 //! * **How it ended** (`outcome.rs`). What init reported, what the judge
 //!   enforced and what was measured go to the classification both tiers
 //!   share: the kernel's OOM kill, then the judge's stop, then the

@@ -292,12 +292,12 @@ async fn submission(
     let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
     // Subscribe before reading, so a change between the read and the wait
     // is not missed.
-    let mut changes = state.worker.changes.subscribe();
+    let mut changes = state.worker.changes.subscribe(id);
     let mut stop = state.stop_signal();
     loop {
         let sub = state
             .store
-            .get(id)
+            .get_status(id)
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no submission {id}")))?;
         let waiting = sub.status != Status::Done

@@ -54,7 +54,7 @@ async fn judge_claim<Q: Queue>(
     let lease = claim.lease;
     let id = lease.id;
     let _held = Held::new(&env.busy, id);
-    env.changed();
+    env.changed(id);
     let sub = claim.submission;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
     let ctx = env.ctx.clone();
@@ -106,7 +106,7 @@ async fn judge_claim<Q: Queue>(
                         ),
                     }
                 }
-                env.changed();
+                env.changed(id);
             }
             _ = renew.tick() => {
                 if !lost {
@@ -140,7 +140,7 @@ async fn judge_claim<Q: Queue>(
         Ok(Err(reason)) => fail(queue, lease, &reason).await?,
         Err(e) => fail(queue, lease, &format!("the judge panicked: {e}")).await?,
     };
-    env.changed();
+    env.changed(id);
     Ok(outcome)
 }
 

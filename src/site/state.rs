@@ -25,17 +25,45 @@ pub struct WorkerEnv {
     pub ctx: Arc<Context>,
     /// How long a claim lasts unrenewed; renewed every third of it.
     pub lease: Duration,
-    /// Bumped whenever a submission changes (a test done, a verdict), for
-    /// long polls.
-    pub changes: watch::Sender<u64>,
+    /// Told whenever a submission changes (a test done, a verdict), for
+    /// the long polls waiting on that submission.
+    pub changes: Arc<Changes>,
     /// The submissions this process's workers hold now (for the admin pages).
     pub busy: Busy,
 }
 
 impl WorkerEnv {
-    /// Tells long polls that a submission changed.
-    pub fn changed(&self) {
-        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    /// Tells the long polls waiting on submission `id` that it changed.
+    pub fn changed(&self, id: i64) {
+        self.changes.changed(id);
+    }
+}
+
+/// Change notices by submission: a long poll is woken for its own
+/// submission only, not for every test of every submission being judged.
+#[derive(Default)]
+pub struct Changes {
+    by_id: Mutex<std::collections::HashMap<i64, watch::Sender<u64>>>,
+}
+
+impl Changes {
+    /// A receiver that sees every later change of submission `id`.
+    pub fn subscribe(&self, id: i64) -> watch::Receiver<u64> {
+        let mut by_id = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+        // Submissions no one waits on any more are forgotten.
+        by_id.retain(|_, sender| sender.receiver_count() > 0);
+        by_id
+            .entry(id)
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe()
+    }
+
+    /// Wakes the waiters of submission `id`, if any.
+    pub fn changed(&self, id: i64) {
+        let by_id = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(sender) = by_id.get(&id) {
+            sender.send_modify(|n| *n = n.wrapping_add(1));
+        }
     }
 }
 
@@ -65,7 +93,6 @@ pub struct AppState {
 impl AppState {
     pub fn new(ctx: Arc<Context>, store: Store) -> AppState {
         let server = &ctx.config.server;
-        let (changes, _) = watch::channel(0);
         let (stop, _) = watch::channel(false);
         AppState {
             limits: SubmitLimits {
@@ -87,7 +114,7 @@ impl AppState {
             worker: WorkerEnv {
                 lease: Duration::from_secs_f64(server.lease_seconds),
                 ctx: ctx.clone(),
-                changes,
+                changes: Arc::default(),
                 busy: Default::default(),
             },
             ctx,

@@ -384,12 +384,32 @@ impl Store {
     /// # Errors
     /// Database failures, or a row that does not hold a valid verdict.
     pub async fn get(&self, id: i64) -> Result<Option<Submission>, Error> {
-        let row = sqlx::query_as::<_, SubmissionRow>(
+        self.fetch(id, true).await
+    }
+
+    /// [`Store::get`] without the source (left empty): what a status read
+    /// or a long poll needs, read often, without the up to 256 KiB of
+    /// source each time.
+    ///
+    /// # Errors
+    /// As [`Store::get`].
+    pub async fn get_status(&self, id: i64) -> Result<Option<Submission>, Error> {
+        self.fetch(id, false).await
+    }
+
+    async fn fetch(&self, id: i64, with_source: bool) -> Result<Option<Submission>, Error> {
+        let query = if with_source {
             "SELECT s.id, s.problem, s.language, s.source, s.submitted_at, s.status,
                     u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
                     s.time_ms, s.memory_kib, s.compile_output
-             FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?",
-        )
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
+        } else {
+            "SELECT s.id, s.problem, s.language, X'' AS source, s.submitted_at, s.status,
+                    u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
+                    s.time_ms, s.memory_kib, s.compile_output
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
+        };
+        let row = sqlx::query_as::<_, SubmissionRow>(query)
         .bind(id)
         .fetch_optional(&self.pool)
         .await?;

@@ -820,11 +820,11 @@ pub async fn live(
     let id = parse_id(&id)?;
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
     let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
-    let mut changes = state.worker.changes.subscribe();
+    let mut changes = state.worker.changes.subscribe(id);
     let sub = loop {
         let sub = state
             .store
-            .get(id)
+            .get_status(id)
             .await?
             .ok_or_else(PageError::not_found)?;
         let shown = sub
