@@ -245,7 +245,10 @@ fn main() {
         wait_done(&judge, &a, warm);
         let start = Instant::now();
         let ids: Vec<i64> = (0..DRAIN).map(|_| submit(&judge, &a)).collect();
-        let verdicts: Vec<String> = ids.into_iter().map(|id| wait_done(&judge, &a, id)).collect();
+        let verdicts: Vec<String> = ids
+            .into_iter()
+            .map(|id| wait_done(&judge, &a, id))
+            .collect();
         let drained = start.elapsed().as_secs_f64();
         let ie = verdicts.iter().filter(|v| *v == "IE").count();
         let other = verdicts.iter().filter(|v| *v != "AC" && *v != "IE").count();

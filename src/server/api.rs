@@ -50,11 +50,21 @@ impl FromRequestParts<AppState> for Caller {
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::trim)
             .ok_or_else(ApiError::unauthorized)?;
+        let hash = auth::token_hash(token);
+        // Reads (status polls, most of the traffic) may use a token
+        // checked in the last seconds; anything that changes something
+        // checks it now, so a revoked token or a disabled user can do
+        // nothing more at once.
+        let read = parts.method == axum::http::Method::GET;
+        if let Some(user) = state.tokens.get(&hash).filter(|_| read) {
+            return Ok(Caller(user));
+        }
         let user = state
             .store
-            .user_for_token(&auth::token_hash(token))
+            .user_for_token(&hash)
             .await?
             .ok_or_else(ApiError::unauthorized)?;
+        state.tokens.put(hash, &user);
         Ok(Caller(user))
     }
 }

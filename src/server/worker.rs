@@ -198,10 +198,12 @@ async fn fail<Q: Queue>(
     tracing::error!(reason, "judge failed");
     // The pause before a retry grows with each try.
     let retry_after = RETRY_PAUSE * u32::try_from(lease.attempt.clamp(1, 10)).unwrap_or(1);
-    Ok(match persist(|| queue.fail(lease, reason, retry_after)).await? {
-        Failed::LeaseLost => WorkOutcome::Discarded(lease.id),
-        Failed::Requeued | Failed::GaveUp => WorkOutcome::Failed(lease.id),
-    })
+    Ok(
+        match persist(|| queue.fail(lease, reason, retry_after)).await? {
+            Failed::LeaseLost => WorkOutcome::Discarded(lease.id),
+            Failed::Requeued | Failed::GaveUp => WorkOutcome::Failed(lease.id),
+        },
+    )
 }
 
 /// The pause before a failed submission is tried again, times its attempt.

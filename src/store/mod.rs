@@ -261,13 +261,15 @@ impl Store {
         .bind(user_id)
         .fetch_one(&self.pool)
         .await?;
-        Ok(if limits.per_minute > 0 && recent >= i64::from(limits.per_minute) {
-            Some(OverLimit::PerMinute(limits.per_minute))
-        } else if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
-            Some(OverLimit::Waiting(limits.max_waiting))
-        } else {
-            None
-        })
+        Ok(
+            if limits.per_minute > 0 && recent >= i64::from(limits.per_minute) {
+                Some(OverLimit::PerMinute(limits.per_minute))
+            } else if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
+                Some(OverLimit::Waiting(limits.max_waiting))
+            } else {
+                None
+            },
+        )
     }
 
     pub async fn insert_submission_within(
@@ -410,9 +412,9 @@ impl Store {
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         };
         let row = sqlx::query_as::<_, SubmissionRow>(query)
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         let Some(row) = row else { return Ok(None) };
         let tests = sqlx::query_as::<_, TestRow>(
             "SELECT name, test_group, verdict, time_ms, wall_ms, memory_kib, exit_code, signal,

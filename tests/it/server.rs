@@ -333,12 +333,11 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
         .block_on(Store::open(&config.database_url()))
         .expect("store");
     let ctx = Arc::new(Context::new(config));
-    let (changes, _) = tokio::sync::watch::channel(0);
     // A lease of 1 ms, renewed by 1 ms: it is expired whenever anyone looks.
     let env = WorkerEnv {
         ctx,
         lease: Duration::from_millis(1),
-        changes,
+        changes: Arc::default(),
         busy: Default::default(),
     };
     for _ in 0..5 {
