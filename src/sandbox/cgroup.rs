@@ -5,8 +5,11 @@
 //! * **v2**: `memory.max` (and `memory.swap.max = 0`), `memory.oom.group`,
 //!   `pids.max`; CPU from `cpu.stat` `usage_usec`, peak memory from
 //!   `memory.peak`, the memory limit's hits from `memory.events`
-//!   (`oom_kill`). Needs the `memory` and `pids` controllers delegated to
-//!   the judge's cgroup; the judge moves itself into a `judge` leaf so that
+//!   (`oom_kill`). Needs the `memory` controller delegated to the judge's
+//!   cgroup, and uses `pids` where it is delegated too (many containers
+//!   delegate memory alone: processes are then limited by `RLIMIT_NPROC`,
+//!   which counts each box's user namespace alone, and `grundy doctor`
+//!   says so); the judge moves itself into a `judge` leaf so that
 //!   its own cgroup may have controllers for children (the "no internal
 //!   processes" rule).
 //! * **v1**: separate `memory`, `cpuacct` and `pids` hierarchies:
@@ -30,6 +33,8 @@ pub enum Cgroups {
     V2 {
         /// The judge's cgroup, whose children the runs are.
         parent: PathBuf,
+        /// Whether the `pids` controller is there to limit processes.
+        pids: bool,
     },
     V1 {
         memory: PathBuf,
@@ -57,6 +62,8 @@ pub struct RunGroup {
     kind: Measurement,
     /// v2: one directory. v1: memory, cpuacct, pids.
     dirs: Vec<PathBuf>,
+    /// Whether `pids.max` limits the run's processes.
+    pids: bool,
     /// The `cgroup.procs` files to attach a process to.
     procs: Vec<PathBuf>,
     /// Counters at the last [`RunGroup::reset`], subtracted from later
@@ -217,8 +224,8 @@ fn join_cgroup(mount: &Path, path: &str) -> PathBuf {
 }
 
 impl Cgroups {
-    /// cgroup v2 with the `memory` and `pids` controllers usable by the
-    /// judge, or why not.
+    /// cgroup v2 with the `memory` controller (and `pids`, where it is)
+    /// usable by the judge, or why not.
     pub fn v2() -> Result<Cgroups, String> {
         let mount = cgroup_mounts()
             .into_iter()
@@ -234,9 +241,9 @@ impl Cgroups {
         let available = std::fs::read_to_string(parent.join("cgroup.controllers"))
             .map_err(|e| format!("{}: {e}", parent.join("cgroup.controllers").display()))?;
         let has = |c: &str| available.split_whitespace().any(|x| x == c);
-        if !has("memory") || !has("pids") {
+        if !has("memory") {
             return Err(format!(
-                "cgroup v2 at {} has no memory and pids controllers (it has: {})",
+                "cgroup v2 at {} has no memory controller (it has: {})",
                 parent.display(),
                 if available.trim().is_empty() {
                     "none"
@@ -257,10 +264,33 @@ impl Cgroups {
             std::fs::write(leaf.join("cgroup.procs"), "0")
                 .map_err(|e| format!("moving the judge into {}: {e}", leaf.display()))?;
         }
+        let pids = has("pids");
         let control = parent.join("cgroup.subtree_control");
-        std::fs::write(&control, "+memory +pids")
-            .map_err(|e| format!("enabling memory and pids in {}: {e}", control.display()))?;
-        Ok(Cgroups::V2 { parent })
+        let wanted = if pids { "+memory +pids" } else { "+memory" };
+        std::fs::write(&control, wanted)
+            .map_err(|e| format!("enabling {wanted} in {}: {e}", control.display()))?;
+        Ok(Cgroups::V2 { parent, pids })
+    }
+
+    /// Whether the run's processes are limited by the cgroup (`pids.max`)
+    /// rather than by `RLIMIT_NPROC`.
+    pub fn limits_processes(&self) -> bool {
+        match self {
+            Cgroups::V2 { pids, .. } => *pids,
+            Cgroups::V1 { .. } => true,
+        }
+    }
+
+    /// What the cgroup does not do that a full one would, for `grundy
+    /// doctor`, if anything.
+    pub fn shortfall(&self) -> Option<String> {
+        (!self.limits_processes()).then(|| {
+            format!(
+                "cgroup v2 at {} has no pids controller: processes are limited by RLIMIT_NPROC, \
+                 counted in each box's user namespace",
+                self.location().display()
+            )
+        })
     }
 
     /// cgroup v1 with writable `memory`, `cpuacct` and `pids` hierarchies,
@@ -305,7 +335,7 @@ impl Cgroups {
     /// The directory (or, for v1, the memory directory) runs are made in.
     pub fn location(&self) -> &Path {
         match self {
-            Cgroups::V2 { parent } => parent,
+            Cgroups::V2 { parent, .. } => parent,
             Cgroups::V1 { memory, .. } => memory,
         }
     }
@@ -321,7 +351,7 @@ impl Cgroups {
             SEQ.fetch_add(1, Ordering::Relaxed)
         );
         match self {
-            Cgroups::V2 { parent } => {
+            Cgroups::V2 { parent, pids } => {
                 let dir = parent.join(name);
                 std::fs::create_dir(&dir).map_err(io_err(&dir))?;
                 let group = RunGroup {
@@ -335,6 +365,7 @@ impl Cgroups {
                         failcnt: Counter(None),
                     },
                     dirs: vec![dir.clone()],
+                    pids: *pids,
                 };
                 // Absent when swap is not accounted: nothing to limit then.
                 let _ = std::fs::write(dir.join("memory.swap.max"), "0");
@@ -370,6 +401,7 @@ impl Cgroups {
                         failcnt: Counter::open(&mem.join("memory.failcnt")),
                     },
                     dirs,
+                    pids: true,
                 };
                 let _ = std::fs::write(group.dirs[0].join("memory.swappiness"), "0");
                 group.set_limits(u64::MAX, memory, processes)?;
@@ -423,6 +455,9 @@ impl RunGroup {
                     }
                 }
             }
+        }
+        if !self.pids {
+            return Ok(());
         }
         write(
             &self.dirs.last().unwrap_or(dir).join("pids.max"),

@@ -605,7 +605,10 @@ pub fn select_among(
         };
         for attempt in attempts {
             match attempt() {
-                Ok(cg) => return Some(cg),
+                Ok(cg) => {
+                    missing.extend(cg.shortfall());
+                    return Some(cg);
+                }
                 Err(why) => missing.push(why),
             }
         }

@@ -378,11 +378,11 @@ impl Inner {
             .iter()
             .map(|(k, v)| format!("{k}={}", rename(v, &run.renames)).into_bytes())
             .collect();
-        let processes = match self.cgroups {
+        let processes = match &self.cgroups {
+            Some(cg) if cg.limits_processes() => ProcessLimit::NotByRlimit,
             // Without a pids controller: per-user process count, which in
             // a fresh user namespace counts this box alone.
-            None => ProcessLimit::Rlimit,
-            Some(_) => ProcessLimit::NotByRlimit,
+            _ => ProcessLimit::Rlimit,
         };
         let rlimits = spec.limits.rlimits(processes);
         let job = Job {
