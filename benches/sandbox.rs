@@ -142,7 +142,7 @@ fn concurrency(runner: &dyn Runner) {
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 ballast[i % (256 << 20)] ^= 1;
                 i = i.wrapping_add(4096 * 7 + 1);
-                if i % 1024 == 0 {
+                if i.is_multiple_of(1024) {
                     std::thread::sleep(Duration::from_micros(50));
                 }
             }

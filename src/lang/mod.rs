@@ -1039,7 +1039,7 @@ mod tests {
         ];
         for (termination, cpu_ms, log, last, want) in table {
             let outcome = sandbox::Outcome {
-                termination: termination.clone(),
+                termination,
                 cpu_ms,
                 wall_ms: 20_000,
                 memory_kib: 0,

@@ -121,6 +121,14 @@ fn denied() -> Vec<libc::c_long> {
     calls
 }
 
+/// System calls that make memory only a cgroup counts: an anonymous
+/// memory file or a System V segment holds pages no process maps (and so
+/// no resident set shows).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn unmeasured() -> Vec<libc::c_long> {
+    vec![libc::SYS_memfd_create, libc::SYS_shmget]
+}
+
 /// A compiled filter, ready for `prctl(PR_SET_SECCOMP)`.
 pub struct Filter {
     code: Vec<libc::sock_filter>,
@@ -226,8 +234,11 @@ fn search(asm: &mut Asm, calls: &[(u32, usize)]) {
 
 impl Filter {
     /// The filter for this architecture, or `None` where the judge has no
-    /// system call table for it (the sandbox then says so).
-    pub fn new() -> Option<Filter> {
+    /// system call table for it (the sandbox then says so). Without a
+    /// cgroup (`counted = false`) memory outside every process's resident
+    /// set cannot be measured, so the box may not make it: `memfd_create`
+    /// and System V shared memory are denied too.
+    pub fn new(counted: bool) -> Option<Filter> {
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             None
@@ -253,6 +264,9 @@ impl Filter {
             asm.jump(JGE, 0x4000_0000, To::Label(kill), To::Next);
             let mut calls: Vec<(u32, usize)> =
                 denied().into_iter().map(|nr| (nr as u32, deny)).collect();
+            if !counted {
+                calls.extend(unmeasured().into_iter().map(|nr| (nr as u32, deny)));
+            }
             calls.push((libc::SYS_clone3 as u32, nosys));
             calls.push((libc::SYS_clone as u32, clone));
             calls.push((libc::SYS_socket as u32, socket));
@@ -390,7 +404,7 @@ mod tests {
 
     #[test]
     fn filter_denies_exactly_the_listed_calls() {
-        let f = Filter::new().expect("supported architecture");
+        let f = Filter::new(true).expect("supported architecture");
         let eperm = SECCOMP_RET_ERRNO | libc::EPERM as u32;
         let denied: Vec<u32> = denied().into_iter().map(|nr| nr as u32).collect();
         for nr in 0..512u32 {
@@ -412,6 +426,18 @@ mod tests {
         assert_eq!(
             verdict(&f, AUDIT_ARCH, clone, libc::CLONE_NEWUSER as u32),
             eperm
+        );
+        let memfd = libc::SYS_memfd_create as u32;
+        assert_eq!(
+            verdict(&f, AUDIT_ARCH, memfd, 0),
+            SECCOMP_RET_ALLOW,
+            "counted"
+        );
+        let uncounted = Filter::new(false).expect("supported architecture");
+        assert_eq!(
+            verdict(&uncounted, AUDIT_ARCH, memfd, 0),
+            eperm,
+            "not counted"
         );
         let prlimit = libc::SYS_prlimit64 as u32;
         assert_eq!(
@@ -445,7 +471,7 @@ mod tests {
 
     #[test]
     fn only_the_socket_families_a_program_needs_open() {
-        let f = Filter::new().expect("supported architecture");
+        let f = Filter::new(true).expect("supported architecture");
         let socket = libc::SYS_socket as u32;
         let pair = libc::SYS_socketpair as u32;
         let no_family = SECCOMP_RET_ERRNO | libc::EAFNOSUPPORT as u32;

@@ -1539,7 +1539,7 @@ fn r20_more_boxes_than_cores_at_once_all_come_up() {
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 ballast[i % (128 << 20)] ^= 1;
                 i = i.wrapping_add(4096 * 3 + 1);
-                if i % 4096 == 0 {
+                if i.is_multiple_of(4096) {
                     std::thread::sleep(Duration::from_micros(100));
                 }
             }
@@ -1652,4 +1652,47 @@ int main(void) {
     );
     let text = std::fs::read(&out).unwrap();
     assert_eq!(&text[48 << 20..], b"end\n");
+}
+
+// Issue 21: without a cgroup, 512 MiB held in a memory file was reported
+// as 2 MiB. Memory only a cgroup counts is counted there, and cannot be
+// made where there is none.
+#[test]
+fn r21_memory_in_a_memory_file_is_counted_or_cannot_be_made() {
+    let Some((sb, tiers)) = boxed_with_tiers() else {
+        return;
+    };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void) {
+    int fd = memfd_create("hoard", 0);
+    if (fd < 0) { printf("refused %d\n", errno); return 0; }
+    static char block[1 << 20];
+    memset(block, 7, sizeof block);
+    for (int i = 0; i < 384; i++)
+        if (write(fd, block, sizeof block) != sizeof block) { puts("short"); return 0; }
+    puts("held");
+    return 0;
+}"#,
+    );
+    // Files may be as large as the memory: only memory stops it.
+    let ran = run(sb.as_ref(), &fx, &[], limits().output(1 << 30));
+    if tiers.measurement == Measurement::Rusage {
+        ran.assert_exited_ok();
+        assert_eq!(ran.stdout, format!("refused {}\n", libc::EPERM));
+    } else {
+        assert_eq!(
+            ran.verdict(),
+            Some(Verdict::MLE),
+            "{:?} {}",
+            ran.outcome,
+            ran.stdout
+        );
+    }
 }

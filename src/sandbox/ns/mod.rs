@@ -123,7 +123,7 @@ impl NamespaceSandbox {
         tmp_size_mib: u64,
         cgroups: Option<Cgroups>,
     ) -> Result<NamespaceSandbox, Error> {
-        let seccomp = Filter::new()
+        let seccomp = Filter::new(cgroups.is_some())
             .ok_or_else(|| Error::Unavailable("no seccomp filter for this architecture".into()))?;
         // SAFETY: plain syscalls.
         let (euid, egid) = unsafe { (libc::geteuid(), libc::getegid()) };

@@ -126,7 +126,6 @@ impl Zygote {
                     unsafe { serve(&template) }
                 }
                 // The zygote has its own copy of all it needs.
-                drop(template);
                 drop(stack);
                 drop(inner);
                 drop(zygote_end);
