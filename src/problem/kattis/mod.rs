@@ -32,6 +32,9 @@ use super::{TestCase, TestInput};
 use crate::checker::special::Protocol;
 use crate::checker::{Checker, CheckerKind};
 
+mod submissions;
+pub use submissions::{grundy_extension, judged_name, submission, Files, NotJudged};
+
 /// What a Kattis package has beyond grundy's model.
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -50,6 +53,37 @@ pub struct Package {
     pub statement: Option<PathBuf>,
     /// The package's name for itself (the directory's name).
     pub short_name: String,
+    /// The limits of `problem.yaml` beyond time and memory, Kattis's
+    /// defaults where it gives none.
+    pub limits: Limits,
+}
+
+/// Kattis's limits beyond time and memory (`limits.*` of `problem.yaml`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// `limits.output`: what a submission may write, MiB (default 8).
+    pub output_mib: u64,
+    /// `limits.code`: the size of a submission's source, KiB (default 128).
+    pub code_kib: u64,
+    /// `limits.validation_time`: seconds for a validator's run (default 60).
+    pub validation_time: f64,
+    /// `limits.validation_memory`: MiB for a validator's run (default 2048).
+    pub validation_memory_mib: u64,
+    /// `limits.validation_output`: what an output validator may write, MiB
+    /// (default 8).
+    pub validation_output_mib: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            output_mib: 8,
+            code_kib: 128,
+            validation_time: 60.0,
+            validation_memory_mib: 2048,
+            validation_output_mib: 8,
+        }
+    }
 }
 
 /// Kattis's time limit: fixed by the package, or derived from the slowest
@@ -388,6 +422,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
             unjudged,
             statement,
             short_name,
+            limits: meta.limits,
         })),
     })
 }
@@ -428,6 +463,7 @@ struct Meta {
     ac_to_time_limit: f64,
     time_limit_to_tle: f64,
     resolution: f64,
+    limits: Limits,
 }
 
 fn first_line(s: &str) -> String {
@@ -512,6 +548,7 @@ impl Meta {
             ac_to_time_limit: if format == "legacy" { 5.0 } else { 2.0 },
             time_limit_to_tle: if format == "legacy" { 2.0 } else { 1.5 },
             resolution: 1.0,
+            limits: Limits::default(),
         };
         for t in &types {
             match t.as_str() {
@@ -585,6 +622,30 @@ impl Meta {
             }
             if let Some(r) = number(get(limits, "time_resolution"), "limits.time_resolution")? {
                 meta.resolution = r;
+            }
+            let whole = |key: &str, max: f64| -> Result<Option<u64>, String> {
+                let field = format!("limits.{key}");
+                match number(get(limits, key), &field)? {
+                    Some(x) if x > max => Err(format!("{field}: {x} is above grundy's {max}")),
+                    Some(x) => Ok(Some(x.ceil() as u64)),
+                    None => Ok(None),
+                }
+            };
+            let l = &mut meta.limits;
+            if let Some(x) = whole("output", 1024.0)? {
+                l.output_mib = x;
+            }
+            if let Some(x) = whole("code", 4096.0)? {
+                l.code_kib = x;
+            }
+            if let Some(x) = whole("validation_memory", 16384.0)? {
+                l.validation_memory_mib = x;
+            }
+            if let Some(x) = whole("validation_output", 1024.0)? {
+                l.validation_output_mib = x;
+            }
+            if let Some(x) = number(get(limits, "validation_time"), "limits.validation_time")? {
+                l.validation_time = x.min(600.0);
             }
         }
         Ok(meta)
