@@ -92,9 +92,8 @@ pub struct Files {
 }
 
 /// The class that runs a Java submission whose main class is in a
-/// package (or that has none): it calls the real one, so that `javac`
-/// compiles the submission's classes where their packages put them, and a
-/// submission without a main method fails to compile.
+/// package (or that has none): it loads and calls the real one (see
+/// [`launcher`]).
 const LAUNCHER: &str = "GrundyLauncher";
 
 /// A submission given as a file or as a directory of one program, as
@@ -269,19 +268,14 @@ fn java(
             units: Vec::new(),
         });
     }
-    // Each source where its package puts it (`box/a/b/C.java`), the rest
-    // of the files beside the launcher.
-    let mut siblings = Vec::new();
-    for (p, t) in texts {
-        let name = p.file_name().map(PathBuf::from).unwrap_or_default();
-        let place = match java_package(t) {
-            Some(pkg) if sources.iter().any(|s| *s == p) => {
-                pkg.split('.').fold(PathBuf::from("box"), |d, part| d.join(part))
-            }
-            _ => PathBuf::from("box"),
-        };
-        siblings.push((place.join(name), t.clone()));
-    }
+    // Every source is compiled with the launcher; javac writes every
+    // class file beside it (not under its package's directories, which
+    // only the compiler's own directory could hold), and the launcher
+    // loads them from there.
+    let units = sources
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
     let stem = chosen
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -290,16 +284,59 @@ fn java(
         Some(pkg) => format!("{pkg}.{stem}"),
         None => stem,
     };
-    let text = format!(
-        "// Written by grundy: runs the submission's main class, {class}.\npublic class {LAUNCHER} {{\n    public static void main(String[] args) throws Throwable {{\n        {class}.main(args);\n    }}\n}}\n"
-    );
     Ok(Files {
         main: dir.join(format!("{LAUNCHER}.java")),
         name: format!("{LAUNCHER}.java"),
-        text: text.into_bytes(),
-        siblings,
-        units: Vec::new(),
+        text: launcher(&class).into_bytes(),
+        siblings: siblings_but(None),
+        units,
     })
+}
+
+/// The launcher's source for the main class `class`: a class loader that
+/// finds a class by its simple name in the launcher's directory, and a
+/// method never called that makes javac check that `class.main` exists (a
+/// submission without it does not compile, as on Kattis).
+fn launcher(class: &str) -> String {
+    format!(
+        r#"// Written by grundy: runs the submission's main class, {class}.
+public class {LAUNCHER} extends java.lang.ClassLoader {{
+    private final java.nio.file.Path dir;
+
+    private {LAUNCHER}(java.nio.file.Path dir) {{
+        super({LAUNCHER}.class.getClassLoader());
+        this.dir = dir;
+    }}
+
+    @Override
+    protected java.lang.Class<?> findClass(java.lang.String name) throws java.lang.ClassNotFoundException {{
+        java.lang.String simple = name.substring(name.lastIndexOf('.') + 1);
+        try {{
+            byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve(simple + ".class"));
+            return defineClass(name, bytes, 0, bytes.length);
+        }} catch (java.io.IOException e) {{
+            throw new java.lang.ClassNotFoundException(name, e);
+        }}
+    }}
+
+    static void check(java.lang.String[] args) throws java.lang.Throwable {{
+        {class}.main(args);
+    }}
+
+    public static void main(java.lang.String[] args) throws java.lang.Throwable {{
+        java.lang.String path = java.lang.System.getProperty("java.class.path").split(java.io.File.pathSeparator)[0];
+        java.lang.Class<?> main = new {LAUNCHER}(java.nio.file.Paths.get(path)).loadClass("{class}");
+        java.lang.reflect.Method method = main.getMethod("main", java.lang.String[].class);
+        method.setAccessible(true);
+        try {{
+            method.invoke(null, (java.lang.Object) args);
+        }} catch (java.lang.reflect.InvocationTargetException e) {{
+            throw e.getCause();
+        }}
+    }}
+}}
+"#
+    )
 }
 
 /// Whether a C or C++ source defines `main` (a rough look: `main(` after
@@ -369,9 +406,7 @@ mod tests {
             Some("a.b")
         );
         assert_eq!(java_package(b"class packaged {}\n"), None);
-        assert!(java_has_main(
-            b"public static  void main(String[] a) {}"
-        ));
+        assert!(java_has_main(b"public static  void main(String[] a) {}"));
         assert!(!java_has_main(b"void mainly() {}"));
         assert!(defines_main(b"int main() {}"));
         assert!(!defines_main(b"int domain(int x);"));
