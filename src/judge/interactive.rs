@@ -10,6 +10,11 @@
 //! OLE); then the interactor's verdict (WA, PE); then the submission's
 //! exit status (RE); then the problem's checker, on what a testlib
 //! interactor wrote for it; otherwise AC.
+//!
+//! A Kattis validator (the `kattis` protocol) decides in problemtools'
+//! order instead, which depends on which program ended first: its
+//! interactions always pass through the relays, which see each program's
+//! output end (see [`kattis_order`]).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};

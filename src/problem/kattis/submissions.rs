@@ -9,6 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::super::{ExampleSubmission, Expected};
+
 /// Kattis's extensions of the languages grundy has, and the extension
 /// grundy's configuration knows each by. `.C` is C++ (the only case that
 /// matters: `.c` is C).
@@ -372,6 +374,40 @@ fn java_package(text: &[u8]) -> Option<String> {
                 .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
         .then(|| name.to_string())
     })
+}
+
+/// The Kattis submission folders and grundy's expectation of each.
+fn expected_of(folder: &str) -> Option<Expected> {
+    Some(match folder {
+        "accepted" => Expected::Accepted,
+        "wrong_answer" => Expected::WrongAnswer,
+        "time_limit_exceeded" => Expected::TimeLimitExceeded,
+        "run_time_error" => Expected::RuntimeError,
+        "partially_accepted" => Expected::PartiallyAccepted,
+        _ => return None,
+    })
+}
+
+pub(super) fn example_submissions(dir: &Path) -> (Vec<ExampleSubmission>, Vec<(PathBuf, String)>) {
+    let mut judged = Vec::new();
+    let mut unjudged = Vec::new();
+    for folder in super::sorted_entries(&dir.join("submissions")) {
+        if !folder.is_dir() {
+            continue;
+        }
+        let name = folder
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for path in super::sorted_entries(&folder) {
+            match expected_of(&name) {
+                Some(expected) => judged.push(ExampleSubmission { expected, path }),
+                None => unjudged.push((path, name.clone())),
+            }
+        }
+    }
+    judged.sort_by(|a, b| (a.expected, &a.path).cmp(&(b.expected, &b.path)));
+    (judged, unjudged)
 }
 
 #[cfg(test)]
