@@ -59,6 +59,10 @@ pub fn judged_name(name: &str) -> String {
     }
 }
 
+/// A file beside the main source: its path in the compile directory's
+/// parent (`box/<name>`) and its bytes.
+type Sibling = (PathBuf, Vec<u8>);
+
 /// Why a submission is not judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotJudged {
@@ -88,7 +92,7 @@ pub struct Files {
     pub name: String,
     pub text: Vec<u8>,
     /// Files beside the main source, as `box/<name>`.
-    pub siblings: Vec<(PathBuf, Vec<u8>)>,
+    pub siblings: Vec<Sibling>,
     /// Further sources compiled with the main one (C and C++).
     pub units: Vec<String>,
 }
@@ -175,7 +179,7 @@ pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
             .find(|(p, _)| p == f)
             .map_or(&[][..], |(_, t)| t.as_slice())
     };
-    let siblings_but = |main: Option<&Path>| -> Vec<(PathBuf, Vec<u8>)> {
+    let siblings_but = |main: Option<&Path>| -> Vec<Sibling> {
         texts
             .iter()
             .filter(|(p, _)| Some(p.as_path()) != main)
@@ -243,7 +247,7 @@ fn java(
     dir: &Path,
     sources: &[&PathBuf],
     texts: &[(PathBuf, Vec<u8>)],
-    siblings_but: &dyn Fn(Option<&Path>) -> Vec<(PathBuf, Vec<u8>)>,
+    siblings_but: &dyn Fn(Option<&Path>) -> Vec<Sibling>,
 ) -> Result<Files, NotJudged> {
     let text_of = |f: &Path| {
         texts
