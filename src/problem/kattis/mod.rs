@@ -20,6 +20,17 @@
 //! * `problem_statement/` or `statement/`.
 //!
 //! Like the rest of the problem layer it reads and never runs anything.
+//!
+//! # Layout
+//!
+//! * `mod.rs`: [`load`], the tests and their groups (`data/`, `testdata.yaml`);
+//! * `meta.rs`: `problem.yaml`, its limits with the format's defaults
+//!   ([`Limits`]) and the time-limit rule ([`TimeRule`]);
+//! * `scoring.rs`: the groups of a scoring package ([`Scoring`]);
+//! * `programs.rs`: validators given as files or directories;
+//! * `submissions.rs`: submissions as Kattis takes them (its extensions, a
+//!   directory of several sources as one program) and their expected
+//!   verdicts.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
