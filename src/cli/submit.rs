@@ -26,29 +26,29 @@ pub fn run(
 ) -> anyhow::Result<u8> {
     let limit_kib = ctx.config.limits.source_limit;
     // A directory is one multi-file submission (as Kattis takes one): its
-    // main source is judged with the other files beside it; the main
-    // source is what is stored.
-    let (main, siblings) = if file.is_dir() {
-        let (main, _, siblings) =
-            crate::verify::submission_files(file).map_err(|why| anyhow::anyhow!(why))?;
-        (main, siblings)
+    // sources are judged together, the entry point's text is what is
+    // stored.
+    let kattis = Path::new(slug).join("problem.yaml").is_file();
+    let (name, source, siblings, units) = if file.is_dir() {
+        let files = crate::problem::kattis::submission(file, kattis)
+            .map_err(|why| anyhow::anyhow!("{why}"))?;
+        (files.name, files.text, files.siblings, files.units)
     } else {
-        (file.to_path_buf(), Vec::new())
+        let source = read_source(file, limit_kib)?;
+        (file.display().to_string(), source, Vec::new(), Vec::new())
     };
-    let file = main.as_path();
-    let source = read_source(file, limit_kib)?;
     if !json && std::io::stderr().is_terminal() {
         eprintln!("preparing test data for {slug}...");
     }
-    let file_name = file.display().to_string();
     let request = Request {
         problem: slug,
         language: lang,
-        file_name: &file_name,
+        file_name: &name,
         source,
     };
     let mut plan = Plan::build_local(request, &ctx.catalog, &ctx.test_data(), limit_kib)?
-        .with_siblings(siblings);
+        .with_siblings(siblings)
+        .with_units(units);
     // A Kattis package without a fixed time limit: Kattis's rule, from its
     // accepted submissions.
     let derived = crate::verify::derive_time_limit(

@@ -142,6 +142,23 @@ pub fn trusted_limits(time_limit: f64) -> Limits {
     Limits::new(cpu, 2 << 30).wall(cpu * 2).output(256 << 20)
 }
 
+/// Limits for a package's own programs: a Kattis package's validation
+/// limits (`limits.validation_time`, `validation_memory`,
+/// `validation_output`; Kattis's defaults 60 s, 2048 MiB, 8 MiB), else
+/// [`trusted_limits`].
+pub fn package_limits(problem: &Problem) -> Limits {
+    match &problem.kattis {
+        Some(k) => {
+            let l = k.limits;
+            let cpu = Duration::from_secs_f64(l.validation_time);
+            Limits::new(cpu, l.validation_memory_mib << 20)
+                .wall(cpu * 2)
+                .output(l.validation_output_mib << 20)
+        }
+        None => trusted_limits(problem.manifest.time_limit),
+    }
+}
+
 impl TestData {
     /// Compiles the package's programs of these roles (those it has).
     ///

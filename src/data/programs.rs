@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{trusted_limits, Error};
+use super::Error;
 use crate::config::CompileLimits;
 use crate::digest::sha256;
 use crate::lang::{self, Compiled, Languages, Program, ProgramCache, Source};
@@ -172,7 +172,7 @@ pub struct PackageProgram {
 /// The compiled programs of one package, by role.
 pub struct PackagePrograms {
     slug: String,
-    time_limit: f64,
+    limits: crate::sandbox::Limits,
     runner: Arc<dyn Runner>,
     by_role: BTreeMap<&'static str, PackageProgram>,
     /// The Kattis input validators, by their path in the package.
@@ -300,7 +300,7 @@ impl PackagePrograms {
         }
         Ok(PackagePrograms {
             slug,
-            time_limit: problem.manifest.time_limit,
+            limits: super::package_limits(problem),
             runner,
             by_role,
             input_validators,
@@ -352,7 +352,7 @@ impl PackagePrograms {
         stdin: Option<&Path>,
         stdout: &Path,
     ) -> Result<PackageRun, Error> {
-        let limits = trusted_limits(self.time_limit);
+        let limits = self.limits;
         let (program, mut argv) = p.program.command(limits.memory >> 20);
         argv.extend(args.iter().cloned());
         let cwd = tempfile::tempdir().map_err(|source| Error::Io {

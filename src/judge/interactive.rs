@@ -10,6 +10,11 @@
 //! OLE); then the interactor's verdict (WA, PE); then the submission's
 //! exit status (RE); then the problem's checker, on what a testlib
 //! interactor wrote for it; otherwise AC.
+//!
+//! A Kattis validator (the `kattis` protocol) decides in problemtools'
+//! order instead, which depends on which program ended first: its
+//! interactions always pass through the relays, which see each program's
+//! output end (see [`kattis_order`]).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,7 +62,11 @@ pub(super) fn run(
     // With a transcript, each direction passes through a relay: the
     // submission writes to one pipe, the relay copies it to the
     // interactor's, and the other way round.
-    let relays = if test.record {
+    // A Kattis validator's verdict depends on which program ended first:
+    // the relays see it (each program's end of output), so a Kattis
+    // interaction always goes through them.
+    let kattis = interactor.protocol == Protocol::Kattis;
+    let relays = if test.record || kattis {
         let (a, b) = std::io::pipe().map_err(io("making a pipe"))?;
         let (c, d) = std::io::pipe().map_err(io("making a pipe"))?;
         Some((a, b, c, d))
@@ -109,16 +118,31 @@ pub(super) fn run(
     // programs are over.
     let recorder = transcript::Recorder::default();
     let stop = AtomicBool::new(false);
-    let outcomes = std::thread::scope(|scope| {
-        if let Some(((sub_r, int_w), (int_r, sub_w))) = relays {
+    let (outcomes, ends) = std::thread::scope(|scope| {
+        let relayed = relays.map(|((sub_r, int_w), (int_r, sub_w))| {
             let (recorder, stop) = (&recorder, &stop);
-            scope.spawn(move || transcript::relay(sub_r, int_w, Side::Submission, recorder, stop));
-            scope.spawn(move || transcript::relay(int_r, sub_w, Side::Interactor, recorder, stop));
-        }
+            (
+                scope.spawn(move || {
+                    transcript::relay(sub_r, int_w, Side::Submission, recorder, stop)
+                }),
+                scope.spawn(move || {
+                    transcript::relay(int_r, sub_w, Side::Interactor, recorder, stop)
+                }),
+            )
+        });
         let outcomes = runner.run_together(vec![submission, spec]);
         stop.store(true, Ordering::Release);
-        outcomes
+        let ends = relayed.map(|(s, i)| (s.join().ok().flatten(), i.join().ok().flatten()));
+        (outcomes, ends)
     });
+    // The interactor was over first when its output ended before the
+    // submission's (or the submission's never did: its reader had gone).
+    let interactor_first = match ends {
+        Some((submission_end, Some(interactor_end))) => {
+            submission_end.is_none_or(|s| interactor_end <= s)
+        }
+        _ => false,
+    };
     let transcript = test.record.then(|| recorder.finish());
     let mut outcomes = outcomes.into_iter();
     let (Some(ran), Some(talked)) = (outcomes.next(), outcomes.next()) else {
@@ -134,6 +158,10 @@ pub(super) fn run(
         other => Judged::Failed(format!("the interactor did not finish: {other:?}")),
     };
     let failed = |(verdict, message): (Verdict, String)| (verdict, message, None);
+    if kattis {
+        let verdict = kattis_order(said, interactor_first, &ran, program);
+        return Ok((ran, verdict, transcript));
+    }
     let verdict = match said {
         Judged::Failed(why) => (Verdict::IE, why, None),
         _ if matches!(
@@ -164,4 +192,33 @@ pub(super) fn run(
         },
     };
     Ok((ran, verdict, transcript))
+}
+
+/// A Kattis interaction's verdict, in problemtools' order: a validator
+/// that failed (crashed, or exited with neither 42 nor 43) is the judge's
+/// error; a validator that ended first with a rejection is `WA`, whatever
+/// the submission did after; otherwise the submission's time limit, then
+/// its run-time error (any other failed run), then the validator's
+/// verdict.
+fn kattis_order(
+    said: Judged,
+    interactor_first: bool,
+    ran: &Outcome,
+    program: &lang::Program,
+) -> Judgement {
+    let r = match said {
+        Judged::Failed(why) => return (Verdict::IE, why, None),
+        Judged::Judged(r) => r,
+    };
+    let rejected = r.decision != Decision::Accepted;
+    if rejected && interactor_first {
+        return (Verdict::WA, r.message, r.score);
+    }
+    if let Some((verdict, message)) = program_run_verdict(ran, program) {
+        return (verdict, message, None);
+    }
+    match r.decision {
+        Decision::Accepted => (Verdict::AC, r.message, r.score),
+        _ => (Verdict::WA, r.message, r.score),
+    }
 }

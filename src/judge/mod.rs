@@ -150,7 +150,7 @@ impl Judge {
             text: plan.source().to_vec(),
             siblings: plan.siblings().to_vec(),
             file_name: plan.file_name().map(str::to_string),
-            units: Vec::new(),
+            units: plan.units().to_vec(),
         };
         let compiled =
             plan.language()
@@ -227,7 +227,7 @@ impl Judge {
         let cpu = Duration::from_secs_f64(problem.manifest.time_limit * time_factor);
         Limits::new(cpu, problem.manifest.memory_limit << 20)
             .wall(cpu.mul_f64(self.limits.wall_factor) + Duration::from_millis(500))
-            .output(self.limits.output_limit << 20)
+            .output(output_limit_mib(problem, self.limits.output_limit) << 20)
             .open_files(256)
     }
 
@@ -302,6 +302,15 @@ impl Judge {
         let (verdict, message, score) = match resolve_score(given, points) {
             Ok(score) => (verdict, message, score),
             Err(why) => (Verdict::IE, why, None),
+        };
+        // Kattis has no memory-limit verdict: a run over the limit is a
+        // run-time error there.
+        let (verdict, message) = match (verdict, &problem.kattis) {
+            (Verdict::MLE, Some(_)) => (
+                Verdict::RE,
+                format!("{message} (a run-time error in a Kattis package)"),
+            ),
+            other => (other.0, message),
         };
         let (exit_code, signal) = match outcome.termination {
             Termination::Exited(code) => (Some(code), None),
@@ -379,7 +388,7 @@ impl Judge {
                 return Err(Error::Checker { path, message });
             }
         };
-        let limits = data::trusted_limits(problem.manifest.time_limit);
+        let limits = data::package_limits(problem);
         let (command, args) = program.command(limits.memory >> 20);
         Ok(SpecialJudge {
             program: command,
@@ -391,6 +400,15 @@ impl Judge {
             flags: Vec::new(),
         })
     }
+}
+
+/// The output limit of a submission's run, MiB: a Kattis package's
+/// `limits.output` (8 MiB by default), else the judge's.
+fn output_limit_mib(problem: &Problem, judge_mib: u64) -> u64 {
+    problem
+        .kattis
+        .as_ref()
+        .map_or(judge_mib, |k| k.limits.output_mib)
 }
 
 /// Judges a problem with `[[groups]]`: each group in judging order, its

@@ -58,6 +58,9 @@ pub struct Plan {
     file_name: Option<String>,
     /// Files beside the main source (a directory submitted as one program).
     siblings: Vec<(PathBuf, Vec<u8>)>,
+    /// Siblings compiled with the main source (a directory of several C or
+    /// C++ sources).
+    units: Vec<String>,
     tests: Arc<TestSet>,
 }
 
@@ -133,11 +136,17 @@ impl Plan {
         data: &TestData,
         source_limit_kib: u64,
     ) -> Result<Admitted, PlanError> {
+        // A Kattis package takes Kattis's extensions (`.cxx`, `.C`, `.py3`).
+        let known_as = match &problem.kattis {
+            Some(_) => problem::kattis::judged_name(request.file_name),
+            None => request.file_name.to_string(),
+        };
         let language = match request.language {
             Some(id) => data.languages.get(id)?,
-            None => data.languages.for_path(Path::new(request.file_name))?,
+            None => data.languages.for_path(Path::new(&known_as))?,
         }
         .clone();
+        let source_limit_kib = code_limit(&problem, source_limit_kib);
         check_source(request.file_name, &request.source, source_limit_kib)?;
         check_kattis(&problem, &language, request.file_name, &request.source)?;
         if let Err(missing) = language.version(data.runner.as_ref()) {
@@ -147,7 +156,7 @@ impl Plan {
             });
         }
         Ok(Admitted {
-            file_name: own_name(&problem, request.file_name),
+            file_name: own_name(&problem, &known_as),
             problem,
             language,
             source: request.source,
@@ -168,6 +177,7 @@ impl Plan {
             language: admitted.language,
             source: admitted.source,
             siblings: Vec::new(),
+            units: Vec::new(),
             tests: Arc::new(tests),
         })
     }
@@ -185,7 +195,7 @@ impl Plan {
         tests: Arc<TestSet>,
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
-        check_source(file_name, &source, source_limit_kib)?;
+        check_source(file_name, &source, code_limit(&problem, source_limit_kib))?;
         check_kattis(&problem, &language, file_name, &source)?;
         Ok(Plan {
             file_name: own_name(&problem, file_name),
@@ -193,6 +203,7 @@ impl Plan {
             language,
             source,
             siblings: Vec::new(),
+            units: Vec::new(),
             tests,
         })
     }
@@ -237,6 +248,17 @@ impl Plan {
         &self.siblings
     }
 
+    /// The same plan with siblings compiled together with the main source
+    /// (their names, in the compile directory).
+    pub fn with_units(self, units: Vec<String>) -> Plan {
+        Plan { units, ..self }
+    }
+
+    /// Siblings compiled together with the main source.
+    pub fn units(&self) -> &[String] {
+        &self.units
+    }
+
     /// The submission's own file name, for languages that use it (see
     /// [`lang::Source::file_name`]).
     pub fn file_name(&self) -> Option<&str> {
@@ -245,6 +267,15 @@ impl Plan {
 
     pub fn tests(&self) -> &TestSet {
         &self.tests
+    }
+}
+
+/// The source limit (KiB) for a problem: a Kattis package's `limits.code`
+/// (128 KiB by default) where it is below the judge's.
+fn code_limit(problem: &Problem, source_limit_kib: u64) -> u64 {
+    match &problem.kattis {
+        Some(k) => source_limit_kib.min(k.limits.code_kib),
+        None => source_limit_kib,
     }
 }
 

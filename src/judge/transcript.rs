@@ -6,6 +6,7 @@ use std::io::{PipeReader, PipeWriter, Read, Write};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -90,14 +91,16 @@ impl Recorder {
 /// its own write end, so the reader sees the end too) or when the reader
 /// has gone (closing its read end, so the writer sees a broken pipe).
 /// Once `stop` is set (both programs are over) it passes on what is left
-/// and ends, so it never outlives the test.
+/// and ends, so it never outlives the test. Returns when it saw the
+/// writer's end of file (`None`: it ended for another reason), which tells
+/// the judge which program was over first.
 pub(super) fn relay(
     mut from: PipeReader,
     mut to: PipeWriter,
     side: Side,
     recorder: &Recorder,
     stop: &AtomicBool,
-) {
+) -> Option<Instant> {
     let mut buf = vec![0u8; 16 * 1024];
     loop {
         let stopping = stop.load(Ordering::Acquire);
@@ -112,24 +115,24 @@ pub(super) fn relay(
             if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
                 continue;
             }
-            return;
+            return None;
         }
         if ready == 0 {
             if stopping {
-                return;
+                return None;
             }
             continue;
         }
         match from.read(&mut buf) {
-            Ok(0) => return,
+            Ok(0) => return Some(Instant::now()),
             Ok(n) => {
                 recorder.add(side, &buf[..n]);
                 if to.write_all(&buf[..n]).is_err() {
-                    return;
+                    return None;
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return,
+            Err(_) => return None,
         }
     }
 }

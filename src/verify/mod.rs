@@ -23,8 +23,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::data::{self, PackagePrograms, SharedFile, TestData, TestSet};
-use crate::judge::{self, Judge, Plan, Report};
+use crate::data::{self, PackagePrograms, TestData, TestSet};
+use crate::judge::{self, Judge, Plan, PlanError, Report};
+use crate::problem::kattis::NotJudged;
 use crate::problem::{Expected, Problem, Role, TestInput};
 use crate::verdict::Verdict;
 
@@ -241,13 +242,14 @@ fn kattis_tests_check(problem: &Problem, set: &TestSet) -> Check {
     for s in &skipped {
         detail.push_str(&format!("; skipped: {s}"));
     }
-    let ok = validators > 0 || skipped.iter().any(|s| s.starts_with("input validator"));
-    if !ok {
-        detail.push_str("; input_validators/ is empty: inputs are unchecked");
+    // problemtools warns of a package without input validators; it does
+    // not fail it.
+    if validators == 0 && !skipped.iter().any(|s| s.starts_with("input validator")) {
+        detail.push_str("; warning: no input validators, inputs are unchecked");
     }
     Check {
         name: CheckName::Tests,
-        ok,
+        ok: true,
         detail,
     }
 }
@@ -261,10 +263,13 @@ fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
         .filter(|s| !s.ok)
         .map(|s| format!("{}: {}", s.path, s.detail))
         .collect();
-    let skipped: Vec<&str> = subs
+    let skipped: Vec<String> = subs
         .iter()
         .filter(|s| s.skipped)
-        .map(|s| s.path.as_str())
+        .map(|s| {
+            let why = s.detail.trim_start_matches("skipped: ");
+            format!("{} ({why})", s.path)
+        })
         .collect();
     let mut detail = if bad.is_empty() {
         let judged = subs.len() - skipped.len();
@@ -534,6 +539,25 @@ fn check_submissions(
         None => Some(problem.manifest.time_limit),
     };
     let mut time_check = None;
+    // A limit derived for this version of the package before is kept.
+    let kept_at = rule
+        .filter(|r| r.fixed.is_none())
+        .map(|_| kept_path(data, problem, set));
+    if let Some((seconds, how)) = kept_at.as_deref().and_then(read_kept) {
+        limit = Some(seconds);
+        time_check = Some(Check {
+            name: CheckName::TimeLimit,
+            ok: true,
+            detail: how,
+        });
+    }
+    let derive = |rule: &crate::problem::kattis::TimeRule, accepted: &[(f64, String, f64)]| {
+        let (limit, check) = derive_limit(rule, accepted);
+        if let (Some(at), true) = (&kept_at, check.ok) {
+            keep(at, limit, &check.detail);
+        }
+        (limit, check)
+    };
     let mut out = Vec::new();
     // The accepted runs: CPU seconds over the language's time factor.
     let mut accepted: Vec<(f64, String, f64)> = Vec::new();
@@ -541,7 +565,7 @@ fn check_submissions(
         let path = display_path(&sub.path, &problem.dir);
         if sub.expected != Expected::Accepted && limit.is_none() {
             if let Some(rule) = rule {
-                let (derived, check) = derive_limit(&rule, &accepted);
+                let (derived, check) = derive(&rule, &accepted);
                 limit = Some(derived);
                 time_check = Some(check);
             }
@@ -567,21 +591,27 @@ fn check_submissions(
             skipped: false,
             detail,
         };
-        let (main, text, siblings) = match submission_files(&sub.path) {
+        let kattis = problem.kattis.is_some();
+        let skipped = |why: String| SubmissionCheck {
+            ok: true,
+            skipped: true,
+            ..refused(format!("skipped: {why}"))
+        };
+        let files = match crate::problem::kattis::submission(&sub.path, kattis) {
             Ok(files) => files,
+            Err(NotJudged::Lacks(why)) if kattis => {
+                out.push(skipped(why));
+                continue;
+            }
             Err(why) => {
-                out.push(refused(why));
+                out.push(refused(why.to_string()));
                 continue;
             }
         };
-        let language = match data.languages.for_path(&main) {
+        let language = match data.languages.for_path(Path::new(&files.name)) {
             Ok(l) => l.clone(),
-            Err(e) if problem.kattis.is_some() => {
-                out.push(SubmissionCheck {
-                    ok: true,
-                    skipped: true,
-                    ..refused(format!("skipped: {e}"))
-                });
+            Err(e) if kattis => {
+                out.push(skipped(e.to_string()));
                 continue;
             }
             Err(e) => {
@@ -590,16 +620,20 @@ fn check_submissions(
             }
         };
         let factor = language.config.time_factor;
-        let name = main.display().to_string();
         let plan = match Plan::new(
             shared.clone(),
             language,
-            &name,
-            text,
+            &files.name,
+            files.text,
             set.clone(),
             source_limit_kib,
         ) {
-            Ok(plan) => plan.with_siblings(siblings),
+            Ok(plan) => plan.with_siblings(files.siblings).with_units(files.units),
+            // A Python 2 file: problemtools judges it, grundy cannot.
+            Err(PlanError::Refused { why, .. }) if kattis => {
+                out.push(skipped(why));
+                continue;
+            }
             Err(e) => {
                 out.push(refused(e.to_string()));
                 continue;
@@ -630,7 +664,7 @@ fn check_submissions(
     }
     if let Some(rule) = rule {
         if limit.is_none() {
-            let (derived, check) = derive_limit(&rule, &accepted);
+            let (derived, check) = derive(&rule, &accepted);
             limit = Some(derived);
             time_check = Some(check);
         }
@@ -714,6 +748,9 @@ pub fn derive_time_limit(
     if k.time.fixed.is_some() {
         return Ok(None);
     }
+    if let Some(kept) = read_kept(&kept_path(data, problem, set)) {
+        return Ok(Some(kept));
+    }
     let mut accepted_only = problem.clone();
     if let Some(k) = &mut accepted_only.kattis {
         k.submissions.retain(|s| s.expected == Expected::Accepted);
@@ -721,6 +758,68 @@ pub fn derive_time_limit(
     let judged = check_submissions(data, judge, source_limit_kib, &accepted_only, set)?;
     let how = judged.time_limit.map(|c| c.detail).unwrap_or_default();
     Ok(Some((judged.limit, how)))
+}
+
+/// Where the time limit derived for this version of a Kattis package is
+/// kept: named by the digest of what it depends on (`problem.yaml`,
+/// `.timelimit`, the tests, the accepted submissions and the languages'
+/// time factors), so that a changed package derives its own.
+fn kept_path(data: &TestData, problem: &Problem, set: &TestSet) -> PathBuf {
+    let mut h = crate::digest::Fields::new();
+    h.field(b"kattis time limit 1")
+        .field(set.dir.to_string_lossy().as_bytes());
+    for file in ["problem.yaml", ".timelimit"] {
+        h.field(&std::fs::read(problem.dir.join(file)).unwrap_or_default());
+    }
+    for sub in problem.submissions() {
+        if sub.expected != Expected::Accepted {
+            continue;
+        }
+        let mut files = vec![sub.path.clone()];
+        if let Ok(entries) = std::fs::read_dir(&sub.path) {
+            files = entries.flatten().map(|e| e.path()).collect();
+            files.sort();
+        }
+        for f in files {
+            h.field(f.to_string_lossy().as_bytes())
+                .field(&std::fs::read(&f).unwrap_or_default());
+        }
+    }
+    for l in data.languages.iter() {
+        h.field(l.id.as_bytes())
+            .field(&l.config.time_factor.to_le_bytes());
+    }
+    data.root.join("kattis-time-limits").join(h.finish())
+}
+
+/// A kept derived limit and the sentence saying how it was derived.
+fn read_kept(path: &Path) -> Option<(f64, String)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (seconds, how) = text.split_once('\n')?;
+    let seconds = seconds.trim().parse::<f64>().ok()?;
+    Some((
+        seconds,
+        format!(
+            "{} (kept: derived once for this version of the package)",
+            how.trim_end()
+        ),
+    ))
+}
+
+/// Keeps a derived limit (a failure to keep it only costs deriving it
+/// again).
+fn keep(path: &Path, seconds: f64, how: &str) {
+    let write = || -> std::io::Result<()> {
+        let dir = path.parent().unwrap_or(path);
+        std::fs::create_dir_all(dir)?;
+        let tmp = tempfile::NamedTempFile::new_in(dir)?;
+        std::fs::write(tmp.path(), format!("{seconds}\n{how}\n"))?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    if let Err(e) = write() {
+        tracing::warn!(path = %path.display(), error = %e, "keeping a derived time limit");
+    }
 }
 
 /// The limit a Kattis package's accepted runs give (CPU seconds over each
@@ -753,33 +852,6 @@ fn derive_limit(
             ),
         },
     )
-}
-
-/// A submission's main source, its text and the files beside it: a file
-/// as it is, or a directory as one program (its main source, the rest
-/// beside it, as `box/<name>`).
-///
-/// # Errors
-/// A file that cannot be read, or a directory without one main source.
-pub fn submission_files(path: &Path) -> Result<(PathBuf, Vec<u8>, Vec<SharedFile>), String> {
-    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
-    if path.is_file() {
-        return Ok((path.to_path_buf(), read(path)?, Vec::new()));
-    }
-    let main = crate::problem::kattis::main_source(path, Path::new(""))
-        .map_err(|(p, why)| format!("{}: {why}", p.display()))?;
-    let main = path.join(main);
-    let mut siblings = Vec::new();
-    let entries =
-        std::fs::read_dir(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    for entry in entries.flatten() {
-        let p = entry.path();
-        if p != main && p.is_file() {
-            siblings.push((Path::new("box").join(entry.file_name()), read(&p)?));
-        }
-    }
-    siblings.sort();
-    Ok((main.clone(), read(&main)?, siblings))
 }
 
 fn display_path(path: &Path, base: &Path) -> String {

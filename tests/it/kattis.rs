@@ -434,13 +434,18 @@ fn a_directory_is_submitted_as_one_program() {
     let out = submit(&ws, &dir, &dir.join("submissions/accepted/largest"));
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["verdict"], "AC");
-    // Two C++ sources are not one program grundy can tell the main of.
+    // Two C++ sources are one program, compiled together (it prints
+    // nothing: WA, not refused).
     let two = ws.dir.path().join("two");
     std::fs::create_dir(&two).unwrap();
     std::fs::write(two.join("a.cpp"), "int main() {}\n").unwrap();
     std::fs::write(two.join("b.cpp"), "int f() { return 1; }\n").unwrap();
     let out = submit(&ws, &dir, &two);
-    out.assert_usage_error("several sources (a.cpp, b.cpp)");
+    assert_eq!(out.json()["verdict"], "WA", "{}", out.stderr);
+    // Sources of two languages are not one program.
+    std::fs::write(two.join("c.py"), "print(1)\n").unwrap();
+    let out = submit(&ws, &dir, &two);
+    out.assert_usage_error("sources in several languages (cpp, py)");
 }
 
 #[test]
@@ -478,4 +483,226 @@ fn import_then_export_gives_a_package_with_the_same_verdicts() {
         };
         assert_eq!(verdicts(&original), verdicts(&exported), "{name}");
     }
+}
+
+/// The example submissions of a verified package, by path under the
+/// package.
+fn by_path<'a>(report: &'a Value, path: &str) -> &'a Value {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .unwrap_or_else(|| panic!("no submission {path}: {report:#}"))
+}
+
+#[test]
+fn what_problemtools_passes_verifies_with_a_warning_and_skips() {
+    let ws = Workspace::new();
+    // lenient: no input validators; an accepted Python 2 file and an
+    // accepted directory of notes grundy cannot run.
+    let (code, report) = verify(&ws, &fixture("lenient"));
+    assert_eq!(code, 0, "{report:#}");
+    let tests = detail(&report, "tests");
+    assert!(tests.contains("warning: no input validators"), "{tests}");
+    for (path, why) in [
+        ("submissions/accepted/legacy.py", "Python 2"),
+        (
+            "submissions/accepted/notes",
+            "no source in a language grundy builds",
+        ),
+    ] {
+        let sub = by_path(&report, path);
+        assert_eq!(
+            (&sub["skipped"], &sub["ok"]),
+            (&Value::Bool(true), &Value::Bool(true)),
+            "{sub}"
+        );
+        assert!(sub["detail"].as_str().unwrap().contains(why), "{sub}");
+    }
+    assert_eq!(
+        by_path(&report, "submissions/accepted/double.py")["verdict"],
+        "AC"
+    );
+    assert_eq!(
+        by_path(&report, "submissions/wrong_answer/triple.py")["verdict"],
+        "WA"
+    );
+    let subs = detail(&report, "submissions");
+    assert!(
+        subs.contains("legacy.py (") && subs.contains("Python 2"),
+        "{subs}"
+    );
+}
+
+#[test]
+fn a_run_over_the_memory_limit_is_a_run_time_error_in_a_kattis_package() {
+    let ws = Workspace::new();
+    // hungry: run_time_error/hog.c takes 512 MiB under a 64 MiB limit.
+    let dir = fixture("hungry");
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    let hog = by_path(&report, "submissions/run_time_error/hog.c");
+    assert_eq!(
+        (&hog["verdict"], &hog["ok"]),
+        (&Value::from("RE"), &Value::Bool(true)),
+        "{hog}"
+    );
+    // What `submit` shows for the package agrees.
+    let out = submit(&ws, &dir, &dir.join("submissions/run_time_error/hog.c"));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let json = out.json();
+    assert_eq!(json["verdict"], "RE", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert!(message.contains("memory limit exceeded"), "{message}");
+}
+
+#[test]
+fn interactive_verdicts_follow_problemtools_order() {
+    let ws = Workspace::new();
+    // talk: stubborn.c answers wrong then spins (the validator rejected
+    // first: WA, not TLE); quits.c leaves before answering (it ended
+    // first: RE, though the validator then rejects the silence).
+    let (code, report) = verify(&ws, &fixture("talk"));
+    assert_eq!(code, 0, "{report:#}");
+    for (path, verdict) in [
+        ("submissions/accepted/double.py", "AC"),
+        ("submissions/wrong_answer/stubborn.c", "WA"),
+        ("submissions/run_time_error/quits.c", "RE"),
+    ] {
+        let sub = by_path(&report, path);
+        assert_eq!(sub["verdict"], verdict, "{sub}");
+        assert_eq!(sub["test_verdicts"], serde_json::json!([verdict]), "{sub}");
+    }
+    // A validator that fails (exit 7) is the judge's error, whoever ended first.
+    let dir = copy(&ws, "talk");
+    let v = dir.join("output_validator/interactor.py");
+    let text = std::fs::read_to_string(&v).unwrap();
+    std::fs::write(&v, text.replace("sys.exit(42)", "sys.exit(7)")).unwrap();
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/double.py"));
+    assert_eq!(out.json()["verdict"], "IE", "{}", out.stderr);
+}
+
+#[test]
+fn kattis_default_limits_hold_where_problem_yaml_gives_none() {
+    let ws = Workspace::new();
+    // roomy: no limits.output, so 8 MiB; the right answer then 10 MiB of
+    // blanks is over it.
+    let dir = copy(&ws, "roomy");
+    let flood = ws.file(
+        "flood.c",
+        "#include <stdio.h>\nint main(void) { long long n; if (scanf(\"%lld\", &n) != 1) return 1;\n  printf(\"%lld\\n\", 2 * n);\n  for (long i = 0; i < (10L << 20); i++) putchar(' ');\n  return 0; }\n",
+    );
+    let out = submit(&ws, &dir, &flood);
+    assert_eq!(out.json()["verdict"], "OLE", "{}", out.stderr);
+    // No limits.code: 128 KiB of source at most.
+    let big = ws.file(
+        "big.py",
+        &format!("print(2 * int(input()))\n# {}\n", "x".repeat(130 << 10)),
+    );
+    let out = submit(&ws, &dir, &big);
+    out.assert_usage_error("above the limit of 128 KiB");
+    // The package's own limits replace the defaults.
+    let yaml = dir.join("problem.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace(
+            "  time_limit: 2\n",
+            "  time_limit: 2\n  output: 16\n  code: 256\n",
+        ),
+    )
+    .unwrap();
+    let out = submit(&ws, &dir, &flood);
+    assert_eq!(out.json()["verdict"], "AC", "{}", out.stderr);
+    let out = submit(&ws, &dir, &big);
+    assert_eq!(out.json()["verdict"], "AC", "{}", out.stderr);
+}
+
+#[test]
+fn kattis_extensions_name_their_languages() {
+    let ws = Workspace::new();
+    // tongues: the same C++ as .c++, .cxx and .C, and Python as .py3.
+    let (code, report) = verify(&ws, &fixture("tongues"));
+    assert_eq!(code, 0, "{report:#}");
+    for name in ["double.c++", "double.cxx", "double.C", "double.py3"] {
+        let sub = by_path(&report, &format!("submissions/accepted/{name}"));
+        assert_eq!(
+            (&sub["verdict"], &sub["skipped"]),
+            (&Value::from("AC"), &Value::Bool(false)),
+            "{sub}"
+        );
+    }
+    assert_eq!(
+        by_path(&report, "submissions/wrong_answer/half.cc")["verdict"],
+        "WA"
+    );
+}
+
+#[test]
+fn a_directory_of_several_sources_is_one_program() {
+    let ws = Workspace::new();
+    // pieces: C++ main.cc + message.cc + message.h, C++ sources none
+    // named main, Java classes with and without a package, Python modules.
+    let (code, report) = verify(&ws, &fixture("pieces"));
+    assert_eq!(code, 0, "{report:#}");
+    for name in ["cpp", "cpp-unnamed", "java", "java-package", "python"] {
+        let sub = by_path(&report, &format!("submissions/accepted/{name}"));
+        assert_eq!(
+            (&sub["verdict"], &sub["ok"]),
+            (&Value::from("AC"), &Value::Bool(true)),
+            "{sub}"
+        );
+    }
+    // Java classes without a main method: a compile error, as on Kattis.
+    let dir = fixture("pieces");
+    let none = ws.dir.path().join("no-main");
+    std::fs::create_dir(&none).unwrap();
+    std::fs::write(
+        none.join("Twice.java"),
+        "public class Twice { static long of(long n) { return 2 * n; } }\n",
+    )
+    .unwrap();
+    let out = submit(&ws, &dir, &none);
+    assert_eq!(out.json()["verdict"], "CE", "{}", out.stderr);
+}
+
+#[test]
+fn a_derived_time_limit_is_kept_and_a_timelimit_file_fixes_one() {
+    let ws = with_own_problems();
+    // tongues fixes no time limit: the first submission derives it from
+    // the accepted ones, the next finds it kept. A line naming this copy
+    // makes it a package version of its own.
+    let dir = copy(&ws, "tongues");
+    let yaml = dir.join("problem.yaml");
+    let mut text = std::fs::read_to_string(&yaml).unwrap();
+    text.push_str(&format!("# copy at {}\n", dir.display()));
+    std::fs::write(&yaml, text).unwrap();
+    let file = dir.join("submissions/accepted/double.py3");
+    let args = ["submit", dir.to_str().unwrap(), file.to_str().unwrap()];
+    let first = ws.grundy(&args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stderr.contains("time limit derived"),
+        "{}",
+        first.stderr
+    );
+    assert!(!first.stderr.contains("kept"), "{}", first.stderr);
+    let second = ws.grundy(&args);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(
+        second.stderr.contains("kept: derived once"),
+        "{}",
+        second.stderr
+    );
+    // DOMjudge's .timelimit fixes it, for verify and import alike.
+    std::fs::write(dir.join(".timelimit"), "3\n").unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(detail(&report, "time limit"), "fixed at 3 s by the package");
+    let out = ws.grundy(&["import", dir.to_str().unwrap(), "--as", "tongues-copy"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let manifest =
+        std::fs::read_to_string(ws.dir.path().join("problems/tongues-copy/problem.toml")).unwrap();
+    assert!(manifest.contains("time_limit = 3.0"), "{manifest}");
 }

@@ -1,0 +1,454 @@
+//! Submissions as Kattis takes them: the language by Kattis's own table
+//! of extensions, and a directory as one program of several sources
+//! (every source of its language compiled together, the entry point found
+//! as Kattis finds it).
+//!
+//! Like the rest of the problem layer this only reads files; which
+//! languages are configured is the caller's business (a name this module
+//! gives may still be in a language grundy lacks).
+
+use std::path::{Path, PathBuf};
+
+use super::super::{ExampleSubmission, Expected};
+
+/// Kattis's extensions of the languages grundy has, and the extension
+/// grundy's configuration knows each by. `.C` is C++ (the only case that
+/// matters: `.c` is C).
+const TABLE: &[(&str, &str)] = &[
+    ("c", "c"),
+    ("C", "cpp"),
+    ("cc", "cpp"),
+    ("cpp", "cpp"),
+    ("cxx", "cpp"),
+    ("c++", "cpp"),
+    ("java", "java"),
+    ("py", "py"),
+    ("py3", "py"),
+    ("rs", "rs"),
+];
+
+/// Extensions Kattis reads as Python 2, which grundy does not run.
+const PYTHON2: &[&str] = &["py2"];
+
+/// The extension grundy knows a Kattis source by (`cpp` for `x.cxx` or
+/// `x.C`, `py` for `x.py3`); `None` for a file that is no source of a
+/// language grundy has.
+pub fn grundy_extension(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?;
+    TABLE
+        .iter()
+        .find(|(k, _)| *k == ext)
+        .or_else(|| {
+            // Kattis's table is lower-case but for `.C`.
+            let lower = ext.to_ascii_lowercase();
+            (ext != "c")
+                .then(|| TABLE.iter().find(|(k, _)| *k == lower))
+                .flatten()
+        })
+        .map(|(_, g)| *g)
+}
+
+/// The name a Kattis source is judged under: its own name with grundy's
+/// extension for its language (`sol.cpp` for `sol.C`), or the name as it
+/// is for a file outside Kattis's table.
+pub fn judged_name(name: &str) -> String {
+    let path = Path::new(name);
+    match (grundy_extension(path), path.extension()) {
+        (Some(g), Some(ext)) if ext != g => path.with_extension(g).display().to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// A file beside the main source: its path in the compile directory's
+/// parent (`box/<name>`) and its bytes.
+type Sibling = (PathBuf, Vec<u8>);
+
+/// Why a submission is not judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotJudged {
+    /// It is in a language grundy lacks (a skip, not a failure, where
+    /// problemtools would judge it).
+    Lacks(String),
+    /// Something is wrong with it.
+    Bad(String),
+}
+
+impl std::fmt::Display for NotJudged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotJudged::Lacks(why) | NotJudged::Bad(why) => f.write_str(why),
+        }
+    }
+}
+
+/// A submission as grundy compiles it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Files {
+    /// The file its language and name come from (a directory's entry
+    /// point).
+    pub main: PathBuf,
+    /// The name it is judged under: its language by the extension, and
+    /// for Java the class named after it.
+    pub name: String,
+    pub text: Vec<u8>,
+    /// Files beside the main source, as `box/<name>`.
+    pub siblings: Vec<Sibling>,
+    /// Further sources compiled with the main one (C and C++).
+    pub units: Vec<String>,
+}
+
+/// The class that runs a Java submission whose main class is in a
+/// package (or that has none): it loads and calls the real one (see
+/// [`launcher`]).
+const LAUNCHER: &str = "GrundyLauncher";
+
+/// A submission given as a file or as a directory of one program, as
+/// Kattis takes it (`kattis`: its table of extensions applies).
+///
+/// # Errors
+/// [`NotJudged::Lacks`] for a directory with no source in a language
+/// grundy builds or a Python 2 file; [`NotJudged::Bad`] for a directory
+/// with `build`/`run` scripts, mixing languages, or with several Python
+/// files and no `main.py`, and for unreadable files.
+pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|e| NotJudged::Bad(format!("reading {}: {e}", p.display())))
+    };
+    let own = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    if !path.is_dir() {
+        if kattis
+            && path
+                .extension()
+                .is_some_and(|e| PYTHON2.iter().any(|p| e == *p))
+        {
+            return Err(NotJudged::Lacks(format!(
+                "{}: Python 2 (.py2), which grundy does not run",
+                path.display()
+            )));
+        }
+        let name = own(path);
+        return Ok(Files {
+            main: path.to_path_buf(),
+            name: if kattis { judged_name(&name) } else { name },
+            text: read(path)?,
+            siblings: Vec::new(),
+            units: Vec::new(),
+        });
+    }
+    let shown = path.display();
+    if path.join("build").is_file() || path.join("run").is_file() {
+        return Err(NotJudged::Bad(format!("{shown}: a submission with build/run scripts, which grundy does not run; give its sources instead")));
+    }
+    let files = super::sorted_entries(path)
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect::<Vec<_>>();
+    let mut languages: Vec<&str> = files.iter().filter_map(|f| grundy_extension(f)).collect();
+    languages.sort_unstable();
+    languages.dedup();
+    let language = match languages.as_slice() {
+        [] => {
+            return Err(NotJudged::Lacks(format!(
+                "{shown}: no source in a language grundy builds (C, C++, Rust, Java or Python)"
+            )))
+        }
+        [one] => *one,
+        many => {
+            return Err(NotJudged::Bad(format!(
+                "{shown}: sources in several languages ({}): Kattis compiles a submission in one",
+                many.join(", ")
+            )))
+        }
+    };
+    let sources: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| grundy_extension(f) == Some(language))
+        .collect();
+    let stem_is = |f: &&PathBuf, s: &str| f.file_stem().is_some_and(|x| x == s);
+    let mut texts = Vec::new();
+    for f in &files {
+        texts.push((f.clone(), read(f)?));
+    }
+    let text_of = |f: &Path| -> &[u8] {
+        texts
+            .iter()
+            .find(|(p, _)| p == f)
+            .map_or(&[][..], |(_, t)| t.as_slice())
+    };
+    let siblings_but = |main: Option<&Path>| -> Vec<Sibling> {
+        texts
+            .iter()
+            .filter(|(p, _)| Some(p.as_path()) != main)
+            .map(|(p, t)| (Path::new("box").join(own(p)), t.clone()))
+            .collect()
+    };
+    let (main, units) = match language {
+        "c" | "cpp" => {
+            // Every source is compiled; the one holding `main` is saved
+            // under the language's name (`main.main.cpp`'s messages).
+            let main = sources
+                .iter()
+                .find(|f| stem_is(f, "main"))
+                .or_else(|| sources.iter().find(|f| defines_main(text_of(f))))
+                .unwrap_or(&sources[0]);
+            let units = sources
+                .iter()
+                .filter(|f| **f != *main)
+                .map(|f| own(f))
+                .collect();
+            ((*main).clone(), units)
+        }
+        "py" => {
+            let main = match sources.as_slice() {
+                [one] => *one,
+                many => match many.iter().find(|f| stem_is(f, "main")) {
+                    Some(m) => *m,
+                    None => {
+                        return Err(NotJudged::Bad(format!(
+                            "{shown}: several Python files and none named main.py: cannot tell which one runs"
+                        )))
+                    }
+                },
+            };
+            (main.clone(), Vec::new())
+        }
+        "java" => return java(path, &sources, &texts, &siblings_but),
+        _ => {
+            let main = sources
+                .iter()
+                .find(|f| stem_is(f, "main"))
+                .unwrap_or(&sources[0]);
+            ((*main).clone(), Vec::new())
+        }
+    };
+    let name = if kattis {
+        judged_name(&own(&main))
+    } else {
+        own(&main)
+    };
+    Ok(Files {
+        text: text_of(&main).to_vec(),
+        siblings: siblings_but(Some(&main)),
+        main,
+        name,
+        units,
+    })
+}
+
+/// A Java submission of several classes: the class with a `main` method
+/// runs. In the default package it is the main source, named after its
+/// file; in a package, every source is placed where its package puts it
+/// and a launcher calls the main class.
+fn java(
+    dir: &Path,
+    sources: &[&PathBuf],
+    texts: &[(PathBuf, Vec<u8>)],
+    siblings_but: &dyn Fn(Option<&Path>) -> Vec<Sibling>,
+) -> Result<Files, NotJudged> {
+    let text_of = |f: &Path| {
+        texts
+            .iter()
+            .find(|(p, _)| p == f)
+            .map_or(&[][..], |(_, t)| t.as_slice())
+    };
+    let with_main: Vec<&&PathBuf> = sources
+        .iter()
+        .filter(|f| java_has_main(text_of(f)))
+        .collect();
+    let chosen = with_main.first().copied().unwrap_or(&sources[0]);
+    let package = java_package(text_of(chosen));
+    let own = chosen
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if package.is_none() && !with_main.is_empty() {
+        return Ok(Files {
+            main: (*chosen).clone(),
+            name: own,
+            text: text_of(chosen).to_vec(),
+            siblings: siblings_but(Some(chosen)),
+            units: Vec::new(),
+        });
+    }
+    // Every source is compiled with the launcher; javac writes every
+    // class file beside it (not under its package's directories, which
+    // only the compiler's own directory could hold), and the launcher
+    // loads them from there.
+    let units = sources
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let stem = chosen
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let class = match package {
+        Some(pkg) => format!("{pkg}.{stem}"),
+        None => stem,
+    };
+    Ok(Files {
+        main: dir.join(format!("{LAUNCHER}.java")),
+        name: format!("{LAUNCHER}.java"),
+        text: launcher(&class).into_bytes(),
+        siblings: siblings_but(None),
+        units,
+    })
+}
+
+/// The launcher's source for the main class `class`: a class loader that
+/// finds a class by its simple name in the launcher's directory, and a
+/// method never called that makes javac check that `class.main` exists (a
+/// submission without it does not compile, as on Kattis).
+fn launcher(class: &str) -> String {
+    format!(
+        r#"// Written by grundy: runs the submission's main class, {class}.
+public class {LAUNCHER} extends java.lang.ClassLoader {{
+    private final java.nio.file.Path dir;
+
+    private {LAUNCHER}(java.nio.file.Path dir) {{
+        super({LAUNCHER}.class.getClassLoader());
+        this.dir = dir;
+    }}
+
+    @Override
+    protected java.lang.Class<?> findClass(java.lang.String name) throws java.lang.ClassNotFoundException {{
+        java.lang.String simple = name.substring(name.lastIndexOf('.') + 1);
+        try {{
+            byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve(simple + ".class"));
+            return defineClass(name, bytes, 0, bytes.length);
+        }} catch (java.io.IOException e) {{
+            throw new java.lang.ClassNotFoundException(name, e);
+        }}
+    }}
+
+    static void check(java.lang.String[] args) throws java.lang.Throwable {{
+        {class}.main(args);
+    }}
+
+    public static void main(java.lang.String[] args) throws java.lang.Throwable {{
+        java.lang.String path = java.lang.System.getProperty("java.class.path").split(java.io.File.pathSeparator)[0];
+        java.lang.Class<?> main = new {LAUNCHER}(java.nio.file.Paths.get(path)).loadClass("{class}");
+        java.lang.reflect.Method method = main.getMethod("main", java.lang.String[].class);
+        method.setAccessible(true);
+        try {{
+            method.invoke(null, (java.lang.Object) args);
+        }} catch (java.lang.reflect.InvocationTargetException e) {{
+            throw e.getCause();
+        }}
+    }}
+}}
+"#
+    )
+}
+
+/// Whether a C or C++ source defines `main` (a rough look: `main(` after
+/// a word boundary).
+fn defines_main(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    text.match_indices("main").any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + 4..].trim_start().starts_with('(');
+        after && !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// Whether a Java source declares a `main` method.
+fn java_has_main(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    squeezed.contains("static void main(") || squeezed.contains("static void main (")
+}
+
+/// The package a Java source declares, if any.
+fn java_package(text: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(text);
+    text.lines().map(str::trim).find_map(|l| {
+        let rest = l.strip_prefix("package")?;
+        if !rest.starts_with(char::is_whitespace) {
+            return None;
+        }
+        let name = rest.trim().trim_end_matches(';').trim();
+        (!name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        .then(|| name.to_string())
+    })
+}
+
+/// The Kattis submission folders and grundy's expectation of each.
+fn expected_of(folder: &str) -> Option<Expected> {
+    Some(match folder {
+        "accepted" => Expected::Accepted,
+        "wrong_answer" => Expected::WrongAnswer,
+        "time_limit_exceeded" => Expected::TimeLimitExceeded,
+        "run_time_error" => Expected::RuntimeError,
+        "partially_accepted" => Expected::PartiallyAccepted,
+        _ => return None,
+    })
+}
+
+pub(super) fn example_submissions(dir: &Path) -> (Vec<ExampleSubmission>, Vec<(PathBuf, String)>) {
+    let mut judged = Vec::new();
+    let mut unjudged = Vec::new();
+    for folder in super::sorted_entries(&dir.join("submissions")) {
+        if !folder.is_dir() {
+            continue;
+        }
+        let name = folder
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for path in super::sorted_entries(&folder) {
+            match expected_of(&name) {
+                Some(expected) => judged.push(ExampleSubmission { expected, path }),
+                None => unjudged.push((path, name.clone())),
+            }
+        }
+    }
+    judged.sort_by(|a, b| (a.expected, &a.path).cmp(&(b.expected, &b.path)));
+    (judged, unjudged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kattis_extensions_map_onto_grundys() {
+        let table = [
+            ("a.c", Some("c")),
+            ("a.C", Some("cpp")),
+            ("a.c++", Some("cpp")),
+            ("a.cxx", Some("cpp")),
+            ("a.cc", Some("cpp")),
+            ("a.py3", Some("py")),
+            ("a.CPP", Some("cpp")),
+            ("a.rb", None),
+            ("a.py2", None),
+        ];
+        for (name, want) in table {
+            assert_eq!(grundy_extension(Path::new(name)), want, "{name}");
+        }
+        assert_eq!(judged_name("sol.C"), "sol.cpp");
+        assert_eq!(judged_name("Sol.java"), "Sol.java");
+        assert_eq!(judged_name("x.py3"), "x.py");
+    }
+
+    #[test]
+    fn java_packages_and_mains_are_read() {
+        assert_eq!(
+            java_package(b"// x\npackage a.b;\nclass C {}\n").as_deref(),
+            Some("a.b")
+        );
+        assert_eq!(java_package(b"class packaged {}\n"), None);
+        assert!(java_has_main(b"public static  void main(String[] a) {}"));
+        assert!(!java_has_main(b"void mainly() {}"));
+        assert!(defines_main(b"int main() {}"));
+        assert!(!defines_main(b"int domain(int x);"));
+    }
+}
