@@ -451,8 +451,15 @@ impl Drop for Server {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+        // A serve that failed or panicked (a shutdown error included) fails
+        // the test: its thread's panic is raised here, unless the test is
+        // already failing (a second panic would abort the run).
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            if let Err(panic) = t.join() {
+                if !std::thread::panicking() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
         }
     }
 }
