@@ -6,7 +6,6 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
-use sha2::{Digest, Sha256};
 
 /// Characters of a token kept in the clear to name it (`g_` and 10 hex
 /// digits: 40 bits, far too few to guess the rest from).
@@ -54,7 +53,7 @@ pub struct NewToken {
 pub fn new_token() -> NewToken {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let token = format!("g_{}", hex::encode(bytes));
+    let token = format!("g_{}", crate::digest::hex(&bytes));
     NewToken {
         hash: token_hash(&token),
         prefix: token[..PREFIX_LEN].to_string(),
@@ -64,7 +63,7 @@ pub fn new_token() -> NewToken {
 
 /// The stored form of a token.
 pub fn token_hash(token: &str) -> Vec<u8> {
-    Sha256::digest(token.as_bytes()).to_vec()
+    crate::digest::sha256_bytes(token.as_bytes()).to_vec()
 }
 
 /// Whether `text` has the shape of a whole token (not a prefix).

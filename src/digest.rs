@@ -32,7 +32,12 @@ impl Fields {
 
 /// SHA-256 of `bytes`, in hex.
 pub fn sha256(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
+    hex(&sha256_bytes(bytes))
+}
+
+/// SHA-256 of `bytes`, the 32 bytes themselves (as a database keeps them).
+pub fn sha256_bytes(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
 }
 
 /// SHA-256 and length of a file, streamed.

@@ -5,7 +5,8 @@
 //! # Layout
 //!
 //! Each module owns one layer and knows only the layers below it
-//! (DESIGN.md's boundary table):
+//! (the layer table of `docs/architecture.md`, checked by
+//! `tests/it/boundaries.rs`):
 //!
 //! * [`sandbox`]: runs a program under limits and reports what it saw.
 //! * [`lang`]: compiles and runs a source per `config.toml`, with a
@@ -25,8 +26,9 @@
 //! * [`hosted`]: the API and the pages on one router, served with workers.
 //! * [`cli`]: the command line on top.
 //!
-//! [`config`], [`verdict`], [`digest`] and [`context`] are shared
-//! vocabulary.
+//! [`config`], [`verdict`], [`digest`] and [`errors`] are shared
+//! vocabulary; [`context`] holds the judge core's long-lived parts for the
+//! edges; [`auth`] holds the hosted judge's secrets.
 
 pub mod auth;
 pub mod checker;

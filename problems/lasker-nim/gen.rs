@@ -10,6 +10,8 @@
 //     nim-win    plain pile XOR == 0 but SG XOR != 0            (Alice)
 //     top-odd    an odd number of piles 2^31-1, the rest uniform (Alice; SG XOR >= 2^31)
 //     top-even   an even number (>= 2) of piles 2^31-1, the rest with SG XOR 0 (Bob)
+//     top-kept   an odd number of piles 2^31-1, the rest (>= 2 piles) with SG XOR exactly
+//                2^31-1 (Alice: SG XOR 2^31 + (2^31-1)); SG(2^31-1) kept at 2^31-1 sees 0
 //   first=<kind>             kind of the first case
 //   bits=LO-HI               instead of kinds: case i has SG XOR exactly 2^(LO + i mod (HI-LO+1))
 //                            (Alice); about a quarter of the other piles are 2^31-1, so bit 31
@@ -50,7 +52,9 @@ struct Cfg {
 fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
     for _attempt in 0..1_000_000 {
         let need2 = matches!(kind, "lose" | "nim-lose" | "nim-win" | "top-even") || kind.starts_with("bit");
-        let n = rng.range(if need2 { c.nmin.max(2) } else { c.nmin }, c.nmax) as usize;
+        let need3 = kind == "top-kept";
+        let least = if need3 { 3 } else if need2 { 2 } else { 1 };
+        let n = rng.range(c.nmin.max(least), c.nmax) as usize;
         let mut v: Vec<u64> = Vec::with_capacity(n);
         match kind {
             "random" | "win" => v.extend((0..n).map(|_| rng.range(c.lo, c.hi))),
@@ -92,6 +96,24 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
                     v.push(sg(x));
                 }
             }
+            "top-kept" => {
+                // k copies of 2^31-1 (k odd) and n - k >= 2 other piles whose SG
+                // values XOR to 2^31-1: the last one has SG x ^ (2^31-1) for the
+                // XOR x of the ones before it (one pile alone would need SG
+                // 2^31-1, that is 2^31 stones).
+                let mut k = rng.range(1, n as u64 - 2) as usize;
+                if k % 2 == 0 {
+                    k -= 1;
+                }
+                v.extend(std::iter::repeat(TOP).take(k));
+                v.extend((k..n - 1).map(|_| rng.range(c.lo, c.hi.min(TOP - 1))));
+                let target = sg_xor(&v[k..]) ^ TOP;
+                if target == 0 || sg(target) > TOP - 1 {
+                    continue;
+                }
+                v.push(sg(target));
+                debug_assert_eq!(sg_xor(&v[k..]), TOP);
+            }
             bit if bit.starts_with("bit") => {
                 let b: u32 = bit[3..].parse().expect("bit<b>");
                 v.extend((0..n - 1).map(|_| if rng.chance(1, 4) { TOP } else { rng.range(c.lo, c.hi) }));
@@ -109,6 +131,11 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
             continue;
         }
         let ok = match kind {
+            "top-kept" => {
+                let tops = v.iter().filter(|&&p| p == TOP).count();
+                let rest: Vec<u64> = v.iter().copied().filter(|&p| p != TOP).collect();
+                tops % 2 == 1 && sg_xor(&rest) == TOP
+            }
             "win" | "nim-win" | "top-odd" => sg_xor(&v) != 0 && (kind != "nim-win" || nim_xor(&v) == 0),
             "lose" | "top-even" => sg_xor(&v) == 0,
             "nim-lose" => sg_xor(&v) == 0 && nim_xor(&v) != 0,

@@ -71,7 +71,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<u8> {
 pub fn disable(ctx: &Context, name: &str) -> anyhow::Result<u8> {
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;
-    rt.block_on(store.disable_user(name))?;
+    rt.block_on(store.set_disabled(name, true))?;
     rt.block_on(store.close());
     writeln!(
         std::io::stdout(),

@@ -74,13 +74,14 @@ impl Store {
         .await?)
     }
 
-    /// Disables an account: its tokens stop working at once (every request
-    /// checks the account).
+    /// Enables or disables an account (a disabled one's sessions and tokens
+    /// stop working at once: every request checks the account).
     ///
     /// # Errors
     /// [`Error::NoUser`]; database failures.
-    pub async fn disable_user(&self, name: &str) -> Result<(), Error> {
-        let done = sqlx::query("UPDATE users SET disabled = 1 WHERE name = ?")
+    pub async fn set_disabled(&self, name: &str, disabled: bool) -> Result<(), Error> {
+        let done = sqlx::query("UPDATE users SET disabled = ? WHERE name = ?")
+            .bind(disabled)
             .bind(name)
             .execute(&self.pool)
             .await?;

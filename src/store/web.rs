@@ -171,23 +171,6 @@ impl Store {
         Ok(())
     }
 
-    /// Enables or disables an account (a disabled one's sessions and tokens
-    /// stop working at once: every request checks the account).
-    ///
-    /// # Errors
-    /// [`Error::NoUser`]; database failures.
-    pub async fn set_disabled(&self, name: &str, disabled: bool) -> Result<(), Error> {
-        let done = sqlx::query("UPDATE users SET disabled = ? WHERE name = ?")
-            .bind(disabled)
-            .bind(name)
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 0 {
-            return Err(Error::NoUser(name.to_string()));
-        }
-        Ok(())
-    }
-
     /// Grants or withdraws the admin role.
     ///
     /// # Errors

@@ -30,7 +30,7 @@ pub const SESSION_TTL_S: i64 = 14 * 24 * 3600;
 pub fn new_secret() -> String {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex::encode(bytes)
+    crate::digest::hex(&bytes)
 }
 
 /// A cookie's value from the request's `Cookie` headers.

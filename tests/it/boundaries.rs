@@ -1,65 +1,94 @@
-//! DESIGN.md's boundary table as a test: a lower layer that imports an
-//! upper one fails here, naming the file and the import.
+//! docs/architecture.md's layer table as a test: a lower layer that imports an
+//! upper one (by `crate::` or by `super::` climbing to the root) fails here,
+//! naming the file and the import; every module of `src/lib.rs` has a row.
 
 use std::path::{Path, PathBuf};
 
-/// Each layer and the crate modules it must not use. `context` and `cli`
-/// sit on top of everything; `config`, `verdict`, `digest` and `errors` are shared
-/// vocabulary any layer may use (the sandbox only its own part of config).
+/// Each module of `src/lib.rs` and the crate modules it must not use: the
+/// layer table of `docs/architecture.md` ("Layers"), lowest first. `config`,
+/// `verdict`, `digest` and `errors` are the shared vocabulary: any layer may
+/// use them (the sandbox only its own part of config), and they use no
+/// layer. `context` wires the judge core together for the edges; `cli` is
+/// the top and may use everything.
 const FORBIDDEN: &[(&str, &[&str])] = &[
+    ("config", ALL_LAYERS),
+    ("verdict", ALL_LAYERS),
+    ("digest", ALL_LAYERS),
+    ("errors", ALL_LAYERS),
     (
         "sandbox",
         &[
             "verdict", "digest", "lang", "checker", "problem", "data", "judge", "store", "verify",
-            "export", "import", "cli", "context",
+            "export", "import", "auth", "site", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
         "lang",
         &[
             "verdict", "checker", "problem", "data", "judge", "store", "verify", "export",
-            "import", "cli", "context",
+            "import", "auth", "site", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
         "checker",
         &[
-            "lang", "problem", "data", "judge", "store", "verify", "export", "import", "cli",
-            "context",
+            "lang", "problem", "data", "judge", "store", "verify", "export", "import", "auth",
+            "site", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
         "problem",
         &[
-            "sandbox", "lang", "data", "judge", "store", "verify", "export", "import", "cli",
-            "context",
+            "sandbox", "lang", "data", "judge", "store", "verify", "export", "import", "auth",
+            "site", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
         "data",
         &[
-            "judge", "store", "verify", "export", "import", "cli", "context",
+            "judge", "store", "verify", "export", "import", "auth", "site", "server", "web",
+            "hosted", "cli", "context",
         ],
     ),
     (
         "judge",
-        &["store", "verify", "export", "import", "cli", "context"],
+        &[
+            "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
+            "cli", "context",
+        ],
     ),
     (
         "store",
         &[
-            "sandbox", "lang", "checker", "data", "verify", "export", "cli", "context",
+            "sandbox", "lang", "checker", "data", "verify", "export", "import", "auth", "site",
+            "server", "web", "hosted", "cli", "context",
         ],
     ),
-    ("verify", &["store", "export", "import", "cli", "context"]),
+    (
+        "verify",
+        &[
+            "store", "export", "import", "auth", "site", "server", "web", "hosted", "cli",
+            "context",
+        ],
+    ),
     (
         "export",
-        &["store", "judge", "verify", "import", "cli", "context"],
+        &[
+            "store", "judge", "verify", "import", "auth", "site", "server", "web", "hosted", "cli",
+            "context",
+        ],
     ),
     (
         "import",
         &[
-            "sandbox", "lang", "data", "store", "judge", "verify", "export", "cli", "context",
+            "sandbox", "lang", "data", "store", "judge", "verify", "export", "auth", "site",
+            "server", "web", "hosted", "cli", "context",
+        ],
+    ),
+    (
+        "context",
+        &[
+            "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted", "cli",
         ],
     ),
     (
@@ -75,8 +104,26 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
             "sandbox", "verify", "export", "import", "server", "web", "hosted", "cli",
         ],
     ),
-    ("server", &["web", "hosted", "cli", "sandbox"]),
-    ("web", &["server", "hosted", "cli", "sandbox"]),
+    (
+        "server",
+        &[
+            "sandbox", "verify", "export", "import", "web", "hosted", "cli",
+        ],
+    ),
+    (
+        "web",
+        &[
+            "sandbox", "verify", "export", "import", "server", "hosted", "cli",
+        ],
+    ),
+    ("hosted", &["sandbox", "verify", "export", "import", "cli"]),
+    ("cli", &[]),
+];
+
+/// Every module that is a layer (not shared vocabulary).
+const ALL_LAYERS: &[&str] = &[
+    "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
+    "import", "auth", "site", "server", "web", "hosted", "context", "cli",
 ];
 
 #[test]
@@ -86,7 +133,7 @@ fn no_lower_layer_imports_an_upper_one() {
     for (layer, forbidden) in FORBIDDEN {
         for file in rust_files(&src.join(layer)) {
             let text = std::fs::read_to_string(&file).unwrap();
-            for module in crate_modules_used(&text) {
+            for module in crate_modules_used(&text, &module_path(&src, &file)) {
                 if forbidden.contains(&module.as_str()) {
                     let rel = file.strip_prefix(&src).unwrap().display().to_string();
                     found.push(format!("src/{rel}: the {layer} layer uses crate::{module}"));
@@ -100,9 +147,67 @@ fn no_lower_layer_imports_an_upper_one() {
 #[test]
 fn the_scan_sees_grouped_and_nested_imports() {
     let text = "use crate::{judge::{Judge, Report},\n    store};\nfn f() { crate::cli::run(); }\n// crate::verify\n";
-    let mut used = crate_modules_used(text);
+    let mut used = crate_modules_used(text, &["judge".to_string()]);
     used.sort();
     assert_eq!(used, ["cli", "judge", "store"], "Report is not a module");
+}
+
+#[test]
+fn the_scan_resolves_super_from_the_files_module() {
+    let module = |path: &str| -> Vec<String> { path.split("::").map(String::from).collect() };
+    // From src/site.rs, `super::` is the crate's root.
+    let text = "use super::store::Store;\nuse super::{web, judge::Judge};\n";
+    let mut used = crate_modules_used(text, &module("site"));
+    used.sort();
+    assert_eq!(used, ["judge", "store", "web"]);
+    // From src/judge/plan.rs, `super::` is judge itself; two climb to the root.
+    let text = "use super::aggregate;\nfn f() { super::super::store::open(); }\n";
+    assert_eq!(crate_modules_used(text, &module("judge::plan")), ["store"]);
+    // An inline module is a level: its `super::` is the file's module.
+    let text = "fn f() {}\n#[cfg(test)]\nmod tests {\n    use super::f;\n    use super::super::server;\n}\nuse super::cli;\n";
+    let mut used = crate_modules_used(text, &module("site"));
+    used.sort();
+    assert_eq!(used, ["cli", "server"]);
+    // The file's module from its path.
+    let src = Path::new("/r/src");
+    assert_eq!(
+        module_path(src, Path::new("/r/src/judge/mod.rs")),
+        ["judge"]
+    );
+    assert_eq!(
+        module_path(src, Path::new("/r/src/judge/plan.rs")),
+        ["judge", "plan"]
+    );
+    assert_eq!(module_path(src, Path::new("/r/src/site.rs")), ["site"]);
+}
+
+#[test]
+fn every_module_of_the_crate_has_a_row_and_every_row_a_module() {
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let modules: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';'))
+        .collect();
+    assert!(
+        modules.len() > 10,
+        "src/lib.rs lists its modules: {modules:?}"
+    );
+    for module in &modules {
+        assert!(
+            FORBIDDEN.iter().any(|(layer, _)| layer == module),
+            "src/{module} has no row in the boundary table (and docs/architecture.md)"
+        );
+    }
+    for (layer, forbidden) in FORBIDDEN {
+        for name in std::iter::once(layer).chain(forbidden.iter()) {
+            assert!(
+                modules.contains(name),
+                "the table names {name}, which src/lib.rs does not declare"
+            );
+        }
+    }
 }
 
 #[test]
@@ -137,50 +242,116 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The top-level crate modules a file names through `crate::`, outside
-/// comments.
-fn crate_modules_used(text: &str) -> Vec<String> {
+/// The module path of a file under `src/` (`judge/interactive.rs` is
+/// `judge::interactive`, `store/mod.rs` is `store`).
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("a file under src/");
+    let mut path: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if path.last().is_some_and(|last| last == "mod") {
+        path.pop();
+    }
+    path
+}
+
+/// The top-level crate modules a file of module `module` names, outside
+/// comments: through `crate::`, and through `super::` where it climbs to the
+/// crate's root (from `src/site.rs`, `super::store` is `crate::store`; from
+/// `src/judge/plan.rs`, `super::` is `judge`, its own layer). Inline modules
+/// (`mod tests { ... }`) count as a level.
+fn crate_modules_used(text: &str, module: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut add = |name: &str| {
-        let name = name.trim();
-        let end = name
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(name.len());
-        let name = &name[..end];
-        if !name.is_empty() && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
-        }
-    };
     // Comments stripped, lines joined: a grouped import may span lines.
     let code: Vec<&str> = text
         .lines()
         .map(|line| line.split("//").next().unwrap_or(""))
         .collect();
     let code = code.join(" ");
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // The group's items at its own depth: `a::{b, c}, d` is a, d.
-            let (mut depth, mut start) = (0usize, 0usize);
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        add(&group[start..i]);
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        add(&group[start..i]);
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
+    // Inline modules open here, with the brace depth inside each.
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let boundary = code[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let c = rest.chars().next().unwrap_or(' ');
+        if c == '{' {
+            depth += 1;
+        } else if c == '}' {
+            depth = depth.saturating_sub(1);
+            while inline.last().is_some_and(|(_, d)| *d > depth) {
+                inline.pop();
             }
-        } else {
-            add(rest);
+        } else if boundary && rest.starts_with("mod ") {
+            let after = rest["mod ".len()..].trim_start();
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if after[name.len()..].trim_start().starts_with('{') {
+                inline.push((name, depth + 1));
+            }
+        } else if boundary && rest.starts_with("crate::") {
+            add_paths(&rest["crate::".len()..], &mut out);
+            at += "crate::".len();
+            continue;
+        } else if boundary && rest.starts_with("super::") {
+            let mut path = rest;
+            let mut climbs = 0;
+            while let Some(tail) = path.strip_prefix("super::") {
+                path = tail;
+                climbs += 1;
+            }
+            // Only a climb to the root leaves the file's own layer.
+            if climbs == module.len() + inline.len() {
+                add_paths(path, &mut out);
+            }
+            at += rest.len() - path.len();
+            continue;
         }
+        at += c.len_utf8();
     }
     out
+}
+
+/// Adds the first segment of the path `rest` (after `crate::`), or of each
+/// item of a group `{a::b, c}`, to `out`.
+fn add_paths(rest: &str, out: &mut Vec<String>) {
+    let mut add = |name: &str| {
+        let name = name.trim();
+        let end = name
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(name.len());
+        let name = &name[..end];
+        if !name.is_empty() && name != "self" && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    };
+    if let Some(group) = rest.strip_prefix('{') {
+        // The group's items at its own depth: `a::{b, c}, d` is a, d.
+        let (mut depth, mut start) = (0usize, 0usize);
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    add(&group[start..i]);
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    add(&group[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+    } else {
+        add(rest);
+    }
 }

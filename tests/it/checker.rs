@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helpers::{copy_dir, repo, Workspace};
+use crate::helpers::{copy_dir, repo, require_languages, require_sources, Workspace};
 
 /// The fixture package with `checker` (a file of tests/fixtures/checkers)
 /// as its checker in `protocol`, and an accepted submission that prints
@@ -61,6 +61,9 @@ fn check_ok(report: &Value, name: &str) -> bool {
 
 #[test]
 fn a_testlib_checker_program_judges_the_outputs() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws, "testlib_case.c", "testlib");
     let report = verify(&ws, &dir);
@@ -77,6 +80,9 @@ fn a_testlib_checker_program_judges_the_outputs() {
 
 #[test]
 fn a_kattis_output_validator_judges_the_outputs() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws, "kattis_case.c", "kattis");
     let report = verify(&ws, &dir);
@@ -94,6 +100,9 @@ fn a_kattis_output_validator_judges_the_outputs() {
 
 #[test]
 fn a_crashing_checker_is_an_internal_error_never_the_submissions_fault() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws, "crashing.c", "testlib");
     let report = verify(&ws, &dir);
@@ -114,6 +123,9 @@ fn a_crashing_checker_is_an_internal_error_never_the_submissions_fault() {
 
 #[test]
 fn an_interactive_problem_is_judged_with_its_interactor() {
+    if !require_sources(&[&repo().join("tests/fixtures/interactive")]) {
+        return;
+    }
     // The fixture's interactor (testlib protocol) hides a number; the
     // halving submissions find it, one leaves early, one guesses wrong, one
     // never flushes and both sides wait until its wall clock stops it.
@@ -163,6 +175,9 @@ fn transcript_text(test: &Value, from: &str) -> String {
 
 #[test]
 fn an_interactive_sample_keeps_its_transcript_and_secret_tests_do_not() {
+    if !require_languages(&["python"]) {
+        return;
+    }
     let ws = Workspace::new();
     let source =
         std::fs::read_to_string(repo().join("problems/nim-duel/submissions/accepted/xor.py"))
@@ -201,6 +216,9 @@ fn an_interactive_sample_keeps_its_transcript_and_secret_tests_do_not() {
 
 #[test]
 fn a_transcript_does_not_change_a_failing_verdict() {
+    if !require_languages(&["cpp"]) {
+        return;
+    }
     let ws = Workspace::new();
     let path = "problems/nim-duel/submissions/wrong_answer/stops-after-one-game.cpp";
     let source = std::fs::read_to_string(repo().join(path)).unwrap();
@@ -229,6 +247,9 @@ fn a_transcript_does_not_change_a_failing_verdict() {
 #[test]
 #[ignore = "needs GRUNDY_TESTLIB_DIR, a checkout of testlib"]
 fn testlib_standard_checkers_work_unchanged() {
+    if !require_languages(&["cpp", "python"]) {
+        return;
+    }
     let testlib = PathBuf::from(
         std::env::var_os("GRUNDY_TESTLIB_DIR")
             .expect("GRUNDY_TESTLIB_DIR must name a checkout of testlib"),

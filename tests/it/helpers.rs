@@ -4,11 +4,223 @@
 //! compiled programs go to one shared, content-addressed data directory
 //! under `target/` (safe for concurrent use: entries are renamed into
 //! place), so the suite compiles nim's generator and solver once.
+//!
+//! A test that needs a program from outside Rust and gcc (g++, Python 3,
+//! Java, Chromium) asks [`require`] or [`require_languages`] first: where
+//! the program is missing the test is skipped with one line on stderr naming
+//! what to install, or fails under `GRUNDY_REQUIRE_ALL=1` (as CI runs it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+
+/// Whether every program in `programs` (absolute paths) is there to run.
+/// Where one is missing the calling test should return at once: this prints
+/// `SKIPPED <test>: needs <program> (<install>)` on stderr, or, under
+/// `GRUNDY_REQUIRE_ALL=1`, fails the test with that line.
+pub fn require(programs: &[&str], install: &str) -> bool {
+    let missing: Vec<&str> = programs
+        .iter()
+        .copied()
+        .filter(|p| !runnable(Path::new(p)))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    skip(&format!("needs {} ({install})", listed(&missing)));
+    false
+}
+
+/// [`require`] for the toolchains of `languages` (keys of `[languages]` in the
+/// shipped config.toml: `c`, `cpp`, `rust`, `python`, `java`), as that file
+/// names them: the test judges sources in these languages.
+pub fn require_languages(languages: &[&str]) -> bool {
+    let (missing, install) = missing_toolchains(languages);
+    if missing.is_empty() {
+        return true;
+    }
+    skip(&format!(
+        "needs {} ({})",
+        listed(&missing),
+        install_command(&install)
+    ));
+    false
+}
+
+/// The languages of `languages` whose toolchains are there, for a test that
+/// checks each one it can; the others are named in one line on stderr (or
+/// fail the test under `GRUNDY_REQUIRE_ALL=1`).
+pub fn languages_present<'a>(languages: &[&'a str]) -> Vec<&'a str> {
+    let present: Vec<&str> = languages
+        .iter()
+        .copied()
+        .filter(|l| missing_toolchains(&[l]).0.is_empty())
+        .collect();
+    if present.len() < languages.len() {
+        let absent: Vec<&str> = languages
+            .iter()
+            .copied()
+            .filter(|l| !present.contains(l))
+            .collect();
+        let (missing, install) = missing_toolchains(&absent);
+        skip(&format!(
+            "{} not tested: needs {} ({})",
+            listed(&absent),
+            listed(&missing),
+            install_command(&install)
+        ));
+    }
+    present
+}
+
+/// [`require_languages`] for every source under `paths` (files, or
+/// directories walked whole: a package's submissions, validators and
+/// checkers), each language by its extension.
+pub fn require_sources(paths: &[&Path]) -> bool {
+    let languages = languages_of_sources(paths);
+    let languages: Vec<&str> = languages.iter().map(String::as_str).collect();
+    require_languages(&languages)
+}
+
+/// The languages of the sources under `paths` (files or directories), by
+/// extension, sorted.
+pub fn languages_of_sources(paths: &[&Path]) -> Vec<String> {
+    fn walk(path: &Path, out: &mut Vec<String>) {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(path).expect("read a directory").flatten() {
+                walk(&entry.path(), out);
+            }
+        } else if let Some(language) = path.to_str().and_then(language_of) {
+            if !out.contains(&language) {
+                out.push(language);
+            }
+        }
+    }
+    let mut languages = Vec::new();
+    for path in paths {
+        walk(path, &mut languages);
+    }
+    languages.sort();
+    languages
+}
+
+/// The key of the language that judges a source named `name`, by extension
+/// as the shipped config.toml maps it (`None` for an unknown one).
+pub fn language_of(name: &str) -> Option<String> {
+    let ext = Path::new(name).extension()?.to_str()?;
+    shipped_languages().into_iter().find_map(|(key, lang)| {
+        let exts = lang.get("extensions")?.as_array()?;
+        exts.iter().any(|e| e.as_str() == Some(ext)).then_some(key)
+    })
+}
+
+/// The programs missing for `languages`, and the commands that install them.
+fn missing_toolchains(languages: &[&str]) -> (Vec<String>, Vec<String>) {
+    let shipped = shipped_languages();
+    let (mut missing, mut install) = (Vec::new(), Vec::new());
+    for &language in languages {
+        let Some((_, table)) = shipped.iter().find(|(key, _)| key == language) else {
+            panic!("no language {language:?} in config.toml");
+        };
+        // The absolute programs its commands start with ({toolchain} and
+        // {dir} are filled in by the judge: rustc comes with cargo, and a
+        // compiled program is the judge's own).
+        let mut gone = Vec::new();
+        for command in ["compile", "run", "version"] {
+            let program = table
+                .get(command)
+                .and_then(|c| c.as_array())
+                .and_then(|c| c.first())
+                .and_then(|p| p.as_str());
+            if let Some(p) = program.filter(|p| p.starts_with('/')) {
+                if !runnable(Path::new(p)) && !gone.contains(&p.to_string()) {
+                    gone.push(p.to_string());
+                }
+            }
+        }
+        if !gone.is_empty() {
+            install.push(install_hint(language).to_string());
+            missing.extend(gone);
+        }
+    }
+    (missing, install)
+}
+
+/// The Debian package of a language's toolchain (empty where none gives
+/// it: Rust comes from rustup).
+fn install_hint(language: &str) -> &'static str {
+    match language {
+        "c" => "gcc",
+        "cpp" => "g++",
+        "python" => "python3",
+        "java" => "openjdk-17-jdk-headless",
+        _ => "",
+    }
+}
+
+/// One command installing `packages`.
+fn install_command(packages: &[String]) -> String {
+    let named: Vec<&str> = packages
+        .iter()
+        .map(String::as_str)
+        .filter(|p| !p.is_empty())
+        .collect();
+    match named.len() {
+        0 => "see config.toml".into(),
+        n if n < packages.len() => {
+            format!(
+                "apt-get install {}; see config.toml for the rest",
+                named.join(" ")
+            )
+        }
+        _ => format!("apt-get install {}", named.join(" ")),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., last] => {
+            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", init.join(", "), last.as_ref())
+        }
+    }
+}
+
+/// The `[languages]` tables of the shipped config.toml, by key.
+fn shipped_languages() -> Vec<(String, toml::Value)> {
+    let text = std::fs::read_to_string(repo().join("config.toml")).expect("config.toml");
+    let config: toml::Value = text.parse().expect("config.toml is TOML");
+    config
+        .get("languages")
+        .and_then(|l| l.as_table())
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default()
+}
+
+/// An executable file (a link followed).
+pub fn runnable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Skips the calling test with one line on stderr, or fails it under
+/// `GRUNDY_REQUIRE_ALL=1`.
+fn skip(why: &str) {
+    // The test harness names each test's thread after the test.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    if std::env::var_os("GRUNDY_REQUIRE_ALL").is_some_and(|v| v == "1") {
+        panic!("{test}: {why} (GRUNDY_REQUIRE_ALL=1: a missing program fails the test)");
+    }
+    // Written to the process's stderr itself: the harness captures
+    // `eprintln!` of a passing test, and a skip must be seen.
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
 
 /// nim's XOR rule in C: accepted.
 pub const NIM_C_AC: &str = r#"#include <stdio.h>
@@ -239,8 +451,15 @@ impl Drop for Server {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+        // A serve that failed or panicked (a shutdown error included) fails
+        // the test: its thread's panic is raised here, unless the test is
+        // already failing (a second panic would abort the run).
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            if let Err(panic) = t.join() {
+                if !std::thread::panicking() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
         }
     }
 }

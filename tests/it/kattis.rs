@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helpers::{copy_dir, repo, Workspace};
+use crate::helpers::{copy_dir, repo, require_sources, Workspace};
 
 fn fixture(name: &str) -> PathBuf {
     repo().join("tests/fixtures/kattis").join(name)
@@ -77,6 +77,9 @@ fn submit(ws: &Workspace, dir: &Path, file: &Path) -> crate::helpers::Output {
 
 #[test]
 fn default_validation_with_a_float_tolerance_verifies_and_derives_the_time_limit() {
+    if !require_sources(&[&fixture("floaty")]) {
+        return;
+    }
     let ws = Workspace::new();
     let (report, subs) = verified_with_every_submission(&ws, "floaty");
     let verdicts: Vec<&str> = subs.iter().map(|(_, v)| v.as_str()).collect();
@@ -91,6 +94,9 @@ fn default_validation_with_a_float_tolerance_verifies_and_derives_the_time_limit
 
 #[test]
 fn a_java_submission_runs_the_class_named_after_its_file() {
+    if !require_sources(&[&fixture("floaty")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = fixture("floaty");
     let out = submit(&ws, &dir, &dir.join("submissions/accepted/Root.java"));
@@ -102,6 +108,9 @@ fn a_java_submission_runs_the_class_named_after_its_file() {
 
 #[test]
 fn a_python_2_submission_is_refused_with_its_first_line() {
+    if !require_sources(&[&fixture("floaty")]) {
+        return;
+    }
     let ws = Workspace::new();
     let file = ws.file(
         "old.py",
@@ -113,6 +122,9 @@ fn a_python_2_submission_is_refused_with_its_first_line() {
 
 #[test]
 fn a_cpp_output_validator_directory_gets_its_group_flags() {
+    if !require_sources(&[&fixture("divisor")]) {
+        return;
+    }
     let ws = Workspace::new();
     let (_, subs) = verified_with_every_submission(&ws, "divisor");
     // `itself.py` prints n: a divisor, so accepted on the sample, but not
@@ -126,6 +138,9 @@ fn a_cpp_output_validator_directory_gets_its_group_flags() {
 
 #[test]
 fn a_broken_output_validator_is_an_internal_error_not_the_submissions() {
+    if !require_sources(&[&fixture("divisor")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "divisor");
     let v = dir.join("output_validators/divisor/validate.cpp");
@@ -140,6 +155,9 @@ fn a_broken_output_validator_is_an_internal_error_not_the_submissions() {
 
 #[test]
 fn an_interactive_package_verifies() {
+    if !require_sources(&[&fixture("guess")]) {
+        return;
+    }
     let ws = Workspace::new();
     let (report, subs) = verified_with_every_submission(&ws, "guess");
     let verdicts: Vec<&str> = subs.iter().map(|(_, v)| v.as_str()).collect();
@@ -149,6 +167,9 @@ fn an_interactive_package_verifies() {
 
 #[test]
 fn a_scoring_package_maps_its_test_directories_onto_groups() {
+    if !require_sources(&[&fixture("triangle")]) {
+        return;
+    }
     let ws = Workspace::new();
     let (_, subs) = verified_with_every_submission(&ws, "triangle");
     assert_eq!(subs.len(), 3, "{subs:?}");
@@ -184,6 +205,9 @@ fn a_scoring_package_maps_its_test_directories_onto_groups() {
 
 #[test]
 fn an_input_rejected_by_a_validator_with_its_group_flags_is_named() {
+    if !require_sources(&[&fixture("triangle")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "triangle");
     // Group 1 allows n <= 1000 (input_validator_flags: max 1000).
@@ -197,6 +221,9 @@ fn an_input_rejected_by_a_validator_with_its_group_flags_is_named() {
 
 #[test]
 fn a_validator_directory_of_two_c_sources_and_a_header_is_one_program() {
+    if !require_sources(&[&fixture("triangle")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "triangle");
     // input_validators/positive: main.c calls number.c's functions through
@@ -227,6 +254,9 @@ fn a_validator_directory_of_two_c_sources_and_a_header_is_one_program() {
 
 #[test]
 fn a_validator_directory_with_build_and_run_scripts_is_built_then_run() {
+    if !require_sources(&[&fixture("divisor")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "divisor");
     // input_validators/size: `build` compiles size.c, `run` executes it.
@@ -262,6 +292,9 @@ fn a_validator_directory_with_build_and_run_scripts_is_built_then_run() {
 
 #[test]
 fn an_output_validator_with_build_and_run_scripts_judges() {
+    if !require_sources(&[&fixture("divisor")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "divisor");
     let v = dir.join("output_validators/divisor");
@@ -280,6 +313,9 @@ fn an_output_validator_with_build_and_run_scripts_judges() {
 
 #[test]
 fn a_checktestdata_validator_is_skipped_not_failed() {
+    if !require_sources(&[&fixture("floaty")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "floaty");
     std::fs::write(
@@ -364,6 +400,9 @@ fn with_own_problems() -> Workspace {
 
 #[test]
 fn an_imported_package_verifies_as_a_native_problem() {
+    if !require_sources(&[&fixture("divisor"), &fixture("triangle")]) {
+        return;
+    }
     let ws = with_own_problems();
     for (name, slug) in [("divisor", "any-divisor"), ("triangle", "triangle")] {
         let dir = fixture(name);
@@ -397,6 +436,9 @@ fn an_imported_package_verifies_as_a_native_problem() {
 
 #[test]
 fn import_never_overwrites_a_problem() {
+    if !require_sources(&[&fixture("guess")]) {
+        return;
+    }
     let ws = with_own_problems();
     let taken = ws.dir.path().join("problems/guess");
     std::fs::create_dir_all(&taken).unwrap();
@@ -407,6 +449,9 @@ fn import_never_overwrites_a_problem() {
 
 #[test]
 fn a_submission_in_a_language_grundy_lacks_is_skipped_not_failed() {
+    if !require_sources(&[&fixture("guess")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = copy(&ws, "guess");
     std::fs::write(dir.join("submissions/accepted/guess.rb"), "puts 1\n").unwrap();
@@ -428,6 +473,9 @@ fn a_submission_in_a_language_grundy_lacks_is_skipped_not_failed() {
 
 #[test]
 fn a_directory_is_submitted_as_one_program() {
+    if !require_sources(&[&fixture("divisor")]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = fixture("divisor");
     // main.py imports helper.py beside it.
@@ -450,6 +498,9 @@ fn a_directory_is_submitted_as_one_program() {
 
 #[test]
 fn import_then_export_gives_a_package_with_the_same_verdicts() {
+    if !require_sources(&[&fixture("divisor"), &fixture("guess"), &fixture("triangle")]) {
+        return;
+    }
     let ws = with_own_problems();
     for name in ["divisor", "guess", "triangle"] {
         let original = fixture(name);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helpers::{copy_dir, repo, Workspace};
+use crate::helpers::{copy_dir, repo, require_languages, require_sources, Workspace};
 
 /// The scored package as problem `scores` of the workspace's own problem
 /// directory.
@@ -70,6 +70,9 @@ fn result(report: &Value, name: &str) -> (u64, Value, bool) {
 
 #[test]
 fn all_groups_passed_give_every_point_and_the_json_lists_each_group() {
+    if !require_languages(&["python"]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws);
     let report = submit(&ws, &dir, "accepted/mod3.py");
@@ -112,6 +115,9 @@ fn a_failing_group_loses_only_its_own_points() {
 
 #[test]
 fn a_group_that_depends_on_a_failed_one_is_skipped_not_failed() {
+    if !require_languages(&["python"]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws);
     let report = submit(&ws, &dir, "wrong_answer/small-wrong.py");
@@ -141,6 +147,9 @@ fn a_group_that_depends_on_a_failed_one_is_skipped_not_failed() {
 
 #[test]
 fn partial_scores_give_a_group_its_least_share() {
+    if !require_languages(&["python"]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws);
     let report = submit(&ws, &dir, "wrong_answer/cases.py");
@@ -158,6 +167,12 @@ fn partial_scores_give_a_group_its_least_share() {
 
 #[test]
 fn verify_proves_the_scored_package_and_wants_every_point_of_an_accepted_one() {
+    if !require_sources(&[
+        &repo().join("tests/fixtures/verify/base"),
+        &repo().join("tests/fixtures/scores"),
+    ]) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = package(&ws);
     let out = ws.grundy(&["verify", dir.to_str().unwrap(), "--json", "--stress", "5"]);
@@ -184,6 +199,9 @@ fn verify_proves_the_scored_package_and_wants_every_point_of_an_accepted_one() {
 
 #[test]
 fn a_kattis_validator_scores_by_score_txt_and_score_multiplier_txt() {
+    if !require_languages(&["python"]) {
+        return;
+    }
     // The same package with a Kattis validator: lower case earns score.txt
     // 15 of medium's 30 points, upper case score_multiplier.txt 0.25; both
     // stay accepted, so the verdict is AC with a score below 100.

@@ -307,7 +307,7 @@ fn the_api_judges_and_enforces_its_access_rules() {
     s.rt.block_on(s.store.revoke_token(&auth::token_hash(&cid)))
         .unwrap();
     assert_error(&submit(&s, &cid, "nim", "c", NIM_C_AC), 401, "unauthorized");
-    s.rt.block_on(s.store.disable_user("bob")).unwrap();
+    s.rt.block_on(s.store.set_disabled("bob", true)).unwrap();
     assert_error(&submit(&s, &bob, "nim", "c", NIM_C_AC), 401, "unauthorized");
 
     // No reply named a path of the server.

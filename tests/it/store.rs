@@ -444,9 +444,9 @@ async fn users_are_unique_listed_and_disabled(pool: SqlitePool) {
         .map(|u| (u.name.as_str(), u.is_admin))
         .collect();
     assert_eq!(names, [("ann", true), ("bob", false)]);
-    store.disable_user("bob").await.unwrap();
+    store.set_disabled("bob", true).await.unwrap();
     assert!(store.user("bob").await.unwrap().unwrap().disabled);
-    assert!(store.disable_user("cid").await.is_err());
+    assert!(store.set_disabled("cid", true).await.is_err());
 }
 
 #[sqlx::test]
@@ -476,7 +476,7 @@ async fn a_token_works_until_revoked_or_its_user_is_disabled(pool: SqlitePool) {
         Revoked::NoMatch
     );
     assert!(store.user_for_token(b"hash-2").await.unwrap().is_some());
-    store.disable_user("ann").await.unwrap();
+    store.set_disabled("ann", true).await.unwrap();
     assert!(store.user_for_token(b"hash-2").await.unwrap().is_none());
     assert!(store.add_token("cid", b"x", "g_x").await.is_err());
 }
