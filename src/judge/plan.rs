@@ -73,6 +73,25 @@ pub struct Admitted {
     file_name: Option<String>,
 }
 
+impl Admitted {
+    /// The plan, with the problem's tests made ready (built if needed).
+    ///
+    /// # Errors
+    /// Test data that cannot be produced.
+    pub fn with_tests(self, data: &TestData) -> Result<Plan, PlanError> {
+        let tests = data.ensure(&self.problem, &|_| {})?;
+        Ok(Plan {
+            file_name: self.file_name,
+            problem: Arc::new(self.problem),
+            language: self.language,
+            source: self.source,
+            siblings: Vec::new(),
+            units: Vec::new(),
+            tests: Arc::new(tests),
+        })
+    }
+}
+
 impl Plan {
     /// Checks a request against the catalog, the languages, the source
     /// limit (KiB) and the toolchain, then makes sure the problem's tests
@@ -89,8 +108,7 @@ impl Plan {
         data: &TestData,
         source_limit_kib: u64,
     ) -> Result<Plan, PlanError> {
-        let problem = catalog.load(request.problem)?;
-        Plan::build_for(problem, request, data, source_limit_kib)
+        Plan::admit(request, catalog, data, source_limit_kib)?.with_tests(data)
     }
 
     /// [`Plan::build`] for the command line, where the problem may also be
@@ -111,7 +129,7 @@ impl Plan {
         } else {
             catalog.load(request.problem)?
         };
-        Plan::build_for(problem, request, data, source_limit_kib)
+        Plan::admit_for(problem, request, data, source_limit_kib)?.with_tests(data)
     }
 
     /// Every check of [`Plan::build`] that needs no test data: what the
@@ -160,25 +178,6 @@ impl Plan {
             problem,
             language,
             source: request.source,
-        })
-    }
-
-    fn build_for(
-        problem: Problem,
-        request: Request<'_>,
-        data: &TestData,
-        source_limit_kib: u64,
-    ) -> Result<Plan, PlanError> {
-        let admitted = Plan::admit_for(problem, request, data, source_limit_kib)?;
-        let tests = data.ensure(&admitted.problem, &|_| {})?;
-        Ok(Plan {
-            file_name: admitted.file_name,
-            problem: Arc::new(admitted.problem),
-            language: admitted.language,
-            source: admitted.source,
-            siblings: Vec::new(),
-            units: Vec::new(),
-            tests: Arc::new(tests),
         })
     }
 
