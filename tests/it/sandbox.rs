@@ -1702,3 +1702,40 @@ int main(void) {
         );
     }
 }
+
+// Issue 21: without a cgroup, CPU was read in whole ticks per process,
+// rounded down: many short-lived workers left unreaped (each under a
+// tick) hid their time, and 1.15 s of CPU passed a 1 s limit.
+#[test]
+fn r21_short_lived_workers_cannot_hide_their_time() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+static void spin_ms(int ms) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    do clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+int main(void) {
+    if (fork() == 0) {
+        /* The holder never reaps its workers: they stay zombies. */
+        for (int i = 0; i < 300; i++) {
+            if (fork() == 0) { spin_ms(7); _exit(0); }
+            usleep(1000);
+        }
+        for (;;) pause();
+    }
+    sleep(2);
+    return 0;
+}"#,
+    );
+    let limits = Limits::new(Duration::from_secs(1), 256 << 20)
+        .wall(Duration::from_secs(3))
+        .processes(512);
+    let ran = run(sb.as_ref(), &fx, &[], limits);
+    assert_eq!(ran.verdict(), Some(Verdict::TLE), "{:?}", ran.outcome);
+}

@@ -376,13 +376,14 @@ struct Sampled {
 }
 
 /// Every process of the box below its init, from `/proc`: the CPU ticks
-/// of the children init reaped, those of every other process (its own and
-/// what it reaped), and their resident memory (KiB), summed (each shared
+/// of the children init reaped, the CPU time (ns) of every other process
+/// (its own and what it reaped), and their resident memory (KiB), summed (each shared
 /// page once, when there are several processes). Processes of a box can only be
 /// descendants of its init: orphans are reparented to it.
 fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
     let reaped_by_init = rlimit::stat(init)?.reaped_ticks;
-    let mut ticks = 0;
+    let tick_ns = 1_000_000_000 / rlimit::clock_ticks().max(1);
+    let mut cpu_ns = 0;
     let mut rss_kib = 0;
     let mut processes = Vec::new();
     let mut pending = vec![init];
@@ -395,7 +396,10 @@ fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
         }
         if pid != init {
             if let Some(s) = rlimit::stat(pid) {
-                ticks += s.cpu_ticks + s.reaped_ticks;
+                // Whole ticks round each process down: many short-lived
+                // processes would hide their time. The scheduler's own
+                // count is exact where the kernel keeps it.
+                cpu_ns += (s.cpu_ticks * tick_ns).max(scheduled_ns(pid)) + s.reaped_ticks * tick_ns;
                 rss_kib += s.rss_kib;
                 processes.push((pid, s.rss_kib));
             }
@@ -421,7 +425,21 @@ fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
             .map(|&(pid, rss)| proportional_kib(pid).unwrap_or(rss))
             .sum();
     }
-    Some((reaped_by_init, ticks, rss_kib))
+    Some((reaped_by_init, cpu_ns, rss_kib))
+}
+
+/// The CPU time the scheduler counted for process `pid`'s threads
+/// (`schedstat`, nanoseconds), or 0 where the kernel keeps none. A
+/// zombie's exited threads are not in it (its ticks are).
+fn scheduled_ns(pid: libc::pid_t) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|text| text.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
 }
 
 /// A process's proportional set size (KiB), from `smaps_rollup`.
@@ -451,11 +469,11 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             if g.cpu_ns() > cpu_limit_ns {
                 stop = Some(Stopped::Cpu);
             }
-        } else if let Some((reaped, cpu_ticks, rss_kib)) = sample_box(b.pid) {
+        } else if let Some((reaped, cpu_ns, rss_kib)) = sample_box(b.pid) {
             // No cgroup: sum every process of the box, children included.
             let before = *sampled.reaped_before.get_or_insert(reaped);
-            let cpu_ticks = cpu_ticks + reaped.saturating_sub(before);
-            let cpu_ms = cpu_ticks * 1000 / ticks.max(1);
+            let reaped_ns = reaped.saturating_sub(before) * 1_000_000_000 / ticks.max(1);
+            let cpu_ms = (cpu_ns + reaped_ns) / 1_000_000;
             sampled.cpu_ms = sampled.cpu_ms.max(cpu_ms);
             sampled.rss_kib = sampled.rss_kib.max(rss_kib);
             if rss_kib * 1024 > limits.memory {
