@@ -13,7 +13,9 @@ use grundy::auth;
 use grundy::store::ListFilter;
 use serde_json::{json, Value};
 
-use crate::helpers::{copy_dir, repo, workspace_with_server, Server, Workspace, NIM_C_AC};
+use crate::helpers::{
+    cookie_pair, copy_dir, csrf_of, repo, workspace_with_server, Server, Workspace, NIM_C_AC,
+};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -144,19 +146,6 @@ fn assert_api_error(r: &Reply, statuses: &[u16], code: &str) {
     let v = r.json();
     assert_eq!(v["error"]["code"], code, "{v}");
     assert!(v["error"]["message"].is_string(), "{v}");
-}
-
-/// The value of the first `name="csrf"` field of a page.
-fn csrf_of(html: &str) -> String {
-    let at = html
-        .find("name=\"csrf\" value=\"")
-        .expect("a form with a csrf field");
-    let rest = &html[at + "name=\"csrf\" value=\"".len()..];
-    rest[..rest.find('"').expect("end of the value")].to_string()
-}
-
-fn cookie_pair(set_cookie: &str) -> String {
-    set_cookie.split(';').next().unwrap_or("").to_string()
 }
 
 /// One sign-in attempt from a fresh form.
@@ -387,18 +376,7 @@ fn workspace_with_statement(extra: &str) -> Workspace {
     let statement = problems.join("nim/statement.md");
     let text = std::fs::read_to_string(&statement).expect("statement");
     std::fs::write(&statement, format!("{text}\n{extra}\n")).expect("write statement");
-    let config = std::fs::read_to_string(ws.config()).expect("config");
-    let config: String = config
-        .lines()
-        .map(|l| {
-            if l.starts_with("problems_dir") {
-                format!("problems_dir = {:?}\n", problems.display().to_string())
-            } else {
-                format!("{l}\n")
-            }
-        })
-        .collect();
-    std::fs::write(ws.config(), config).expect("write config");
+    ws.use_problems(&problems);
     ws
 }
 

@@ -319,15 +319,7 @@ fn testlib_standard_checkers_work_unchanged() {
         )
         .unwrap();
     }
-    let config = std::fs::read_to_string(ws.config()).unwrap();
-    let config: String = config
-        .lines()
-        .map(|l| match l.starts_with("problems_dir") {
-            true => format!("problems_dir = {:?}\n", problems.display().to_string()),
-            false => format!("{l}\n"),
-        })
-        .collect();
-    std::fs::write(ws.config(), config).unwrap();
+    ws.use_problems(&problems);
     for (checker, _, right, wrong) in cases {
         let slug = checker.trim_end_matches(".cpp");
         for (source, want) in [(right, "AC"), (wrong, "WA")] {

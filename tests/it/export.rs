@@ -319,18 +319,7 @@ fn validator_of_unknown_shape_is_refused_naming_the_file() {
         format!("{validator}\nmod other {{\n    pub fn main() {{}}\n}}\n"),
     )
     .unwrap();
-    let config = std::fs::read_to_string(ws.config()).unwrap();
-    let config: String = config
-        .lines()
-        .map(|l| {
-            if l.starts_with("problems_dir") {
-                format!("problems_dir = {:?}\n", problems.display().to_string())
-            } else {
-                format!("{l}\n")
-            }
-        })
-        .collect();
-    std::fs::write(ws.config(), config).unwrap();
+    ws.use_problems(&problems);
 
     let target = ws.dir.path().join("out");
     let out = export(&ws, "nim", &target);

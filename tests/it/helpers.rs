@@ -328,6 +328,20 @@ impl Workspace {
         std::fs::write(self.config(), head + &body).expect("write config");
     }
 
+    /// Points the workspace's configuration at `problems` as its
+    /// problems directory.
+    pub fn use_problems(&self, problems: &Path) {
+        let text = std::fs::read_to_string(self.config()).expect("config");
+        let text: String = text
+            .lines()
+            .map(|l| match l.starts_with("problems_dir") {
+                true => format!("problems_dir = {:?}\n", problems.display().to_string()),
+                false => format!("{l}\n"),
+            })
+            .collect();
+        std::fs::write(self.config(), text).expect("write config");
+    }
+
     pub fn config(&self) -> PathBuf {
         self.dir.path().join("config.toml")
     }
@@ -462,4 +476,18 @@ impl Drop for Server {
             }
         }
     }
+}
+
+/// The value of the first `name="csrf"` field of a page.
+pub fn csrf_of(html: &str) -> String {
+    let at = html
+        .find("name=\"csrf\" value=\"")
+        .expect("a form with a csrf field");
+    let rest = &html[at + "name=\"csrf\" value=\"".len()..];
+    rest[..rest.find('"').expect("end of the value")].to_string()
+}
+
+/// `name=value` of a `Set-Cookie` line.
+pub fn cookie_pair(set_cookie: &str) -> String {
+    set_cookie.split(';').next().unwrap_or("").to_string()
 }

@@ -382,19 +382,8 @@ fn bad_packages_are_refused_with_one_line_naming_what_and_where() {
 /// A workspace whose problems directory is its own (import writes there).
 fn with_own_problems() -> Workspace {
     let ws = Workspace::new();
-    let text = std::fs::read_to_string(ws.config()).unwrap();
     let problems = ws.dir.path().join("problems");
-    let text: String = text
-        .lines()
-        .map(|l| {
-            if l.starts_with("problems_dir") {
-                format!("problems_dir = {:?}\n", problems.display().to_string())
-            } else {
-                format!("{l}\n")
-            }
-        })
-        .collect();
-    std::fs::write(ws.config(), text).unwrap();
+    ws.use_problems(&problems);
     ws
 }
 

@@ -17,15 +17,7 @@ pub(crate) fn package(ws: &Workspace) -> PathBuf {
     let dir = problems.join("scores");
     copy_dir(&repo().join("tests/fixtures/verify/base"), &dir);
     copy_dir(&repo().join("tests/fixtures/scores"), &dir);
-    let config = std::fs::read_to_string(ws.config()).unwrap();
-    let config: String = config
-        .lines()
-        .map(|l| match l.starts_with("problems_dir") {
-            true => format!("problems_dir = {:?}\n", problems.display().to_string()),
-            false => format!("{l}\n"),
-        })
-        .collect();
-    std::fs::write(ws.config(), config).unwrap();
+    ws.use_problems(&problems);
     dir
 }
 

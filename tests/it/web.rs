@@ -19,7 +19,8 @@ use grundy::store::{NewSubmission, Store};
 use serde_json::{json, Value};
 
 use crate::helpers::{
-    repo, require, runnable, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST,
+    cookie_pair, csrf_of, repo, require, runnable, workspace_with_server, Server, NIM_C_AC,
+    NIM_C_WA_FIRST,
 };
 
 const PASSWORD: &str = "correct horse battery";
@@ -113,20 +114,6 @@ fn http(method: &str, url: &str, cookie: Option<&str>, form: Option<&[(&str, &st
         content_type,
         body,
     }
-}
-
-/// The value of the first `name="csrf"` field of a page.
-fn csrf_of(html: &str) -> String {
-    let at = html
-        .find("name=\"csrf\" value=\"")
-        .expect("a form with a csrf field");
-    let rest = &html[at + "name=\"csrf\" value=\"".len()..];
-    rest[..rest.find('"').expect("end of the value")].to_string()
-}
-
-/// `name=value` of a `Set-Cookie` line.
-fn cookie_pair(set_cookie: &str) -> String {
-    set_cookie.split(';').next().unwrap_or("").to_string()
 }
 
 /// Signs in over HTTP; returns the session cookie (`name=value`).

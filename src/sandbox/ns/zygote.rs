@@ -111,16 +111,7 @@ impl Zygote {
                 // SAFETY: a fork-like clone; the child runs only `serve`,
                 // plain system calls on memory prepared above, and never
                 // returns.
-                let pid = unsafe {
-                    libc::syscall(
-                        libc::SYS_clone,
-                        libc::SIGCHLD as libc::c_ulong,
-                        0usize,
-                        0usize,
-                        0usize,
-                        0usize,
-                    )
-                } as libc::pid_t;
+                let pid = unsafe { child::raw_clone(0, std::ptr::null_mut()) };
                 if pid == 0 {
                     // SAFETY: we are the child.
                     unsafe { serve(&template) }
@@ -403,21 +394,14 @@ unsafe fn serve(t: &Template) -> ! {
                 job: request.job as *const _,
                 ..t.prep
             };
-            let pid = libc::syscall(
-                libc::SYS_clone,
-                t.flags | libc::CLONE_PIDFD as libc::c_ulong | libc::SIGCHLD as libc::c_ulong,
-                0usize,
-                &mut pidfd as *mut RawFd,
-                0usize,
-                0usize,
-            );
+            let pid = child::raw_clone(t.flags | libc::CLONE_PIDFD as libc::c_ulong, &mut pidfd);
             if pid == 0 {
                 child::init(&prep)
             }
             if pid < 0 {
                 answer.errno = *libc::__errno_location();
             } else {
-                answer.pid = pid as libc::pid_t;
+                answer.pid = pid;
             }
         }
         for fd in fds {

@@ -6,7 +6,7 @@ use super::mounts::{
     bind, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source, open_source,
 };
 use super::program::program;
-use super::{become_box_user, check, close_all_but, fail, Prep};
+use super::{become_box_user, check, close_all_but, fail, raw_clone, Prep};
 use crate::sandbox::ns::job::{slice, Job, JobKind};
 use crate::sandbox::ns::plan::{Op, SOURCE_FD};
 use crate::sandbox::ns::wire::{self, Control, Record, Step};
@@ -212,15 +212,7 @@ unsafe fn arm_program(prep: &Prep) -> (libc::pid_t, RawFd) {
         fail(report, Step::Fork);
     }
     let [to_stub, stub_end] = pair;
-    // A raw fork: the C library's would run the judge's fork handlers.
-    let stub = libc::syscall(
-        libc::SYS_clone,
-        libc::SIGCHLD as libc::c_ulong,
-        0usize,
-        0usize,
-        0usize,
-        0usize,
-    ) as libc::pid_t;
+    let stub = raw_clone(0, std::ptr::null_mut());
     if stub == 0 {
         program(prep, stub_end);
     }

@@ -47,6 +47,25 @@ pub(in crate::sandbox::ns) struct Prep<'a> {
     pub(super) stack: &'a [u8],
 }
 
+/// A fork-like `clone` with `flags` (the child continues on a copy of
+/// this stack), and `SIGCHLD` to the parent when the child ends; where
+/// `flags` holds `CLONE_PIDFD`, the child's pidfd is written to `pidfd`.
+/// Raw: the C library's fork would run the judge's fork handlers. The pid
+/// in the parent, 0 in the child, negative on failure.
+pub(in crate::sandbox::ns) unsafe fn raw_clone(
+    flags: libc::c_ulong,
+    pidfd: *mut RawFd,
+) -> libc::pid_t {
+    libc::syscall(
+        libc::SYS_clone,
+        flags | libc::SIGCHLD as libc::c_ulong,
+        0usize,
+        pidfd,
+        0usize,
+        0usize,
+    ) as libc::pid_t
+}
+
 /// Reports a failed step (with `errno`) to the judge and exits.
 unsafe fn fail(report: RawFd, step: Step) -> ! {
     let errno = *libc::__errno_location();
