@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::judge::transcript::Side;
+use crate::judge::transcript::{Side, Transcript};
 use crate::judge::{GroupReport, Report, TestReport};
 use crate::verdict::Verdict;
 
@@ -59,30 +59,60 @@ pub fn table_header(out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
-pub fn table_row(out: &mut dyn Write, index: usize, t: &TestReport) -> std::io::Result<()> {
+/// One test's row: a judged test as the judge reported it, or as a
+/// server showed it (a secret test's time and memory are not shown to
+/// a contestant: `None`, printed as `-`).
+pub struct Row<'a> {
+    pub name: &'a str,
+    pub verdict: Verdict,
+    pub time_ms: Option<u64>,
+    pub memory_kib: Option<u64>,
+    pub message: &'a str,
+    pub transcript: Option<&'a Transcript>,
+}
+
+impl<'a> From<&'a TestReport> for Row<'a> {
+    fn from(t: &'a TestReport) -> Row<'a> {
+        Row {
+            name: &t.name,
+            verdict: t.verdict,
+            time_ms: Some(t.time_ms),
+            memory_kib: Some(t.memory_kib),
+            message: &t.message,
+            transcript: t.transcript.as_ref(),
+        }
+    }
+}
+
+pub fn table_row<'a>(
+    out: &mut dyn Write,
+    index: usize,
+    t: impl Into<Row<'a>>,
+) -> std::io::Result<()> {
+    let t = t.into();
+    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
     writeln!(
         out,
         "{:>4}  {:<28} {:<7} {:>5} ms {:>7} KiB  {}",
         index + 1,
         t.name,
         t.verdict.as_str(),
-        t.time_ms,
-        t.memory_kib,
+        or_dash(t.time_ms),
+        or_dash(t.memory_kib),
         t.message
     )?;
-    transcript(out, t)
+    transcript(out, t.name, t.transcript)
 }
 
 /// A sample's transcript (interactive problems) under its row: `>` what the submission wrote,
 /// `<` what the interactor wrote.
-fn transcript(out: &mut dyn Write, t: &TestReport) -> std::io::Result<()> {
-    let Some(tr) = &t.transcript else {
+fn transcript(out: &mut dyn Write, name: &str, tr: Option<&Transcript>) -> std::io::Result<()> {
+    let Some(tr) = tr else {
         return Ok(());
     };
     writeln!(
         out,
-        "        transcript of {} (> program, < interactor):",
-        t.name
+        "        transcript of {name} (> program, < interactor):"
     )?;
     for part in &tr.parts {
         let mark = match part.from {

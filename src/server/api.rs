@@ -161,8 +161,8 @@ async fn submit(
 }
 
 /// A test as the caller may see it ([`policy`] decides): a secret test is
-/// a number to a contestant, its name, message, exit code and signal kept
-/// back.
+/// a number, a verdict and a score to a contestant; its name, time, memory,
+/// message, exit code and signal are kept back (absent from the object).
 #[derive(Serialize)]
 struct TestView<'a> {
     /// Its position in the plan, from 1.
@@ -171,9 +171,12 @@ struct TestView<'a> {
     name: String,
     group: &'a Group,
     verdict: Verdict,
-    time_ms: u64,
-    wall_ms: u64,
-    memory_kib: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wall_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    memory_kib: Option<u64>,
     exit_code: Option<i32>,
     signal: Option<i32>,
     message: &'a str,
@@ -197,9 +200,9 @@ impl<'a> TestView<'a> {
             name: policy::test_label(role, kind, &t.name, index + 1),
             group: &t.group,
             verdict: t.verdict,
-            time_ms: t.time_ms,
-            wall_ms: t.wall_ms,
-            memory_kib: t.memory_kib,
+            time_ms: Some(t.time_ms).filter(|_| shows(TestField::Time)),
+            wall_ms: Some(t.wall_ms).filter(|_| shows(TestField::Time)),
+            memory_kib: Some(t.memory_kib).filter(|_| shows(TestField::Memory)),
             exit_code: t.exit_code.filter(|_| shows(TestField::ExitCode)),
             signal: t.signal.filter(|_| shows(TestField::Signal)),
             message: if shows(TestField::Message) {

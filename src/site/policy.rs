@@ -1,9 +1,12 @@
 //! Who sees what of a submission: one decision, used by the API and the
 //! pages alike. A contestant sees every verdict; of a secret test only its
-//! number, verdict, score, time and memory (its name, checker message,
-//! exit code and signal can carry the expected answer, so those are for
-//! samples and admins); a source and its compiler output only when it is
-//! theirs.
+//! number, verdict and score. Its name, checker message, exit code and
+//! signal can carry the expected answer, and its time and memory, to the
+//! millisecond and the KiB, carry bits of its hidden input (a program
+//! that allocates `input % 16` KiB more reads them back from the report),
+//! so those are for samples and admins: of the secret tests a contestant
+//! sees only the submission's maxima. A source and its compiler output
+//! only when it is theirs.
 
 /// The viewer, as far as one submission is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +75,7 @@ pub fn shows(role: Role, part: Part) -> bool {
         (Role::Contestant, Part::Source | Part::CompileOutput) => false,
         (_, Part::Test(TestKind::Sample, _)) => true,
         (_, Part::Test(TestKind::Secret, field)) => {
-            matches!(field, Number | Verdict | Score | Time | Memory)
+            matches!(field, Number | Verdict | Score)
         }
     }
 }
@@ -106,12 +109,12 @@ mod tests {
             (
                 Role::Owner,
                 TestKind::Secret,
-                &[Number, Verdict, Score, Time, Memory],
+                &[Number, Verdict, Score],
             ),
             (
                 Role::Contestant,
                 TestKind::Secret,
-                &[Number, Verdict, Score, Time, Memory],
+                &[Number, Verdict, Score],
             ),
         ];
         for (role, kind, shown) in table {

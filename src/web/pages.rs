@@ -624,15 +624,16 @@ fn results(
         .enumerate()
         .map(|(i, t)| policy::test_label(role, kind_of(&t.group), &t.name, i + 1))
         .collect();
-    let shows_message =
-        |t: &TestReport| policy::shows(role, Part::Test(kind_of(&t.group), TestField::Message));
+    let shows = |t: &TestReport, field| policy::shows(role, Part::Test(kind_of(&t.group), field));
+    let shows_message = |t: &TestReport| shows(t, TestField::Message);
     let mut rows: Vec<Value> = tests
         .iter()
         .zip(&labels)
         .map(|(t, label)| {
             context! {
                 name => label, group => t.group.as_str(), verdict => t.verdict.as_str(),
-                time_ms => t.time_ms, memory => memory(t.memory_kib),
+                time_ms => shows(t, TestField::Time).then_some(t.time_ms),
+                memory => shows(t, TestField::Memory).then(|| memory(t.memory_kib)),
                 message => if shows_message(t) { t.message.as_str() } else { "" },
             }
         })
@@ -660,9 +661,11 @@ fn results(
         .map_or(1.0, |l| l.config.time_factor);
     let chart = facts
         .map(|f| {
+            // Only the tests whose time and memory the viewer may see.
             let points: Vec<chart::Point<'_>> = tests
                 .iter()
                 .zip(&labels)
+                .filter(|(t, _)| shows(t, TestField::Time) && shows(t, TestField::Memory))
                 .map(|(t, label)| chart::Point {
                     name: label,
                     time_ms: t.time_ms,

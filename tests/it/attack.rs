@@ -571,6 +571,86 @@ fn contestants_see_secret_tests_by_number_and_admins_by_name() {
     );
 }
 
+/// Right on every test of nim, and holding `(sum of the piles) % 16`
+/// quarter-MiB blocks more on each: a test's memory, to the KiB, would
+/// carry four bits of its hidden input to whoever reads it.
+const C_LEAKS_INPUT_BY_MEMORY: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+    int n; long long x = 0, sum = 0, a;
+    if (scanf("%d", &n) != 1) return 1;
+    for (int i = 0; i < n; i++) { scanf("%lld", &a); x ^= a; sum += a; }
+    size_t bytes = (size_t)(sum % 16) * 256 * 1024 + 1;
+    char *p = malloc(bytes);
+    memset(p, 1, bytes);
+    puts(x ? "Yes" : "No");
+    return p[bytes / 2] == 1 ? 0 : 1;
+}
+"#;
+
+#[test]
+fn r21_a_secret_tests_time_and_memory_reach_no_contestant() {
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
+    let s = Server::start(&ws, 1);
+    let bob = s.member("bob", false);
+    let ann = s.member("ann", true);
+    let created = api_submit(&s, &bob, "nim", C_LEAKS_INPUT_BY_MEMORY).json();
+    let id = created["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{created}"));
+    let url = format!("{}/api/v1/submissions/{id}", s.url);
+    let mut done = Value::Null;
+    for _ in 0..20 {
+        done = send(
+            "GET",
+            &format!("{url}?wait=60"),
+            &[("Authorization", &bearer(&bob))],
+            Body::Empty,
+        )
+        .json();
+        if done["status"] == "done" {
+            break;
+        }
+    }
+    assert_eq!(done["verdict"], "AC", "{done}");
+    // The channel is real: an admin sees the secret tests' memory differ.
+    let admin = send("GET", &url, &[("Authorization", &bearer(&ann))], Body::Empty).json();
+    let secret_memory: std::collections::BTreeSet<u64> = admin["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| t["group"] != "sample")
+        .map(|t| t["memory_kib"].as_u64().expect("an admin sees memory"))
+        .collect();
+    assert!(secret_memory.len() > 1, "{admin}");
+    // The owner sees a verdict per secret test and the maxima only.
+    let tests = done["tests"].as_array().expect("tests");
+    let secret = tests.iter().filter(|t| t["group"] != "sample").count();
+    assert!(secret > 0);
+    for t in tests {
+        let sample = t["group"] == "sample";
+        for field in ["time_ms", "wall_ms", "memory_kib"] {
+            assert_eq!(t.get(field).is_some(), sample, "{field} of {t}");
+        }
+    }
+    assert!(done["memory_kib"].as_u64() >= secret_memory.last().copied());
+    assert!(done["time_ms"].is_u64());
+    // The page hides them the same way: one dash for each figure held back.
+    let cookie = sign_in(&s.url, "bob");
+    let r = page(&format!("{}/submissions/{id}", s.url), &cookie);
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.body.matches("not shown for a secret test").count(),
+        2 * secret,
+        "{}",
+        r.body
+    );
+    let cookie = sign_in(&s.url, "ann");
+    let r = page(&format!("{}/submissions/{id}", s.url), &cookie);
+    assert!(!r.body.contains("not shown for a secret test"));
+}
+
 // ---------------------------------------------------------------- 6. connections, errors
 
 /// Whether the server closed `stream` (read to its end) within a bounded
