@@ -73,7 +73,12 @@
 //!   the box past a limit, and init reports the rusage of what it reaped;
 //!   a burst between two samples can exceed the memory limit briefly
 //!   before it is stopped (and is then judged over it), and tmpfs pages
-//!   are bounded by the tmpfs sizes but not counted as memory. The box
+//!   are bounded by the tmpfs sizes but not counted as memory. Memory no
+//!   process maps cannot be made: memory files and System V segments are
+//!   refused, and a socket's buffers stay at the kernel's default size
+//!   (what local sockets hold unread is then bounded by the open files
+//!   and processes a box may have). CPU is the scheduler's nanosecond
+//!   count where it exceeds the tick count. The box
 //!   user is the judge's own uid (no subordinate ids are used), so the box
 //!   must never be handed anything of the judge's that is writable: its
 //!   binds are read-only mounts and its stdio anonymous copies.

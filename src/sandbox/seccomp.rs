@@ -39,8 +39,19 @@ const OFF_NR: u32 = 0;
 const OFF_ARCH: u32 = 4;
 /// The low 32 bits of the first argument (little endian).
 const OFF_ARG0: u32 = 16;
+/// The low 32 bits of the second argument (little endian).
+const OFF_ARG1: u32 = 24;
 /// The low 32 bits of the third argument (little endian).
 const OFF_ARG2: u32 = 32;
+
+/// The `SOL_SOCKET` options that size a socket's buffers: without a
+/// cgroup a box may not set them (see [`Filter::new`]).
+const BUFFER_SIZES: [u32; 4] = [
+    libc::SO_SNDBUF as u32,
+    libc::SO_RCVBUF as u32,
+    libc::SO_SNDBUFFORCE as u32,
+    libc::SO_RCVBUFFORCE as u32,
+];
 
 /// Socket families a program may open are local sockets, IPv4 and IPv6
 /// (the network namespace has only a loopback device, down) and netlink
@@ -237,7 +248,12 @@ impl Filter {
     /// system call table for it (the sandbox then says so). Without a
     /// cgroup (`counted = false`) memory outside every process's resident
     /// set cannot be measured, so the box may not make it: `memfd_create`
-    /// and System V shared memory are denied too.
+    /// and System V shared memory are denied too, and a socket's buffers
+    /// (what was sent and not read) cannot be made larger than the
+    /// kernel's default (`net.core.wmem_default`, 208 KiB): what a box can
+    /// hold there is bounded by its open files and processes, not by what
+    /// it asks. (The Java runtime makes a local socket pair at start, so
+    /// local sockets themselves stay.)
     pub fn new(counted: bool) -> Option<Filter> {
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
@@ -248,6 +264,7 @@ impl Filter {
             let mut asm = Asm::default();
             let (kill, deny, nosys, clone) = (asm.label(), asm.label(), asm.label(), asm.label());
             let (socket, socketpair, self_only) = (asm.label(), asm.label(), asm.label());
+            let sockopt = asm.label();
             let (no_family, no_protocol, inet, netlink, allow) = (
                 asm.label(),
                 asm.label(),
@@ -271,6 +288,9 @@ impl Filter {
             calls.push((libc::SYS_clone as u32, clone));
             calls.push((libc::SYS_socket as u32, socket));
             calls.push((libc::SYS_socketpair as u32, socketpair));
+            if !counted {
+                calls.push((libc::SYS_setsockopt as u32, sockopt));
+            }
             calls.push((libc::SYS_prlimit64 as u32, self_only));
             calls.sort_unstable();
             calls.dedup_by_key(|c| c.0);
@@ -316,6 +336,18 @@ impl Filter {
                 To::Label(allow),
                 To::Label(no_family),
             );
+            // setsockopt(fd, level, name, ...), without a cgroup: a socket's
+            // buffers stay at the kernel's default size (the data a local
+            // socket holds unread is memory no process maps).
+            if !counted {
+                asm.place(sockopt);
+                asm.stmt(LD_W_ABS, OFF_ARG1);
+                asm.jump(JEQ, libc::SOL_SOCKET as u32, To::Next, To::Label(allow));
+                asm.stmt(LD_W_ABS, OFF_ARG2);
+                for name in BUFFER_SIZES {
+                    asm.jump(JEQ, name, To::Label(deny), To::Next);
+                }
+            }
             asm.place(allow);
             asm.stmt(RET, SECCOMP_RET_ALLOW);
             asm.place(no_protocol);
@@ -374,6 +406,11 @@ mod tests {
 
     /// [`verdict`] with a third argument.
     fn verdict3(f: &Filter, arch: u32, nr: u32, arg0: u32, arg2: u32) -> u32 {
+        run(f, arch, nr, [arg0.into(), 0, arg2.into(), 0, 0, 0])
+    }
+
+    /// What the filter answers a call with these arguments.
+    fn run(f: &Filter, arch: u32, nr: u32, args: [u64; 6]) -> u32 {
         let (mut a, mut pc) = (0u32, 0usize);
         loop {
             let insn = f.code[pc];
@@ -383,8 +420,9 @@ mod tests {
                     a = match insn.k {
                         OFF_NR => nr,
                         OFF_ARCH => arch,
-                        OFF_ARG0 => arg0,
-                        OFF_ARG2 => arg2,
+                        k if k >= OFF_ARG0 && (k - OFF_ARG0) % 8 == 0 => {
+                            args[((k - OFF_ARG0) / 8) as usize] as u32
+                        }
                         k => panic!("load of offset {k}"),
                     }
                 }
@@ -438,6 +476,23 @@ mod tests {
             verdict(&uncounted, AUDIT_ARCH, memfd, 0),
             eperm,
             "not counted"
+        );
+        let sockopt = libc::SYS_setsockopt as u32;
+        let sol = libc::SOL_SOCKET as u64;
+        for (filter, name, want, why) in [
+            (&uncounted, libc::SO_SNDBUF, eperm, "not counted"),
+            (&uncounted, libc::SO_RCVBUFFORCE, eperm, "not counted"),
+            (&uncounted, libc::SO_REUSEADDR, SECCOMP_RET_ALLOW, "no buffer"),
+            (&f, libc::SO_SNDBUF, SECCOMP_RET_ALLOW, "counted"),
+        ] {
+            let args = [0, sol, name as u64, 0, 0, 0];
+            assert_eq!(run(filter, AUDIT_ARCH, sockopt, args), want, "{why}: {name}");
+        }
+        let tcp = [0, libc::IPPROTO_TCP as u64, libc::SO_SNDBUF as u64, 0, 0, 0];
+        assert_eq!(
+            run(&uncounted, AUDIT_ARCH, sockopt, tcp),
+            SECCOMP_RET_ALLOW,
+            "another level's option of the same number"
         );
         let prlimit = libc::SYS_prlimit64 as u32;
         assert_eq!(

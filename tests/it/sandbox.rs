@@ -1703,6 +1703,66 @@ int main(void) {
     }
 }
 
+// Issue 21: without a cgroup, 320 MiB queued in unread local sockets was
+// reported as 1.4 MiB. Socket buffers are counted where a cgroup counts
+// them; where none does, a socket's buffer cannot be made larger than the
+// kernel's default, so what a box holds there is bounded by its files.
+#[test]
+fn r21_memory_in_socket_buffers_is_counted_or_bounded() {
+    let Some((sb, tiers)) = boxed_with_tiers() else {
+        return;
+    };
+    let fx = Fixture::c(
+        r#"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+int main(void) {
+    static char block[1 << 16];
+    memset(block, 7, sizeof block);
+    long held = 0;
+    int refused = 0;
+    for (int i = 0; i < 28; i++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) { printf("no pair %d\n", errno); return 0; }
+        int size = 16 << 20;
+        if (setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof size) != 0) refused = errno;
+        setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+        fcntl(sv[0], F_SETFL, O_NONBLOCK);
+        ssize_t n;
+        while ((n = write(sv[0], block, sizeof block)) > 0) held += n;
+    }
+    printf("%d %ld\n", refused, held >> 20);
+    return 0;
+}"#,
+    );
+    let ran = run(
+        sb.as_ref(),
+        &fx,
+        &[],
+        Limits::new(Duration::from_secs(2), 64 << 20),
+    );
+    if tiers.measurement == Measurement::Rusage {
+        ran.assert_exited_ok();
+        let (refused, mib) = ran.stdout.trim().split_once(' ').expect("two numbers");
+        assert_eq!(refused, libc::EPERM.to_string(), "{}", ran.stdout);
+        // 28 pairs at the default size: a few MiB, not 28 × 32.
+        let mib: u64 = mib.parse().unwrap();
+        assert!(mib < 16, "{mib} MiB held in socket buffers");
+    } else {
+        assert_eq!(
+            ran.verdict(),
+            Some(Verdict::MLE),
+            "{:?} {}",
+            ran.outcome,
+            ran.stdout
+        );
+    }
+}
+
 // Issue 21: without a cgroup, CPU was read in whole ticks per process,
 // rounded down: many short-lived workers left unreaped (each under a
 // tick) hid their time, and 1.15 s of CPU passed a 1 s limit.
@@ -1721,20 +1781,26 @@ static void spin_ms(int ms) {
     while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 int main(void) {
+    int done[2];
+    if (pipe(done) != 0) return 1;
     if (fork() == 0) {
         /* The holder never reaps its workers: they stay zombies. */
         for (int i = 0; i < 300; i++) {
-            if (fork() == 0) { spin_ms(7); _exit(0); }
+            if (fork() == 0) { spin_ms(7); write(done[1], "", 1); _exit(0); }
             usleep(1000);
         }
         for (;;) pause();
     }
-    sleep(2);
+    /* Every worker's time spent, however slow the machine. */
+    char c;
+    for (int i = 0; i < 300; i++)
+        if (read(done[0], &c, 1) != 1) return 1;
     return 0;
 }"#,
     );
+    // The wall limit is a bound on the test, not what it measures.
     let limits = Limits::new(Duration::from_secs(1), 256 << 20)
-        .wall(Duration::from_secs(3))
+        .wall(Duration::from_secs(30))
         .processes(512);
     let ran = run(sb.as_ref(), &fx, &[], limits);
     assert_eq!(ran.verdict(), Some(Verdict::TLE), "{:?}", ran.outcome);
