@@ -174,8 +174,60 @@ fn touch(path: &Path) {
     }
 }
 
+/// How deep a compiled program's tree may go, how many entries it may
+/// have, and how long a path in it may be (relative to its top). Far
+/// beyond any compiler's output, and short of what copying it into the
+/// cache could choke on (`PATH_MAX`, the judge's stack).
+const TREE_DEPTH: usize = 32;
+const TREE_ENTRIES: usize = 20_000;
+const TREE_PATH: usize = 1024;
+
+/// The bytes of what a compile left in `dir`, or why it cannot be stored
+/// (a tree too deep, too wide or with too long a path, or a file the
+/// judge cannot read): the submission's own doing, so a compilation
+/// error, never the judge's. Walks without recursion.
+pub fn survey(dir: &Path) -> Result<u64, String> {
+    let mut bytes = 0;
+    let mut entries = 0;
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    while let Some((path, depth)) = stack.pop() {
+        let rel = path.strip_prefix(dir).unwrap_or(&path);
+        let shown = || rel.display().to_string();
+        if rel.as_os_str().len() > TREE_PATH {
+            return Err(format!(
+                "the compile left a path longer than {TREE_PATH} bytes"
+            ));
+        }
+        let meta = std::fs::symlink_metadata(&path)
+            .map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
+        bytes += meta.len();
+        if meta.is_file() {
+            std::fs::File::open(&path)
+                .map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
+        } else if meta.is_dir() {
+            if depth >= TREE_DEPTH {
+                return Err(format!(
+                    "the compile left directories more than {TREE_DEPTH} deep"
+                ));
+            }
+            let read = std::fs::read_dir(&path)
+                .map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
+            for entry in read {
+                let entry =
+                    entry.map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
+                entries += 1;
+                if entries > TREE_ENTRIES {
+                    return Err(format!("the compile left more than {TREE_ENTRIES} files"));
+                }
+                stack.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    Ok(bytes)
+}
+
 /// Bytes of a file or a directory tree (symlinks not followed).
-pub fn disk_size(path: &Path) -> u64 {
+fn disk_size(path: &Path) -> u64 {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return 0;
     };
@@ -255,6 +307,36 @@ mod tests {
         }
         assert_eq!(std::fs::read(dir.join("main")).unwrap(), vec![7u8; 10]);
         assert!(matches!(cache.lookup("k").unwrap(), Some(Ok(_))));
+    }
+
+    #[test]
+    fn a_tree_the_cache_could_choke_on_is_refused_with_a_reason() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fine = built(tmp.path(), "fine", 10);
+        assert!(survey(&fine).unwrap() >= 11);
+        let deep = tmp.path().join("deep");
+        let mut d = deep.clone();
+        for _ in 0..=TREE_DEPTH {
+            d.push("d");
+        }
+        std::fs::create_dir_all(&d).unwrap();
+        let why = survey(&deep).unwrap_err();
+        assert!(why.contains("deep"), "{why}");
+        let wide = tmp.path().join("wide");
+        std::fs::create_dir(&wide).unwrap();
+        for i in 0..=TREE_ENTRIES {
+            std::fs::File::create(wide.join(i.to_string())).unwrap();
+        }
+        let why = survey(&wide).unwrap_err();
+        assert!(why.contains("files"), "{why}");
+        let long = tmp.path().join("long");
+        let mut d = long.clone();
+        for _ in 0..5 {
+            d.push("x".repeat(250));
+        }
+        std::fs::create_dir_all(&d).unwrap();
+        let why = survey(&long).unwrap_err();
+        assert!(why.contains("longer"), "{why}");
     }
 
     #[test]

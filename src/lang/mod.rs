@@ -616,7 +616,10 @@ impl Language {
                 return Ok(Compiled::Failed(why));
             }
         }
-        let size = cache::disk_size(&src_dir);
+        let size = match cache::survey(&src_dir) {
+            Ok(size) => size,
+            Err(why) => return Ok(Compiled::Failed(why)),
+        };
         if size > limits.program_limit << 20 {
             return Ok(Compiled::Failed(format!(
                 "the compiled program takes {} MiB, above the limit of {} MiB",

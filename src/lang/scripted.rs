@@ -126,6 +126,9 @@ pub fn build(
         };
         return failed.verdict(limits, cache, &key);
     }
+    if let Err(why) = super::cache::survey(&src_dir) {
+        return Ok(Compiled::Failed(why));
+    }
     let dir = cache.store(&key, &src_dir, limits.cache_limit << 20)?;
     Ok(Compiled::Ok(program(dir, false)))
 }

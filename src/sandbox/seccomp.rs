@@ -482,11 +482,20 @@ mod tests {
         for (filter, name, want, why) in [
             (&uncounted, libc::SO_SNDBUF, eperm, "not counted"),
             (&uncounted, libc::SO_RCVBUFFORCE, eperm, "not counted"),
-            (&uncounted, libc::SO_REUSEADDR, SECCOMP_RET_ALLOW, "no buffer"),
+            (
+                &uncounted,
+                libc::SO_REUSEADDR,
+                SECCOMP_RET_ALLOW,
+                "no buffer",
+            ),
             (&f, libc::SO_SNDBUF, SECCOMP_RET_ALLOW, "counted"),
         ] {
             let args = [0, sol, name as u64, 0, 0, 0];
-            assert_eq!(run(filter, AUDIT_ARCH, sockopt, args), want, "{why}: {name}");
+            assert_eq!(
+                run(filter, AUDIT_ARCH, sockopt, args),
+                want,
+                "{why}: {name}"
+            );
         }
         let tcp = [0, libc::IPPROTO_TCP as u64, libc::SO_SNDBUF as u64, 0, 0, 0];
         assert_eq!(

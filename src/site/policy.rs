@@ -106,11 +106,7 @@ mod tests {
             (Role::Admin, TestKind::Secret, &fields),
             (Role::Owner, TestKind::Sample, &fields),
             (Role::Contestant, TestKind::Sample, &fields),
-            (
-                Role::Owner,
-                TestKind::Secret,
-                &[Number, Verdict, Score],
-            ),
+            (Role::Owner, TestKind::Secret, &[Number, Verdict, Score]),
             (
                 Role::Contestant,
                 TestKind::Secret,

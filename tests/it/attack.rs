@@ -615,7 +615,13 @@ fn r21_a_secret_tests_time_and_memory_reach_no_contestant() {
     }
     assert_eq!(done["verdict"], "AC", "{done}");
     // The channel is real: an admin sees the secret tests' memory differ.
-    let admin = send("GET", &url, &[("Authorization", &bearer(&ann))], Body::Empty).json();
+    let admin = send(
+        "GET",
+        &url,
+        &[("Authorization", &bearer(&ann))],
+        Body::Empty,
+    )
+    .json();
     let secret_memory: std::collections::BTreeSet<u64> = admin["tests"]
         .as_array()
         .expect("tests")

@@ -335,3 +335,49 @@ fn r21_a_compile_that_leaves_no_program_is_ce() {
         other => panic!("a library is not a program: {other:?}"),
     }
 }
+
+// Issue 21: what a compile leaves is copied into the program cache; a
+// tree the copy chokes on (deeper than PATH_MAX allows, unreadable) was
+// the judge's failure, IE. It is the program's: a compilation error.
+#[test]
+fn r21_a_compile_that_leaves_an_uncopyable_tree_is_ce() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    // A path of 40 × 201 bytes: past PATH_MAX, made one step at a time.
+    let deep = r#"#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int main(void) {
+    char name[201];
+    memset(name, 'd', 200);
+    name[200] = 0;
+    for (int i = 0; i < 40; i++)
+        if (mkdir(name, 0755) != 0 || chdir(name) != 0) return 1;
+    FILE *f = fopen("left", "w");
+    return f ? 0 : 1;
+}
+"#;
+    let build = "gcc -o deep deep.c && ./deep && rm deep\n";
+    let files = vec![
+        (
+            std::path::PathBuf::from("build"),
+            build.as_bytes().to_vec(),
+            true,
+        ),
+        (
+            std::path::PathBuf::from("deep.c"),
+            deep.as_bytes().to_vec(),
+            false,
+        ),
+        (std::path::PathBuf::from("run"), b"echo hi\n".to_vec(), true),
+    ];
+    match grundy::lang::scripted::build(&languages, sb.as_ref(), &cache, &files, &compile_limits())
+    {
+        Ok(Compiled::Failed(m)) => assert!(m.contains("the compile left"), "{m}"),
+        other => panic!("an uncopyable tree is the program's: {other:?}"),
+    }
+}
