@@ -420,7 +420,7 @@ mod tests {
                     a = match insn.k {
                         OFF_NR => nr,
                         OFF_ARCH => arch,
-                        k if k >= OFF_ARG0 && (k - OFF_ARG0) % 8 == 0 => {
+                        k if k >= OFF_ARG0 && (k - OFF_ARG0).is_multiple_of(8) => {
                             args[((k - OFF_ARG0) / 8) as usize] as u32
                         }
                         k => panic!("load of offset {k}"),

@@ -1,0 +1,349 @@
+//! A language's toolchain as the judge finds it: where it is (`PATH`, a
+//! version manager's `toolchain` command), its version line (probed in the
+//! box), its prepared directory (a precompiled header), and the memo that
+//! keeps each probe's answer.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::{base_env, read_bounded, Language, ProgramCache};
+use crate::config::CompileLimits;
+use crate::digest::Fields;
+use crate::sandbox::{Bind, Limits, RunSpec, Runner, Stdio};
+
+/// How long a failed probe is believed before it is tried again.
+const RETRY_PROBE_AFTER: Duration = Duration::from_secs(30);
+
+/// Runs of a version command before a probe fails.
+const PROBE_RUNS: u32 = 3;
+
+/// The memo of a probe (a toolchain's version, its directory, a prepared
+/// header): a success is kept for good; a failure only for
+/// [`RETRY_PROBE_AFTER`], so a judge that runs for months recovers from a
+/// transient one (a toolchain being upgraded, a machine under load).
+#[derive(Debug)]
+pub(super) struct Probe<T> {
+    memo: Mutex<Option<(Result<T, String>, Instant)>>,
+    retry_after: Duration,
+}
+
+impl<T> Default for Probe<T> {
+    fn default() -> Self {
+        Probe {
+            memo: Mutex::new(None),
+            retry_after: RETRY_PROBE_AFTER,
+        }
+    }
+}
+
+impl<T: Clone> Probe<T> {
+    /// The memo, or `probe()`'s result when there is none to trust. One
+    /// probe runs at a time; others wait for its result.
+    pub(super) fn get_or(&self, probe: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+        // The memo is replaced whole under the lock: a panic cannot leave
+        // it half-written, so a poisoned lock holds a usable value.
+        let mut memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((result, at)) = &*memo {
+            if result.is_ok() || at.elapsed() < self.retry_after {
+                return result.clone();
+            }
+        }
+        let result = probe();
+        *memo = Some((result.clone(), Instant::now()));
+        result
+    }
+
+    /// Drops the memo: the next [`Probe::get_or`] probes again.
+    pub(super) fn forget(&self) {
+        *self.memo.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+impl Language {
+    /// The toolchain's version line, or what is missing (probed in the box;
+    /// a failure is probed again after a while).
+    pub fn version(&self, runner: &dyn Runner) -> Result<String, String> {
+        self.version.get_or(|| self.probe_version(runner))
+    }
+
+    /// The toolchain directory (`{toolchain}`), from the `toolchain`
+    /// command run once outside the box (it may be a version manager's
+    /// proxy, which the box cannot see); `""` when none is configured.
+    pub(super) fn toolchain(&self) -> Result<String, String> {
+        self.toolchain.get_or(|| {
+            let Some(program) = self.config.toolchain.first() else {
+                return Ok(String::new());
+            };
+            let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
+            let (status, stdout) = probe(&path, &self.config.toolchain[1..])
+                .map_err(|e| format!("{program}: {}", crate::errors::chain(&e)))?;
+            let text = String::from_utf8_lossy(&stdout).trim().to_string();
+            if !status.success() || text.is_empty() || text.contains('\n') {
+                return Err(format!(
+                    "{} printed no toolchain directory",
+                    self.config.toolchain.join(" ")
+                ));
+            }
+            Ok(text)
+        })
+    }
+
+    /// A configured argument with `{toolchain}` filled in.
+    pub(super) fn fill(&self, arg: &str) -> Result<String, String> {
+        if arg.contains("{toolchain}") {
+            Ok(arg.replace("{toolchain}", &self.toolchain()?))
+        } else {
+            Ok(arg.to_string())
+        }
+    }
+
+    pub(super) fn filled(&self, argv: &[String]) -> Result<Vec<String>, String> {
+        argv.iter().map(|a| self.fill(a)).collect()
+    }
+
+    /// The directory the `prepare` command filled (built once per
+    /// toolchain version and kept in the program cache), or `None` when
+    /// there is no such command or it failed (compiling then goes on
+    /// without it: slower, never wrong).
+    pub(super) fn prepared(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        version: &str,
+        limits: &CompileLimits,
+    ) -> Option<PathBuf> {
+        if self.config.prepare.is_empty() {
+            return None;
+        }
+        let probe = || {
+            self.prepare(runner, cache, version, limits).inspect_err(|why| {
+                tracing::warn!(language = %self.id, "prepare failed, compiling without it: {why}");
+            })
+        };
+        match self.prepared.get_or(probe) {
+            // The program cache may have evicted it since (a long-running
+            // server): build it again rather than bind a vanished path.
+            Ok(dir) if !dir.is_dir() => {
+                self.prepared.forget();
+                self.prepared.get_or(probe).ok()
+            }
+            memo => memo.ok(),
+        }
+    }
+
+    pub(super) fn prepare(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        version: &str,
+        limits: &CompileLimits,
+    ) -> Result<PathBuf, String> {
+        let mut h = Fields::new();
+        for part in [self.id.as_str(), version]
+            .into_iter()
+            .chain(self.config.prepare.iter().map(String::as_str))
+        {
+            h.field(part.as_bytes());
+        }
+        let name = format!("prepared-{}", h.finish());
+        if let Some(dir) = cache.prepared(&name) {
+            return Ok(dir);
+        }
+        let work = cache.workspace().map_err(|e| e.to_string())?;
+        let dir = work.path().join("prepared");
+        std::fs::create_dir(&dir).map_err(|e| e.to_string())?;
+        let argv = self.filled(&self.config.prepare)?;
+        let program = resolve(&argv[0]).ok_or_else(|| format!("{} not found", argv[0]))?;
+        let log = work.path().join("prepare.log");
+        let mut binds = self.binds()?;
+        binds.push(Bind::writable(&dir));
+        let run_limits = Limits::new(Duration::from_secs(60), 2 << 30)
+            .wall(Duration::from_secs(120))
+            .output(1 << 30)
+            .open_files(256);
+        let spec = RunSpec::new(program, &dir, run_limits)
+            .args(&argv[1..])
+            .envs(base_env())
+            .stdout(Stdio::file(&log))
+            .stderr(Stdio::file(&log))
+            .binds(binds);
+        let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
+        if !outcome.success() {
+            return Err(format!(
+                "{:?}: {}",
+                outcome.termination,
+                read_bounded(&log, 2000)
+            ));
+        }
+        cache
+            .store(&name, &dir, limits.cache_limit << 20)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The host paths every box of this language sees read-only.
+    pub(super) fn paths(&self) -> Result<Vec<PathBuf>, String> {
+        Ok(self
+            .filled(&self.config.paths)?
+            .into_iter()
+            .map(PathBuf::from)
+            .collect())
+    }
+
+    pub(super) fn binds(&self) -> Result<Vec<Bind>, String> {
+        Ok(self.paths()?.into_iter().map(Bind::read_only).collect())
+    }
+
+    pub(super) fn probe_version(&self, runner: &dyn Runner) -> Result<String, String> {
+        for argv in [&self.config.compile, &self.config.run] {
+            if let Some(program) = argv.first() {
+                let program = self.fill(program)?;
+                if !program.contains('{') && resolve(&program).is_none() {
+                    return Err(format!("{program} not found"));
+                }
+            }
+        }
+        let version = self.filled(&self.config.version)?;
+        let Some(program) = version.first() else {
+            return Ok("(no version command)".to_string());
+        };
+        let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
+        // The toolchain is there; a run that fails may be the machine's
+        // passing trouble (a box that could not start under load), so it
+        // is tried again before the language is called unavailable.
+        let mut failure = String::new();
+        for attempt in 0..PROBE_RUNS {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(200 << attempt));
+            }
+            match self.run_version(runner, &path, &version[1..]) {
+                Ok(line) => return Ok(line),
+                Err(e) => failure = format!("{program} failed: {e}"),
+            }
+        }
+        Err(failure)
+    }
+
+    /// One run of the version command in the box: its first line.
+    pub(super) fn run_version(
+        &self,
+        runner: &dyn Runner,
+        path: &Path,
+        args: &[String],
+    ) -> Result<String, String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let out = dir.path().join("out");
+        let limits = Limits::new(Duration::from_secs(10), 1 << 30)
+            .wall(Duration::from_secs(20))
+            .open_files(256);
+        let spec = RunSpec::new(path, dir.path(), limits)
+            .args(args)
+            .envs(base_env())
+            .stdout(Stdio::file(&out))
+            .stderr(Stdio::file(&out))
+            .binds(self.binds()?);
+        let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        let line = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim();
+        if outcome.success() {
+            Ok(line.to_string())
+        } else {
+            Err(format!("{:?}: {line}", outcome.termination))
+        }
+    }
+}
+
+/// Finds a program: a path with `/` is taken as is; a bare name is looked
+/// up in `PATH`, skipping version-manager shim directories (a pyenv shim
+/// is a shell script costing ~200 ms per start).
+pub fn resolve(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return p.exists().then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| !dir.ends_with("shims"))
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// How long a toolchain probe may take (a version manager's proxy that
+/// hangs must not hang the judge).
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Runs `program args` outside the box for a line of output: its exit
+/// status and what it printed (its first 64 KiB), killed past
+/// [`PROBE_TIMEOUT`].
+fn probe(program: &Path, args: &[String]) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::Read as _;
+    use wait_timeout::ChildExt as _;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    // Read on a thread: a probe that fills the pipe still ends by the deadline.
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = (&mut stdout).take(64 << 10).read_to_end(&mut out);
+        out
+    });
+    let Some(status) = child.wait_timeout(PROBE_TIMEOUT)? else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("no answer in {} s", PROBE_TIMEOUT.as_secs()),
+        ));
+    };
+    Ok((status, reader.join().unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    #[test]
+    fn a_failed_probe_is_tried_again_after_a_while_and_a_success_is_kept() {
+        let probe = Probe {
+            memo: Mutex::new(None),
+            retry_after: Duration::ZERO,
+        };
+        let calls = Cell::new(0);
+        let flaky = || {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                Err("transient".to_string())
+            } else {
+                Ok(calls.get())
+            }
+        };
+        assert_eq!(probe.get_or(flaky), Err("transient".to_string()));
+        assert_eq!(probe.get_or(flaky), Ok(2));
+        assert_eq!(probe.get_or(flaky), Ok(2), "a success is not probed again");
+        assert_eq!(calls.get(), 2);
+    }
+
+    #[test]
+    fn a_failed_probe_is_believed_for_a_while() {
+        let probe: Probe<u32> = Probe::default();
+        assert!(probe.get_or(|| Err("down".into())).is_err());
+        assert_eq!(probe.get_or(|| Ok(1)), Err("down".to_string()));
+    }
+}
