@@ -598,6 +598,24 @@ mod tests {
     }
 
     #[test]
+    fn timing_defaults_and_bad_values_are_named() {
+        let c = Config::parse("", Path::new(".")).unwrap();
+        let t = &c.timing;
+        assert!(t.fair);
+        assert_eq!((t.reference_ms, t.spread, t.rerun_margin), (0.0, 0.05, 0.10));
+        assert_eq!(t.calibration_runs, 5);
+        for (text, key) in [
+            ("rerun_margin = 1.5", "timing.rerun_margin"),
+            ("spread = -0.1", "timing.spread"),
+            ("reference_ms = -3", "timing.reference_ms"),
+            ("calibration_runs = 1000", "timing.calibration_runs"),
+        ] {
+            let err = Config::parse(&format!("[timing]\n{text}\n"), Path::new(".")).unwrap_err();
+            assert!(err.contains(key), "{text}: {err}");
+        }
+    }
+
+    #[test]
     fn a_wall_factor_below_one_is_rejected() {
         let err = Config::parse("[limits]\nwall_factor = 0.5\n", Path::new(".")).unwrap_err();
         assert!(err.contains("limits.wall_factor"), "{err}");

@@ -34,28 +34,36 @@ impl Default for Scaling {
 /// live workers whose calibrations took `live_ms` (its own may be among
 /// them), against `reference_ms` when one is configured (else the fastest
 /// live worker's). Differences up to `spread` (0.05: 5%) are ignored: the
-/// factor is then exactly 1.
+/// factor is exactly 1 for a worker within it of a configured reference,
+/// and for every worker while the live ones are all within it of each
+/// other (once one is slower than that, every worker is scaled, by its
+/// exact ratio to the fastest).
 pub fn speed_factor(mine_ms: f64, live_ms: &[f64], reference_ms: Option<f64>, spread: f64) -> f64 {
     if !(mine_ms > 0.0 && mine_ms.is_finite()) {
         return 1.0;
     }
     let known = live_ms.iter().copied().filter(|ms| *ms > 0.0 && ms.is_finite());
-    let factor = match reference_ms.filter(|r| *r > 0.0 && r.is_finite()) {
-        Some(reference) => mine_ms / reference,
+    match reference_ms.filter(|r| *r > 0.0 && r.is_finite()) {
+        // Against a fixed reference, each worker on its own.
+        Some(reference) => {
+            let factor = mine_ms / reference;
+            if (factor - 1.0).abs() <= spread {
+                1.0
+            } else {
+                factor
+            }
+        }
+        // Against the fastest: all scaled once any two differ.
         None => {
             let (fastest, slowest) = known
                 .chain([mine_ms])
                 .fold((f64::MAX, 0.0_f64), |(lo, hi), ms| (lo.min(ms), hi.max(ms)));
             if slowest / fastest <= 1.0 + spread {
-                return 1.0;
+                1.0
+            } else {
+                mine_ms / fastest
             }
-            mine_ms / fastest
         }
-    };
-    if (factor - 1.0).abs() <= spread {
-        1.0
-    } else {
-        factor
     }
 }
 
