@@ -602,7 +602,10 @@ mod tests {
         let c = Config::parse("", Path::new(".")).unwrap();
         let t = &c.timing;
         assert!(t.fair);
-        assert_eq!((t.reference_ms, t.spread, t.rerun_margin), (0.0, 0.05, 0.10));
+        assert_eq!(
+            (t.reference_ms, t.spread, t.rerun_margin),
+            (0.0, 0.05, 0.10)
+        );
         assert_eq!(t.calibration_runs, 5);
         for (text, key) in [
             ("rerun_margin = 1.5", "timing.rerun_margin"),

@@ -68,23 +68,21 @@ impl Judge {
             .ok_or_else(|| Error::Calibration("no language c or cpp is configured".into()))?
             .clone();
         let source = Source::new(PROGRAM.as_bytes().to_vec());
-        let program = match language.compile(
-            self.runner.as_ref(),
-            &self.cache,
-            &source,
-            &self.compile,
-        )? {
-            Compiled::Ok(program) => program,
-            Compiled::Failed(message) => {
-                return Err(Error::Calibration(format!(
-                    "the program does not compile with {}: {message}",
-                    language.id
-                )))
+        let program =
+            match language.compile(self.runner.as_ref(), &self.cache, &source, &self.compile)? {
+                Compiled::Ok(program) => program,
+                Compiled::Failed(message) => {
+                    return Err(Error::Calibration(format!(
+                        "the program does not compile with {}: {message}",
+                        language.id
+                    )))
+                }
+            };
+        let io = |what: &'static str| {
+            move |source| Error::Io {
+                what: what.into(),
+                source,
             }
-        };
-        let io = |what: &'static str| move |source| Error::Io {
-            what: what.into(),
-            source,
         };
         let work = tempfile::Builder::new()
             .prefix("grundy-calibrate-")

@@ -42,7 +42,10 @@ pub fn speed_factor(mine_ms: f64, live_ms: &[f64], reference_ms: Option<f64>, sp
     if !(mine_ms > 0.0 && mine_ms.is_finite()) {
         return 1.0;
     }
-    let known = live_ms.iter().copied().filter(|ms| *ms > 0.0 && ms.is_finite());
+    let known = live_ms
+        .iter()
+        .copied()
+        .filter(|ms| *ms > 0.0 && ms.is_finite());
     match reference_ms.filter(|r| *r > 0.0 && r.is_finite()) {
         // Against a fixed reference, each worker on its own.
         Some(reference) => {
@@ -153,7 +156,10 @@ mod tests {
         assert_eq!(speed_factor(104.0, &[100.0, 104.0], None, 0.05), 1.0);
         assert_eq!(speed_factor(100.0, &[100.0, 104.0], None, 0.05), 1.0);
         // One slow worker among them turns scaling on for every one.
-        assert_eq!(speed_factor(104.0, &[100.0, 104.0, 150.0], None, 0.05), 1.04);
+        assert_eq!(
+            speed_factor(104.0, &[100.0, 104.0, 150.0], None, 0.05),
+            1.04
+        );
     }
 
     #[test]
@@ -174,9 +180,15 @@ mod tests {
         use Verdict::*;
         let cases = [
             (report(AC, &[(AC, 10), (AC, 899)]), None),
-            (report(AC, &[(AC, 10), (AC, 900)]), Some(CloseCall::UnderLimit)),
+            (
+                report(AC, &[(AC, 10), (AC, 900)]),
+                Some(CloseCall::UnderLimit),
+            ),
             (report(AC, &[(AC, 1000)]), Some(CloseCall::UnderLimit)),
-            (report(TLE, &[(AC, 5), (TLE, 1001)]), Some(CloseCall::OverLimit)),
+            (
+                report(TLE, &[(AC, 5), (TLE, 1001)]),
+                Some(CloseCall::OverLimit),
+            ),
             (report(TLE, &[(TLE, 1099)]), Some(CloseCall::OverLimit)),
             // Stopped at the end of the grace band: a clear TLE.
             (report(TLE, &[(TLE, 1100)]), None),

@@ -15,7 +15,7 @@ use tracing::Instrument as _;
 
 use crate::judge::{fair, Event, Judge, Plan, Request, Scaling, TestReport};
 use crate::site::speeds::LIVE;
-use crate::store::{self, FairTiming, Failed, Queue, Timed};
+use crate::store::{self, Failed, FairTiming, Queue, Timed};
 
 /// What one step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,10 +44,7 @@ pub async fn try_judge_next<Q: Queue + FairTiming>(
     queue: &Q,
     env: &WorkerEnv,
 ) -> Result<WorkOutcome, store::Error> {
-    let (claim, rerun) = match queue
-        .claim_rerun(&env.timing.name, env.lease, LIVE)
-        .await?
-    {
+    let (claim, rerun) = match queue.claim_rerun(&env.timing.name, env.lease, LIVE).await? {
         Some(claim) => (claim, true),
         None => match queue.claim_next(env.lease).await? {
             Some(claim) => (claim, false),
@@ -191,7 +188,9 @@ async fn judge_claim<Q: Queue + FairTiming>(
             let close = fair::close_call(&report, limit_ms, margin).filter(|_| !rerun && !lost);
             if let Some(close) = close {
                 tracing::info!(verdict = %report.verdict, time_ms = report.time_ms, limit_ms, ?close, "within the margin of the limit: judging once more");
-                let deferred = persist(|| queue.defer_rerun(lease, timed, report.verdict, report.time_ms)).await?;
+                let deferred =
+                    persist(|| queue.defer_rerun(lease, timed, report.verdict, report.time_ms))
+                        .await?;
                 env.changed(id);
                 return Ok(if deferred {
                     WorkOutcome::Deferred(id)

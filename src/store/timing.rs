@@ -190,10 +190,7 @@ impl FairTiming for Store {
             "DELETE FROM test_results WHERE submission_id = ?",
             "DELETE FROM group_results WHERE submission_id = ?",
         ] {
-            sqlx::query(table)
-                .bind(lease.id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(table).bind(lease.id).execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(true)

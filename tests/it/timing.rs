@@ -141,7 +141,9 @@ fn one_test_problem(ws: &Workspace) {
     copy_dir(&repo().join("tests/fixtures/verify/base"), &dir);
     std::fs::remove_dir_all(dir.join("submissions")).unwrap();
     let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
-    let cut = toml.find("\n[[tests]]\nname = \"small\"").expect("the fixture's tests");
+    let cut = toml
+        .find("\n[[tests]]\nname = \"small\"")
+        .expect("the fixture's tests");
     std::fs::write(dir.join("problem.toml"), &toml[..cut]).unwrap();
     ws.use_problems(&problems);
 }
@@ -166,13 +168,21 @@ fn a_worker_declared_slow_gets_a_proportionally_larger_limit() {
     assert_eq!(t.judged_by.as_deref(), Some("slow"));
     assert_eq!(t.speed_factor, Some(2.0));
     assert_eq!(t.time_limit_ms, Some(500), "0.25 s times 2");
-    assert_eq!(b.verdict(on_slow).as_deref(), Some("AC"), "375 ms under 500");
+    assert_eq!(
+        b.verdict(on_slow).as_deref(),
+        Some("AC"),
+        "375 ms under 500"
+    );
 
     let on_fast = b.enqueue("take", SPIN_375_MS);
     assert_eq!(b.step(&fast), WorkOutcome::Judged(on_fast));
     let t = b.timing(on_fast);
     assert_eq!((t.speed_factor, t.time_limit_ms), (Some(1.0), Some(250)));
-    assert_eq!(b.verdict(on_fast).as_deref(), Some("TLE"), "375 ms over 250");
+    assert_eq!(
+        b.verdict(on_fast).as_deref(),
+        Some("TLE"),
+        "375 ms over 250"
+    );
     assert!(t.first.is_none() && !t.rerun_pending);
 }
 
@@ -186,10 +196,9 @@ fn with_fair_timing_off_a_slow_worker_judges_under_the_problems_own_limit() {
     let b = Bench::new(ws);
     b.worker("fast", 100);
     let slow = b.worker("slow", 300);
-    let live = b
-        .rt
-        .block_on(b.store.live_speeds(Duration::from_secs(15)))
-        .unwrap();
+    let live =
+        b.rt.block_on(b.store.live_speeds(Duration::from_secs(15)))
+            .unwrap();
     let names: Vec<_> = live.iter().map(|s| s.worker.as_str()).collect();
     assert_eq!(names, ["fast", "slow"], "fastest first");
     // Fair timing off: the slow worker's limit is the problem's own.
@@ -214,7 +223,11 @@ fn a_close_call_is_rerun_once_on_another_worker_and_marked() {
     let id = b.enqueue("nim", NIM_C_AC);
     assert_eq!(b.step(&a), WorkOutcome::Deferred(id));
     let sub = b.rt.block_on(b.store.get(id)).unwrap().unwrap();
-    assert_eq!(sub.status, Status::Queued, "back in the queue for its re-run");
+    assert_eq!(
+        sub.status,
+        Status::Queued,
+        "back in the queue for its re-run"
+    );
     let t = b.timing(id);
     assert!(t.rerun_pending);
     let first = t.first.clone().expect("the first judging is kept");
@@ -312,11 +325,18 @@ fn calibration_is_measured_in_the_box_and_shown_to_admins() {
     // The queue page shows it beside the worker's tiers.
     s.account("boss", true);
     let cookie = crate::web::sign_in(&s.url, "boss");
-    let page = crate::web::http("GET", &format!("{}/admin/queue", s.url), Some(&cookie), None);
+    let page = crate::web::http(
+        "GET",
+        &format!("{}/admin/queue", s.url),
+        Some(&cookie),
+        None,
+    );
     assert_eq!(page.status, 200);
     assert!(
-        page.body
-            .contains(&format!("Calibration: <span class=\"n\">{} ms</span>", mine.median_ms)),
+        page.body.contains(&format!(
+            "Calibration: <span class=\"n\">{} ms</span>",
+            mine.median_ms
+        )),
         "{}",
         page.body
     );
