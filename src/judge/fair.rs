@@ -92,7 +92,7 @@ pub enum CloseCall {
 ///   never close.
 /// - Every other verdict is decided by what the program did, not by time.
 pub fn close_call(report: &Report, limit_ms: u64, margin: f64) -> Option<CloseCall> {
-    if !(margin > 0.0) || limit_ms == 0 {
+    if margin.is_nan() || margin <= 0.0 || limit_ms == 0 {
         return None;
     }
     let limit = limit_ms as f64;
