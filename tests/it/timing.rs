@@ -120,19 +120,23 @@ impl Bench {
     }
 }
 
-/// Correct on the fixture's game, after spinning for 375 ms of its own CPU
-/// time: 1.5 times the fixture's 0.25 s limit, on any machine.
-const SPIN_375_MS: &str = r#"#include <stdio.h>
+/// Correct on the fixture's game, after spinning until its own CPU clock
+/// reads `ms`: the same CPU time on any machine.
+fn spinner(ms: u32) -> String {
+    format!(
+        r#"#include <stdio.h>
 #include <time.h>
-int main(void) {
+int main(void) {{
     unsigned long long n;
     volatile unsigned long spin = 0;
     if (scanf("%llu", &n) != 1) return 1;
-    while (clock() < (clock_t)(0.375 * CLOCKS_PER_SEC)) spin++;
+    while (clock() < (clock_t)({ms} * (CLOCKS_PER_SEC / 1000))) spin++;
     puts(n % 3 ? "First" : "Second");
     return 0;
+}}
+"#
+    )
 }
-"#;
 
 /// The verify fixture's game with its sample alone, limit 0.25 s.
 fn one_test_problem(ws: &Workspace) {
@@ -162,7 +166,8 @@ fn a_worker_declared_slow_gets_a_proportionally_larger_limit() {
     let fast = b.worker("fast", 100);
     let slow = b.worker("slow", 200);
 
-    let on_slow = b.enqueue("take", SPIN_375_MS);
+    // 375 ms of CPU: 1.5 times the 0.25 s limit.
+    let on_slow = b.enqueue("take", &spinner(375));
     assert_eq!(b.step(&slow), WorkOutcome::Judged(on_slow));
     let t = b.timing(on_slow);
     assert_eq!(t.judged_by.as_deref(), Some("slow"));
@@ -174,7 +179,7 @@ fn a_worker_declared_slow_gets_a_proportionally_larger_limit() {
         "375 ms under 500"
     );
 
-    let on_fast = b.enqueue("take", SPIN_375_MS);
+    let on_fast = b.enqueue("take", &spinner(375));
     assert_eq!(b.step(&fast), WorkOutcome::Judged(on_fast));
     let t = b.timing(on_fast);
     assert_eq!((t.speed_factor, t.time_limit_ms), (Some(1.0), Some(250)));
@@ -184,6 +189,45 @@ fn a_worker_declared_slow_gets_a_proportionally_larger_limit() {
         "375 ms over 250"
     );
     assert!(t.first.is_none() && !t.rerun_pending);
+}
+
+#[test]
+fn a_tle_that_ended_inside_the_grace_is_re_run_and_one_stopped_at_its_end_is_not() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let ws = workspace_with_server("lease_seconds = 60");
+    one_test_problem(&ws);
+    // A limit of 1 s: the grace (the default margin, 10%) is 100 ms wide.
+    let toml = ws.dir.path().join("problems/take/problem.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("time_limit = 0.25", "time_limit = 1.0")).unwrap();
+    let b = Bench::new(ws);
+    let alone = b.worker("alone", 100);
+
+    // 1040 ms of CPU: over the limit, inside the grace, so its time is
+    // known and it is a close call; alone, the worker re-runs it itself.
+    let close = b.enqueue("take", &spinner(1040));
+    assert_eq!(b.step(&alone), WorkOutcome::Deferred(close));
+    let first = b.timing(close).first.expect("the first judging");
+    assert_eq!(first.verdict.to_string(), "TLE");
+    assert!(
+        first.time_ms > 1000 && first.time_ms < 1100,
+        "{}",
+        first.time_ms
+    );
+    assert_eq!(b.step(&alone), WorkOutcome::Judged(close));
+    assert_eq!(b.verdict(close).as_deref(), Some("TLE"));
+    let sub = b.rt.block_on(b.store.get(close)).unwrap().unwrap();
+    let message = &sub.report.unwrap().tests[0].message;
+    assert!(message.contains("of 1000 ms"), "{message}");
+
+    // 1500 ms: stopped at the end of the grace, a clear TLE, judged once.
+    let clear = b.enqueue("take", &spinner(1500));
+    assert_eq!(b.step(&alone), WorkOutcome::Judged(clear));
+    assert_eq!(b.verdict(clear).as_deref(), Some("TLE"));
+    assert_eq!(b.timing(clear).first, None);
+    assert_eq!(b.step(&alone), WorkOutcome::QueueEmpty);
 }
 
 #[test]
