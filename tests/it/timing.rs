@@ -19,8 +19,9 @@ use crate::helpers::{
     copy_dir, repo, require_languages, workspace_with_server, Server, Workspace, NIM_C_AC,
 };
 
-/// Sets `key = value` in the workspace's `[timing]` section.
-fn set_timing(ws: &Workspace, key: &str, value: &str) {
+/// Sets `key = value` in the workspace's configuration (the first line
+/// that sets `key`: keys here are unique in the shipped file).
+fn set_key(ws: &Workspace, key: &str, value: &str) {
     let text = std::fs::read_to_string(ws.config()).expect("config");
     let mut found = false;
     let text: String = text
@@ -159,8 +160,11 @@ fn a_worker_declared_slow_gets_a_proportionally_larger_limit() {
     }
     let ws = workspace_with_server("lease_seconds = 60");
     // No re-runs here: this test is about the limit alone.
-    set_timing(&ws, "rerun_margin", "0");
+    set_key(&ws, "rerun_margin", "0");
     one_test_problem(&ws);
+    // What is measured is CPU time; a loaded machine must not turn a slow
+    // wall clock into a TLE.
+    set_key(&ws, "wall_factor", "20.0");
     let b = Bench::new(ws);
     // "slow" takes twice as long as "fast" on the calibration program.
     let fast = b.worker("fast", 100);
@@ -198,6 +202,7 @@ fn a_tle_that_ended_inside_the_grace_is_re_run_and_one_stopped_at_its_end_is_not
     }
     let ws = workspace_with_server("lease_seconds = 60");
     one_test_problem(&ws);
+    set_key(&ws, "wall_factor", "20.0");
     // A limit of 1 s: the grace (the default margin, 10%) is 100 ms wide.
     let toml = ws.dir.path().join("problems/take/problem.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
@@ -208,7 +213,13 @@ fn a_tle_that_ended_inside_the_grace_is_re_run_and_one_stopped_at_its_end_is_not
     // 1040 ms of CPU: over the limit, inside the grace, so its time is
     // known and it is a close call; alone, the worker re-runs it itself.
     let close = b.enqueue("take", &spinner(1040));
-    assert_eq!(b.step(&alone), WorkOutcome::Deferred(close));
+    let stepped = b.step(&alone);
+    assert_eq!(
+        stepped,
+        WorkOutcome::Deferred(close),
+        "{:?}",
+        b.rt.block_on(b.store.get(close)).unwrap().unwrap().report
+    );
     let first = b.timing(close).first.expect("the first judging");
     assert_eq!(first.verdict.to_string(), "TLE");
     assert!(
@@ -236,7 +247,7 @@ fn with_fair_timing_off_a_slow_worker_judges_under_the_problems_own_limit() {
         return;
     }
     let ws = workspace_with_server("lease_seconds = 60");
-    set_timing(&ws, "fair", "false");
+    set_key(&ws, "fair", "false");
     let b = Bench::new(ws);
     b.worker("fast", 100);
     let slow = b.worker("slow", 300);
@@ -259,7 +270,7 @@ fn a_close_call_is_rerun_once_on_another_worker_and_marked() {
     let ws = workspace_with_server("lease_seconds = 60");
     // A margin of 1: every accepted run is "within 100% of its limit", so
     // each first judging is a close call whatever the machine's speed.
-    set_timing(&ws, "rerun_margin", "1.0");
+    set_key(&ws, "rerun_margin", "1.0");
     let b = Bench::new(ws);
     let a = b.worker("a", 100);
     let other = b.worker("b", 100);
@@ -318,7 +329,7 @@ fn calibration_is_measured_in_the_box_and_shown_to_admins() {
         return;
     }
     let ws = workspace_with_server("lease_seconds = 60");
-    set_timing(&ws, "calibration_runs", "3");
+    set_key(&ws, "calibration_runs", "3");
     let s = Server::start(&ws, 1);
     let name = s.state.worker.timing.name.clone();
     // The server calibrates before its workers start: wait (bounded) for
