@@ -396,4 +396,20 @@ fn calibration_is_measured_in_the_box_and_shown_to_admins() {
         page.body
     );
     assert!(page.body.contains("fastest live worker"), "{}", page.body);
+    // And the submission's page, to admins only.
+    let sub_url = format!("{}/submissions/{id}", s.url);
+    let page = crate::web::http("GET", &sub_url, Some(&cookie), None);
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(&format!(
+            "Judged by <b>{name}</b>, speed factor 1.0, CPU limit 1000 ms"
+        )),
+        "{}",
+        page.body
+    );
+    s.account("cid", false);
+    let cid = crate::web::sign_in(&s.url, "cid");
+    let page = crate::web::http("GET", &sub_url, Some(&cid), None);
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains("Judged by"), "{}", page.body);
 }
