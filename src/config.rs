@@ -45,6 +45,8 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     #[serde(default)]
     pub server: ServerConfig,
+    #[serde(default)]
+    pub timing: TimingConfig,
     /// Languages by id (`cpp`, `python`, ...).
     #[serde(default)]
     pub languages: BTreeMap<String, LanguageConfig>,
@@ -176,6 +178,43 @@ impl Default for SandboxConfig {
             .collect(),
             tmp_size: 64,
             slots: 0,
+        }
+    }
+}
+
+/// Fair timing across the judge's workers (`[timing]`, used by `grundy
+/// serve` and `grundy worker`; a local `grundy submit` ignores it). See
+/// `docs/timing.md`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingConfig {
+    /// Scale every time limit by the worker's speed factor (default true).
+    /// The factor is 1 while the live workers' calibrations differ by no
+    /// more than `spread`.
+    pub fair: bool,
+    /// The reference speed: milliseconds of CPU the calibration program
+    /// takes on the machine the problems' limits were set on (default 0:
+    /// the fastest live worker is the reference).
+    pub reference_ms: f64,
+    /// The largest difference in speed that is ignored (default 0.05: 5%).
+    pub spread: f64,
+    /// A verdict decided within this fraction of the limit (an AC using at
+    /// least `1 - margin` of it, a TLE within `1 + margin`) is judged once
+    /// more, on another worker where there is one (default 0.10; 0: never).
+    pub rerun_margin: f64,
+    /// Runs of the calibration program at a worker's start; their median
+    /// is its speed (default 5; 0: not calibrated, factor 1).
+    pub calibration_runs: u32,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        TimingConfig {
+            fair: true,
+            reference_ms: 0.0,
+            spread: 0.05,
+            rerun_margin: 0.10,
+            calibration_runs: 5,
         }
     }
 }
@@ -412,6 +451,19 @@ impl Config {
         if s.max_connections == 0 {
             return Err("server.max_connections must be positive".into());
         }
+        let t = &self.timing;
+        if !(t.reference_ms >= 0.0 && t.reference_ms.is_finite()) {
+            return Err("timing.reference_ms must be 0 (the fastest worker) or positive".into());
+        }
+        if !(t.spread >= 0.0 && t.spread <= 1.0) {
+            return Err("timing.spread must be from 0 to 1".into());
+        }
+        if !(t.rerun_margin >= 0.0 && t.rerun_margin <= 1.0) {
+            return Err("timing.rerun_margin must be from 0 to 1".into());
+        }
+        if t.calibration_runs > 101 {
+            return Err("timing.calibration_runs must be at most 101".into());
+        }
         if self.sandbox.tmp_size == 0 {
             return Err("sandbox.tmp_size must be positive".into());
         }
@@ -543,6 +595,27 @@ mod tests {
         "#;
         let err = Config::parse(text, Path::new(".")).unwrap_err();
         assert!(err.contains(".x is already claimed"), "{err}");
+    }
+
+    #[test]
+    fn timing_defaults_and_bad_values_are_named() {
+        let c = Config::parse("", Path::new(".")).unwrap();
+        let t = &c.timing;
+        assert!(t.fair);
+        assert_eq!(
+            (t.reference_ms, t.spread, t.rerun_margin),
+            (0.0, 0.05, 0.10)
+        );
+        assert_eq!(t.calibration_runs, 5);
+        for (text, key) in [
+            ("rerun_margin = 1.5", "timing.rerun_margin"),
+            ("spread = -0.1", "timing.spread"),
+            ("reference_ms = -3", "timing.reference_ms"),
+            ("calibration_runs = 1000", "timing.calibration_runs"),
+        ] {
+            let err = Config::parse(&format!("[timing]\n{text}\n"), Path::new(".")).unwrap_err();
+            assert!(err.contains(key), "{text}: {err}");
+        }
     }
 
     #[test]

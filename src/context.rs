@@ -96,6 +96,7 @@ impl Context {
             limits: self.config.limits.clone(),
             compile: self.config.compile.clone(),
             run_all: false,
+            scaling: Default::default(),
         }
     }
 }

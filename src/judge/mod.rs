@@ -5,6 +5,8 @@
 //! becomes `IE` at the caller.
 
 mod aggregate;
+pub mod calibrate;
+pub mod fair;
 mod interactive;
 mod plan;
 pub mod transcript;
@@ -16,6 +18,8 @@ use std::time::Duration;
 use serde::Serialize;
 
 pub use aggregate::{aggregate, GroupReport};
+pub use calibrate::Calibration;
+pub use fair::{CloseCall, Scaling};
 pub use plan::{Plan, PlanError, Request};
 pub use transcript::Transcript;
 
@@ -39,6 +43,8 @@ pub enum Error {
     Data(#[from] data::Error),
     #[error("checker {path} does not compile:\n{message}")]
     Checker { path: PathBuf, message: String },
+    #[error("calibrating this worker's speed: {0}")]
+    Calibration(String),
     #[error("{what}")]
     Io {
         what: String,
@@ -127,6 +133,9 @@ pub struct Judge {
     /// least as large as one that timed out. The verdict is still the first
     /// failure's.
     pub run_all: bool,
+    /// This worker's speed factor and grace past the limit (1 and none on
+    /// the command line).
+    pub scaling: Scaling,
 }
 
 impl Judge {
@@ -224,11 +233,21 @@ impl Judge {
 
     /// The limits of one run of a submission on this problem.
     pub fn run_limits(&self, problem: &Problem, time_factor: f64) -> Limits {
-        let cpu = Duration::from_secs_f64(problem.manifest.time_limit * time_factor);
+        // A run is stopped only at the end of the grace band past its
+        // limit, so that a TLE there has a known time (see `fair`).
+        let cpu = self
+            .time_limit(problem, time_factor)
+            .mul_f64(1.0 + self.scaling.grace);
         Limits::new(cpu, problem.manifest.memory_limit << 20)
             .wall(cpu.mul_f64(self.limits.wall_factor) + Duration::from_millis(500))
             .output(output_limit_mib(problem, self.limits.output_limit) << 20)
             .open_files(256)
+    }
+
+    /// A test's CPU limit: the problem's, times the language's factor,
+    /// times this worker's speed factor.
+    pub fn time_limit(&self, problem: &Problem, time_factor: f64) -> Duration {
+        Duration::from_secs_f64(problem.manifest.time_limit * time_factor * self.scaling.factor)
     }
 
     fn run_test(
@@ -302,6 +321,24 @@ impl Judge {
         let (verdict, message, score) = match resolve_score(given, points) {
             Ok(score) => (verdict, message, score),
             Err(why) => (Verdict::IE, why, None),
+        };
+        // Inside the grace band the sandbox let the run go on; over the
+        // limit it is a TLE all the same, as it would have been had the
+        // run been stopped at the limit.
+        let limit_ms = self.time_limit(problem, program.time_factor).as_millis();
+        let (verdict, message, score) = match outcome.termination {
+            Termination::MemoryExceeded | Termination::OutputExceeded | Termination::CpuTimeout => {
+                (verdict, message, score)
+            }
+            _ if self.scaling.grace > 0.0 && u128::from(outcome.cpu_ms) > limit_ms => (
+                Verdict::TLE,
+                format!(
+                    "CPU time limit exceeded ({} ms of {limit_ms} ms)",
+                    outcome.cpu_ms
+                ),
+                None,
+            ),
+            _ => (verdict, message, score),
         };
         // Kattis has no memory-limit verdict: a run over the limit is a
         // run-time error there.

@@ -18,7 +18,7 @@ use crate::judge::{GroupReport, Report, TestReport, Transcript};
 use crate::problem::{self, Group, TestInput};
 use crate::site::intake::{self, Entry};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
-use crate::store::{ListFilter, Queue, Status, Submission, User};
+use crate::store::{ListFilter, Queue, Status, Submission, SubmissionTiming, User};
 use crate::verdict::Verdict;
 
 pub fn router() -> Router<AppState> {
@@ -32,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/problems/{slug}", get(problem))
         .route("/problems/{slug}/rejudge", post(rejudge_problem))
         .route("/languages", get(languages))
+        .route("/admin/workers", get(admin_workers))
 }
 
 /// The caller, from `Authorization: Bearer TOKEN`: an enabled account
@@ -238,6 +239,10 @@ struct SubmissionView<'a> {
     /// Why the judge failed (admins only).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+    /// Who judged it, its speed factor and scaled limit, and its first
+    /// judging when it was re-run (admins only; see docs/timing.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timing: Option<SubmissionTiming>,
 }
 
 impl<'a> SubmissionView<'a> {
@@ -271,6 +276,7 @@ impl<'a> SubmissionView<'a> {
                 .error
                 .as_deref()
                 .filter(|_| policy::shows(role, Part::JudgeError)),
+            timing: None,
         }
     }
 }
@@ -317,7 +323,13 @@ async fn submission(
             && tokio::time::Instant::now() < deadline
             && !state.is_stopping();
         if !waiting {
-            return Ok(Json(SubmissionView::new(&sub, &user)).into_response());
+            let mut view = SubmissionView::new(&sub, &user);
+            // Which machine judged it is the judge's business, like its errors.
+            let role = Role::of(user.id, user.is_admin, sub.user_id);
+            if policy::shows(role, Part::JudgeError) {
+                view.timing = state.store.timing_of(id).await?;
+            }
+            return Ok(Json(view).into_response());
         }
         // Workers of this process say when something changed; those of a
         // `grundy worker` elsewhere cannot, so the database is read again
@@ -435,6 +447,18 @@ async fn rejudge_problem(
         state.wake.notify_one();
     }
     Ok((StatusCode::ACCEPTED, Json(json!({"rejudged": n}))).into_response())
+}
+
+/// The workers' calibrated speeds and factors (admins only).
+async fn admin_workers(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+) -> Result<Response, ApiError> {
+    if !user.is_admin {
+        return Err(ApiError::forbidden());
+    }
+    let speeds = crate::site::speeds::speeds(&state).await?;
+    Ok(Json(speeds).into_response())
 }
 
 async fn problems(State(state): State<AppState>, Caller(_): Caller) -> Result<Response, ApiError> {

@@ -175,6 +175,9 @@ async fn start_workers(
         Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
         Err(e) => return Err(std::io::Error::other(e)),
     }
+    if workers > 0 {
+        calibrate(state).await;
+    }
     let mut handles: Vec<_> = (0..workers)
         .map(|_| {
             tokio::spawn(worker::run(
@@ -189,12 +192,45 @@ async fn start_workers(
         handles.push(tokio::spawn(registry::run(
             state.store.clone(),
             state.ctx.clone(),
-            workers,
+            (state.worker.timing.name.clone(), workers),
             state.worker.busy.clone(),
             state.stop_signal(),
         )));
     }
     Ok(handles)
+}
+
+/// Measures this machine's speed before its workers claim anything (a
+/// limit scaled by a speed not yet known would be unfair), records it for
+/// the admins and the other workers, and keeps it for this process's
+/// workers. A failure is logged: the workers then judge with factor 1.
+async fn calibrate(state: &AppState) {
+    let runs = state.ctx.config.timing.calibration_runs;
+    if runs == 0 || state.worker.timing.calibration.get().is_some() {
+        return;
+    }
+    let judge = state.ctx.judge();
+    let measured = match tokio::task::spawn_blocking(move || judge.calibrate(runs)).await {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => {
+            tracing::warn!(error = %crate::errors::chain(&e), "calibration failed; judging with factor 1");
+            return;
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "calibration panicked; judging with factor 1");
+            return;
+        }
+    };
+    tracing::info!(
+        median_ms = measured.median_ms,
+        runs_ms = ?measured.runs_ms,
+        "calibrated this worker's speed"
+    );
+    let name = &state.worker.timing.name;
+    if let Err(e) = state.store.record_calibration(name, &measured).await {
+        tracing::warn!(error = %crate::errors::chain(&e), "could not record the calibration");
+    }
+    let _ = state.worker.timing.calibration.set(measured);
 }
 
 async fn join_workers(handles: Vec<tokio::task::JoinHandle<()>>) {

@@ -13,15 +13,7 @@ use crate::store::Store;
 
 pub use crate::site::state::{Busy, HEARTBEAT};
 
-/// `host:pid`, naming this process among the judge's workers.
-pub fn process_name() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .ok()
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".to_string());
-    format!("{host}:{}", std::process::id())
-}
+pub use crate::site::state::process_name;
 
 /// The sandbox facts of this machine, as `grundy doctor` words them.
 pub fn tiers_text(ctx: &Context) -> String {
@@ -44,11 +36,10 @@ pub fn tiers_text(ctx: &Context) -> String {
 pub async fn run(
     store: Store,
     ctx: Arc<Context>,
-    workers: usize,
+    (name, workers): (String, usize),
     busy: Busy,
     mut stop: watch::Receiver<bool>,
 ) {
-    let name = process_name();
     let tiers = match tokio::task::spawn_blocking(move || tiers_text(&ctx)).await {
         Ok(t) => t,
         Err(e) => format!("unknown: {e}"),

@@ -13,14 +13,18 @@ use std::time::Duration;
 use tokio::sync::{watch, Notify};
 use tracing::Instrument as _;
 
-use crate::judge::{Event, Plan, Request, TestReport};
-use crate::store::{self, Failed, Queue};
+use crate::judge::{fair, Event, Judge, Plan, Request, Scaling, TestReport};
+use crate::site::speeds::LIVE;
+use crate::store::{self, Failed, FairTiming, Queue, Timed};
 
 /// What one step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkOutcome {
     /// Judged and recorded.
     Judged(i64),
+    /// Judged within the margin of its limit: back in the queue for its
+    /// one re-run (on another worker where there is one).
+    Deferred(i64),
     /// The judge failed; requeued for another try or, after the last, `IE`.
     Failed(i64),
     /// Judged, but the lease was lost meanwhile: the result was discarded.
@@ -30,31 +34,74 @@ pub enum WorkOutcome {
 
 pub use crate::site::WorkerEnv;
 
-/// Claims the next submission, if any, and judges it to the end.
+/// Claims the next submission, if any, and judges it to the end: a
+/// close call waiting for its re-run first (see [`crate::store::timing`]),
+/// else the queue's next.
 ///
 /// # Errors
 /// Database failures (the claim, if any, then expires and is retried).
-pub async fn try_judge_next<Q: Queue>(
+pub async fn try_judge_next<Q: Queue + FairTiming>(
     queue: &Q,
     env: &WorkerEnv,
 ) -> Result<WorkOutcome, store::Error> {
-    let Some(claim) = queue.claim_next(env.lease).await? else {
-        return Ok(WorkOutcome::QueueEmpty);
+    let (claim, rerun) = match queue.claim_rerun(&env.timing.name, env.lease, LIVE).await? {
+        Some(claim) => (claim, true),
+        None => match queue.claim_next(env.lease).await? {
+            Some(claim) => (claim, false),
+            None => return Ok(WorkOutcome::QueueEmpty),
+        },
     };
     let lease = claim.lease;
-    let span = tracing::info_span!("submission", id = lease.id, attempt = lease.attempt, problem = %claim.submission.problem);
-    judge_claim(queue, env, claim).instrument(span).await
+    let span = tracing::info_span!("submission", id = lease.id, attempt = lease.attempt, problem = %claim.submission.problem, rerun);
+    judge_claim(queue, env, claim, rerun).instrument(span).await
 }
 
-async fn judge_claim<Q: Queue>(
+/// This worker's scaling now: its factor against the live workers (or
+/// the configured reference), and the grace past the limit that makes a
+/// close TLE's time known.
+async fn scaling<Q: FairTiming>(queue: &Q, env: &WorkerEnv) -> Result<Scaling, store::Error> {
+    let timing = &env.ctx.config.timing;
+    let factor = match env.timing.calibration.get() {
+        Some(mine) if timing.fair => {
+            let live: Vec<f64> = queue
+                .live_speeds(LIVE)
+                .await?
+                .iter()
+                .map(|s| s.median_ms as f64)
+                .collect();
+            let reference = Some(timing.reference_ms).filter(|r| *r > 0.0);
+            fair::speed_factor(mine.median_ms as f64, &live, reference, timing.spread)
+        }
+        _ => 1.0,
+    };
+    Ok(Scaling {
+        factor,
+        grace: timing.rerun_margin,
+    })
+}
+
+async fn judge_claim<Q: Queue + FairTiming>(
     queue: &Q,
     env: &WorkerEnv,
     claim: store::Claim,
+    rerun: bool,
 ) -> Result<WorkOutcome, store::Error> {
     let lease = claim.lease;
     let id = lease.id;
     let _held = Held::new(&env.busy, id);
     env.changed(id);
+    let scaling = match scaling(queue, env).await {
+        Ok(s) => s,
+        Err(e) => {
+            // Judged as if alone: the factor is only as good as the
+            // database's answer.
+            tracing::warn!(error = %crate::errors::chain(&e), "reading the workers' speeds failed; factor 1");
+            Scaling {
+                factor: 1.0,
+                grace: env.ctx.config.timing.rerun_margin,
+            }
+        }
+    };
     let sub = claim.submission;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
     let ctx = env.ctx.clone();
@@ -74,7 +121,12 @@ async fn judge_claim<Q: Queue>(
                 ctx.config.limits.source_limit,
             )
             .map_err(|e| format!("preparing: {}", crate::errors::chain(&e)))?;
-            ctx.judge()
+            let judge = Judge {
+                scaling,
+                ..ctx.judge()
+            };
+            let limit = judge.time_limit(plan.problem(), plan.language().config.time_factor);
+            judge
                 .judge(&plan, &mut |event| {
                     if let Event::TestDone { index, report, .. } = event {
                         // The receiver is gone only once the step gave up
@@ -82,6 +134,7 @@ async fn judge_claim<Q: Queue>(
                         let _ = tx.send((index, report.clone()));
                     }
                 })
+                .map(|report| (report, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)))
                 .map_err(|e| format!("judging: {}", crate::errors::chain(&e)))
         })
     });
@@ -125,11 +178,32 @@ async fn judge_claim<Q: Queue>(
         tracing::warn!("another worker holds the submission now; the result will be discarded");
     }
     let outcome = match judged {
-        Ok(Ok(report)) => {
+        Ok(Ok((report, limit_ms))) => {
+            let timed = Timed {
+                worker: &env.timing.name,
+                factor: scaling.factor,
+                limit_ms,
+            };
+            let margin = env.ctx.config.timing.rerun_margin;
+            let close = fair::close_call(&report, limit_ms, margin).filter(|_| !rerun && !lost);
+            if let Some(close) = close {
+                tracing::info!(verdict = %report.verdict, time_ms = report.time_ms, limit_ms, ?close, "within the margin of the limit: judging once more");
+                let deferred =
+                    persist(|| queue.defer_rerun(lease, timed, report.verdict, report.time_ms))
+                        .await?;
+                env.changed(id);
+                return Ok(if deferred {
+                    WorkOutcome::Deferred(id)
+                } else {
+                    WorkOutcome::Discarded(id)
+                });
+            }
             // A result is only thrown away when another attempt holds the
             // submission (a late renewal alone loses nothing: `finish`
             // checks the attempt, not the clock).
-            if persist(|| queue.finish(lease, &report)).await? {
+            if persist(|| queue.record_timing(lease, timed, rerun)).await?
+                && persist(|| queue.finish(lease, &report)).await?
+            {
                 tracing::info!(verdict = %report.verdict, "judged");
                 WorkOutcome::Judged(id)
             } else {
@@ -215,7 +289,7 @@ const IDLE_POLL: Duration = Duration::from_millis(500);
 
 /// Runs one worker until `stop` turns true; the submission in hand when it
 /// does is judged to the end first.
-pub async fn run<Q: Queue>(
+pub async fn run<Q: Queue + FairTiming>(
     queue: Q,
     env: WorkerEnv,
     wake: Arc<Notify>,

@@ -2,8 +2,9 @@
 //! and the pages (`web`), which know this module and not each other. It
 //! holds what both must decide the same way: how a submission is taken
 //! ([`intake`]), who sees what of it ([`policy`]), and how sign-ins are
-//! throttled and passwords hashed on a bounded pool ([`signin`]), and the
-//! state they all run on ([`AppState`]).
+//! throttled and passwords hashed on a bounded pool ([`signin`]), what
+//! admins are shown of the workers' speeds ([`speeds`]), and the state
+//! they all run on ([`AppState`]).
 //!
 //! Knows the context, the judge's plan and the store; nothing of HTTP
 //! beyond status codes.
@@ -11,6 +12,7 @@
 pub mod intake;
 pub mod policy;
 pub mod signin;
+pub mod speeds;
 pub mod state;
 
 pub use state::{AppState, WorkerEnv};

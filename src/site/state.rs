@@ -30,6 +30,44 @@ pub struct WorkerEnv {
     pub changes: Arc<Changes>,
     /// The submissions this process's workers hold now (for the admin pages).
     pub busy: Busy,
+    /// This process's name among the workers and its measured speed.
+    pub timing: Arc<WorkerTiming>,
+}
+
+/// What fair timing knows of this process's workers.
+#[derive(Debug)]
+pub struct WorkerTiming {
+    /// The process's name among the judge's workers ([`process_name`]);
+    /// a re-run is kept from the worker of this name while another lives.
+    pub name: String,
+    /// Its calibration, once measured; until then (or when it failed) it
+    /// judges with factor 1.
+    pub calibration: std::sync::OnceLock<crate::judge::Calibration>,
+}
+
+impl WorkerTiming {
+    pub fn named(name: impl Into<String>) -> WorkerTiming {
+        WorkerTiming {
+            name: name.into(),
+            calibration: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl Default for WorkerTiming {
+    fn default() -> Self {
+        WorkerTiming::named(process_name())
+    }
+}
+
+/// `host:pid`, naming this process among the judge's workers.
+pub fn process_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_string());
+    format!("{host}:{}", std::process::id())
 }
 
 impl WorkerEnv {
@@ -166,6 +204,7 @@ impl AppState {
                 ctx: ctx.clone(),
                 changes: Arc::default(),
                 busy: Default::default(),
+                timing: Arc::default(),
             },
             ctx,
             store,

@@ -18,10 +18,12 @@ use crate::problem::Group;
 use crate::verdict::Verdict;
 
 pub mod queue;
+pub mod timing;
 mod users;
 mod web;
 
 pub use queue::{Claim, Failed, Lease, Queue, MAX_TRIES};
+pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
 pub use users::{Revoked, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};
 

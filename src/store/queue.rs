@@ -167,11 +167,11 @@ impl Queue for Store {
             " + ?, claimed_at = ",
             now_text!(),
             " WHERE id = (SELECT id FROM submissions
-                          WHERE (status = 'queued' AND COALESCE(lease_until, 0) <= ",
+                          WHERE ((status = 'queued' AND COALESCE(lease_until, 0) <= ",
             now_ms!(),
             ") OR (status = 'judging' AND COALESCE(lease_until, 0) <= ",
             now_ms!(),
-            ") ORDER BY priority, id LIMIT 1)
+            ")) AND rerun_exclude IS NULL ORDER BY priority, id LIMIT 1)
              RETURNING id, attempt"
         ))
         .bind(millis(lease))
@@ -416,7 +416,8 @@ impl Store {
         let done = sqlx::query(
             "UPDATE submissions SET status = 'queued', priority = 1, tries = 0, verdict = NULL,
                  score = NULL, time_ms = NULL, memory_kib = NULL, compile_output = '',
-                 finished_at = NULL, lease_until = NULL, error = NULL
+                 finished_at = NULL, lease_until = NULL, error = NULL, rerun_exclude = NULL,
+                 first_verdict = NULL
              WHERE status = 'done' AND (id = ?1 OR problem = ?2)",
         )
         .bind(id)

@@ -1,6 +1,6 @@
 //! The admin's pages: users (add, disable, reset a password, grant the
-//! role), rejudging, and the queue with every worker process and its
-//! sandbox tiers.
+//! role), rejudging, and the queue with every worker process, its
+//! sandbox tiers and its calibrated speed.
 
 use std::collections::BTreeMap;
 
@@ -286,10 +286,19 @@ pub async fn queue(
         })
         .collect();
     let stale_ms = i64::try_from(HEARTBEAT.as_millis() * 3).unwrap_or(i64::MAX);
+    let speeds = crate::site::speeds::speeds(&state).await?;
     let workers: Vec<Value> = processes
         .iter()
         .map(|p| {
+            let speed = speeds.workers.iter().find(|s| s.worker == p.name).map(|s| {
+                context! {
+                    median_ms => s.median_ms, runs => s.runs_ms.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+                    spread => format!("{:.3}", s.spread), factor => format!("{:.2}", s.factor),
+                    language => s.language, measured => s.measured_at.get(..19).unwrap_or(&s.measured_at).replace('T', " "),
+                }
+            });
             context! {
+                speed,
                 name => p.name, workers => p.workers, tiers => p.tiers,
                 busy => p.current.split(',').filter(|s| !s.is_empty()).count(),
                 alive => p.silent_ms <= stale_ms,
@@ -304,6 +313,12 @@ pub async fn queue(
             me => me(Some(&session)), section => "admin",
             counts => context! { queued => counts.queued, judging => counts.judging, done => counts.done },
             judging, workers,
+            reference => match (speeds.reference, speeds.reference_ms) {
+                ("off", _) => "fair timing is off: every worker judges with factor 1".to_string(),
+                ("configured", Some(ms)) => format!("limits are set on the configured reference speed: {ms:.0} ms of calibration"),
+                (_, Some(ms)) => format!("limits are set on the fastest live worker: {ms:.0} ms of calibration"),
+                _ => "no live worker is calibrated yet".to_string(),
+            },
         },
     )?;
     Ok(html.into_response())

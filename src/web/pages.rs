@@ -767,6 +767,14 @@ pub async fn submission(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
         Part::Source,
     );
+    // Which machine judged it is the judge's business, like its errors.
+    let timing = match policy::shows(
+        Role::of(session.user.id, session.user.is_admin, sub.user_id),
+        Part::JudgeError,
+    ) {
+        true => state.store.timing_of(sub.id).await?,
+        false => None,
+    };
     let source = sees_source.then(|| {
         Value::from_safe_string(highlight::highlight(
             &sub.language,
@@ -794,6 +802,7 @@ pub async fn submission(
         ("language_name", Value::from(language_name)),
         ("when", Value::from(when(&sub.submitted_at))),
         ("source", Value::from(source)),
+        ("timing", Value::from_serialize(&timing)),
     ]);
     Ok(render("submission.html", Value::from_iter(fields))?.into_response())
 }

@@ -13,5 +13,6 @@ mod sandbox;
 mod scores;
 mod server;
 mod store;
+mod timing;
 mod verify;
 mod web;

@@ -23,7 +23,7 @@ const C_WA: &str = "#include <stdio.h>\nint main(void) { puts(\"Yes\"); return 0
 
 impl Server {
     /// An account with an API token; returns the token.
-    fn user(&self, name: &str, admin: bool) -> String {
+    pub(crate) fn user(&self, name: &str, admin: bool) -> String {
         self.rt
             .block_on(self.store.add_user(name, "unused", admin))
             .expect("add user");
@@ -36,7 +36,12 @@ impl Server {
 }
 
 /// A reply: status and JSON body.
-fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+pub(crate) fn call(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(120))
         .build();
@@ -59,7 +64,13 @@ fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u
     (status, value)
 }
 
-fn submit(s: &Server, token: &str, problem: &str, language: &str, source: &str) -> (u16, Value) {
+pub(crate) fn submit(
+    s: &Server,
+    token: &str,
+    problem: &str,
+    language: &str,
+    source: &str,
+) -> (u16, Value) {
     call(
         "POST",
         &format!("{}/api/v1/submissions", s.url),
@@ -69,7 +80,7 @@ fn submit(s: &Server, token: &str, problem: &str, language: &str, source: &str) 
 }
 
 /// Long-polls a submission until it is done (bounded).
-fn wait_done(s: &Server, token: &str, id: i64) -> Value {
+pub(crate) fn wait_done(s: &Server, token: &str, id: i64) -> Value {
     for _ in 0..20 {
         let (code, v) = call(
             "GET",
@@ -343,6 +354,7 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
         lease: Duration::from_millis(1),
         changes: Arc::default(),
         busy: Default::default(),
+        timing: Arc::default(),
     };
     for _ in 0..5 {
         let id = rt

@@ -1,0 +1,84 @@
+//! The calibration spread (issue 24): the same worker calibrated 10 times
+//! in a row, as `grundy serve` does at start (the program compiled once,
+//! then run in the box; the median of `[timing] calibration_runs` runs).
+//! Printed: each calibration's median, and the spread (slowest over
+//! fastest) of the 10 medians beside the baseline from the same run, the
+//! spread of 10 single runs. Nothing is asserted.
+//! `cargo bench --bench timing` (GRUNDY_CALIBRATION_RUNS overrides 5).
+
+use std::path::Path;
+
+use grundy::config::Config;
+use grundy::context::Context;
+
+const CALIBRATIONS: usize = 10;
+
+fn spread(values: &[u64]) -> f64 {
+    let lo = values.iter().copied().min().unwrap_or(1).max(1);
+    let hi = values.iter().copied().max().unwrap_or(1).max(1);
+    hi as f64 / lo as f64
+}
+
+fn main() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
+    let body: String = shipped
+        .lines()
+        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let head = format!(
+        "data_dir = {:?}\nproblems_dir = {:?}\n",
+        dir.path().join("var").display().to_string(),
+        repo.join("problems").display().to_string()
+    );
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, head + &body).expect("write config");
+    let config = Config::load(&path).expect("config");
+    let runs: u32 = std::env::var("GRUNDY_CALIBRATION_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(config.timing.calibration_runs.max(1));
+    let ctx = Context::new(config);
+    let judge = ctx.judge();
+    // The compilation is not part of what is measured.
+    judge.calibrate(1).expect("calibration");
+
+    let mut singles = Vec::new();
+    for _ in 0..CALIBRATIONS {
+        singles.push(judge.calibrate(1).expect("calibration").median_ms);
+    }
+    let mut medians = Vec::new();
+    let mut within = Vec::new();
+    for i in 0..CALIBRATIONS {
+        let c = judge.calibrate(runs).expect("calibration");
+        println!(
+            "calibration {:>2}: median {:>4} ms  runs {:?}  (spread within {:.3})",
+            i + 1,
+            c.median_ms,
+            c.runs_ms,
+            c.spread()
+        );
+        within.push(c.spread());
+        medians.push(c.median_ms);
+    }
+    println!("sandbox: {}", ctx.runner().describe());
+    println!(
+        "single runs (baseline): {singles:?} ms, spread {:.3}",
+        spread(&singles)
+    );
+    println!(
+        "medians of {runs}:         {medians:?} ms, spread {:.3}",
+        spread(&medians)
+    );
+    println!(
+        "calibration spread (10 calibrations, max/min of medians): {:.3}; \
+         baseline (10 single runs): {:.3}; ratio {:.2}",
+        spread(&medians),
+        spread(&singles),
+        (spread(&medians) - 1.0) / (spread(&singles) - 1.0).max(1e-9)
+    );
+    let worst_within = within.iter().copied().fold(1.0, f64::max);
+    println!("largest spread within one calibration: {worst_within:.3}");
+}
