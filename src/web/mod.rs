@@ -18,6 +18,8 @@ mod markdown;
 mod pages;
 mod render;
 mod session;
+mod signin;
+mod submission;
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -31,16 +33,16 @@ pub use render::PageError;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { Redirect::to("/problems") }))
-        .route("/signin", get(pages::signin_form).post(pages::signin))
-        .route("/signout", post(pages::signout))
+        .route("/signin", get(signin::form).post(signin::signin))
+        .route("/signout", post(signin::signout))
         .route("/problems", get(pages::problems))
         .route("/problems/{slug}", get(pages::problem))
         .route("/problems/{slug}/submit", post(pages::submit))
         .route("/problems/{slug}/rejudge", post(admin::rejudge_problem))
         .route("/submissions", get(pages::mine))
-        .route("/submissions/{id}", get(pages::submission))
-        .route("/submissions/{id}/live", get(pages::live))
-        .route("/submissions/{id}/source", get(pages::source))
+        .route("/submissions/{id}", get(submission::submission))
+        .route("/submissions/{id}/live", get(submission::live))
+        .route("/submissions/{id}/source", get(submission::source))
         .route("/submissions/{id}/rejudge", post(admin::rejudge))
         .route("/recent", get(pages::recent))
         .route("/admin", get(|| async { Redirect::to("/admin/users") }))
