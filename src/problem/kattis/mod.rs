@@ -3,7 +3,8 @@
 //! they are into grundy's own [`Problem`] model, so `submit`, `verify` and
 //! `import` share one reading:
 //!
-//! * `problem.yaml`: name, type (`pass-fail`, `scoring`, `interactive`),
+//! * `problem.yaml`: name, type (`pass-fail`, `scoring`, `interactive`,
+//!   `multi-pass`),
 //!   memory and time limits (a fixed one, or the rule deriving it from the
 //!   accepted submissions: [`TimeRule`]), legacy `validation` and
 //!   `validator_flags`;
@@ -76,6 +77,10 @@ pub struct Package {
     /// The limits of `problem.yaml` beyond time and memory, Kattis's
     /// defaults where it gives none.
     pub limits: Limits,
+    /// A multi-pass problem: the most passes one test may take (its
+    /// `limits.validation_passes`). Each pass runs the submission anew on
+    /// the input the output validator wrote (`nextpass.in`).
+    pub multi_pass: Option<u32>,
 }
 
 /// Reads the Kattis package in `dir`.
@@ -109,7 +114,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
 
     // The output validator: a special judge, or the interactor.
     let validator = output_validator(dir, meta.format).map_err(|(p, m)| fail(&p, m))?;
-    let custom = meta.custom_validation || meta.interactive || meta.custom_score;
+    let custom = meta.custom_validation || meta.interactive || meta.custom_score || meta.multi_pass;
     let (checker, interactor) = match (custom, validator) {
         (true, None) => {
             let wants = if meta.format == "legacy" {
@@ -253,6 +258,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
             statement,
             short_name,
             limits: meta.limits,
+            multi_pass: meta.multi_pass.then_some(meta.limits.validation_passes),
         })),
     })
 }

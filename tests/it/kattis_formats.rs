@@ -1,0 +1,114 @@
+//! Kattis packages of the 2023-07 format's later parts (issue 23):
+//! multi-pass validation (`recall`) and `submissions/submissions.yaml`.
+// See: issue 23.
+
+use crate::helpers::{require_sources, Workspace};
+use crate::kattis::{by_path, copy, fixture, submit, verify};
+
+#[test]
+fn a_multi_pass_package_runs_each_submission_again_on_the_validators_next_input() {
+    if !require_sources(&[&fixture("recall")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let (code, report) = verify(&ws, &fixture("recall"));
+    assert_eq!(code, 0, "{report:#}");
+    // letters.c can only be right if its second run got the word its
+    // first run wrote; forgets.c and drops.c fail on that second run.
+    for (path, verdict) in [
+        ("submissions/accepted/letters.c", "AC"),
+        ("submissions/wrong_answer/forgets.c", "WA"),
+        ("submissions/run_time_error/drops.c", "RE"),
+    ] {
+        let sub = by_path(&report, path);
+        assert_eq!(sub["verdict"], verdict, "{sub}");
+        assert_eq!(sub["ok"], true, "{sub}");
+    }
+    let dir = fixture("recall");
+    let out = submit(&ws, &dir, &dir.join("submissions/wrong_answer/forgets.c"));
+    let json = out.json();
+    assert_eq!(json["verdict"], "WA", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("pass 2: wanted 0 back, got 7"),
+        "{message}"
+    );
+    let out = submit(&ws, &dir, &dir.join("submissions/run_time_error/drops.c"));
+    let json = out.json();
+    assert_eq!(json["verdict"], "RE", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert_eq!(message, "pass 2: exit code 3", "{json}");
+}
+
+#[test]
+fn a_multi_pass_validator_that_never_ends_or_asks_and_rejects_is_the_packages_fault() {
+    if !require_sources(&[&fixture("recall")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let edit = |name: &str, from: &str, to: &str| {
+        let dir = copy(&ws, "recall");
+        std::fs::rename(&dir, ws.dir.path().join(name)).unwrap();
+        let dir = ws.dir.path().join(name);
+        let v = dir.join("output_validator/validate.py");
+        let text = std::fs::read_to_string(&v).unwrap();
+        assert!(text.contains(from));
+        std::fs::write(&v, text.replace(from, to)).unwrap();
+        dir
+    };
+    // Every pass asks for another: more than validation_passes (2).
+    let endless = edit(
+        "endless",
+        "wanted = open(sys.argv[2])",
+        "open(feedback + \"/nextpass.in\", \"w\").write(\"decode a\\n\")\nsys.exit(42)\nwanted = open(sys.argv[2])",
+    );
+    let out = submit(
+        &ws,
+        &endless,
+        &endless.join("submissions/accepted/letters.c"),
+    );
+    let json = out.json();
+    assert_eq!(json["verdict"], "IE", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("beyond limits.validation_passes (2)"),
+        "{message}"
+    );
+    // A third pass allowed, the same validator still never ends.
+    let yaml = endless.join("problem.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("validation_passes: 2", "validation_passes: 3"),
+    )
+    .unwrap();
+    let json = submit(
+        &ws,
+        &endless,
+        &endless.join("submissions/accepted/letters.c"),
+    )
+    .json();
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("pass 4 of a test, beyond limits.validation_passes (3)"),
+        "{message}"
+    );
+    // nextpass.in written, and the pass rejected.
+    let rejects = edit(
+        "rejects",
+        "    sys.exit(42)\nwanted",
+        "    sys.exit(43)\nwanted",
+    );
+    let json = submit(
+        &ws,
+        &rejects,
+        &rejects.join("submissions/accepted/letters.c"),
+    )
+    .json();
+    assert_eq!(json["verdict"], "IE", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("wrote nextpass.in but did not accept"),
+        "{message}"
+    );
+}
