@@ -6,6 +6,8 @@
 
 mod aggregate;
 mod checking;
+pub mod derive;
+pub mod examples;
 mod interactive;
 mod passes;
 mod plan;

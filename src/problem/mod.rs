@@ -74,6 +74,9 @@ impl serde::Serialize for Expected {
 pub struct ExampleSubmission {
     pub expected: Expected,
     pub path: PathBuf,
+    /// What a Kattis package's `submissions/submissions.yaml` says of it
+    /// (then its requirements replace its folder's [`Expected`] check).
+    pub claimed: Option<Box<kattis::Claimed>>,
 }
 
 /// A loaded, validated problem package.
@@ -245,11 +248,11 @@ impl Problem {
                 })
                 .collect();
             paths.sort();
-            out.extend(
-                paths
-                    .into_iter()
-                    .map(|path| ExampleSubmission { expected, path }),
-            );
+            out.extend(paths.into_iter().map(|path| ExampleSubmission {
+                expected,
+                path,
+                claimed: None,
+            }));
         }
         out
     }

@@ -380,7 +380,7 @@ fn bad_packages_are_refused_with_one_line_naming_what_and_where() {
 }
 
 /// A workspace whose problems directory is its own (import writes there).
-fn with_own_problems() -> Workspace {
+pub(crate) fn with_own_problems() -> Workspace {
     let ws = Workspace::new();
     let problems = ws.dir.path().join("problems");
     ws.use_problems(&problems);

@@ -112,3 +112,81 @@ fn a_multi_pass_validator_that_never_ends_or_asks_and_rejects_is_the_packages_fa
         "{message}"
     );
 }
+
+#[test]
+fn a_multi_pass_package_is_refused_by_import_before_any_work() {
+    let ws = crate::kattis::with_own_problems();
+    let out = ws.grundy(&["import", fixture("recall").to_str().unwrap()]);
+    out.assert_usage_error("multi-pass");
+    assert!(!ws.dir.path().join("problems/recall").exists());
+}
+
+#[test]
+fn submissions_yaml_names_entry_points_languages_and_what_each_group_must_get() {
+    if !require_sources(&[&fixture("named")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let (code, report) = verify(&ws, &fixture("named"));
+    assert_eq!(code, 0, "{report:#}");
+    // modules/ runs run.py (other.py alone would answer 0); twice has no
+    // extension and runs as Python 3; small_only.py is AC where it must
+    // be and WA in the hard group.
+    for (path, verdict) in [
+        ("submissions/accepted/modules", "AC"),
+        ("submissions/accepted/twice", "AC"),
+        ("submissions/wrong_answer/small_only.py", "WA"),
+    ] {
+        let sub = by_path(&report, path);
+        assert_eq!(sub["verdict"], verdict, "{sub}");
+        assert_eq!(sub["ok"], true, "{sub}");
+    }
+
+    // A group requirement the submission misses fails it, naming the key.
+    let dir = copy(&ws, "named");
+    let yaml = dir.join("submissions/submissions.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace(
+            "  secret/hard:\n    required: [WA]",
+            "  secret/hard:\n    permitted: [AC]",
+        ),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    let sub = by_path(&report, "submissions/wrong_answer/small_only.py");
+    assert_eq!(sub["ok"], false, "{sub}");
+    let detail = sub["detail"].as_str().unwrap();
+    assert!(
+        detail
+            .starts_with("wrong_answer/small_only.py.secret/hard in submissions.yaml: WA on test"),
+        "{detail}"
+    );
+
+    // An entry point that names no source is the package's failure.
+    std::fs::write(
+        &yaml,
+        text.replace("entrypoint: run.py", "entrypoint: start.py"),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    let sub = by_path(&report, "submissions/accepted/modules");
+    let detail = sub["detail"].as_str().unwrap();
+    assert!(detail.contains("the entry point start.py"), "{detail}");
+
+    // Without the file, the directory has no entry point grundy can tell.
+    std::fs::remove_file(&yaml).unwrap();
+    let (_, report) = verify(&ws, &dir);
+    let sub = by_path(&report, "submissions/accepted/modules");
+    assert_eq!(sub["ok"], false, "{sub}");
+
+    // A malformed file is refused at load, with one line naming it.
+    std::fs::write(&yaml, "accepted:\n  permitted: [OK]\n").unwrap();
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/twice"));
+    out.assert_usage_error(
+        "submissions.yaml: accepted: permitted: \"OK\" is not one of AC, WA, TLE, RTE",
+    );
+}

@@ -17,7 +17,8 @@
 //!   special judge of Kattis's protocol, or the interactor of an
 //!   interactive problem; without one, Kattis's default validation with its
 //!   flags ([`crate::checker::CheckerKind::Kattis`]);
-//! * `submissions/<expected>/` (files, or directories of sources);
+//! * `submissions/<expected>/` (files, or directories of sources), and
+//!   what `submissions/submissions.yaml` says of them;
 //! * `problem_statement/` or `statement/`.
 //!
 //! Like the rest of the problem layer it reads and never runs anything.
@@ -31,7 +32,9 @@
 //! * `programs.rs`: validators given as files or directories;
 //! * `submissions.rs`: submissions as Kattis takes them (its extensions, a
 //!   directory of several sources as one program) and their expected
-//!   verdicts.
+//!   verdicts;
+//! * `claims.rs`: `submissions.yaml` (languages, entry points, and the
+//!   verdicts each submission's tests must get).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,18 +46,22 @@ use super::{TestCase, TestInput};
 use crate::checker::special::Protocol;
 use crate::checker::{Checker, CheckerKind};
 
+mod claims;
 mod meta;
 mod programs;
 mod scoring;
 mod submissions;
 
+pub use claims::{matches_path, Claimed, Rule, Word};
 use meta::{as_text, first_line, Meta};
 pub use meta::{Limits, TimeRule};
 pub use programs::{c_family, in_program_dir, is_scripted, main_program, main_source};
 use programs::{extension, output_validator, rel, sorted_entries};
 pub use scoring::{to_hundred, ScoreGroup, Scoring};
 use submissions::example_submissions;
-pub use submissions::{grundy_extension, judged_name, submission, Files, NotJudged};
+pub use submissions::{
+    grundy_extension, judged_name, submission, submission_as, Build, Files, NotJudged,
+};
 
 /// What a Kattis package has beyond grundy's model.
 #[derive(Debug, Clone)]
@@ -226,7 +233,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
     }
 
     // Example submissions.
-    let (submissions, unjudged) = example_submissions(dir);
+    let (submissions, unjudged) = example_submissions(dir).map_err(|(p, m)| fail(&p, m))?;
     let statement = statement(dir);
     let time = meta.time_rule(dir);
     let manifest = Manifest {
