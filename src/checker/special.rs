@@ -27,7 +27,7 @@ use super::{CheckResult, Decision, Partial};
 use crate::sandbox::{self, Bind, Limits, RunSpec, Runner, Stdio, Termination};
 
 /// How a checker program is called and how it answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     Testlib,

@@ -337,15 +337,5 @@ fn copy_file(from: &Path, to: &Path) -> Result<(), Error> {
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
-    std::fs::create_dir_all(to).map_err(io(to))?;
-    for entry in std::fs::read_dir(from).map_err(io(from))?.flatten() {
-        let p = entry.path();
-        let target = to.join(entry.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &target)?;
-        } else if p.is_file() {
-            copy_file(&p, &target)?;
-        }
-    }
-    Ok(())
+    crate::problem::copy_tree(from, to).map_err(|(path, source)| Error::Io { path, source })
 }

@@ -258,6 +258,28 @@ impl Problem {
     }
 }
 
+/// Copies the directory `from` (a package's submission or program
+/// folder) to `to`, its subdirectories too; other than files and
+/// directories (links, sockets), nothing is copied.
+///
+/// # Errors
+/// The path that could not be read or written, and why.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), (PathBuf, std::io::Error)> {
+    std::fs::create_dir_all(to).map_err(|e| (to.to_path_buf(), e))?;
+    let entries = std::fs::read_dir(from).map_err(|e| (from.to_path_buf(), e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| (from.to_path_buf(), e))?;
+        let (path, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type().map_err(|e| (path.clone(), e))?;
+        if kind.is_dir() {
+            copy_tree(&path, &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(&path, &target).map_err(|e| (path.clone(), e))?;
+        }
+    }
+    Ok(())
+}
+
 /// All packages under a problems directory.
 #[derive(Debug, Clone)]
 pub struct Catalog {
