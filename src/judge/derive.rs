@@ -64,13 +64,9 @@ pub fn time_limit(
         if sub.expected != Expected::Accepted {
             continue;
         }
-        let Ok((plan, factor)) = examples::plan(
-            &data.languages,
-            shared.clone(),
-            &sub,
-            set.clone(),
-            source_limit_kib,
-        ) else {
+        let Ok((plan, factor)) =
+            examples::plan(data, shared.clone(), &sub, set.clone(), source_limit_kib)
+        else {
             continue;
         };
         let report = judge.judge(&plan, &mut |_| {})?;

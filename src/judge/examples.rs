@@ -8,28 +8,29 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{Plan, PlanError};
-use crate::data::TestSet;
-use crate::lang::Languages;
+use crate::data::{TestData, TestSet};
 use crate::problem::kattis::{self, Build, NotJudged};
 use crate::problem::{ExampleSubmission, Problem};
 
 /// Why an example submission has no plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unplanned {
-    /// Judged where the package comes from, not by grundy (a language it
-    /// lacks, Python 2): skipped, not failed.
+    /// Not judged here: for a Kattis package, judged where it comes from
+    /// and not by grundy (a language grundy lacks, Python 2); for any
+    /// package, a language whose toolchain this machine lacks. Skipped,
+    /// not failed.
     Skipped(String),
     /// Something is wrong with it: a failure of the package.
     Refused(String),
 }
 
-/// The plan judging `sub` on `problem`'s tests, and its language's time
-/// factor.
+/// The plan judging `sub` on `problem`'s tests (with `data`'s languages,
+/// whose toolchain is probed), and its language's time factor.
 ///
 /// # Errors
 /// [`Unplanned`], saying why.
 pub fn plan(
-    languages: &Languages,
+    data: &TestData,
     problem: Arc<Problem>,
     sub: &ExampleSubmission,
     set: Arc<TestSet>,
@@ -48,11 +49,17 @@ pub fn plan(
         Err(NotJudged::Lacks(why)) if is_kattis => return Err(Unplanned::Skipped(why)),
         Err(why) => return Err(Unplanned::Refused(why.to_string())),
     };
-    let language = match languages.for_path(Path::new(&files.name)) {
+    let language = match data.languages.for_path(Path::new(&files.name)) {
         Ok(l) => l.clone(),
         Err(e) if is_kattis => return Err(Unplanned::Skipped(e.to_string())),
         Err(e) => return Err(Unplanned::Refused(e.to_string())),
     };
+    if let Err(missing) = language.version(data.runner.as_ref()) {
+        return Err(Unplanned::Skipped(format!(
+            "language {}: toolchain missing: {missing}",
+            language.id
+        )));
+    }
     let factor = language.config.time_factor;
     match Plan::new(
         problem,

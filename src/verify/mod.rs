@@ -285,7 +285,7 @@ fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
     };
     if !skipped.is_empty() {
         detail.push_str(&format!(
-            "; skipped (a language grundy lacks): {}",
+            "; skipped (a language grundy or this machine lacks): {}",
             skipped.join(", ")
         ));
     }

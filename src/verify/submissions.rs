@@ -72,22 +72,22 @@ pub(super) fn check_submissions(
             skipped: false,
             detail,
         };
-        let (plan, factor) =
-            match examples::plan(&data.languages, shared, &sub, set.clone(), source_limit_kib) {
-                Ok(planned) => planned,
-                Err(Unplanned::Skipped(why)) => {
-                    out.push(SubmissionCheck {
-                        ok: true,
-                        skipped: true,
-                        ..refused(format!("skipped: {why}"))
-                    });
-                    continue;
-                }
-                Err(Unplanned::Refused(why)) => {
-                    out.push(refused(why));
-                    continue;
-                }
-            };
+        let (plan, factor) = match examples::plan(data, shared, &sub, set.clone(), source_limit_kib)
+        {
+            Ok(planned) => planned,
+            Err(Unplanned::Skipped(why)) => {
+                out.push(SubmissionCheck {
+                    ok: true,
+                    skipped: true,
+                    ..refused(format!("skipped: {why}"))
+                });
+                continue;
+            }
+            Err(Unplanned::Refused(why)) => {
+                out.push(refused(why));
+                continue;
+            }
+        };
         let report = judge.judge(&plan, &mut |_| {})?;
         let (ok, detail) = match &sub.claimed {
             Some(claimed) => claims_hold(claimed, &report, problem),
