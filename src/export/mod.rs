@@ -47,7 +47,7 @@ use std::path::{Path, PathBuf};
 use crate::data::{self, Progress, TestData};
 use crate::problem::{Expected, GroupSpec, Problem, Role};
 use programs::{copy_program, input_validator, output_validation, Flags, Validation};
-use yaml::{problem_yaml, yaml_string};
+use yaml::{problem_yaml, Testdata};
 
 /// Errors while exporting: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -304,15 +304,10 @@ fn testdata(
     scored: &[&GroupSpec],
     has_samples: bool,
 ) -> Vec<(String, String)> {
-    let flags_yaml = |flags: &Flags| {
-        let mut yaml = String::new();
-        if let Some(f) = flags.0.as_ref().filter(|f| !f.is_empty()) {
-            yaml.push_str(&format!("output_validator_flags: {}\n", yaml_string(f)));
-        }
-        if let Some(f) = flags.1.as_ref().filter(|f| !f.is_empty()) {
-            yaml.push_str(&format!("input_validator_flags: {}\n", yaml_string(f)));
-        }
-        yaml
+    let with_flags = |flags: &Flags| Testdata {
+        output_validator_flags: flags.0.clone().filter(|f| !f.is_empty()),
+        input_validator_flags: flags.1.clone().filter(|f| !f.is_empty()),
+        ..Testdata::default()
     };
     let inherit = |own: &Flags| -> Flags {
         (
@@ -322,28 +317,29 @@ fn testdata(
     };
     if scored.is_empty() {
         return vec![
-            (String::new(), flags_yaml(&validation.flags)),
-            ("sample".into(), flags_yaml(&validation.sample_flags)),
-            ("secret".into(), flags_yaml(&validation.secret_flags)),
+            (String::new(), with_flags(&validation.flags).text()),
+            ("sample".into(), with_flags(&validation.sample_flags).text()),
+            ("secret".into(), with_flags(&validation.secret_flags).text()),
         ];
     }
-    let continuing = "on_reject: continue\n";
+    let continuing = |t: Testdata| Testdata {
+        on_reject: Some("continue"),
+        ..t
+    };
     let mut out = vec![(
         String::new(),
-        format!("{}{continuing}", flags_yaml(&validation.flags)),
+        continuing(with_flags(&validation.flags)).text(),
     )];
     if has_samples {
-        out.push((
-            "sample".into(),
-            format!(
-                "{}accept_score: 0\n{continuing}",
-                flags_yaml(&inherit(&validation.sample_flags))
-            ),
-        ));
+        let samples = Testdata {
+            accept_score: Some(0),
+            ..with_flags(&inherit(&validation.sample_flags))
+        };
+        out.push(("sample".into(), continuing(samples).text()));
     }
     out.push((
         "secret".into(),
-        format!("{}{continuing}", flags_yaml(&validation.flags)),
+        continuing(with_flags(&validation.flags)).text(),
     ));
     for g in scored {
         let own = validation
@@ -352,14 +348,12 @@ fn testdata(
             .find(|(name, _)| *name == g.name)
             .map(|(_, f)| f.clone())
             .unwrap_or_default();
-        out.push((
-            format!("secret/{}", g.name),
-            format!(
-                "{}accept_score: {}\ngrader_flags: min\n",
-                flags_yaml(&inherit(&own)),
-                g.points
-            ),
-        ));
+        let group = Testdata {
+            accept_score: Some(g.points),
+            grader_flags: Some("min"),
+            ..with_flags(&inherit(&own))
+        };
+        out.push((format!("secret/{}", g.name), group.text()));
     }
     out
 }

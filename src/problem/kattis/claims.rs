@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use serde_yaml::Value;
+use serde_yaml_ng::Value;
 
 use super::meta::{as_text, first_line};
 
@@ -115,7 +115,7 @@ impl Claims {
             return Ok(Some(Claims::default()));
         }
         let yaml: Value =
-            serde_yaml::from_str(&text).map_err(|e| fail(first_line(&e.to_string())))?;
+            serde_yaml_ng::from_str(&text).map_err(|e| fail(first_line(&e.to_string())))?;
         let Some(map) = yaml.as_mapping() else {
             return Err(fail(
                 "not a mapping of submission globs to their requirements".into(),

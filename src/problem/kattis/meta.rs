@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use serde_yaml::Value;
+use serde_yaml_ng::Value;
 
 /// The memory limit problemtools assumes when `problem.yaml` gives none, MiB.
 const DEFAULT_MEMORY: u64 = 1024;
@@ -307,7 +307,7 @@ mod tests {
     use super::*;
 
     fn meta(text: &str) -> Result<Meta, String> {
-        Meta::read(&serde_yaml::from_str(text).unwrap())
+        Meta::read(&serde_yaml_ng::from_str(text).unwrap())
     }
 
     #[test]

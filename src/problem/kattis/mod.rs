@@ -39,7 +39,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_yaml::Value;
+use serde_yaml_ng::Value;
 
 use super::{Error, ExampleSubmission, Group, Interactor, Manifest, Problem};
 use super::{TestCase, TestInput};
@@ -109,7 +109,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
     let yaml: Value = if text.trim().is_empty() {
         Value::Mapping(Default::default())
     } else {
-        serde_yaml::from_str(&text).map_err(|e| fail(&yaml_path, first_line(&e.to_string())))?
+        serde_yaml_ng::from_str(&text).map_err(|e| fail(&yaml_path, first_line(&e.to_string())))?
     };
     let meta = Meta::read(&yaml).map_err(|m| fail(&yaml_path, m))?;
     let short_name = dir
@@ -305,7 +305,8 @@ fn read_testdata(path: &Path) -> Result<Settings, Error> {
         path: path.to_path_buf(),
         message,
     };
-    let yaml: Value = serde_yaml::from_str(&text).map_err(|e| fail(first_line(&e.to_string())))?;
+    let yaml: Value =
+        serde_yaml_ng::from_str(&text).map_err(|e| fail(first_line(&e.to_string())))?;
     let Some(map) = yaml.as_mapping() else {
         return Err(fail("not a mapping of keys to values".into()));
     };
