@@ -190,3 +190,37 @@ fn submissions_yaml_names_entry_points_languages_and_what_each_group_must_get() 
         "submissions.yaml: accepted: permitted: \"OK\" is not one of AC, WA, TLE, RTE",
     );
 }
+
+#[test]
+fn an_interactive_multi_pass_package_interacts_once_per_pass() {
+    if !require_sources(&[&fixture("talk")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    // talk, made multi-pass: after a right answer to n > 0 the validator
+    // asks for a second pass on -n.
+    let dir = copy(&ws, "talk");
+    let yaml = dir.join("problem.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("type: interactive", "type: [interactive, multi-pass]"),
+    )
+    .unwrap();
+    let v = dir.join("output_validator/interactor.py");
+    let text = std::fs::read_to_string(&v).unwrap();
+    assert!(text.ends_with("sys.exit(42)\n"));
+    let next = "if n > 0:\n    open(sys.argv[3] + \"/nextpass.in\", \"w\").write(\"%d\\n\" % -n)\nsys.exit(42)\n";
+    std::fs::write(&v, text.replace("sys.exit(42)\n", next)).unwrap();
+    let out = submit(&ws, &dir, &dir.join("submissions/accepted/double.py"));
+    assert_eq!(out.json()["verdict"], "AC", "{}", out.stderr);
+    // Right on every first pass, wrong on every second.
+    let positive = ws.file(
+        "positive.py",
+        "n = int(input())\nprint(2 * n if n > 0 else 0, flush=True)\n",
+    );
+    let json = submit(&ws, &dir, &positive).json();
+    assert_eq!(json["verdict"], "WA", "{json}");
+    let message = json["tests"][0]["message"].as_str().unwrap();
+    assert_eq!(message, "pass 2: wanted -6, got 0", "{json}");
+}
