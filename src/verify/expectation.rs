@@ -21,14 +21,8 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
             .find(|t| !allowed.contains(&t.verdict))
             .map(|t| format!("{} on test {}", t.verdict, t.name))
     };
-    if report.verdict == Verdict::CE {
-        return (
-            false,
-            format!(
-                "does not compile: {}",
-                report.compile_output.lines().next().unwrap_or("")
-            ),
-        );
+    if let Some(why) = not_compiled(report) {
+        return (false, why);
     }
     let (target, allowed): (Verdict, &[Verdict]) = match expected {
         Expected::PartiallyAccepted => {
@@ -79,17 +73,21 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
     (true, String::new())
 }
 
+/// Why a submission that did not compile fails whatever it should get.
+fn not_compiled(report: &Report) -> Option<String> {
+    (report.verdict == Verdict::CE).then(|| {
+        format!(
+            "does not compile: {}",
+            report.compile_output.lines().next().unwrap_or("")
+        )
+    })
+}
+
 /// Whether a report meets every requirement of `claimed` (each on the
 /// tests it names), and the first one it misses.
 pub fn claims_hold(claimed: &Claimed, report: &Report, problem: &Problem) -> (bool, String) {
-    if report.verdict == Verdict::CE {
-        return (
-            false,
-            format!(
-                "does not compile: {}",
-                report.compile_output.lines().next().unwrap_or("")
-            ),
-        );
+    if let Some(why) = not_compiled(report) {
+        return (false, why);
     }
     if let Some(t) = report.tests.iter().find(|t| t.verdict == Verdict::IE) {
         return (false, format!("IE on test {}: {}", t.name, t.message));
