@@ -41,8 +41,14 @@ impl<'a> Files<'a> {
     }
 
     fn feedback(&self) -> std::path::PathBuf {
-        self.work.join("feedback")
+        feedback_dir(self.work)
     }
+}
+
+/// A Kattis interactor's feedback directory in its scratch directory
+/// `work` (kept over the passes of a multi-pass test, which share `work`).
+pub fn feedback_dir(work: &Path) -> std::path::PathBuf {
+    work.join("feedback")
 }
 
 /// The interactor's run on one test: `from_submission` is its stdin,
@@ -70,7 +76,7 @@ pub fn spec(
     let spec = match interactor.protocol {
         Protocol::Testlib => spec.args([path(files.input), path(&files.for_checker())]),
         Protocol::Kattis => {
-            std::fs::create_dir(files.feedback())?;
+            std::fs::create_dir_all(files.feedback())?;
             spec.bind(Bind::writable(files.feedback())).args([
                 path(files.input),
                 path(files.answer),

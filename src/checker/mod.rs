@@ -82,7 +82,7 @@ pub enum CheckerName {
 
 /// How a problem's outputs are checked: a built-in checker, or the
 /// problem's own program (compiled by the judge, run by [`special`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub enum Checker {
     Builtin(CheckerKind),
     Program {
@@ -93,7 +93,7 @@ pub enum Checker {
 }
 
 /// A built-in checker with its options.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub enum CheckerKind {
     /// Tokens separated by any whitespace, compared exactly (case-sensitive).
     Tokens,

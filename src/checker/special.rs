@@ -27,7 +27,7 @@ use super::{CheckResult, Decision, Partial};
 use crate::sandbox::{self, Bind, Limits, RunSpec, Runner, Stdio, Termination};
 
 /// How a checker program is called and how it answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     Testlib,
@@ -87,6 +87,21 @@ impl SpecialJudge {
     /// Only when the sandbox itself fails, or a scratch directory cannot be
     /// made.
     pub fn check(&self, runner: &dyn Runner, files: Files<'_>) -> Result<Judged, sandbox::Error> {
+        self.check_in(runner, files, None)
+    }
+
+    /// [`SpecialJudge::check`] with the Kattis feedback directory the
+    /// judge keeps (a multi-pass test keeps one over its passes, and reads
+    /// `nextpass.in` from it); `None`: a fresh one.
+    ///
+    /// # Errors
+    /// As [`SpecialJudge::check`].
+    pub fn check_in(
+        &self,
+        runner: &dyn Runner,
+        files: Files<'_>,
+        kept: Option<&Path>,
+    ) -> Result<Judged, sandbox::Error> {
         let work = tempfile::Builder::new()
             .prefix("grundy-check-")
             .tempdir()
@@ -96,7 +111,7 @@ impl SpecialJudge {
             })?;
         let dir = work.path();
         let comment = dir.join("comment");
-        let feedback = dir.join("feedback");
+        let feedback = kept.map_or_else(|| dir.join("feedback"), Path::to_path_buf);
         let path = |p: &Path| p.display().to_string();
         let mut spec = RunSpec::new(&self.program, dir, self.limits)
             .args(self.args.iter().cloned())
@@ -112,7 +127,7 @@ impl SpecialJudge {
                 .args([path(files.input), path(files.output), path(files.answer)])
                 .stdout(Stdio::file(dir.join("stdout"))),
             Protocol::Kattis => {
-                std::fs::create_dir(&feedback).map_err(|source| sandbox::Error::Io {
+                std::fs::create_dir_all(&feedback).map_err(|source| sandbox::Error::Io {
                     path: feedback.clone(),
                     source,
                 })?;

@@ -15,6 +15,7 @@ pub fn run(ctx: &Context, dir: &Path, slug: Option<&str>) -> anyhow::Result<u8> 
         bail!("{}: not a Kattis package (no problem.yaml)", dir.display());
     }
     let problem = kattis::load(dir)?;
+    crate::import::importable(&problem)?;
     let slug = slug
         .map(str::to_string)
         .unwrap_or_else(|| crate::import::default_slug(&problem));
@@ -22,15 +23,15 @@ pub fn run(ctx: &Context, dir: &Path, slug: Option<&str>) -> anyhow::Result<u8> 
     // time limit needs them.
     let data = ctx.test_data();
     let set = Arc::new(data.ensure(&problem, &|_| {})?);
-    let derived = crate::verify::derive_time_limit(
-        &data,
+    let derived = crate::judge::derive::time_limit(
         &ctx.judge(),
+        &data,
         ctx.config.limits.source_limit,
         &problem,
         &set,
     )?;
     let time_limit = match &derived {
-        Some((seconds, _)) => *seconds,
+        Some(derived) => derived.seconds,
         None => problem.manifest.time_limit,
     };
     let summary = crate::import::kattis(&problem, time_limit, &ctx.config.problems_dir, &slug)?;
@@ -49,7 +50,7 @@ pub fn run(ctx: &Context, dir: &Path, slug: Option<&str>) -> anyhow::Result<u8> 
         summary.submissions
     )?;
     match derived {
-        Some((_, how)) => writeln!(out, "  time limit {how}")?,
+        Some(derived) => writeln!(out, "  time limit {}", derived.how)?,
         None => writeln!(
             out,
             "  time limit {} s, as the package fixes it",

@@ -51,18 +51,18 @@ pub fn run(
         .with_units(units);
     // A Kattis package without a fixed time limit: Kattis's rule, from its
     // accepted submissions.
-    let derived = crate::verify::derive_time_limit(
-        &ctx.test_data(),
+    let derived = crate::judge::derive::time_limit(
         &ctx.judge(),
+        &ctx.test_data(),
         limit_kib,
         plan.problem(),
         &plan.shared_tests(),
     )?;
-    if let Some((seconds, how)) = derived {
+    if let Some(derived) = derived {
         if !json {
-            eprintln!("time limit {how}");
+            eprintln!("time limit {}", derived.how);
         }
-        plan = plan.with_time_limit(seconds);
+        plan = plan.with_time_limit(derived.seconds);
     }
     let slug = &plan.problem().slug.clone();
     let language = plan.language();

@@ -194,8 +194,15 @@ impl TestData {
         };
         add("manifest", &read(&problem.manifest_path())?);
         // Everything read from elsewhere (a Kattis package's testdata.yaml
-        // flags, its tests' names) is in the parsed manifest.
-        add("parsed", format!("{:?}", problem.manifest).as_bytes());
+        // flags, its tests' names) is in the parsed manifest, hashed as
+        // JSON: a serialization that says the same for the same manifest
+        // in every version of grundy, unlike its `Debug` text.
+        let parsed = serde_json::to_vec(&problem.manifest).map_err(|e| Error::Io {
+            slug: slug.clone(),
+            path: problem.manifest_path(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        })?;
+        add("parsed", &parsed);
         for rel in &problem.manifest.input_validators {
             let source =
                 programs::package_source(problem, rel).map_err(|(path, source)| Error::Io {

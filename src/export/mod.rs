@@ -36,18 +36,18 @@
 //!
 //! This layer sits above [`crate::data`]; it runs nothing itself.
 
+mod programs;
 mod validator;
+mod yaml;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
-use crate::checker::special::Protocol;
-use crate::checker::{Checker, CheckerKind};
 use crate::data::{self, Progress, TestData};
-use crate::problem::{kattis, Expected, Group, GroupSpec, Problem, Role};
+use crate::problem::{Expected, GroupSpec, Problem, Role};
+use programs::{copy_program, input_validator, output_validation, Flags, Validation};
+use yaml::{problem_yaml, Testdata};
 
 /// Errors while exporting: each names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -212,7 +212,8 @@ pub fn kattis(
                 .join("submissions")
                 .join(dir)
                 .join(format!("{prefix}{}", name.to_string_lossy()));
-            copy_tree(&sub.path, &path)?;
+            crate::problem::copy_tree(&sub.path, &path)
+                .map_err(|(path, source)| Error::Io { path, source })?;
             *submissions.entry(dir).or_insert(0) += 1;
             continue;
         }
@@ -303,15 +304,10 @@ fn testdata(
     scored: &[&GroupSpec],
     has_samples: bool,
 ) -> Vec<(String, String)> {
-    let flags_yaml = |flags: &Flags| {
-        let mut yaml = String::new();
-        if let Some(f) = flags.0.as_ref().filter(|f| !f.is_empty()) {
-            yaml.push_str(&format!("output_validator_flags: {}\n", yaml_string(f)));
-        }
-        if let Some(f) = flags.1.as_ref().filter(|f| !f.is_empty()) {
-            yaml.push_str(&format!("input_validator_flags: {}\n", yaml_string(f)));
-        }
-        yaml
+    let with_flags = |flags: &Flags| Testdata {
+        output_validator_flags: flags.0.clone().filter(|f| !f.is_empty()),
+        input_validator_flags: flags.1.clone().filter(|f| !f.is_empty()),
+        ..Testdata::default()
     };
     let inherit = |own: &Flags| -> Flags {
         (
@@ -321,28 +317,29 @@ fn testdata(
     };
     if scored.is_empty() {
         return vec![
-            (String::new(), flags_yaml(&validation.flags)),
-            ("sample".into(), flags_yaml(&validation.sample_flags)),
-            ("secret".into(), flags_yaml(&validation.secret_flags)),
+            (String::new(), with_flags(&validation.flags).text()),
+            ("sample".into(), with_flags(&validation.sample_flags).text()),
+            ("secret".into(), with_flags(&validation.secret_flags).text()),
         ];
     }
-    let continuing = "on_reject: continue\n";
+    let continuing = |t: Testdata| Testdata {
+        on_reject: Some("continue"),
+        ..t
+    };
     let mut out = vec![(
         String::new(),
-        format!("{}{continuing}", flags_yaml(&validation.flags)),
+        continuing(with_flags(&validation.flags)).text(),
     )];
     if has_samples {
-        out.push((
-            "sample".into(),
-            format!(
-                "{}accept_score: 0\n{continuing}",
-                flags_yaml(&inherit(&validation.sample_flags))
-            ),
-        ));
+        let samples = Testdata {
+            accept_score: Some(0),
+            ..with_flags(&inherit(&validation.sample_flags))
+        };
+        out.push(("sample".into(), continuing(samples).text()));
     }
     out.push((
         "secret".into(),
-        format!("{}{continuing}", flags_yaml(&validation.flags)),
+        continuing(with_flags(&validation.flags)).text(),
     ));
     for g in scored {
         let own = validation
@@ -351,14 +348,12 @@ fn testdata(
             .find(|(name, _)| *name == g.name)
             .map(|(_, f)| f.clone())
             .unwrap_or_default();
-        out.push((
-            format!("secret/{}", g.name),
-            format!(
-                "{}accept_score: {}\ngrader_flags: min\n",
-                flags_yaml(&inherit(&own)),
-                g.points
-            ),
-        ));
+        let group = Testdata {
+            accept_score: Some(g.points),
+            grader_flags: Some("min"),
+            ..with_flags(&inherit(&own))
+        };
+        out.push((format!("secret/{}", g.name), group.text()));
     }
     out
 }
@@ -405,278 +400,6 @@ fn refuse_occupied(out: &Path) -> Result<(), Error> {
             }
         }
     }
-}
-
-/// How the package's outputs are validated in Kattis's terms.
-struct Validation {
-    /// The output validator's (or interactor's) main source, relative to
-    /// the problem; `None` for Kattis's default validation.
-    program: Option<PathBuf>,
-    interactive: bool,
-    /// (output validator flags, input validator flags) for all of `data/`,
-    /// else for `data/sample` and `data/secret` apart.
-    flags: Flags,
-    sample_flags: Flags,
-    secret_flags: Flags,
-    /// The flags of each scored group's tests, for a problem with groups
-    /// (whose secret tests have no flags in common to set once).
-    group_flags: Vec<(Group, Flags)>,
-}
-
-type Flags = (Option<String>, Option<String>);
-
-/// Kattis's validation for the problem's checker: the default one with
-/// flags (`tokens` is `case_sensitive`, an imported `kattis` checker keeps
-/// its tests' flags), or its Kattis-protocol checker or interactor.
-///
-/// # Errors
-/// [`Error::Unsupported`] for a checker Kattis cannot express, and for
-/// tests of one group with different flags.
-fn output_validation(problem: &Problem) -> Result<Validation, Error> {
-    let m = &problem.manifest;
-    let unsupported = |what: String| Error::Unsupported {
-        path: problem.dir.join("problem.toml"),
-        what,
-    };
-    let mut validation = Validation {
-        program: None,
-        interactive: false,
-        flags: (None, None),
-        sample_flags: (None, None),
-        secret_flags: (None, None),
-        group_flags: Vec::new(),
-    };
-    let per_test: bool;
-    match (&m.checker, &m.interactor) {
-        (_, Some(i)) if i.protocol == Protocol::Kattis => {
-            validation.program = Some(i.source.clone());
-            validation.interactive = true;
-            per_test = true;
-        }
-        (_, Some(_)) => {
-            return Err(unsupported(
-                "a testlib interactor has no Kattis equivalent (Kattis interactors exit 42/43)"
-                    .into(),
-            ))
-        }
-        // Kattis's default validator compares tokens ignoring case unless
-        // told `case_sensitive`: grundy's `tokens`.
-        (Checker::Builtin(CheckerKind::Tokens), None) => {
-            validation.flags.0 = Some("case_sensitive".into());
-            per_test = false;
-        }
-        (Checker::Builtin(CheckerKind::Kattis { .. }), None) => per_test = true,
-        (Checker::Program { source, protocol }, None) if *protocol == Protocol::Kattis => {
-            validation.program = Some(source.clone());
-            per_test = true;
-        }
-        (other, None) => {
-            return Err(unsupported(format!(
-                "checker {other:?} has no Kattis equivalent in grundy's export yet"
-            )))
-        }
-    }
-    // Flags per group, from the tests.
-    type Pick<'a> = &'a dyn Fn(&crate::problem::TestCase) -> String;
-    let group_flags = |member: &dyn Fn(&crate::problem::TestCase) -> bool, pick: Pick| {
-        let mut seen: Option<String> = None;
-        for t in m.tests.iter().filter(|t| member(t)) {
-            let f = pick(t);
-            match &seen {
-                Some(s) if *s != f => {
-                    return Err(unsupported(format!(
-                        "tests of one group with different validator flags ({s:?} and {f:?}); Kattis sets them per directory"
-                    )))
-                }
-                _ => seen = Some(f),
-            }
-        }
-        Ok(seen)
-    };
-    let output = |t: &crate::problem::TestCase| t.output_flags.join(" ");
-    let input = |t: &crate::problem::TestCase| t.input_flags.join(" ");
-    let sample = |t: &crate::problem::TestCase| t.group.is_sample();
-    if per_test {
-        validation.sample_flags.0 = group_flags(&sample, &output)?;
-    }
-    validation.sample_flags.1 = group_flags(&sample, &input)?;
-    if !m.groups.is_empty() {
-        // Scored: every group is a directory with its own flags.
-        for g in m.groups.iter().filter(|g| !g.name.is_sample()) {
-            let member = |t: &crate::problem::TestCase| t.group == g.name;
-            let out = match per_test {
-                true => group_flags(&member, &output)?,
-                false => None,
-            };
-            let flags = (out, group_flags(&member, &input)?);
-            validation.group_flags.push((g.name.clone(), flags));
-        }
-        return Ok(validation);
-    }
-    let secret = |t: &crate::problem::TestCase| !t.group.is_sample();
-    if per_test {
-        validation.secret_flags.0 = group_flags(&secret, &output)?;
-    }
-    validation.secret_flags.1 = group_flags(&secret, &input)?;
-    if validation.sample_flags == validation.secret_flags && validation.flags.0.is_none() {
-        validation.flags = validation.sample_flags.clone();
-        validation.sample_flags = (None, None);
-        validation.secret_flags = (None, None);
-    }
-    Ok(validation)
-}
-
-/// Copies a program of the package (its main source `rel`) into `to`: a
-/// program in a directory of its own as that directory (problemtools takes
-/// each entry of `output_validator/` and `input_validators/` as one
-/// program; with `is_to` the directory's files go right into `to`), a
-/// single file with the headers beside it.
-fn copy_program(problem: &Problem, rel: &Path, to: &Path, is_to: bool) -> Result<(), Error> {
-    let main = problem.dir.join(rel);
-    let parent = main.parent().unwrap_or(&problem.dir);
-    mkdir(to)?;
-    let scripted = kattis::is_scripted(&problem.dir, rel);
-    if parent != problem.dir && (rel.components().count() > 2 || scripted) {
-        let name = parent.file_name().unwrap_or_default();
-        return copy_tree(
-            parent,
-            &if is_to {
-                to.to_path_buf()
-            } else {
-                to.join(name)
-            },
-        );
-    }
-    copy(&main, &to.join(main.file_name().unwrap_or_default()))?;
-    // The headers beside it, and the other sources of a program that is
-    // its whole directory (`output_validator/`: compiled together).
-    let family = kattis::c_family(&main).filter(|_| kattis::in_program_dir(rel));
-    for entry in std::fs::read_dir(parent).map_err(io(parent))?.flatten() {
-        let p = entry.path();
-        let header = p.extension().is_some_and(|e| e == "h" || e == "hpp");
-        let unit = family.is_some() && p != main && kattis::c_family(&p) == family;
-        if p.is_file() && (header || unit) {
-            copy(&p, &to.join(entry.file_name()))?;
-        }
-    }
-    Ok(())
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
-    mkdir(to)?;
-    for entry in std::fs::read_dir(from).map_err(io(from))?.flatten() {
-        let p = entry.path();
-        let target = to.join(entry.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &target)?;
-        } else if p.is_file() {
-            copy(&p, &target)?;
-        }
-    }
-    Ok(())
-}
-
-/// The problem's `validator.rs` rewritten as a Kattis input validator, or
-/// `None` when it has none.
-///
-/// # Errors
-/// [`Error::Unsupported`] naming the validator when the rewrite does not
-/// understand its shape, and [`Error::Io`] for a file it cannot read.
-fn input_validator(problem: &Problem) -> Result<Option<String>, Error> {
-    if !problem.has(Role::Validator) {
-        return Ok(None);
-    }
-    let path = problem.program_path(Role::Validator);
-    let source = std::fs::read_to_string(&path).map_err(io(&path))?;
-    let read_module = |rel: &str| {
-        let file = problem.dir.join(rel);
-        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
-    };
-    let name = format!("problems/{}/{}", problem.slug, Role::Validator.file_name());
-    validator::kattis_validator(&name, &source, &read_module)
-        .map(Some)
-        .map_err(|e| Error::Unsupported {
-            path,
-            what: format!("cannot make a Kattis input validator: {e}"),
-        })
-}
-
-/// `problem.yaml` in the 2023-07 format. The name is given for English,
-/// the statement's language. No licence is claimed: the problems come from
-/// other judges, and grundy has not chosen one for them (Kattis warns about
-/// `unknown`; any other value would be a claim).
-fn problem_yaml(problem: &Problem, interactive: bool, scoring: bool, notes: &[String]) -> String {
-    let m = &problem.manifest;
-    let source = if m.source.trim().is_empty() {
-        String::new()
-    } else {
-        format!("source: {}\n", yaml_string(&m.source))
-    };
-    let notes: String = notes.iter().map(|n| format!("# Note: {n}.\n")).collect();
-    format!(
-        "# Exported by grundy from problems/{slug}.\n\
-         {notes}\
-         problem_format_version: 2023-07-draft\n\
-         uuid: {uuid}\n\
-         name:\n  en: {name}\n\
-         {kind}\
-         {source}\
-         license: unknown\n\
-         limits:\n  time_limit: {time}\n  memory: {memory}\n",
-        slug = problem.slug,
-        uuid = uuid(&problem.slug),
-        name = yaml_string(&m.name),
-        time = m.time_limit,
-        memory = m.memory_limit,
-        kind = match (scoring, interactive) {
-            (true, true) => "type: [scoring, interactive]\n",
-            (true, false) => "type: scoring\n",
-            (false, true) => "type: interactive\n",
-            (false, false) => "",
-        },
-    )
-}
-
-/// A UUID that stays the same across exports of one problem: the first 16
-/// bytes of SHA-256 of `grundy:<slug>`, marked as version 8 (RFC 9562's
-/// custom UUIDs, whose example is this name-based use of SHA-256).
-fn uuid(slug: &str) -> String {
-    let digest = Sha256::digest(format!("grundy:{slug}").as_bytes());
-    let mut b = [0u8; 16];
-    b.copy_from_slice(&digest[..16]);
-    b[6] = (b[6] & 0x0f) | 0x80;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
-}
-
-/// A YAML double-quoted scalar: `\` and `"` escaped, and every control or
-/// line-breaking character written as an escape, so any text survives.
-fn yaml_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
-                out.push_str(&format!("\\u{:04X}", u32::from(c)));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The Kattis directory for an expected outcome, and a prefix for the file
@@ -766,36 +489,6 @@ fn copy(from: &Path, to: &Path) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn yaml_string_escapes_quotes_backslashes_and_controls() {
-        assert_eq!(yaml_string("Nim"), "\"Nim\"");
-        assert_eq!(
-            yaml_string("AcWing 891 Nim游戏: \"a\\b\""),
-            "\"AcWing 891 Nim游戏: \\\"a\\\\b\\\"\""
-        );
-        assert_eq!(
-            yaml_string("a\nb\tc\u{7}\u{2028}"),
-            "\"a\\nb\\tc\\u0007\\u2028\""
-        );
-    }
-
-    #[test]
-    fn uuid_is_a_version_8_uuid_fixed_by_the_slug() {
-        let id = uuid("nim");
-        assert_eq!(id, uuid("nim"));
-        assert_ne!(id, uuid("anti-nim"));
-        let groups: Vec<usize> = id.split('-').map(str::len).collect();
-        assert_eq!(groups, [8, 4, 4, 4, 12], "{id}");
-        assert!(id
-            .bytes()
-            .all(|b| b == b'-' || b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
-        assert_eq!(&id[14..15], "8", "version: {id}");
-        assert!("89ab".contains(&id[19..20]), "variant: {id}");
-        // Kattis knows a problem by its uuid: it must not change between
-        // grundy versions either.
-        assert_eq!(id, "a2f8b8d2-9003-89fd-8fe4-7c123c898a3d");
-    }
 
     #[test]
     fn short_name_hint_only_for_names_kattis_refuses() {

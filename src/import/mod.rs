@@ -55,6 +55,30 @@ pub struct Summary {
     pub submissions: usize,
 }
 
+/// The package, if grundy's own format can hold it (checked before any
+/// work is done for an import).
+///
+/// # Errors
+/// Not a Kattis package, or one of a kind grundy's format lacks
+/// (multi-pass validation).
+pub fn importable(problem: &Problem) -> Result<&kattis::Package, Error> {
+    let Some(package) = &problem.kattis else {
+        return Err(Error::Unsupported {
+            path: problem.dir.clone(),
+            what: "not a Kattis package (no problem.yaml)".into(),
+        });
+    };
+    if package.multi_pass.is_some() {
+        return Err(Error::Unsupported {
+            path: problem.dir.join("problem.yaml"),
+            what: "a multi-pass problem: grundy's own format has no multi-pass validation \
+                   (judge and verify the package as it is instead)"
+                .into(),
+        });
+    }
+    Ok(package)
+}
+
 /// Writes the Kattis package `problem` as `problems_dir/slug`, with this
 /// time limit (seconds).
 ///
@@ -75,12 +99,7 @@ pub fn kattis(
     if !valid {
         return Err(Error::Slug { slug: slug.into() });
     }
-    let Some(package) = &problem.kattis else {
-        return Err(Error::Unsupported {
-            path: problem.dir.clone(),
-            what: "not a Kattis package (no problem.yaml)".into(),
-        });
-    };
+    let package = importable(problem)?;
     let out = problems_dir.join(slug);
     if out.exists() {
         return Err(Error::Occupied { path: out });
@@ -318,15 +337,5 @@ fn copy_file(from: &Path, to: &Path) -> Result<(), Error> {
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
-    std::fs::create_dir_all(to).map_err(io(to))?;
-    for entry in std::fs::read_dir(from).map_err(io(from))?.flatten() {
-        let p = entry.path();
-        let target = to.join(entry.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &target)?;
-        } else if p.is_file() {
-            copy_file(&p, &target)?;
-        }
-    }
-    Ok(())
+    crate::problem::copy_tree(from, to).map_err(|(path, source)| Error::Io { path, source })
 }

@@ -28,6 +28,15 @@ use crate::lang;
 use crate::sandbox::{Outcome, RunSpec, Runner, Stdio, Termination};
 use crate::verdict::Verdict;
 
+/// The interactor's scratch directory, under the test's.
+const INTERACTOR_DIR: &str = "interactor";
+
+/// The Kattis feedback directory of an interaction in the test's scratch
+/// directory `work`.
+pub(super) fn feedback_dir(work: &Path) -> std::path::PathBuf {
+    interactor::feedback_dir(&work.join(INTERACTOR_DIR))
+}
+
 /// A test's verdict, its message and the score its judge gave.
 pub(super) type Judgement = (Verdict, String, Option<Partial>);
 
@@ -93,8 +102,10 @@ pub(super) fn run(
             Some(((from_submission, b), (c, to_submission))),
         ),
     };
-    let work = test.work.join("interactor");
-    std::fs::create_dir(&work).map_err(io("making the interactor's directory"))?;
+    // The same directory on every pass of a multi-pass test: the
+    // interactor's feedback directory is kept over them.
+    let work = test.work.join(INTERACTOR_DIR);
+    std::fs::create_dir_all(&work).map_err(io("making the interactor's directory"))?;
     let files = Files {
         input: test.input,
         answer: test.answer,

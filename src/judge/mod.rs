@@ -6,8 +6,12 @@
 
 mod aggregate;
 pub mod calibrate;
+mod checking;
+pub mod derive;
+pub mod examples;
 pub mod fair;
 mod interactive;
+mod passes;
 mod plan;
 pub mod transcript;
 
@@ -19,12 +23,13 @@ use serde::Serialize;
 
 pub use aggregate::{aggregate, GroupReport};
 pub use calibrate::Calibration;
+pub use checking::Checking;
 pub use fair::{CloseCall, Scaling};
 pub use plan::{Plan, PlanError, Request};
 pub use transcript::Transcript;
 
-use crate::checker::special::{Files, Judged, Protocol, SpecialJudge};
-use crate::checker::{Checker, CheckerKind, Decision, Partial};
+use crate::checker::special::{Protocol, SpecialJudge};
+use crate::checker::{Checker, Partial};
 use crate::config::{CompileLimits, Limits as RunLimits};
 use crate::data::{self, TestSet};
 use crate::lang::{self, Compiled, Languages, ProgramCache, Source};
@@ -270,7 +275,6 @@ impl Judge {
             .prefix("grundy-out-")
             .tempdir()
             .map_err(io("creating a capture directory".into()))?;
-        let stdout = capture.path().join("stdout");
         let stderr = capture.path().join("stderr");
         let (prog, args) = program.command(limits.memory >> 20);
         let spec = RunSpec::new(prog, cwd.path(), limits)
@@ -294,30 +298,19 @@ impl Judge {
             (Some(i), Some(flags)) => Some(i.with_flags(flags)),
             (i, _) => i.cloned(),
         };
-        let (outcome, (verdict, message, given), transcript) = match interactor {
-            Some(interactor) => {
-                let test = interactive::Test {
-                    input: &input,
-                    answer: &answer,
-                    work: capture.path(),
-                    checker: &problem.manifest.checker,
-                    checking,
-                    record: test.group.is_sample(),
-                };
-                interactive::run(self.runner.as_ref(), interactor, program, spec, test)?
-            }
-            None => {
-                let spec = spec.stdin(Stdio::file(&input)).stdout(Stdio::file(&stdout));
-                let outcome = self.runner.run(&spec)?;
-                let judged = match program_run_verdict(&outcome, program) {
-                    Some((verdict, message)) => (verdict, message, None),
-                    None => {
-                        checking.check_scored(self.runner.as_ref(), &input, &answer, &stdout)?
-                    }
-                };
-                (outcome, judged, None)
-            }
+        let run = passes::Test {
+            runner: self.runner.as_ref(),
+            program,
+            checker: &problem.manifest.checker,
+            checking,
+            interactor: interactor.as_ref(),
+            answer: &answer,
+            work: capture.path(),
+            record: test.group.is_sample(),
         };
+        let passes = problem.kattis.as_ref().and_then(|k| k.multi_pass);
+        let (outcome, (verdict, message, given), transcript) =
+            passes::run(&run, spec, &input, passes)?;
         let (verdict, message, score) = match resolve_score(given, points) {
             Ok(score) => (verdict, message, score),
             Err(why) => (Verdict::IE, why, None),
@@ -506,96 +499,6 @@ fn resolve_score(given: Option<Partial>, points: Option<u32>) -> Result<Option<f
             "the checker gave a score of {x}, above the group's {p} points"
         )),
         (Some(Partial::Points(x)), Some(p)) => Ok(Some((x / f64::from(p)).clamp(0.0, 1.0))),
-    }
-}
-
-/// A problem's checker, ready to judge outputs.
-#[derive(Debug, Clone)]
-pub enum Checking {
-    Builtin(CheckerKind),
-    Special(SpecialJudge),
-    /// A checking the package describes wrongly: every check is `IE`.
-    Broken(String),
-}
-
-impl Checking {
-    /// The same checking with a test's Kattis validator flags: a program
-    /// gets them as arguments, Kattis's default validation reads them.
-    /// Flags it cannot read make every check the judge's failure (`IE`).
-    pub fn with_flags(&self, flags: &[String]) -> Checking {
-        match self {
-            Checking::Special(judge) => Checking::Special(judge.with_flags(flags)),
-            Checking::Builtin(CheckerKind::Kattis { .. }) => match CheckerKind::kattis(flags) {
-                Ok(kind) => Checking::Builtin(kind),
-                Err(why) => Checking::Broken(format!("output_validator_flags: {why}")),
-            },
-            other => other.clone(),
-        }
-    }
-
-    /// Checks one output against a test's input and answer: a verdict and
-    /// its message. A special judge that fails to judge gives `IE` for the
-    /// test, with the reason.
-    ///
-    /// # Errors
-    /// The judge's own failures (unreadable files, the sandbox).
-    pub fn check(
-        &self,
-        runner: &dyn Runner,
-        input: &Path,
-        answer: &Path,
-        output: &Path,
-    ) -> Result<(Verdict, String), Error> {
-        self.check_scored(runner, input, answer, output)
-            .map(|(verdict, message, _)| (verdict, message))
-    }
-
-    /// [`Checking::check`], with the score a special judge gave.
-    ///
-    /// # Errors
-    /// As [`Checking::check`].
-    pub fn check_scored(
-        &self,
-        runner: &dyn Runner,
-        input: &Path,
-        answer: &Path,
-        output: &Path,
-    ) -> Result<(Verdict, String, Option<Partial>), Error> {
-        let result = match self {
-            Checking::Builtin(kind) => {
-                let open = |path: &Path| {
-                    std::fs::File::open(path)
-                        .map(std::io::BufReader::new)
-                        .map_err(|source| Error::Io {
-                            what: format!("reading {}", path.display()),
-                            source,
-                        })
-                };
-                kind.check(open(answer)?, open(output)?)
-                    .map_err(|source| Error::Io {
-                        what: format!("checking {}", output.display()),
-                        source,
-                    })?
-            }
-            Checking::Broken(why) => return Ok((Verdict::IE, why.clone(), None)),
-            Checking::Special(judge) => {
-                let files = Files {
-                    input,
-                    output,
-                    answer,
-                };
-                match judge.check(runner, files)? {
-                    Judged::Judged(result) => result,
-                    Judged::Failed(why) => return Ok((Verdict::IE, why, None)),
-                }
-            }
-        };
-        let verdict = match result.decision {
-            Decision::Accepted => Verdict::AC,
-            Decision::WrongAnswer => Verdict::WA,
-            Decision::PresentationError => Verdict::PE,
-        };
-        Ok((verdict, result.message, result.score))
     }
 }
 

@@ -74,6 +74,9 @@ impl serde::Serialize for Expected {
 pub struct ExampleSubmission {
     pub expected: Expected,
     pub path: PathBuf,
+    /// What a Kattis package's `submissions/submissions.yaml` says of it
+    /// (then its requirements replace its folder's [`Expected`] check).
+    pub claimed: Option<Box<kattis::Claimed>>,
 }
 
 /// A loaded, validated problem package.
@@ -245,14 +248,36 @@ impl Problem {
                 })
                 .collect();
             paths.sort();
-            out.extend(
-                paths
-                    .into_iter()
-                    .map(|path| ExampleSubmission { expected, path }),
-            );
+            out.extend(paths.into_iter().map(|path| ExampleSubmission {
+                expected,
+                path,
+                claimed: None,
+            }));
         }
         out
     }
+}
+
+/// Copies the directory `from` (a package's submission or program
+/// folder) to `to`, its subdirectories too; other than files and
+/// directories (links, sockets), nothing is copied.
+///
+/// # Errors
+/// The path that could not be read or written, and why.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), (PathBuf, std::io::Error)> {
+    std::fs::create_dir_all(to).map_err(|e| (to.to_path_buf(), e))?;
+    let entries = std::fs::read_dir(from).map_err(|e| (from.to_path_buf(), e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| (from.to_path_buf(), e))?;
+        let (path, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type().map_err(|e| (path.clone(), e))?;
+        if kind.is_dir() {
+            copy_tree(&path, &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(&path, &target).map_err(|e| (path.clone(), e))?;
+        }
+    }
+    Ok(())
 }
 
 /// All packages under a problems directory.

@@ -8,6 +8,7 @@ mod coverage;
 mod export;
 mod helpers;
 mod kattis;
+mod kattis_formats;
 mod lang;
 mod sandbox;
 mod scores;

@@ -333,3 +333,38 @@ fn shipped_problems() -> Vec<String> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect()
 }
+
+#[test]
+fn a_submission_whose_toolchain_is_missing_is_skipped_with_one_line_not_a_failure() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    // This machine's C compiler, as the configuration names it, is gone.
+    let config = std::fs::read_to_string(ws.config()).unwrap();
+    assert!(config.contains("\"/usr/bin/gcc\""));
+    std::fs::write(
+        ws.config(),
+        config.replace("\"/usr/bin/gcc\"", "\"/usr/bin/gcc-not-installed\""),
+    )
+    .unwrap();
+    let dir = package(&ws, "no-c");
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    let walk = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "submissions/time_limit_exceeded/walk.c")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(walk["skipped"], true, "{walk}");
+    assert_eq!(
+        walk["detail"],
+        "skipped: language c: toolchain missing: /usr/bin/gcc-not-installed not found",
+        "{walk}"
+    );
+    assert!(
+        detail(&report, "submissions").contains("walk.c (language c: toolchain missing"),
+        "{report}"
+    );
+}

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use serde_yaml::Value;
+use serde_yaml_ng::Value;
 
 /// The memory limit problemtools assumes when `problem.yaml` gives none, MiB.
 const DEFAULT_MEMORY: u64 = 1024;
@@ -23,6 +23,9 @@ pub struct Limits {
     /// `limits.validation_output`: what an output validator may write, MiB
     /// (default 8).
     pub validation_output_mib: u64,
+    /// `limits.validation_passes`: how many times a multi-pass problem may
+    /// run the submission on one test (default 2; read only for one).
+    pub validation_passes: u32,
 }
 
 impl Default for Limits {
@@ -33,6 +36,7 @@ impl Default for Limits {
             validation_time: 60.0,
             validation_memory_mib: 2048,
             validation_output_mib: 8,
+            validation_passes: 2,
         }
     }
 }
@@ -74,6 +78,8 @@ pub(super) struct Meta {
     pub(super) interactive: bool,
     pub(super) custom_validation: bool,
     pub(super) custom_score: bool,
+    /// The output validator may ask for another pass (`nextpass.in`).
+    pub(super) multi_pass: bool,
     pub(super) validator_flags: Vec<String>,
     pub(super) memory: u64,
     pub(super) time_limit: Option<f64>,
@@ -159,6 +165,7 @@ impl Meta {
             interactive: false,
             custom_validation: false,
             custom_score: false,
+            multi_pass: false,
             validator_flags: Vec::new(),
             memory: DEFAULT_MEMORY,
             time_limit: None,
@@ -172,7 +179,8 @@ impl Meta {
                 "pass-fail" => {}
                 "scoring" => meta.scoring = true,
                 "interactive" if format != "legacy" => meta.interactive = true,
-                "multi-pass" | "submit-answer" => {
+                "multi-pass" if format != "legacy" => meta.multi_pass = true,
+                "submit-answer" => {
                     return Err(format!("type: {t} problems are not supported by grundy"))
                 }
                 other => return Err(format!("type: unknown problem type {other:?}")),
@@ -194,6 +202,8 @@ impl Meta {
                 match w {
                     "interactive" => meta.interactive = true,
                     "score" => meta.custom_score = true,
+                    // The 2023-07 draft's spelling, before it became a type.
+                    "multi-pass" | "multipass" => meta.multi_pass = true,
                     other => return Err(format!("validation: unknown option {other:?}")),
                 }
             }
@@ -264,6 +274,15 @@ impl Meta {
             if let Some(x) = number(get(limits, "validation_time"), "limits.validation_time")? {
                 l.validation_time = x.min(600.0);
             }
+            let passes = number(get(limits, "validation_passes"), "limits.validation_passes")?;
+            if let Some(x) = passes {
+                if x.fract() != 0.0 || !(2.0..=1000.0).contains(&x) {
+                    return Err(format!(
+                        "limits.validation_passes: {x} is not a whole number from 2 to 1000"
+                    ));
+                }
+                l.validation_passes = x as u32;
+            }
         }
         Ok(meta)
     }
@@ -288,7 +307,7 @@ mod tests {
     use super::*;
 
     fn meta(text: &str) -> Result<Meta, String> {
-        Meta::read(&serde_yaml::from_str(text).unwrap())
+        Meta::read(&serde_yaml_ng::from_str(text).unwrap())
     }
 
     #[test]
@@ -323,6 +342,19 @@ mod tests {
     }
 
     #[test]
+    fn multi_pass_is_a_type_or_a_validation_option_with_two_passes_by_default() {
+        let m = meta("problem_format_version: 2023-07\ntype: multi-pass\n").unwrap();
+        assert!(m.multi_pass);
+        assert_eq!(m.limits.validation_passes, 2);
+        let m = meta("validation: custom multi-pass\nlimits: {validation_passes: 5}\n").unwrap();
+        assert!(m.multi_pass && m.custom_validation);
+        assert_eq!(m.limits.validation_passes, 5);
+        let m = meta("problem_format_version: 2023-07-draft\nvalidation: custom multipass\n");
+        assert!(m.unwrap().multi_pass);
+        assert!(!meta("type: pass-fail\n").unwrap().multi_pass);
+    }
+
+    #[test]
     fn bad_fields_are_named() {
         let table = [
             (
@@ -331,8 +363,16 @@ mod tests {
             ),
             ("validation: magic\n", "validation"),
             (
-                "type: multi-pass\nproblem_format_version: 2023-07-draft\n",
-                "multi-pass",
+                "type: submit-answer\nproblem_format_version: 2023-07-draft\n",
+                "submit-answer",
+            ),
+            (
+                "type: multi-pass\nlimits: {validation_passes: 1}\nproblem_format_version: 2023-07\n",
+                "limits.validation_passes",
+            ),
+            (
+                "type: multi-pass\nlimits: {validation_passes: 2.5}\nproblem_format_version: 2023-07\n",
+                "limits.validation_passes",
             ),
             ("limits: {memory: lots}\n", "limits.memory"),
             ("limits: {time_limit: -1}\n", "limits.time_limit"),

@@ -3,7 +3,8 @@
 //! they are into grundy's own [`Problem`] model, so `submit`, `verify` and
 //! `import` share one reading:
 //!
-//! * `problem.yaml`: name, type (`pass-fail`, `scoring`, `interactive`),
+//! * `problem.yaml`: name, type (`pass-fail`, `scoring`, `interactive`,
+//!   `multi-pass`),
 //!   memory and time limits (a fixed one, or the rule deriving it from the
 //!   accepted submissions: [`TimeRule`]), legacy `validation` and
 //!   `validator_flags`;
@@ -16,7 +17,8 @@
 //!   special judge of Kattis's protocol, or the interactor of an
 //!   interactive problem; without one, Kattis's default validation with its
 //!   flags ([`crate::checker::CheckerKind::Kattis`]);
-//! * `submissions/<expected>/` (files, or directories of sources);
+//! * `submissions/<expected>/` (files, or directories of sources), and
+//!   what `submissions/submissions.yaml` says of them;
 //! * `problem_statement/` or `statement/`.
 //!
 //! Like the rest of the problem layer it reads and never runs anything.
@@ -30,30 +32,36 @@
 //! * `programs.rs`: validators given as files or directories;
 //! * `submissions.rs`: submissions as Kattis takes them (its extensions, a
 //!   directory of several sources as one program) and their expected
-//!   verdicts.
+//!   verdicts;
+//! * `claims.rs`: `submissions.yaml` (languages, entry points, and the
+//!   verdicts each submission's tests must get).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_yaml::Value;
+use serde_yaml_ng::Value;
 
 use super::{Error, ExampleSubmission, Group, Interactor, Manifest, Problem};
 use super::{TestCase, TestInput};
 use crate::checker::special::Protocol;
 use crate::checker::{Checker, CheckerKind};
 
+mod claims;
 mod meta;
 mod programs;
 mod scoring;
 mod submissions;
 
+pub use claims::{matches_path, Claimed, Rule, Word};
 use meta::{as_text, first_line, Meta};
 pub use meta::{Limits, TimeRule};
 pub use programs::{c_family, in_program_dir, is_scripted, main_program, main_source};
 use programs::{extension, output_validator, rel, sorted_entries};
 pub use scoring::{to_hundred, ScoreGroup, Scoring};
 use submissions::example_submissions;
-pub use submissions::{grundy_extension, judged_name, submission, Files, NotJudged};
+pub use submissions::{
+    grundy_extension, judged_name, submission, submission_as, Build, Files, NotJudged,
+};
 
 /// What a Kattis package has beyond grundy's model.
 #[derive(Debug, Clone)]
@@ -76,6 +84,10 @@ pub struct Package {
     /// The limits of `problem.yaml` beyond time and memory, Kattis's
     /// defaults where it gives none.
     pub limits: Limits,
+    /// A multi-pass problem: the most passes one test may take (its
+    /// `limits.validation_passes`). Each pass runs the submission anew on
+    /// the input the output validator wrote (`nextpass.in`).
+    pub multi_pass: Option<u32>,
 }
 
 /// Reads the Kattis package in `dir`.
@@ -97,7 +109,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
     let yaml: Value = if text.trim().is_empty() {
         Value::Mapping(Default::default())
     } else {
-        serde_yaml::from_str(&text).map_err(|e| fail(&yaml_path, first_line(&e.to_string())))?
+        serde_yaml_ng::from_str(&text).map_err(|e| fail(&yaml_path, first_line(&e.to_string())))?
     };
     let meta = Meta::read(&yaml).map_err(|m| fail(&yaml_path, m))?;
     let short_name = dir
@@ -109,7 +121,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
 
     // The output validator: a special judge, or the interactor.
     let validator = output_validator(dir, meta.format).map_err(|(p, m)| fail(&p, m))?;
-    let custom = meta.custom_validation || meta.interactive || meta.custom_score;
+    let custom = meta.custom_validation || meta.interactive || meta.custom_score || meta.multi_pass;
     let (checker, interactor) = match (custom, validator) {
         (true, None) => {
             let wants = if meta.format == "legacy" {
@@ -221,7 +233,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
     }
 
     // Example submissions.
-    let (submissions, unjudged) = example_submissions(dir);
+    let (submissions, unjudged) = example_submissions(dir).map_err(|(p, m)| fail(&p, m))?;
     let statement = statement(dir);
     let time = meta.time_rule(dir);
     let manifest = Manifest {
@@ -253,6 +265,7 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
             statement,
             short_name,
             limits: meta.limits,
+            multi_pass: meta.multi_pass.then_some(meta.limits.validation_passes),
         })),
     })
 }
@@ -292,7 +305,8 @@ fn read_testdata(path: &Path) -> Result<Settings, Error> {
         path: path.to_path_buf(),
         message,
     };
-    let yaml: Value = serde_yaml::from_str(&text).map_err(|e| fail(first_line(&e.to_string())))?;
+    let yaml: Value =
+        serde_yaml_ng::from_str(&text).map_err(|e| fail(first_line(&e.to_string())))?;
     let Some(map) = yaml.as_mapping() else {
         return Err(fail("not a mapping of keys to values".into()));
     };

@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::super::{ExampleSubmission, Expected};
+use super::claims::Claims;
 
 /// Kattis's extensions of the languages grundy has, and the extension
 /// grundy's configuration knows each by. `.C` is C++ (the only case that
@@ -111,6 +112,47 @@ const LAUNCHER: &str = "GrundyLauncher";
 /// with `build`/`run` scripts, mixing languages, or with several Python
 /// files and no `main.py`, and for unreadable files.
 pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
+    submission_as(path, kattis, &Build::default())
+}
+
+/// How `submissions.yaml` says a submission is built: its language (a
+/// code of Kattis's table) and its entry point (a file for Python, a
+/// class for Java); `None`s: as the extensions and the defaults say.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Build<'a> {
+    pub language: Option<&'a str>,
+    pub entrypoint: Option<&'a str>,
+}
+
+/// Kattis's language codes of the languages grundy has, and grundy's
+/// extension for each.
+const CODES: &[(&str, &str)] = &[
+    ("c", "c"),
+    ("cpp", "cpp"),
+    ("java", "java"),
+    ("python3", "py"),
+    ("rust", "rs"),
+];
+
+/// [`submission`], built as `build` says.
+///
+/// # Errors
+/// As [`submission`]; besides, [`NotJudged::Lacks`] for a language grundy
+/// does not have, and [`NotJudged::Bad`] for an entry point that names no
+/// source.
+pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Files, NotJudged> {
+    let wanted = match build.language {
+        None => None,
+        Some(code) => match CODES.iter().find(|(c, _)| *c == code) {
+            Some((_, ext)) => Some(*ext),
+            None => {
+                return Err(NotJudged::Lacks(format!(
+                    "{}: language {code} (as submissions.yaml says), which grundy does not run",
+                    path.display()
+                )))
+            }
+        },
+    };
     let read = |p: &Path| {
         std::fs::read(p).map_err(|e| NotJudged::Bad(format!("reading {}: {e}", p.display())))
     };
@@ -131,9 +173,16 @@ pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
             )));
         }
         let name = own(path);
+        let name = match wanted {
+            Some(ext) if grundy_extension(path) != Some(ext) => {
+                Path::new(&name).with_extension(ext).display().to_string()
+            }
+            _ if kattis => judged_name(&name),
+            _ => name,
+        };
         return Ok(Files {
             main: path.to_path_buf(),
-            name: if kattis { judged_name(&name) } else { name },
+            name,
             text: read(path)?,
             siblings: Vec::new(),
             units: Vec::new(),
@@ -150,6 +199,9 @@ pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
     let mut languages: Vec<&str> = files.iter().filter_map(|f| grundy_extension(f)).collect();
     languages.sort_unstable();
     languages.dedup();
+    if let Some(ext) = wanted {
+        languages.retain(|l| *l == ext);
+    }
     let language = match languages.as_slice() {
         [] => {
             return Err(NotJudged::Lacks(format!(
@@ -169,6 +221,26 @@ pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
         .filter(|f| grundy_extension(f) == Some(language))
         .collect();
     let stem_is = |f: &&PathBuf, s: &str| f.file_stem().is_some_and(|x| x == s);
+    // The entry point submissions.yaml names: a file (`main.py`, or its
+    // stem), or a class (`Main`, `pkg.Main`) in the file named after it.
+    let entry = match build.entrypoint {
+        None => None,
+        Some(e) => {
+            let class = e.rsplit('.').next().unwrap_or(e);
+            let found = sources.iter().find(|f| {
+                let name = own(f);
+                name == e || stem_is(f, e) || (language == "java" && stem_is(f, class))
+            });
+            match found {
+                Some(f) => Some((*f).clone()),
+                None => {
+                    return Err(NotJudged::Bad(format!(
+                        "{shown}: the entry point {e} (as submissions.yaml says) names none of its sources"
+                    )))
+                }
+            }
+        }
+    };
     let mut texts = Vec::new();
     for f in &files {
         texts.push((f.clone(), read(f)?));
@@ -203,20 +275,28 @@ pub fn submission(path: &Path, kattis: bool) -> Result<Files, NotJudged> {
             ((*main).clone(), units)
         }
         "py" => {
-            let main = match sources.as_slice() {
-                [one] => *one,
-                many => match many.iter().find(|f| stem_is(f, "main")) {
+            // The format's default entry point is `__main__.py`; older
+            // packages name it `main.py`.
+            let main = match (&entry, sources.as_slice()) {
+                (Some(e), _) => e,
+                (None, [one]) => *one,
+                (None, many) => match many
+                    .iter()
+                    .find(|f| stem_is(f, "__main__"))
+                    .or_else(|| many.iter().find(|f| stem_is(f, "main")))
+                {
                     Some(m) => *m,
                     None => {
                         return Err(NotJudged::Bad(format!(
-                            "{shown}: several Python files and none named main.py: cannot tell which one runs"
+                            "{shown}: several Python files and none named __main__.py or main.py: \
+                             cannot tell which one runs (submissions.yaml may name it)"
                         )))
                     }
                 },
             };
             (main.clone(), Vec::new())
         }
-        "java" => return java(path, &sources, &texts, &siblings_but),
+        "java" => return java(path, &sources, &texts, &siblings_but, entry.as_deref()),
         _ => {
             let main = sources
                 .iter()
@@ -248,6 +328,7 @@ fn java(
     sources: &[&PathBuf],
     texts: &[(PathBuf, Vec<u8>)],
     siblings_but: &dyn Fn(Option<&Path>) -> Vec<Sibling>,
+    entry: Option<&Path>,
 ) -> Result<Files, NotJudged> {
     let text_of = |f: &Path| {
         texts
@@ -259,13 +340,16 @@ fn java(
         .iter()
         .filter(|f| java_has_main(text_of(f)))
         .collect();
-    let chosen = with_main.first().copied().unwrap_or(&sources[0]);
+    let chosen = match entry.and_then(|e| sources.iter().find(|f| f.as_path() == e)) {
+        Some(named) => named,
+        None => with_main.first().copied().unwrap_or(&sources[0]),
+    };
     let package = java_package(text_of(chosen));
     let own = chosen
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if package.is_none() && !with_main.is_empty() {
+    if package.is_none() && java_has_main(text_of(chosen)) {
         return Ok(Files {
             main: (*chosen).clone(),
             name: own,
@@ -392,7 +476,14 @@ fn expected_of(folder: &str) -> Option<Expected> {
     })
 }
 
-pub(super) fn example_submissions(dir: &Path) -> (Vec<ExampleSubmission>, Vec<(PathBuf, String)>) {
+/// The example submissions of the package in `dir`, with what
+/// `submissions.yaml` says of each where it has one; and those in folders
+/// grundy has no verdict for, with the folder.
+///
+/// # Errors
+/// A malformed `submissions.yaml`: its path and what is wrong.
+pub(super) fn example_submissions(dir: &Path) -> Result<Examples, (PathBuf, String)> {
+    let claims = Claims::read(dir)?;
     let mut judged = Vec::new();
     let mut unjudged = Vec::new();
     for folder in super::sorted_entries(&dir.join("submissions")) {
@@ -404,14 +495,30 @@ pub(super) fn example_submissions(dir: &Path) -> (Vec<ExampleSubmission>, Vec<(P
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         for path in super::sorted_entries(&folder) {
+            let rel = format!("{name}/{}", own_name(&path));
             match expected_of(&name) {
-                Some(expected) => judged.push(ExampleSubmission { expected, path }),
+                Some(expected) => judged.push(ExampleSubmission {
+                    expected,
+                    claimed: claims
+                        .as_ref()
+                        .map(|c| Box::new(c.for_submission(&rel, &name))),
+                    path,
+                }),
                 None => unjudged.push((path, name.clone())),
             }
         }
     }
     judged.sort_by(|a, b| (a.expected, &a.path).cmp(&(b.expected, &b.path)));
-    (judged, unjudged)
+    Ok((judged, unjudged))
+}
+
+/// The judged example submissions and the others with their folder.
+type Examples = (Vec<ExampleSubmission>, Vec<(PathBuf, String)>);
+
+fn own_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

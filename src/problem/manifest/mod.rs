@@ -2,16 +2,22 @@
 //! an invalid manifest fails at load time with the field and the reason.
 //! The format is documented in `docs/problem-format.md`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Component, PathBuf};
 
 use serde::Deserialize;
 
 use crate::checker::special::Protocol;
-use crate::checker::{Checker, CheckerKind, CheckerName};
+use crate::checker::{Checker, CheckerKind};
+
+mod order;
+mod raw;
+
+use order::{declared_groups, judging_order, test_group};
+use raw::{RawChecker, RawManifest};
 
 /// A validated manifest.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Manifest {
     pub name: String,
     pub source: String,
@@ -36,7 +42,7 @@ pub struct Manifest {
 }
 
 /// An interactive problem's interactor program.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Interactor {
     /// The source, relative to the package.
     pub source: PathBuf,
@@ -44,7 +50,7 @@ pub struct Interactor {
 }
 
 /// One test of the plan.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TestCase {
     pub name: String,
     pub group: Group,
@@ -61,7 +67,7 @@ pub struct TestCase {
 }
 
 /// Where a test's input comes from.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub enum TestInput {
     /// A hand-made file, relative to the package.
     File(PathBuf),
@@ -110,7 +116,7 @@ impl std::fmt::Display for Group {
 }
 
 /// One scored test group (a subtask) of `[[groups]]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct GroupSpec {
     pub name: Group,
     /// Its share of the submission's 100 points.
@@ -121,110 +127,10 @@ pub struct GroupSpec {
 }
 
 /// Random small inputs for cross-checking the solution with the brute force.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct StressPlan {
     pub args: Vec<String>,
     pub count: u32,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawManifest {
-    name: String,
-    source: String,
-    time_limit: f64,
-    memory_limit: u64,
-    #[serde(default = "default_checker")]
-    checker: RawChecker,
-    #[serde(default)]
-    interactor: Option<RawCheckerProgram>,
-    #[serde(default)]
-    float_abs: Option<f64>,
-    #[serde(default)]
-    float_rel: Option<f64>,
-    #[serde(default)]
-    groups: Option<Vec<RawGroup>>,
-    #[serde(default)]
-    tests: Vec<RawTest>,
-    #[serde(default)]
-    stress: Vec<RawStress>,
-    #[serde(default)]
-    input_validators: Vec<PathBuf>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGroup {
-    name: String,
-    points: u32,
-    #[serde(default)]
-    depends: Vec<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTest {
-    name: String,
-    #[serde(default)]
-    group: Option<String>,
-    #[serde(default)]
-    file: Option<PathBuf>,
-    #[serde(default)]
-    gen: Option<String>,
-    #[serde(default)]
-    count: Option<u32>,
-    #[serde(default)]
-    answer: Option<PathBuf>,
-    #[serde(default)]
-    input_flags: Option<String>,
-    #[serde(default)]
-    output_flags: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStress {
-    gen: String,
-    #[serde(default = "default_stress_count")]
-    count: u32,
-}
-
-fn default_checker() -> RawChecker {
-    RawChecker::Name(CheckerName::Tokens)
-}
-
-/// `checker = "name"`, or a `[checker]` table naming a program.
-enum RawChecker {
-    Name(CheckerName),
-    Program(RawCheckerProgram),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCheckerProgram {
-    program: PathBuf,
-    protocol: Protocol,
-}
-
-impl<'de> Deserialize<'de> for RawChecker {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        match toml::Value::deserialize(d)? {
-            v @ toml::Value::String(_) => CheckerName::deserialize(v)
-                .map(RawChecker::Name)
-                .map_err(D::Error::custom),
-            v @ toml::Value::Table(_) => RawCheckerProgram::deserialize(v)
-                .map(RawChecker::Program)
-                .map_err(D::Error::custom),
-            _ => Err(D::Error::custom(
-                "a checker name, or a table with program and protocol",
-            )),
-        }
-    }
-}
-
-fn default_stress_count() -> u32 {
-    100
 }
 
 /// The largest time limit a manifest may ask for, seconds.
@@ -441,158 +347,6 @@ impl Manifest {
                 .iter()
                 .any(|t| matches!(t.input, TestInput::Gen(_)))
     }
-}
-
-/// The declared groups by name, each checked alone: a valid, unique name
-/// and points; the points sum to 100.
-fn declared_groups(groups: &[RawGroup]) -> Result<BTreeMap<String, usize>, String> {
-    if groups.is_empty() {
-        return Err("groups: an empty list; leave [[groups]] out for a problem without".into());
-    }
-    let mut declared = BTreeMap::new();
-    for (i, g) in groups.iter().enumerate() {
-        let at = format!("groups[{i}] ({})", g.name);
-        if !valid_name(&g.name) {
-            return Err(format!("{at}: name must be 1-64 characters of [a-z0-9._-]"));
-        }
-        if declared.insert(g.name.clone(), i).is_some() {
-            return Err(format!("{at}: duplicate group name {}", g.name));
-        }
-    }
-    let total: u64 = groups.iter().map(|g| u64::from(g.points)).sum();
-    if total != 100 {
-        let list: Vec<String> = groups
-            .iter()
-            .map(|g| format!("{} {}", g.name, g.points))
-            .collect();
-        return Err(format!(
-            "groups: points sum to {total} ({}), not 100",
-            list.join(" + ")
-        ));
-    }
-    Ok(declared)
-}
-
-/// A test's group: without `[[groups]]`, `sample` or `secret` (the
-/// default); with them, a declared group or `sample`.
-fn test_group(
-    name: Option<&str>,
-    declared: Option<&BTreeMap<String, usize>>,
-) -> Result<Group, String> {
-    match (name, declared) {
-        (None, None) => Ok(Group::secret()),
-        (Some(name), None) if name == "sample" || name == "secret" => Ok(Group(name.into())),
-        (Some(name), None) => Err(format!(
-            "group {name:?} is not declared (without [[groups]], a test is \"sample\" or \"secret\")"
-        )),
-        (None, Some(_)) => Err("group: with [[groups]], every test names its group".into()),
-        (Some(name), Some(declared)) if name == "sample" || declared.contains_key(name) => {
-            Ok(Group(name.into()))
-        }
-        (Some(name), Some(declared)) => {
-            let known: Vec<&str> = declared.keys().map(String::as_str).collect();
-            Err(format!(
-                "group {name:?} is not declared in [[groups]] (declared: {})",
-                known.join(", ")
-            ))
-        }
-    }
-}
-
-/// The groups in judging order: `sample` first (a 0-point group when not
-/// declared), then every group after the groups it depends on, otherwise
-/// in the manifest's order. Checks the dependencies (known names, no
-/// cycle) and that every group has a test.
-fn judging_order(
-    raw: &[RawGroup],
-    declared: &BTreeMap<String, usize>,
-    tests: &[TestCase],
-) -> Result<Vec<GroupSpec>, String> {
-    let mut specs: Vec<GroupSpec> = Vec::new();
-    let implicit_sample =
-        !declared.contains_key("sample") && tests.iter().any(|t| t.group.is_sample());
-    if implicit_sample {
-        specs.push(GroupSpec {
-            name: Group::sample(),
-            points: 0,
-            depends: Vec::new(),
-        });
-    }
-    for (i, g) in raw.iter().enumerate() {
-        let at = format!("groups[{i}] ({})", g.name);
-        let mut depends = Vec::new();
-        for d in &g.depends {
-            if *d == g.name {
-                return Err(format!("{at}: depends on itself"));
-            }
-            let known = declared.contains_key(d) || (d == "sample" && implicit_sample);
-            if !known {
-                return Err(format!("{at}: depends on {d:?}, which is not a group"));
-            }
-            if depends.iter().any(|x: &Group| x.as_str() == d) {
-                return Err(format!("{at}: depends on {d:?} twice"));
-            }
-            depends.push(Group(d.clone()));
-        }
-        if !tests.iter().any(|t| t.group.as_str() == g.name) {
-            return Err(format!("{at}: no test is in this group"));
-        }
-        specs.push(GroupSpec {
-            name: Group(g.name.clone()),
-            points: g.points,
-            depends,
-        });
-    }
-    // Kahn's algorithm, always taking the first ready group in manifest
-    // order, so the order is stable and dependencies come first.
-    let mut order = Vec::with_capacity(specs.len());
-    let mut placed = BTreeSet::new();
-    while order.len() < specs.len() {
-        let ready = specs.iter().find(|s| {
-            !placed.contains(s.name.as_str())
-                && s.depends.iter().all(|d| placed.contains(d.as_str()))
-        });
-        match ready {
-            Some(s) => {
-                placed.insert(s.name.as_str());
-                order.push(s.clone());
-            }
-            None => {
-                return Err(format!(
-                    "groups: a dependency cycle: {}",
-                    cycle(&specs, &placed)
-                ))
-            }
-        }
-    }
-    Ok(order)
-}
-
-/// A cycle among the groups not yet placed (each of which waits for an
-/// unplaced dependency), as `a -> b -> a`.
-fn cycle(specs: &[GroupSpec], placed: &BTreeSet<&str>) -> String {
-    let waiting = |name: &str| {
-        specs
-            .iter()
-            .find(|s| s.name.as_str() == name)
-            .and_then(|s| s.depends.iter().find(|d| !placed.contains(d.as_str())))
-            .map(|d| d.as_str().to_string())
-    };
-    let mut path: Vec<String> = Vec::new();
-    let mut at = specs
-        .iter()
-        .find(|s| !placed.contains(s.name.as_str()))
-        .map(|s| s.name.as_str().to_string());
-    while let Some(name) = at {
-        if let Some(start) = path.iter().position(|p| *p == name) {
-            let mut names = path.split_off(start);
-            names.push(name);
-            return names.join(" -> ");
-        }
-        at = waiting(&name);
-        path.push(name);
-    }
-    path.join(" -> ")
 }
 
 fn split_args(s: &str) -> Vec<String> {
