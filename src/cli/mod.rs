@@ -146,13 +146,14 @@ pub enum Command {
         /// Address to listen on (default from config.toml, else 127.0.0.1:8080).
         #[arg(long)]
         bind: Option<String>,
-        /// Judge workers (default from config.toml, else one per core).
+        /// Judge workers (default from config.toml, else one per core);
+        /// 0 serves without judging (workers elsewhere: `grundy worker`).
         #[arg(long)]
         workers: Option<usize>,
     },
-    /// Judge workers only, against the configured database (another
-    /// machine sharing the hosted judge's database and problems), until
-    /// SIGTERM or Ctrl-C.
+    /// Judge workers only, against the configured database (a server's
+    /// PostgreSQL, from any machine, or its SQLite file on the same one),
+    /// until SIGTERM or Ctrl-C.
     Worker {
         /// Judge workers (default from config.toml, else one per core).
         #[arg(long)]

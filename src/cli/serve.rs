@@ -1,6 +1,7 @@
 //! `grundy serve`: the hosted judge in one process (the API and the
-//! workers), until SIGTERM or Ctrl-C; `grundy worker`: the workers alone,
-//! for another machine that shares the database and the problems.
+//! workers, or none with `--workers 0`), until SIGTERM or Ctrl-C; `grundy
+//! worker`: the workers alone, for another machine that shares the
+//! database.
 
 use std::sync::Arc;
 
@@ -39,6 +40,9 @@ pub fn run(
 /// `grundy worker`: judge workers against the configured database until
 /// SIGTERM or Ctrl-C.
 pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> anyhow::Result<u8> {
+    if workers == Some(0) {
+        bail!("grundy worker --workers 0 would judge nothing (give 1 or more)");
+    }
     let (workers, rt) = prepare(ctx, workers, insecure)?;
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
@@ -53,23 +57,30 @@ pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> any
     })
 }
 
-/// The isolation check, the worker count and the runtime of a judge that
-/// serves others.
+/// The worker count, the isolation check (for a process that judges:
+/// one that only serves runs no submission) and the runtime of a judge
+/// that serves others. `--workers 0` means none; `workers = 0` in
+/// config.toml means one per core.
 fn prepare(
     ctx: &Arc<Context>,
     workers: Option<usize>,
     insecure: bool,
 ) -> anyhow::Result<(usize, tokio::runtime::Runtime)> {
-    if let Err(why) = ctx.tiers().require_isolation() {
-        if !insecure {
-            bail!("refusing to serve others without sandbox isolation: {why} (or start with --insecure)");
-        }
-        tracing::warn!(%why, "serving WITHOUT sandbox isolation (--insecure)");
-    }
-    let workers = match workers.unwrap_or(ctx.config.server.workers) {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+    let workers = match workers {
+        Some(n) => n,
+        None => match ctx.config.server.workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        },
     };
+    if workers > 0 {
+        if let Err(why) = ctx.tiers().require_isolation() {
+            if !insecure {
+                bail!("refusing to serve others without sandbox isolation: {why} (or start with --insecure)");
+            }
+            tracing::warn!(%why, "serving WITHOUT sandbox isolation (--insecure)");
+        }
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

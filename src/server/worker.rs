@@ -38,7 +38,10 @@ pub async fn try_judge_next<Q: Queue>(
     queue: &Q,
     env: &WorkerEnv,
 ) -> Result<WorkOutcome, store::Error> {
-    let Some(claim) = queue.claim_next(env.lease).await? else {
+    let Some(claim) = queue
+        .claim_next_of(env.lease, env.languages.as_deref())
+        .await?
+    else {
         return Ok(WorkOutcome::QueueEmpty);
     };
     let lease = claim.lease;
@@ -210,8 +213,12 @@ async fn fail<Q: Queue>(
 const RETRY_PAUSE: Duration = Duration::from_secs(1);
 
 /// How often an idle worker looks at the queue without being woken (for
-/// expired leases, and submissions stored by another process).
+/// expired leases, and submissions stored by another process): often on
+/// SQLite, which cannot tell other processes' workers of new work; seldom
+/// on PostgreSQL, which does (LISTEN/NOTIFY), where the look is only for
+/// leases that expired and retries whose pause ended.
 const IDLE_POLL: Duration = Duration::from_millis(500);
+const IDLE_POLL_NOTIFIED: Duration = Duration::from_secs(5);
 
 /// Runs one worker until `stop` turns true; the submission in hand when it
 /// does is judged to the end first.
@@ -219,12 +226,23 @@ pub async fn run<Q: Queue>(
     queue: Q,
     env: WorkerEnv,
     wake: Arc<Notify>,
+    notified_by_db: bool,
     mut stop: watch::Receiver<bool>,
 ) {
+    let poll = if notified_by_db {
+        IDLE_POLL_NOTIFIED
+    } else {
+        IDLE_POLL
+    };
     loop {
         if *stop.borrow() {
             break;
         }
+        // Listening from before the look at the queue: work that arrives
+        // between an empty look and the wait still wakes this worker.
+        let woken = wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
         let idle = match try_judge_next(&queue, &env).await {
             Ok(WorkOutcome::QueueEmpty) => true,
             Ok(_) => false,
@@ -235,8 +253,8 @@ pub async fn run<Q: Queue>(
         };
         if idle {
             tokio::select! {
-                _ = wake.notified() => {}
-                _ = tokio::time::sleep(IDLE_POLL) => {}
+                _ = woken => {}
+                _ = tokio::time::sleep(poll) => {}
                 _ = stop.wait_for(|s| *s) => {}
             }
         }

@@ -30,6 +30,9 @@ pub struct WorkerEnv {
     pub changes: Arc<Changes>,
     /// The submissions this process's workers hold now (for the admin pages).
     pub busy: Busy,
+    /// The languages this machine has toolchains for, the only ones its
+    /// workers claim (`None`: any, before they are known).
+    pub languages: Option<Arc<[String]>>,
 }
 
 impl WorkerEnv {
@@ -166,6 +169,7 @@ impl AppState {
                 ctx: ctx.clone(),
                 changes: Arc::default(),
                 busy: Default::default(),
+                languages: None,
             },
             ctx,
             store,

@@ -339,6 +339,7 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
         lease: Duration::from_millis(1),
         changes: Arc::default(),
         busy: Default::default(),
+        languages: None,
     };
     for _ in 0..5 {
         let id = rt
