@@ -7,6 +7,7 @@ mod cli;
 mod coverage;
 mod export;
 mod helpers;
+mod pg;
 mod kattis;
 mod lang;
 mod sandbox;
