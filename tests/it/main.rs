@@ -5,6 +5,7 @@ mod boundaries;
 mod checker;
 mod cli;
 mod coverage;
+mod distributed;
 mod export;
 mod helpers;
 mod pg;

@@ -272,3 +272,20 @@ impl Drop for Cluster {
         stop(self.pid, &self.dir);
     }
 }
+
+/// Points `ws`'s configuration at a fresh PostgreSQL database (its
+/// `database_url`); false (the test skipped) where PostgreSQL is
+/// not installed.
+pub fn use_postgres(ws: &crate::helpers::Workspace) -> bool {
+    let Some(url) = database() else {
+        return false;
+    };
+    let text = std::fs::read_to_string(ws.config()).expect("config");
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("database_url"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(ws.config(), format!("database_url = \"{url}\"\n{kept}")).expect("write");
+    true
+}

@@ -1,0 +1,185 @@
+//! Judges on many machines around one PostgreSQL (issue 24): the queue's
+//! crash and lease tests on PostgreSQL, claims by many workers at once,
+//! workers that wake on LISTEN/NOTIFY and claim only their languages.
+//! Every wait is a bounded loop; no test asserts a duration.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use grundy::store::{NewSubmission, Queue, Store};
+
+use crate::helpers::workspace_with_server;
+
+const LEASE: Duration = Duration::from_secs(60);
+
+fn new(language: &str) -> NewSubmission<'_> {
+    NewSubmission {
+        problem: "nim",
+        language,
+        source: b"int main() {}",
+        user_id: None,
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A fresh SQLite file (kept while the guard lives) or PostgreSQL database.
+fn database(postgres: bool) -> Option<(String, Option<tempfile::TempDir>)> {
+    if postgres {
+        return crate::pg::database().map(|url| (url, None));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("grundy.db").display());
+    Some((url, Some(dir)))
+}
+
+/// Eight claimers at once (each with a store of its own, as on eight
+/// machines) take every one of 60 submissions exactly once.
+fn concurrent_claims_take_each_submission_once(postgres: bool) {
+    let Some((url, _guard)) = database(postgres) else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..60 {
+            ids.push(store.enqueue(new("c")).await.unwrap());
+        }
+        let mut claimers = Vec::new();
+        for _ in 0..8 {
+            let store = Store::open(&url).await.unwrap();
+            claimers.push(tokio::spawn(async move {
+                let mut mine = Vec::new();
+                while let Some(claim) = store.claim_next(LEASE).await.unwrap() {
+                    mine.push(claim.lease.id);
+                }
+                mine
+            }));
+        }
+        let mut claimed = Vec::new();
+        for c in claimers {
+            claimed.extend(c.await.unwrap());
+        }
+        claimed.sort_unstable();
+        assert_eq!(claimed, ids, "every submission claimed once");
+    });
+}
+
+#[test]
+fn concurrent_claims_take_each_submission_once_on_sqlite() {
+    concurrent_claims_take_each_submission_once(false);
+}
+
+#[test]
+fn concurrent_claims_take_each_submission_once_on_postgres() {
+    concurrent_claims_take_each_submission_once(true);
+}
+
+/// A worker with only C never claims a C++ submission; one with C++ does.
+fn a_worker_claims_only_its_languages(postgres: bool) {
+    let Some((url, _guard)) = database(postgres) else {
+        return;
+    };
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let cpp = store.enqueue(new("cpp")).await.unwrap();
+        let c = store.enqueue(new("c")).await.unwrap();
+        let only_c = ["c".to_string()];
+        let claim = store.claim_next_of(LEASE, Some(&only_c)).await.unwrap();
+        assert_eq!(claim.map(|c| c.lease.id), Some(c));
+        assert!(store
+            .claim_next_of(LEASE, Some(&only_c))
+            .await
+            .unwrap()
+            .is_none());
+        let with_cpp = ["c".to_string(), "cpp".to_string()];
+        let claim = store.claim_next_of(LEASE, Some(&with_cpp)).await.unwrap();
+        assert_eq!(claim.map(|c| c.lease.id), Some(cpp));
+    });
+}
+
+#[test]
+fn a_worker_claims_only_its_languages_on_sqlite() {
+    a_worker_claims_only_its_languages(false);
+}
+
+#[test]
+fn a_worker_claims_only_its_languages_on_postgres() {
+    a_worker_claims_only_its_languages(true);
+}
+
+/// On PostgreSQL a submission stored by one process wakes the workers of
+/// another (LISTEN/NOTIFY), and so does one put back in the queue.
+#[test]
+fn new_work_wakes_the_workers_of_another_process_on_postgres() {
+    let Some(url) = crate::pg::database() else {
+        return;
+    };
+    runtime().block_on(async {
+        let server = Store::open(&url).await.unwrap();
+        let worker = Store::open(&url).await.unwrap();
+        assert!(worker.notifies());
+        let wake = Arc::new(tokio::sync::Notify::new());
+        let listener = worker.wake_on_work(wake.clone()).await.unwrap().unwrap();
+        let woken = wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        server.enqueue(new("c")).await.unwrap();
+        tokio::time::timeout(Duration::from_secs(30), woken)
+            .await
+            .expect("a NOTIFY for a stored submission");
+        let lease = worker.claim_next(LEASE).await.unwrap().unwrap().lease;
+        let woken = wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        assert!(worker.release(lease).await.unwrap());
+        tokio::time::timeout(Duration::from_secs(30), woken)
+            .await
+            .expect("a NOTIFY for a released submission");
+        listener.abort();
+    });
+}
+
+#[test]
+fn sqlite_does_not_claim_to_notify() {
+    let (url, _guard) = database(false).unwrap();
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        assert!(!store.notifies());
+        let wake = Arc::new(tokio::sync::Notify::new());
+        assert!(store.wake_on_work(wake).await.unwrap().is_none());
+    });
+}
+
+#[test]
+fn on_postgres_a_worker_whose_lease_expired_has_its_late_result_discarded() {
+    let ws = workspace_with_server("lease_seconds = 30");
+    if crate::pg::use_postgres(&ws) {
+        crate::server::late_result_of_an_expired_lease_is_discarded(&ws);
+    }
+}
+
+#[test]
+fn on_postgres_a_server_killed_mid_run_loses_nothing() {
+    let ws =
+        workspace_with_server("lease_seconds = 1\nsubmissions_per_minute = 0\nmax_waiting = 0");
+    if crate::pg::use_postgres(&ws) {
+        crate::server::server_killed_mid_run_loses_nothing(&ws);
+    }
+}
+
+#[test]
+fn on_postgres_a_separate_worker_process_judges_what_the_server_queues() {
+    let ws =
+        workspace_with_server("workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n");
+    if crate::pg::use_postgres(&ws) {
+        crate::server::separate_worker_process_judges_what_the_server_queues(&ws);
+    }
+}
