@@ -159,6 +159,17 @@ pub enum Command {
         #[arg(long)]
         workers: Option<usize>,
     },
+    /// Publish problem packages to the database for workers on other
+    /// machines (builds each one's tests and records their hashes; `grundy
+    /// serve` does it for every problem at start on PostgreSQL).
+    Publish {
+        /// Problems (slugs) to publish.
+        #[arg(required_unless_present = "all")]
+        problems: Vec<String>,
+        /// Every problem of the catalog.
+        #[arg(long, conflicts_with = "problems")]
+        all: bool,
+    },
     /// Manage the hosted judge's accounts.
     User {
         #[command(subcommand)]
@@ -298,6 +309,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Doctor => doctor::run(&ctx),
         Command::Serve { bind, workers } => serve::run(&ctx, bind, workers, insecure),
         Command::Worker { workers } => serve::worker(&ctx, workers, insecure),
+        Command::Publish { problems, all } => serve::publish(&ctx, &problems, all),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
             UserCommand::List => accounts::list(&ctx),

@@ -12,6 +12,7 @@
 
 mod api;
 mod error;
+pub mod packages;
 pub mod registry;
 pub mod worker;
 

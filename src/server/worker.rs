@@ -13,6 +13,7 @@ use std::time::Duration;
 use tokio::sync::{watch, Notify};
 use tracing::Instrument as _;
 
+use super::packages::{self, PackageError};
 use crate::judge::{Event, Plan, Request, TestReport};
 use crate::store::{self, Failed, Queue};
 
@@ -25,6 +26,8 @@ pub enum WorkOutcome {
     Failed(i64),
     /// Judged, but the lease was lost meanwhile: the result was discarded.
     Discarded(i64),
+    /// Given back unjudged: this machine refused the problem's package.
+    Refused(i64),
     QueueEmpty,
 }
 
@@ -38,8 +41,15 @@ pub async fn try_judge_next<Q: Queue>(
     queue: &Q,
     env: &WorkerEnv,
 ) -> Result<WorkOutcome, store::Error> {
+    let refused: Vec<String> = env
+        .refused
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .cloned()
+        .collect();
     let Some(claim) = queue
-        .claim_next_of(env.lease, env.languages.as_deref())
+        .claim_next_of(env.lease, env.languages.as_deref(), &refused)
         .await?
     else {
         return Ok(WorkOutcome::QueueEmpty);
@@ -59,8 +69,21 @@ async fn judge_claim<Q: Queue>(
     let _held = Held::new(&env.busy, id);
     env.changed(id);
     let sub = claim.submission;
+    let problem = sub.problem.clone();
+    // The published version of the problem, where there is one; else the
+    // problems directory (one machine, or a shared disk).
+    let fetched = match packages::fetch(queue, &env.ctx, &problem).await {
+        Ok(fetched) => fetched,
+        Err(PackageError::Store(e)) => return Err(e),
+        Err(e) => {
+            let reason = format!("fetching the package: {}", crate::errors::chain(&e));
+            return refuse(queue, env, lease, &problem, "", &reason).await;
+        }
+    };
+    let hash = fetched.as_ref().map(|f| f.hash.clone()).unwrap_or_default();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
     let ctx = env.ctx.clone();
+    let verified = env.verified.clone();
     let span = tracing::Span::current();
     let mut job = tokio::task::spawn_blocking(move || {
         span.in_scope(|| {
@@ -70,13 +93,17 @@ async fn judge_claim<Q: Queue>(
                 file_name: "source",
                 source: sub.source,
             };
+            let catalog = fetched.as_ref().map_or(&ctx.catalog, |f| &f.catalog);
             let plan = Plan::build(
                 request,
-                &ctx.catalog,
+                catalog,
                 &ctx.test_data(),
                 ctx.config.limits.source_limit,
             )
-            .map_err(|e| format!("preparing: {}", crate::errors::chain(&e)))?;
+            .map_err(|e| Stop::Failed(format!("preparing: {}", crate::errors::chain(&e))))?;
+            if let Some(f) = &fetched {
+                check_package(&plan, f, &verified)?;
+            }
             ctx.judge()
                 .judge(&plan, &mut |event| {
                     if let Event::TestDone { index, report, .. } = event {
@@ -85,7 +112,7 @@ async fn judge_claim<Q: Queue>(
                         let _ = tx.send((index, report.clone()));
                     }
                 })
-                .map_err(|e| format!("judging: {}", crate::errors::chain(&e)))
+                .map_err(|e| Stop::Failed(format!("judging: {}", crate::errors::chain(&e))))
         })
     });
     let period = (env.lease / 3).max(Duration::from_millis(100));
@@ -140,11 +167,83 @@ async fn judge_claim<Q: Queue>(
                 WorkOutcome::Discarded(id)
             }
         }
-        Ok(Err(reason)) => fail(queue, lease, &reason).await?,
+        Ok(Err(Stop::Failed(reason))) => fail(queue, lease, &reason).await?,
+        Ok(Err(Stop::Refused(reason))) => {
+            refuse(queue, env, lease, &problem, &hash, &reason).await?
+        }
         Err(e) => fail(queue, lease, &format!("the judge panicked: {e}")).await?,
     };
     env.changed(id);
     Ok(outcome)
+}
+
+/// Why a judging stopped short of a result.
+enum Stop {
+    /// The judge failed (retried, then `IE`).
+    Failed(String),
+    /// This machine's build of the published package does not match the
+    /// publisher's: it judges none of that problem.
+    Refused(String),
+}
+
+/// Checks this machine's tests of a published version against the
+/// publisher's hashes, once per version and process, before any of it is
+/// judged.
+fn check_package(
+    plan: &Plan,
+    fetched: &packages::Fetched,
+    verified: &std::sync::Mutex<std::collections::BTreeSet<String>>,
+) -> Result<(), Stop> {
+    let done = |v: &std::sync::Mutex<std::collections::BTreeSet<String>>| {
+        v.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&fetched.hash)
+    };
+    if done(verified) {
+        return Ok(());
+    }
+    match packages::mismatch(&plan.shared_tests(), &fetched.tests) {
+        Ok(None) => {
+            verified
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(fetched.hash.clone());
+            Ok(())
+        }
+        Ok(Some(why)) => Err(Stop::Refused(format!(
+            "package {}: {why}",
+            &fetched.hash[..fetched.hash.len().min(12)]
+        ))),
+        Err(e) => Err(Stop::Failed(format!(
+            "checking the tests: {}",
+            crate::errors::chain(&e)
+        ))),
+    }
+}
+
+/// This process refuses `problem`: recorded for the admins, never claimed
+/// again here, and the submission given back untouched for another worker.
+async fn refuse<Q: Queue>(
+    queue: &Q,
+    env: &WorkerEnv,
+    lease: store::Lease,
+    problem: &str,
+    hash: &str,
+    reason: &str,
+) -> Result<WorkOutcome, store::Error> {
+    tracing::error!(
+        problem,
+        reason,
+        "refusing the problem: this machine's tests differ from the publisher's"
+    );
+    env.refused
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(problem.to_string());
+    let worker = super::registry::process_name();
+    persist(|| queue.refuse_package(&worker, problem, hash, reason)).await?;
+    persist(|| queue.release(lease)).await?;
+    Ok(WorkOutcome::Refused(lease.id))
 }
 
 /// Runs a database write up to [`WRITE_TRIES`] times while it fails (a

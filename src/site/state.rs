@@ -33,6 +33,11 @@ pub struct WorkerEnv {
     /// The languages this machine has toolchains for, the only ones its
     /// workers claim (`None`: any, before they are known).
     pub languages: Option<Arc<[String]>>,
+    /// The problems whose published package this process's build did not
+    /// match: its workers claim none of them.
+    pub refused: Arc<Mutex<BTreeSet<String>>>,
+    /// The published package versions whose tests this process checked.
+    pub verified: Arc<Mutex<BTreeSet<String>>>,
 }
 
 impl WorkerEnv {
@@ -170,6 +175,8 @@ impl AppState {
                 changes: Arc::default(),
                 busy: Default::default(),
                 languages: None,
+                refused: Default::default(),
+                verified: Default::default(),
             },
             ctx,
             store,

@@ -47,11 +47,13 @@ use crate::judge::{Report, TestReport};
 
 pub(crate) mod db;
 mod listen;
+mod packages;
 pub mod queue;
 mod submissions;
 mod users;
 mod web;
 
+pub use packages::{Published, Refusal};
 pub use queue::{Claim, Failed, Lease, Queue, MAX_TRIES};
 pub use users::{Revoked, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};

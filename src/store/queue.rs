@@ -66,12 +66,36 @@ pub trait Queue: Send + Sync {
     ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
 
     /// [`Queue::claim_next`] among submissions in `languages` only (all
-    /// when `None`): a worker never claims what it cannot compile.
+    /// when `None`) and of problems outside `refused`: a worker never
+    /// claims what it cannot compile, nor a problem whose package it
+    /// refused.
     fn claim_next_of(
         &self,
         lease: Duration,
         languages: Option<&[String]>,
+        refused: &[String],
     ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
+
+    /// The published version of a problem, if any.
+    fn published(
+        &self,
+        slug: &str,
+    ) -> impl Future<Output = Result<Option<super::Published>, Error>> + Send;
+
+    /// A published package's blob.
+    fn package_blob(
+        &self,
+        hash: &str,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, Error>> + Send;
+
+    /// Records that `worker` refused version `hash` of `problem`.
+    fn refuse_package(
+        &self,
+        worker: &str,
+        problem: &str,
+        hash: &str,
+        reason: &str,
+    ) -> impl Future<Output = Result<(), Error>> + Send;
 
     /// Claims one specific queued submission (a local `grundy submit`).
     fn claim(
@@ -139,17 +163,38 @@ impl Queue for Store {
     }
 
     async fn claim_next(&self, lease: Duration) -> Result<Option<Claim>, Error> {
-        self.claim_next_of(lease, None).await
+        self.claim_next_of(lease, None, &[]).await
+    }
+
+    async fn published(&self, slug: &str) -> Result<Option<super::Published>, Error> {
+        Store::published(self, slug).await
+    }
+
+    async fn package_blob(&self, hash: &str) -> Result<Option<Vec<u8>>, Error> {
+        Store::package_blob(self, hash).await
+    }
+
+    async fn refuse_package(
+        &self,
+        worker: &str,
+        problem: &str,
+        hash: &str,
+        reason: &str,
+    ) -> Result<(), Error> {
+        Store::refuse_package(self, worker, problem, hash, reason).await
     }
 
     async fn claim_next_of(
         &self,
         lease: Duration,
         languages: Option<&[String]>,
+        refused: &[String],
     ) -> Result<Option<Claim>, Error> {
         // The languages as one text, ",c,cpp,", that a row's language is
-        // looked up in (the same SQL on both databases).
+        // looked up in (the same SQL on both databases); the refused
+        // problems likewise.
         let languages = languages.map(|l| format!(",{},", l.join(",")));
+        let refused = (!refused.is_empty()).then(|| format!(",{},", refused.join(",")));
         let claimed = on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             // A submission whose last try was abandoned ends IE here, before
@@ -178,11 +223,13 @@ impl Queue for Store {
                              WHERE ((status = 'queued' AND COALESCE(lease_until, 0) <= {now_ms})
                                  OR (status = 'judging' AND COALESCE(lease_until, 0) <= {now_ms}))
                                AND (?2 IS NULL OR ?2 LIKE '%,' || language || ',%')
+                               AND (?3 IS NULL OR ?3 NOT LIKE '%,' || problem || ',%')
                              ORDER BY priority, id LIMIT 1 {skip_locked})
                  RETURNING id, attempt",
             ))
             .bind(millis(lease))
             .bind(languages.as_deref())
+            .bind(refused.as_deref())
             .fetch_optional(&mut *tx)
             .await?;
             if let Some((id, _)) = claimed {

@@ -92,15 +92,21 @@ fn a_worker_claims_only_its_languages(postgres: bool) {
         let cpp = store.enqueue(new("cpp")).await.unwrap();
         let c = store.enqueue(new("c")).await.unwrap();
         let only_c = ["c".to_string()];
-        let claim = store.claim_next_of(LEASE, Some(&only_c)).await.unwrap();
+        let claim = store
+            .claim_next_of(LEASE, Some(&only_c), &[])
+            .await
+            .unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(c));
         assert!(store
-            .claim_next_of(LEASE, Some(&only_c))
+            .claim_next_of(LEASE, Some(&only_c), &[])
             .await
             .unwrap()
             .is_none());
         let with_cpp = ["c".to_string(), "cpp".to_string()];
-        let claim = store.claim_next_of(LEASE, Some(&with_cpp)).await.unwrap();
+        let claim = store
+            .claim_next_of(LEASE, Some(&with_cpp), &[])
+            .await
+            .unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(cpp));
     });
 }

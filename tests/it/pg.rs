@@ -158,7 +158,11 @@ impl Cluster {
             let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).unwrap();
             // SAFETY: a valid C string naming a directory this process made.
             if unsafe { libc::chown(c.as_ptr(), 65534, 65534) } != 0 {
-                return Err(format!("chown {}: {}", dir.display(), std::io::Error::last_os_error()));
+                return Err(format!(
+                    "chown {}: {}",
+                    dir.display(),
+                    std::io::Error::last_os_error()
+                ));
             }
         }
         let as_owner = |cmd: &mut Command| {
@@ -167,13 +171,18 @@ impl Cluster {
             }
         };
         let mut init = Command::new(initdb);
-        init.args(["--no-sync", "--auth=trust", "--encoding=UTF8", "--no-locale"])
-            .arg(format!("--username={USER}"))
-            .arg("-D")
-            .arg(&data)
-            .current_dir(&dir)
-            .env_remove("PGDATA")
-            .stdin(Stdio::null());
+        init.args([
+            "--no-sync",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--no-locale",
+        ])
+        .arg(format!("--username={USER}"))
+        .arg("-D")
+        .arg(&data)
+        .current_dir(&dir)
+        .env_remove("PGDATA")
+        .stdin(Stdio::null());
         as_owner(&mut init);
         let out = init.output().map_err(|e| format!("running initdb: {e}"))?;
         if !out.status.success() {
@@ -209,7 +218,9 @@ impl Cluster {
                 Ok(())
             });
         }
-        let child: Child = server.spawn().map_err(|e| format!("starting postgres: {e}"))?;
+        let child: Child = server
+            .spawn()
+            .map_err(|e| format!("starting postgres: {e}"))?;
         let cluster = Cluster {
             dir,
             pid: child.id() as i32,
@@ -221,8 +232,8 @@ impl Cluster {
             match cluster.psql("postgres", "SELECT 1") {
                 Ok(_) => return Ok(cluster),
                 Err(e) if Instant::now() > deadline => {
-                    let log = std::fs::read_to_string(cluster.dir.join("server.log"))
-                        .unwrap_or_default();
+                    let log =
+                        std::fs::read_to_string(cluster.dir.join("server.log")).unwrap_or_default();
                     return Err(format!("postgres never became ready: {e}\n{log}"));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(100)),
@@ -232,7 +243,10 @@ impl Cluster {
 
     /// The URL of database `name` in this cluster.
     pub fn url(&self, name: &str) -> String {
-        format!("postgres://{USER}@localhost/{name}?host={}", self.dir.display())
+        format!(
+            "postgres://{USER}@localhost/{name}?host={}",
+            self.dir.display()
+        )
     }
 
     /// Runs `statement` in database `name` on a connection of its own.

@@ -345,6 +345,8 @@ pub fn late_result_of_an_expired_lease_is_discarded(ws: &Workspace) {
         changes: Arc::default(),
         busy: Default::default(),
         languages: None,
+        refused: Default::default(),
+        verified: Default::default(),
     };
     for _ in 0..5 {
         let id = rt
