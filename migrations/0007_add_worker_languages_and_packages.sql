@@ -34,3 +34,13 @@ CREATE TABLE worker_refusals (
     at      TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (worker, problem, hash)
 );
+
+-- Every claim of a submission: which worker process took which attempt
+-- (a second attempt follows only a lease that expired).
+CREATE TABLE claims (
+    submission_id INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+    attempt       INTEGER NOT NULL,
+    worker        TEXT    NOT NULL,
+    claimed_at    TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (submission_id, attempt)
+);

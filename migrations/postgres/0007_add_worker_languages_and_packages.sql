@@ -27,3 +27,12 @@ CREATE TABLE worker_refusals (
         to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     PRIMARY KEY (worker, problem, hash)
 );
+
+CREATE TABLE claims (
+    submission_id BIGINT  NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+    attempt       BIGINT  NOT NULL,
+    worker        TEXT    NOT NULL,
+    claimed_at    TEXT    NOT NULL DEFAULT
+        to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    PRIMARY KEY (submission_id, attempt)
+);

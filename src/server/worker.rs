@@ -48,10 +48,13 @@ pub async fn try_judge_next<Q: Queue>(
         .iter()
         .cloned()
         .collect();
-    let Some(claim) = queue
-        .claim_next_of(env.lease, env.languages.as_deref(), &refused)
-        .await?
-    else {
+    let worker = super::registry::process_name();
+    let by = store::ClaimAs {
+        worker: &worker,
+        languages: env.languages.as_deref(),
+        refused: &refused,
+    };
+    let Some(claim) = queue.claim_next_as(env.lease, &by).await? else {
         return Ok(WorkOutcome::QueueEmpty);
     };
     let lease = claim.lease;

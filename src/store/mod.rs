@@ -54,7 +54,7 @@ mod users;
 mod web;
 
 pub use packages::{Published, Refusal};
-pub use queue::{Claim, Failed, Lease, Queue, MAX_TRIES};
+pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
 pub use users::{Revoked, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};
 

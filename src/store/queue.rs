@@ -42,6 +42,18 @@ pub struct Claim {
     pub submission: Submission,
 }
 
+/// Who claims, and what: a worker never claims a submission in a language
+/// it cannot compile, nor of a problem whose package it refused.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClaimAs<'a> {
+    /// The worker process (`host:pid`), recorded with each claim.
+    pub worker: &'a str,
+    /// The languages it has (all when `None`).
+    pub languages: Option<&'a [String]>,
+    /// The problems it refused.
+    pub refused: &'a [String],
+}
+
 /// What became of a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failed {
@@ -65,15 +77,12 @@ pub trait Queue: Send + Sync {
         lease: Duration,
     ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
 
-    /// [`Queue::claim_next`] among submissions in `languages` only (all
-    /// when `None`) and of problems outside `refused`: a worker never
-    /// claims what it cannot compile, nor a problem whose package it
-    /// refused.
-    fn claim_next_of(
+    /// [`Queue::claim_next`] for worker process `by` (recorded with the
+    /// claim), among submissions it can judge.
+    fn claim_next_as(
         &self,
         lease: Duration,
-        languages: Option<&[String]>,
-        refused: &[String],
+        by: &ClaimAs<'_>,
     ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
 
     /// The published version of a problem, if any.
@@ -163,7 +172,7 @@ impl Queue for Store {
     }
 
     async fn claim_next(&self, lease: Duration) -> Result<Option<Claim>, Error> {
-        self.claim_next_of(lease, None, &[]).await
+        self.claim_next_as(lease, &ClaimAs::default()).await
     }
 
     async fn published(&self, slug: &str) -> Result<Option<super::Published>, Error> {
@@ -184,17 +193,16 @@ impl Queue for Store {
         Store::refuse_package(self, worker, problem, hash, reason).await
     }
 
-    async fn claim_next_of(
+    async fn claim_next_as(
         &self,
         lease: Duration,
-        languages: Option<&[String]>,
-        refused: &[String],
+        by: &ClaimAs<'_>,
     ) -> Result<Option<Claim>, Error> {
         // The languages as one text, ",c,cpp,", that a row's language is
         // looked up in (the same SQL on both databases); the refused
         // problems likewise.
-        let languages = languages.map(|l| format!(",{},", l.join(",")));
-        let refused = (!refused.is_empty()).then(|| format!(",{},", refused.join(",")));
+        let languages = by.languages.map(|l| format!(",{},", l.join(",")));
+        let refused = (!by.refused.is_empty()).then(|| format!(",{},", by.refused.join(",")));
         let claimed = on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             // A submission whose last try was abandoned ends IE here, before
@@ -232,10 +240,19 @@ impl Queue for Store {
             .bind(refused.as_deref())
             .fetch_optional(&mut *tx)
             .await?;
-            if let Some((id, _)) = claimed {
+            if let Some((id, attempt)) = claimed {
                 // A previous attempt's partial results go; this attempt
                 // writes its own.
                 clear_tests!(tx, d, id);
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO claims (submission_id, attempt, worker) VALUES (?, ?, ?)",
+                ))
+                .bind(id)
+                .bind(attempt)
+                .bind(by.worker)
+                .execute(&mut *tx)
+                .await?;
             }
             tx.commit().await?;
             claimed

@@ -190,6 +190,24 @@ impl Store {
         }))
     }
 
+    /// The claims of one submission, or of every one: (submission, attempt,
+    /// worker process), in order.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn claims(&self, id: Option<i64>) -> Result<Vec<(i64, i64, String)>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, i64, String)>(&sql(
+                d,
+                "SELECT submission_id, attempt, worker FROM claims
+                 WHERE ?1 IS NULL OR submission_id = ?1 ORDER BY submission_id, attempt",
+            ))
+            .bind(id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// One submission with its results.
     ///
     /// # Errors

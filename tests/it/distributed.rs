@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use grundy::store::{NewSubmission, Queue, Store};
+use grundy::store::{ClaimAs, NewSubmission, Queue, Store};
 
 use crate::helpers::workspace_with_server;
 
@@ -82,6 +82,14 @@ fn concurrent_claims_take_each_submission_once_on_postgres() {
     concurrent_claims_take_each_submission_once(true);
 }
 
+fn as_with(languages: &[String]) -> ClaimAs<'_> {
+    ClaimAs {
+        worker: "test:1",
+        languages: Some(languages),
+        refused: &[],
+    }
+}
+
 /// A worker with only C never claims a C++ submission; one with C++ does.
 fn a_worker_claims_only_its_languages(postgres: bool) {
     let Some((url, _guard)) = database(postgres) else {
@@ -92,19 +100,16 @@ fn a_worker_claims_only_its_languages(postgres: bool) {
         let cpp = store.enqueue(new("cpp")).await.unwrap();
         let c = store.enqueue(new("c")).await.unwrap();
         let only_c = ["c".to_string()];
-        let claim = store
-            .claim_next_of(LEASE, Some(&only_c), &[])
-            .await
-            .unwrap();
+        let claim = store.claim_next_as(LEASE, &as_with(&only_c)).await.unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(c));
         assert!(store
-            .claim_next_of(LEASE, Some(&only_c), &[])
+            .claim_next_as(LEASE, &as_with(&only_c))
             .await
             .unwrap()
             .is_none());
         let with_cpp = ["c".to_string(), "cpp".to_string()];
         let claim = store
-            .claim_next_of(LEASE, Some(&with_cpp), &[])
+            .claim_next_as(LEASE, &as_with(&with_cpp))
             .await
             .unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(cpp));

@@ -4,6 +4,7 @@ mod attack;
 mod boundaries;
 mod checker;
 mod cli;
+mod cluster;
 mod coverage;
 mod distributed;
 mod export;
