@@ -45,8 +45,9 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A problems directory with nim and the shared code only.
-fn nim_only(dir: &Path) {
+/// A problems directory with nim and the shared code only (a server on
+/// PostgreSQL publishes every problem at start).
+pub fn nim_only(dir: &Path) {
     for name in ["nim", "_common"] {
         copy_dir(&repo().join("problems").join(name), &dir.join(name));
     }

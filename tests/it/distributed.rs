@@ -181,6 +181,10 @@ fn on_postgres_a_worker_whose_lease_expired_has_its_late_result_discarded() {
 fn on_postgres_a_server_killed_mid_run_loses_nothing() {
     let ws =
         workspace_with_server("lease_seconds = 1\nsubmissions_per_minute = 0\nmax_waiting = 0");
+    // The server publishes every problem at start: nim is enough here.
+    let problems = tempfile::tempdir().unwrap();
+    crate::cluster::nim_only(problems.path());
+    ws.use_problems(problems.path());
     if crate::pg::use_postgres(&ws) {
         crate::server::server_killed_mid_run_loses_nothing(&ws);
     }
@@ -193,4 +197,83 @@ fn on_postgres_a_separate_worker_process_judges_what_the_server_queues() {
     if crate::pg::use_postgres(&ws) {
         crate::server::separate_worker_process_judges_what_the_server_queues(&ws);
     }
+}
+
+/// `grundy publish` stores a package under the SHA-256 of its files with
+/// its tests' hashes; publishing it again names the same version; an
+/// unknown problem is one line on stderr and exit 2.
+#[test]
+fn publish_names_a_package_by_its_content() {
+    let ws = crate::helpers::Workspace::new();
+    let problems = tempfile::tempdir().unwrap();
+    crate::cluster::nim_only(problems.path());
+    ws.use_problems(problems.path());
+    let out = ws.grundy(&["publish", "nim"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (slug, hash) = out.stdout.trim().split_once(' ').expect("`slug hash`");
+    assert_eq!(slug, "nim");
+    assert_eq!(hash.len(), 64, "{hash}");
+    let again = ws.grundy(&["publish", "nim"]);
+    assert_eq!(again.stdout, out.stdout, "the same files, the same name");
+    let url = grundy::config::Config::load(&ws.config())
+        .unwrap()
+        .database_url();
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let published = store.published("nim").await.unwrap().unwrap();
+        assert_eq!(published.hash, hash);
+        let tests: Vec<serde_json::Value> = serde_json::from_str(&published.tests).unwrap();
+        assert!(tests.len() > 20, "{tests:?}");
+        assert!(tests
+            .iter()
+            .all(|t| t["input_sha256"].as_str().unwrap().len() == 64));
+        let blob = store.package_blob(hash).await.unwrap().unwrap();
+        assert_eq!(grundy::digest::sha256(&blob), hash);
+    });
+    let bad = ws.grundy(&["publish", "no-such-problem"]);
+    assert_eq!(bad.code, 2);
+    assert_eq!(bad.stderr.trim().lines().count(), 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("no-such-problem"), "{}", bad.stderr);
+}
+
+/// `grundy serve --workers 0` judges nothing, so it starts without
+/// sandbox isolation (it runs no untrusted code).
+#[test]
+fn serve_without_workers_needs_no_isolation() {
+    let ws = crate::helpers::Workspace::new();
+    let text = std::fs::read_to_string(ws.config()).unwrap();
+    std::fs::write(
+        ws.config(),
+        text.replace("isolation = \"auto\"", "isolation = \"none\""),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(ws.config())
+        .args(["serve", "--bind", "127.0.0.1:0", "--workers", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.contains("with 0 workers"), "{line:?}");
+    // Serving (so its signal handlers are in place) once it answers.
+    let api = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    match ureq::get(&format!("{api}/problems")).call() {
+        Ok(_) | Err(ureq::Error::Status(..)) => {}
+        Err(e) => panic!("{e}"),
+    }
+    // SAFETY: a plain signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert!(status.success());
 }
