@@ -277,3 +277,26 @@ fn serve_without_workers_needs_no_isolation() {
     let status = child.wait().unwrap();
     assert!(status.success());
 }
+
+/// `$GRUNDY_DATABASE_URL` names the database over config.toml's.
+#[test]
+fn the_database_url_from_the_environment_wins() {
+    let ws = crate::helpers::Workspace::new();
+    let problems = tempfile::tempdir().unwrap();
+    crate::cluster::nim_only(problems.path());
+    ws.use_problems(problems.path());
+    let other = tempfile::tempdir().unwrap();
+    let db = other.path().join("elsewhere.db");
+    let url = format!("sqlite://{}", db.display());
+    let out = ws.grundy_env(&[("GRUNDY_DATABASE_URL", &url)], &["publish", "nim"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    runtime().block_on(async {
+        let elsewhere = Store::open(&url).await.unwrap();
+        assert!(elsewhere.published("nim").await.unwrap().is_some());
+        let configured = grundy::config::Config::load(&ws.config())
+            .unwrap()
+            .database_url();
+        let configured = Store::open(&configured).await.unwrap();
+        assert!(configured.published("nim").await.unwrap().is_none());
+    });
+}
