@@ -53,6 +53,7 @@ pub(crate) mod db;
 mod listen;
 mod packages;
 pub mod queue;
+mod results;
 mod submissions;
 mod users;
 mod web;
