@@ -34,7 +34,9 @@ pub struct Config {
     /// The problem packages, one directory each (default `problems`).
     #[serde(default = "default_problems_dir")]
     pub problems_dir: PathBuf,
-    /// SQLite URL (default: `sqlite://<data_dir>/grundy.db`).
+    /// The database: a SQLite URL (default: `sqlite://<data_dir>/grundy.db`)
+    /// or a PostgreSQL one (`postgres://user@host/db`), for judges whose
+    /// workers run on many machines. `$GRUNDY_DATABASE_URL` overrides it.
     #[serde(default)]
     pub database_url: Option<String>,
     #[serde(default)]
@@ -495,8 +497,15 @@ impl Config {
         Ok(())
     }
 
-    /// The SQLite URL in force.
+    /// The database URL in force: `$GRUNDY_DATABASE_URL` where set, else
+    /// `database_url`, else SQLite in the data directory.
     pub fn database_url(&self) -> String {
+        if let Some(url) = std::env::var("GRUNDY_DATABASE_URL")
+            .ok()
+            .filter(|u| !u.is_empty())
+        {
+            return url;
+        }
         match &self.database_url {
             Some(url) => url.clone(),
             None => format!("sqlite://{}", self.data_dir.join("grundy.db").display()),

@@ -146,17 +146,29 @@ pub enum Command {
         /// Address to listen on (default from config.toml, else 127.0.0.1:8080).
         #[arg(long)]
         bind: Option<String>,
-        /// Judge workers (default from config.toml, else one per core).
+        /// Judge workers (default from config.toml, else one per core);
+        /// 0 serves without judging (workers elsewhere: `grundy worker`).
         #[arg(long)]
         workers: Option<usize>,
     },
-    /// Judge workers only, against the configured database (another
-    /// machine sharing the hosted judge's database and problems), until
-    /// SIGTERM or Ctrl-C.
+    /// Judge workers only, against the configured database (a server's
+    /// PostgreSQL, from any machine, or its SQLite file on the same one),
+    /// until SIGTERM or Ctrl-C.
     Worker {
         /// Judge workers (default from config.toml, else one per core).
         #[arg(long)]
         workers: Option<usize>,
+    },
+    /// Publish problem packages to the database for workers on other
+    /// machines (builds each one's tests and records their hashes; `grundy
+    /// serve` does it for every problem at start on PostgreSQL).
+    Publish {
+        /// Problems (slugs) to publish.
+        #[arg(required_unless_present = "all")]
+        problems: Vec<String>,
+        /// Every problem of the catalog.
+        #[arg(long, conflicts_with = "problems")]
+        all: bool,
     },
     /// Manage the hosted judge's accounts.
     User {
@@ -297,6 +309,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Doctor => doctor::run(&ctx),
         Command::Serve { bind, workers } => serve::run(&ctx, bind, workers, insecure),
         Command::Worker { workers } => serve::worker(&ctx, workers, insecure),
+        Command::Publish { problems, all } => serve::publish(&ctx, &problems, all),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
             UserCommand::List => accounts::list(&ctx),

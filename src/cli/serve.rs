@@ -1,6 +1,7 @@
 //! `grundy serve`: the hosted judge in one process (the API and the
-//! workers), until SIGTERM or Ctrl-C; `grundy worker`: the workers alone,
-//! for another machine that shares the database and the problems.
+//! workers, or none with `--workers 0`), until SIGTERM or Ctrl-C; `grundy
+//! worker`: the workers alone, for another machine that shares the
+//! database.
 
 use std::sync::Arc;
 
@@ -19,6 +20,12 @@ pub fn run(
     let bind = bind.unwrap_or_else(|| ctx.config.server.bind.clone());
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
+        if store.notifies() {
+            // PostgreSQL: workers elsewhere judge from the published
+            // packages, so every problem is published first.
+            let slugs = ctx.catalog.slugs().context("listing the problems")?;
+            publish_each(ctx, &store, &slugs, false).await?;
+        }
         let listener = tokio::net::TcpListener::bind(&bind)
             .await
             .with_context(|| format!("listening on {bind}"))?;
@@ -39,6 +46,9 @@ pub fn run(
 /// `grundy worker`: judge workers against the configured database until
 /// SIGTERM or Ctrl-C.
 pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> anyhow::Result<u8> {
+    if workers == Some(0) {
+        bail!("grundy worker --workers 0 would judge nothing (give 1 or more)");
+    }
     let (workers, rt) = prepare(ctx, workers, insecure)?;
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
@@ -53,23 +63,77 @@ pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> any
     })
 }
 
-/// The isolation check, the worker count and the runtime of a judge that
-/// serves others.
+/// `grundy publish`: the named problems, or every one, published to the
+/// configured database.
+pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Result<u8> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    rt.block_on(async {
+        let store = super::open_store(ctx).await?;
+        let slugs = if all {
+            ctx.catalog.slugs().context("listing the problems")?
+        } else {
+            problems.to_vec()
+        };
+        let failed = publish_each(ctx, &store, &slugs, true).await?;
+        store.close().await;
+        Ok(if failed == 0 { 0 } else { 2 })
+    })
+}
+
+/// Publishes each of `slugs`, one line each on stdout (`slug hash`), a
+/// line on stderr for one that fails; returns how many failed. A server
+/// (`strict` false) goes on without the failed ones, logging them.
+async fn publish_each(
+    ctx: &Arc<Context>,
+    store: &crate::store::Store,
+    slugs: &[String],
+    strict: bool,
+) -> anyhow::Result<usize> {
+    let mut failed = 0;
+    for slug in slugs {
+        match server::packages::publish(ctx, store, slug).await {
+            Ok(hash) if strict => println!("{slug} {hash}"),
+            Ok(hash) => tracing::info!(slug, hash, "published"),
+            Err(e) if strict => {
+                failed += 1;
+                eprintln!("grundy: publishing {slug}: {}", crate::errors::chain(&e));
+            }
+            Err(e) => {
+                failed += 1;
+                tracing::warn!(slug, error = %crate::errors::chain(&e), "not published");
+            }
+        }
+    }
+    Ok(failed)
+}
+
+/// The worker count, the isolation check (for a process that judges:
+/// one that only serves runs no submission) and the runtime of a judge
+/// that serves others. `--workers 0` means none; `workers = 0` in
+/// config.toml means one per core.
 fn prepare(
     ctx: &Arc<Context>,
     workers: Option<usize>,
     insecure: bool,
 ) -> anyhow::Result<(usize, tokio::runtime::Runtime)> {
-    if let Err(why) = ctx.tiers().require_isolation() {
-        if !insecure {
-            bail!("refusing to serve others without sandbox isolation: {why} (or start with --insecure)");
-        }
-        tracing::warn!(%why, "serving WITHOUT sandbox isolation (--insecure)");
-    }
-    let workers = match workers.unwrap_or(ctx.config.server.workers) {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+    let workers = match workers {
+        Some(n) => n,
+        None => match ctx.config.server.workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        },
     };
+    if workers > 0 {
+        if let Err(why) = ctx.tiers().require_isolation() {
+            if !insecure {
+                bail!("refusing to serve others without sandbox isolation: {why} (or start with --insecure)");
+            }
+            tracing::warn!(%why, "serving WITHOUT sandbox isolation (--insecure)");
+        }
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -3,6 +3,7 @@
 //! hand-made tests and the example submissions. This layer reads and
 //! validates; it never runs anything.
 
+pub mod archive;
 pub mod kattis;
 mod manifest;
 

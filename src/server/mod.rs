@@ -12,6 +12,7 @@
 
 mod api;
 mod error;
+pub mod packages;
 pub mod registry;
 pub mod worker;
 
@@ -165,38 +166,73 @@ pub async fn work(
 }
 
 /// Queues again the submissions whose leases expired (a judge killed
-/// mid-run), then starts `workers` workers.
+/// mid-run), finds which languages this machine has toolchains for (the
+/// only ones its workers claim), listens for new work where the database
+/// tells of it, then starts `workers` workers.
 async fn start_workers(
     state: &AppState,
     workers: usize,
 ) -> std::io::Result<Vec<tokio::task::JoinHandle<()>>> {
+    if workers == 0 {
+        return Ok(Vec::new());
+    }
     match state.store.requeue_expired().await {
         Ok(0) => {}
         Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
         Err(e) => return Err(std::io::Error::other(e)),
     }
-    if workers > 0 {
-        calibrate(state).await;
+    calibrate(state).await;
+    let ctx = state.ctx.clone();
+    let languages = tokio::task::spawn_blocking(move || registry::languages(&ctx))
+        .await
+        .map_err(std::io::Error::other)?;
+    for (id, why) in languages
+        .iter()
+        .filter_map(|l| Some((&l.id, l.missing.as_ref()?)))
+    {
+        tracing::warn!(language = %id, %why, "no toolchain: this machine judges none of it");
     }
-    let mut handles: Vec<_> = (0..workers)
-        .map(|_| {
-            tokio::spawn(worker::run(
-                state.store.clone(),
-                state.worker.clone(),
-                state.wake.clone(),
-                state.stop_signal(),
-            ))
-        })
-        .collect();
-    if workers > 0 {
-        handles.push(tokio::spawn(registry::run(
+    let mut env = state.worker.clone();
+    env.languages = Some(
+        languages
+            .iter()
+            .filter(|l| l.missing.is_none())
+            .map(|l| l.id.clone())
+            .collect(),
+    );
+    let mut handles = Vec::new();
+    let listener = state
+        .store
+        .wake_on_work(state.wake.clone())
+        .await
+        .map_err(std::io::Error::other)?;
+    let listening = listener.is_some();
+    if let Some(listener) = listener {
+        // Listens until the workers are told to stop.
+        let mut stop = state.stop_signal();
+        handles.push(tokio::spawn(async move {
+            let _ = stop.wait_for(|s| *s).await;
+            listener.abort();
+        }));
+    }
+    handles.extend((0..workers).map(|_| {
+        tokio::spawn(worker::run(
             state.store.clone(),
-            state.ctx.clone(),
-            (state.worker.timing.name.clone(), workers),
-            state.worker.busy.clone(),
+            env.clone(),
+            state.wake.clone(),
+            listening,
             state.stop_signal(),
-        )));
-    }
+        ))
+    }));
+    let registry = tokio::spawn(registry::run(
+        state.store.clone(),
+        state.ctx.clone(),
+        (state.worker.timing.name.clone(), workers),
+        languages,
+        state.worker.busy.clone(),
+        state.stop_signal(),
+    ));
+    handles.push(registry);
     Ok(handles)
 }
 

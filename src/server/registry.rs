@@ -1,7 +1,9 @@
 //! Each process running judge workers reports itself to the database, so
 //! the admin pages can show every worker of a judge spread over machines:
-//! how many workers, the sandbox tiers in force there (what `grundy
-//! doctor` prints), the submissions in hand, and when it was last heard of.
+//! how many workers, the machine's cores, the sandbox tiers in force there
+//! (what `grundy doctor` prints), the languages it has toolchains for with
+//! their versions (the only ones its workers claim), the submissions in
+//! hand, and when it was last heard of.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -31,12 +33,52 @@ pub fn tiers_text(ctx: &Context) -> String {
     out.trim_end().to_string()
 }
 
+/// One configured language on this machine.
+#[derive(Debug, Clone)]
+pub struct Language {
+    pub id: String,
+    /// The toolchain's version line, where it is there.
+    pub version: Option<String>,
+    /// Why it is not usable here, where it is not.
+    pub missing: Option<String>,
+}
+
+/// Every configured language, probed on this machine (it runs each
+/// toolchain's version command once: call it off the async threads).
+pub fn languages(ctx: &Context) -> Vec<Language> {
+    ctx.languages
+        .iter()
+        .map(|lang| match lang.version(ctx.runner().as_ref()) {
+            Ok(version) => Language {
+                id: lang.id.clone(),
+                version: Some(version),
+                missing: None,
+            },
+            Err(why) => Language {
+                id: lang.id.clone(),
+                version: None,
+                missing: Some(why),
+            },
+        })
+        .collect()
+}
+
+/// The languages as announced: `id version` a line, the usable ones only.
+pub fn languages_text(languages: &[Language]) -> String {
+    languages
+        .iter()
+        .filter_map(|l| Some(format!("{} {}", l.id, l.version.as_ref()?)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Reports this process until `stop` turns true, then removes its entry.
 /// A failure to report is logged; judging goes on regardless.
 pub async fn run(
     store: Store,
     ctx: Arc<Context>,
     (name, workers): (String, usize),
+    languages: Vec<Language>,
     busy: Busy,
     mut stop: watch::Receiver<bool>,
 ) {
@@ -46,6 +88,17 @@ pub async fn run(
     };
     if let Err(e) = store
         .register_workers(&name, i64::try_from(workers).unwrap_or(i64::MAX), &tiers)
+        .await
+    {
+        tracing::warn!(error = %e, "could not report the workers");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Err(e) = store
+        .announce_workers(
+            &name,
+            i64::try_from(cores).unwrap_or(1),
+            &languages_text(&languages),
+        )
         .await
     {
         tracing::warn!(error = %e, "could not report the workers");

@@ -13,6 +13,7 @@ use std::time::Duration;
 use tokio::sync::{watch, Notify};
 use tracing::Instrument as _;
 
+use super::packages::{self, PackageError};
 use crate::judge::{fair, Event, Judge, Plan, Request, Scaling, TestReport};
 use crate::site::speeds::LIVE;
 use crate::store::{self, Failed, FairTiming, Queue, Timed};
@@ -29,6 +30,8 @@ pub enum WorkOutcome {
     Failed(i64),
     /// Judged, but the lease was lost meanwhile: the result was discarded.
     Discarded(i64),
+    /// Given back unjudged: this machine refused the problem's package.
+    Refused(i64),
     QueueEmpty,
 }
 
@@ -44,9 +47,21 @@ pub async fn try_judge_next<Q: Queue + FairTiming>(
     queue: &Q,
     env: &WorkerEnv,
 ) -> Result<WorkOutcome, store::Error> {
+    let refused: Vec<String> = env
+        .refused
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .cloned()
+        .collect();
+    let by = store::ClaimAs {
+        worker: &env.timing.name,
+        languages: env.languages.as_deref(),
+        refused: &refused,
+    };
     let (claim, rerun) = match queue.claim_rerun(&env.timing.name, env.lease, LIVE).await? {
         Some(claim) => (claim, true),
-        None => match queue.claim_next(env.lease).await? {
+        None => match queue.claim_next_as(env.lease, &by).await? {
             Some(claim) => (claim, false),
             None => return Ok(WorkOutcome::QueueEmpty),
         },
@@ -103,8 +118,21 @@ async fn judge_claim<Q: Queue + FairTiming>(
         }
     };
     let sub = claim.submission;
+    let problem = sub.problem.clone();
+    // The published version of the problem, where there is one; else the
+    // problems directory (one machine, or a shared disk).
+    let fetched = match packages::fetch(queue, &env.ctx, &problem).await {
+        Ok(fetched) => fetched,
+        Err(PackageError::Store(e)) => return Err(e),
+        Err(e) => {
+            let reason = format!("fetching the package: {}", crate::errors::chain(&e));
+            return refuse(queue, env, lease, &problem, "", &reason).await;
+        }
+    };
+    let hash = fetched.as_ref().map(|f| f.hash.clone()).unwrap_or_default();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
     let ctx = env.ctx.clone();
+    let verified = env.verified.clone();
     let span = tracing::Span::current();
     let mut job = tokio::task::spawn_blocking(move || {
         span.in_scope(|| {
@@ -114,13 +142,17 @@ async fn judge_claim<Q: Queue + FairTiming>(
                 file_name: "source",
                 source: sub.source,
             };
+            let catalog = fetched.as_ref().map_or(&ctx.catalog, |f| &f.catalog);
             let plan = Plan::build(
                 request,
-                &ctx.catalog,
+                catalog,
                 &ctx.test_data(),
                 ctx.config.limits.source_limit,
             )
-            .map_err(|e| format!("preparing: {}", crate::errors::chain(&e)))?;
+            .map_err(|e| Stop::Failed(format!("preparing: {}", crate::errors::chain(&e))))?;
+            if let Some(f) = &fetched {
+                check_package(&plan, f, &verified)?;
+            }
             let judge = Judge {
                 scaling,
                 ..ctx.judge()
@@ -135,7 +167,7 @@ async fn judge_claim<Q: Queue + FairTiming>(
                     }
                 })
                 .map(|report| (report, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)))
-                .map_err(|e| format!("judging: {}", crate::errors::chain(&e)))
+                .map_err(|e| Stop::Failed(format!("judging: {}", crate::errors::chain(&e))))
         })
     });
     let period = (env.lease / 3).max(Duration::from_millis(100));
@@ -211,11 +243,83 @@ async fn judge_claim<Q: Queue + FairTiming>(
                 WorkOutcome::Discarded(id)
             }
         }
-        Ok(Err(reason)) => fail(queue, lease, &reason).await?,
+        Ok(Err(Stop::Failed(reason))) => fail(queue, lease, &reason).await?,
+        Ok(Err(Stop::Refused(reason))) => {
+            refuse(queue, env, lease, &problem, &hash, &reason).await?
+        }
         Err(e) => fail(queue, lease, &format!("the judge panicked: {e}")).await?,
     };
     env.changed(id);
     Ok(outcome)
+}
+
+/// Why a judging stopped short of a result.
+enum Stop {
+    /// The judge failed (retried, then `IE`).
+    Failed(String),
+    /// This machine's build of the published package does not match the
+    /// publisher's: it judges none of that problem.
+    Refused(String),
+}
+
+/// Checks this machine's tests of a published version against the
+/// publisher's hashes, once per version and process, before any of it is
+/// judged.
+fn check_package(
+    plan: &Plan,
+    fetched: &packages::Fetched,
+    verified: &std::sync::Mutex<std::collections::BTreeSet<String>>,
+) -> Result<(), Stop> {
+    let done = |v: &std::sync::Mutex<std::collections::BTreeSet<String>>| {
+        v.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&fetched.hash)
+    };
+    if done(verified) {
+        return Ok(());
+    }
+    match packages::mismatch(&plan.shared_tests(), &fetched.tests) {
+        Ok(None) => {
+            verified
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(fetched.hash.clone());
+            Ok(())
+        }
+        Ok(Some(why)) => Err(Stop::Refused(format!(
+            "package {}: {why}",
+            &fetched.hash[..fetched.hash.len().min(12)]
+        ))),
+        Err(e) => Err(Stop::Failed(format!(
+            "checking the tests: {}",
+            crate::errors::chain(&e)
+        ))),
+    }
+}
+
+/// This process refuses `problem`: recorded for the admins, never claimed
+/// again here, and the submission given back untouched for another worker.
+async fn refuse<Q: Queue>(
+    queue: &Q,
+    env: &WorkerEnv,
+    lease: store::Lease,
+    problem: &str,
+    hash: &str,
+    reason: &str,
+) -> Result<WorkOutcome, store::Error> {
+    tracing::error!(
+        problem,
+        reason,
+        "refusing the problem: this machine's tests differ from the publisher's"
+    );
+    env.refused
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(problem.to_string());
+    let worker = super::registry::process_name();
+    persist(|| queue.refuse_package(&worker, problem, hash, reason)).await?;
+    persist(|| queue.release(lease)).await?;
+    Ok(WorkOutcome::Refused(lease.id))
 }
 
 /// Runs a database write up to [`WRITE_TRIES`] times while it fails (a
@@ -284,8 +388,12 @@ async fn fail<Q: Queue>(
 const RETRY_PAUSE: Duration = Duration::from_secs(1);
 
 /// How often an idle worker looks at the queue without being woken (for
-/// expired leases, and submissions stored by another process).
+/// expired leases, and submissions stored by another process): often on
+/// SQLite, which cannot tell other processes' workers of new work; seldom
+/// on PostgreSQL, which does (LISTEN/NOTIFY), where the look is only for
+/// leases that expired and retries whose pause ended.
 const IDLE_POLL: Duration = Duration::from_millis(500);
+const IDLE_POLL_NOTIFIED: Duration = Duration::from_secs(5);
 
 /// Runs one worker until `stop` turns true; the submission in hand when it
 /// does is judged to the end first.
@@ -293,12 +401,23 @@ pub async fn run<Q: Queue + FairTiming>(
     queue: Q,
     env: WorkerEnv,
     wake: Arc<Notify>,
+    notified_by_db: bool,
     mut stop: watch::Receiver<bool>,
 ) {
+    let poll = if notified_by_db {
+        IDLE_POLL_NOTIFIED
+    } else {
+        IDLE_POLL
+    };
     loop {
         if *stop.borrow() {
             break;
         }
+        // Listening from before the look at the queue: work that arrives
+        // between an empty look and the wait still wakes this worker.
+        let woken = wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
         let idle = match try_judge_next(&queue, &env).await {
             Ok(WorkOutcome::QueueEmpty) => true,
             Ok(_) => false,
@@ -309,8 +428,8 @@ pub async fn run<Q: Queue + FairTiming>(
         };
         if idle {
             tokio::select! {
-                _ = wake.notified() => {}
-                _ = tokio::time::sleep(IDLE_POLL) => {}
+                _ = woken => {}
+                _ = tokio::time::sleep(poll) => {}
                 _ = stop.wait_for(|s| *s) => {}
             }
         }

@@ -30,6 +30,14 @@ pub struct WorkerEnv {
     pub changes: Arc<Changes>,
     /// The submissions this process's workers hold now (for the admin pages).
     pub busy: Busy,
+    /// The languages this machine has toolchains for, the only ones its
+    /// workers claim (`None`: any, before they are known).
+    pub languages: Option<Arc<[String]>>,
+    /// The problems whose published package this process's build did not
+    /// match: its workers claim none of them.
+    pub refused: Arc<Mutex<BTreeSet<String>>>,
+    /// The published package versions whose tests this process checked.
+    pub verified: Arc<Mutex<BTreeSet<String>>>,
     /// This process's name among the workers and its measured speed.
     pub timing: Arc<WorkerTiming>,
 }
@@ -205,6 +213,9 @@ impl AppState {
                 changes: Arc::default(),
                 busy: Default::default(),
                 timing: Arc::default(),
+                languages: None,
+                refused: Default::default(),
+                verified: Default::default(),
             },
             ctx,
             store,

@@ -9,34 +9,24 @@
 //! and it is told so. A submission abandoned on its third try ends `IE`
 //! with the reason, never loops.
 //!
-//! [`Queue`] is the interface; [`Store`] (SQLite) is its first
-//! implementation. Every SQLite transaction here begins with a write, so it
+//! [`Queue`] is the interface; [`Store`] implements it on SQLite and on
+//! PostgreSQL. Every SQLite transaction here begins with a write, so it
 //! takes the write lock at once and waits for it under the busy timeout (a
 //! deferred transaction that reads first cannot upgrade under contention
-//! and fails with "database is locked").
+//! and fails with "database is locked"). On PostgreSQL many workers claim
+//! at once: the row to claim is picked `FOR UPDATE SKIP LOCKED`, so each
+//! takes a different one without waiting for the others.
 
 use std::future::Future;
 use std::time::Duration;
 
+use super::db::{on_db, sql};
+use super::results::{clear_tests, insert_group, insert_test, transcript_json};
 use super::{Error, NewSubmission, Store, Submission};
-use crate::judge::{GroupReport, Report, TestReport};
+use crate::judge::{Report, TestReport};
 
 /// Claims a submission may make before it ends `IE`.
 pub const MAX_TRIES: i64 = 3;
-
-/// The database's clock in Unix milliseconds (one value per statement).
-macro_rules! now_ms {
-    () => {
-        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
-    };
-}
-
-/// The timestamp format of the `*_at` columns.
-macro_rules! now_text {
-    () => {
-        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-    };
-}
 
 /// One claim of one submission: valid while `attempt` is the submission's
 /// current attempt and its lease has not expired.
@@ -51,6 +41,18 @@ pub struct Lease {
 pub struct Claim {
     pub lease: Lease,
     pub submission: Submission,
+}
+
+/// Who claims, and what: a worker never claims a submission in a language
+/// it cannot compile, nor of a problem whose package it refused.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClaimAs<'a> {
+    /// The worker process (`host:pid`), recorded with each claim.
+    pub worker: &'a str,
+    /// The languages it has (all when `None`).
+    pub languages: Option<&'a [String]>,
+    /// The problems it refused.
+    pub refused: &'a [String],
 }
 
 /// What became of a failed attempt.
@@ -75,6 +77,35 @@ pub trait Queue: Send + Sync {
         &self,
         lease: Duration,
     ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
+
+    /// [`Queue::claim_next`] for worker process `by` (recorded with the
+    /// claim), among submissions it can judge.
+    fn claim_next_as(
+        &self,
+        lease: Duration,
+        by: &ClaimAs<'_>,
+    ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
+
+    /// The published version of a problem, if any.
+    fn published(
+        &self,
+        slug: &str,
+    ) -> impl Future<Output = Result<Option<super::Published>, Error>> + Send;
+
+    /// A published package's blob.
+    fn package_blob(
+        &self,
+        hash: &str,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, Error>> + Send;
+
+    /// Records that `worker` refused version `hash` of `problem`.
+    fn refuse_package(
+        &self,
+        worker: &str,
+        problem: &str,
+        hash: &str,
+        reason: &str,
+    ) -> impl Future<Output = Result<(), Error>> + Send;
 
     /// Claims one specific queued submission (a local `grundy submit`).
     fn claim(
@@ -142,48 +173,95 @@ impl Queue for Store {
     }
 
     async fn claim_next(&self, lease: Duration) -> Result<Option<Claim>, Error> {
-        let mut tx = self.pool.begin().await?;
-        // A submission whose last try was abandoned ends IE here, before
-        // it could be claimed a fourth time.
-        let abandoned = sqlx::query_scalar::<_, i64>(concat!(
-            "UPDATE submissions SET status = 'done', verdict = 'IE', score = 0, time_ms = 0,
-                 memory_kib = 0, lease_until = NULL, finished_at = ",
-            now_text!(),
-            ", error = 'judging was abandoned on every try (lease expired)'
-             WHERE status = 'judging' AND COALESCE(lease_until, 0) <= ",
-            now_ms!(),
-            " AND tries >= ? RETURNING id"
-        ))
-        .bind(MAX_TRIES)
-        .fetch_all(&mut *tx)
-        .await?;
-        for id in abandoned {
-            clear_tests(&mut tx, id).await?;
-        }
-        let claimed = sqlx::query_as::<_, (i64, i64)>(concat!(
-            "UPDATE submissions SET status = 'judging', attempt = attempt + 1, tries = tries + 1,
-                 lease_until = ",
-            now_ms!(),
-            " + ?, claimed_at = ",
-            now_text!(),
-            " WHERE id = (SELECT id FROM submissions
-                          WHERE ((status = 'queued' AND COALESCE(lease_until, 0) <= ",
-            now_ms!(),
-            ") OR (status = 'judging' AND COALESCE(lease_until, 0) <= ",
-            now_ms!(),
-            ")) AND rerun_exclude IS NULL ORDER BY priority, id LIMIT 1)
-             RETURNING id, attempt"
-        ))
-        .bind(millis(lease))
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((id, attempt)) = claimed else {
+        self.claim_next_as(lease, &ClaimAs::default()).await
+    }
+
+    async fn published(&self, slug: &str) -> Result<Option<super::Published>, Error> {
+        Store::published(self, slug).await
+    }
+
+    async fn package_blob(&self, hash: &str) -> Result<Option<Vec<u8>>, Error> {
+        Store::package_blob(self, hash).await
+    }
+
+    async fn refuse_package(
+        &self,
+        worker: &str,
+        problem: &str,
+        hash: &str,
+        reason: &str,
+    ) -> Result<(), Error> {
+        Store::refuse_package(self, worker, problem, hash, reason).await
+    }
+
+    async fn claim_next_as(
+        &self,
+        lease: Duration,
+        by: &ClaimAs<'_>,
+    ) -> Result<Option<Claim>, Error> {
+        // The languages as one text, ",c,cpp,", that a row's language is
+        // looked up in (the same SQL on both databases); the refused
+        // problems likewise.
+        let languages = by.languages.map(|l| format!(",{},", l.join(",")));
+        let refused = (!by.refused.is_empty()).then(|| format!(",{},", by.refused.join(",")));
+        let claimed = on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            // A submission whose last try was abandoned ends IE here, before
+            // it could be claimed a fourth time.
+            let abandoned = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "UPDATE submissions SET status = 'done', verdict = 'IE', score = 0, time_ms = 0,
+                     memory_kib = 0, lease_until = NULL, finished_at = {now_text},
+                     error = 'judging was abandoned on every try (lease expired)'
+                 WHERE id IN (SELECT id FROM submissions
+                              WHERE status = 'judging' AND COALESCE(lease_until, 0) <= {now_ms}
+                                AND tries >= ? {skip_locked})
+                 RETURNING id",
+            ))
+            .bind(MAX_TRIES)
+            .fetch_all(&mut *tx)
+            .await?;
+            for id in abandoned {
+                clear_tests!(tx, d, id);
+            }
+            let claimed = sqlx::query_as::<_, (i64, i64)>(&sql(
+                d,
+                "UPDATE submissions SET status = 'judging', attempt = attempt + 1,
+                     tries = tries + 1, lease_until = {now_ms} + ?1, claimed_at = {now_text}
+                 WHERE id = (SELECT id FROM submissions
+                             WHERE ((status = 'queued' AND COALESCE(lease_until, 0) <= {now_ms})
+                                 OR (status = 'judging' AND COALESCE(lease_until, 0) <= {now_ms}))
+                               AND rerun_exclude IS NULL
+                               AND (?2 IS NULL OR ?2 LIKE '%,' || language || ',%')
+                               AND (?3 IS NULL OR ?3 NOT LIKE '%,' || problem || ',%')
+                             ORDER BY priority, id LIMIT 1 {skip_locked})
+                 RETURNING id, attempt",
+            ))
+            .bind(millis(lease))
+            .bind(languages.as_deref())
+            .bind(refused.as_deref())
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some((id, attempt)) = claimed {
+                // A previous attempt's partial results go; this attempt
+                // writes its own.
+                clear_tests!(tx, d, id);
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO claims (submission_id, attempt, worker) VALUES (?, ?, ?)",
+                ))
+                .bind(id)
+                .bind(attempt)
+                .bind(by.worker)
+                .execute(&mut *tx)
+                .await?;
+            }
             tx.commit().await?;
+            claimed
+        });
+        let Some((id, attempt)) = claimed else {
             return Ok(None);
         };
-        // A previous attempt's partial results go; this attempt writes its own.
-        clear_tests(&mut tx, id).await?;
-        tx.commit().await?;
         let submission = self.get(id).await?.ok_or(Error::Vanished(id))?;
         Ok(Some(Claim {
             lease: Lease { id, attempt },
@@ -192,33 +270,36 @@ impl Queue for Store {
     }
 
     async fn claim(&self, id: i64, lease: Duration) -> Result<Option<Lease>, Error> {
-        let attempt = sqlx::query_scalar::<_, i64>(concat!(
-            "UPDATE submissions SET status = 'judging', attempt = attempt + 1, tries = tries + 1,
-                 lease_until = ",
-            now_ms!(),
-            " + ?, claimed_at = ",
-            now_text!(),
-            " WHERE id = ? AND status = 'queued' RETURNING attempt"
-        ))
-        .bind(millis(lease))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let attempt = on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "UPDATE submissions SET status = 'judging', attempt = attempt + 1,
+                     tries = tries + 1, lease_until = {now_ms} + ?, claimed_at = {now_text}
+                 WHERE id = ? AND status = 'queued' RETURNING attempt",
+            ))
+            .bind(millis(lease))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        });
         Ok(attempt.map(|attempt| Lease { id, attempt }))
     }
 
     async fn renew(&self, lease: Lease, by: Duration) -> Result<bool, Error> {
-        let done = sqlx::query(concat!(
-            "UPDATE submissions SET lease_until = ",
-            now_ms!(),
-            " + ? WHERE id = ? AND attempt = ? AND status = 'judging'"
-        ))
-        .bind(millis(by))
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        let done = on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE submissions SET lease_until = {now_ms} + ?
+                 WHERE id = ? AND attempt = ? AND status = 'judging'",
+            ))
+            .bind(millis(by))
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(done == 1)
     }
 
     async fn record_test(
@@ -227,65 +308,79 @@ impl Queue for Store {
         position: usize,
         t: &TestReport,
     ) -> Result<bool, Error> {
-        let done = sqlx::query(
-            "INSERT OR REPLACE INTO test_results (submission_id, position, name, test_group,
-                 verdict, time_ms, wall_ms, memory_kib, exit_code, signal, message, score,
-                 transcript)
-             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-             WHERE EXISTS (SELECT 1 FROM submissions
-                           WHERE id = ? AND attempt = ? AND status = 'judging')",
-        )
-        .bind(lease.id)
-        .bind(position as i64)
-        .bind(&t.name)
-        .bind(t.group.as_str())
-        .bind(t.verdict.as_str())
-        .bind(t.time_ms as i64)
-        .bind(t.wall_ms as i64)
-        .bind(t.memory_kib as i64)
-        .bind(t.exit_code)
-        .bind(t.signal)
-        .bind(&t.message)
-        .bind(t.score)
-        .bind(transcript_json(t))
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        let done = on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO test_results (submission_id, position, name, test_group,
+                     verdict, time_ms, wall_ms, memory_kib, exit_code, signal, message, score,
+                     transcript)
+                 SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                 WHERE EXISTS (SELECT 1 FROM submissions
+                               WHERE id = ? AND attempt = ? AND status = 'judging')
+                 ON CONFLICT (submission_id, position) DO UPDATE SET
+                     name = excluded.name, test_group = excluded.test_group,
+                     verdict = excluded.verdict, time_ms = excluded.time_ms,
+                     wall_ms = excluded.wall_ms, memory_kib = excluded.memory_kib,
+                     exit_code = excluded.exit_code, signal = excluded.signal,
+                     message = excluded.message, score = excluded.score,
+                     transcript = excluded.transcript",
+            ))
+            .bind(lease.id)
+            .bind(position as i64)
+            .bind(&t.name)
+            .bind(t.group.as_str())
+            .bind(t.verdict.as_str())
+            .bind(t.time_ms as i64)
+            .bind(t.wall_ms as i64)
+            .bind(t.memory_kib as i64)
+            .bind(t.exit_code.map(i64::from))
+            .bind(t.signal.map(i64::from))
+            .bind(&t.message)
+            .bind(t.score)
+            .bind(transcript_json(t))
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(done == 1)
     }
 
     async fn finish(&self, lease: Lease, report: &Report) -> Result<bool, Error> {
-        let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(concat!(
-            "UPDATE submissions SET status = 'done', verdict = ?, score = ?, time_ms = ?,
-                 memory_kib = ?, compile_output = ?, lease_until = NULL, error = NULL,
-                 finished_at = ",
-            now_text!(),
-            " WHERE id = ? AND attempt = ? AND status = 'judging'"
-        ))
-        .bind(report.verdict.as_str())
-        .bind(i64::from(report.score))
-        .bind(report.time_ms as i64)
-        .bind(report.memory_kib as i64)
-        .bind(&report.compile_output)
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            // Dropping the transaction rolls it back; nothing was written.
-            return Ok(false);
-        }
-        clear_tests(&mut tx, lease.id).await?;
-        for (position, t) in report.tests.iter().enumerate() {
-            insert_test(&mut tx, lease.id, position, t).await?;
-        }
-        for (position, g) in report.groups.iter().enumerate() {
-            insert_group(&mut tx, lease.id, position, g).await?;
-        }
-        tx.commit().await?;
-        Ok(true)
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let done = sqlx::query(&sql(
+                d,
+                "UPDATE submissions SET status = 'done', verdict = ?, score = ?, time_ms = ?,
+                     memory_kib = ?, compile_output = ?, lease_until = NULL, error = NULL,
+                     finished_at = {now_text}
+                 WHERE id = ? AND attempt = ? AND status = 'judging'",
+            ))
+            .bind(report.verdict.as_str())
+            .bind(i64::from(report.score))
+            .bind(report.time_ms as i64)
+            .bind(report.memory_kib as i64)
+            .bind(&report.compile_output)
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() == 1 {
+                clear_tests!(tx, d, lease.id);
+                for (position, t) in report.tests.iter().enumerate() {
+                    insert_test!(tx, d, lease.id, position, t);
+                }
+                for (position, g) in report.groups.iter().enumerate() {
+                    insert_group!(tx, d, lease.id, position, g);
+                }
+                tx.commit().await?;
+                true
+            } else {
+                // Dropping the transaction rolls it back; nothing was written.
+                false
+            }
+        }))
     }
 
     async fn fail(
@@ -294,78 +389,85 @@ impl Queue for Store {
         reason: &str,
         retry_after: Duration,
     ) -> Result<Failed, Error> {
-        let mut tx = self.pool.begin().await?;
-        let status = sqlx::query_scalar::<_, String>(concat!(
-            "UPDATE submissions SET
-                 status = CASE WHEN tries >= ?1 THEN 'done' ELSE 'queued' END,
-                 verdict = CASE WHEN tries >= ?1 THEN 'IE' END,
-                 score = CASE WHEN tries >= ?1 THEN 0 END,
-                 time_ms = CASE WHEN tries >= ?1 THEN 0 END,
-                 memory_kib = CASE WHEN tries >= ?1 THEN 0 END,
-                 finished_at = CASE WHEN tries >= ?1 THEN ",
-            now_text!(),
-            " END,
-                 lease_until = CASE WHEN tries >= ?1 THEN NULL ELSE ",
-            now_ms!(),
-            " + ?5 END,
-                 error = ?2
-             WHERE id = ?3 AND attempt = ?4 AND status = 'judging'
-             RETURNING status"
-        ))
-        .bind(MAX_TRIES)
-        .bind(reason)
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .bind(millis(retry_after))
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(status) = status else {
-            return Ok(Failed::LeaseLost);
-        };
-        clear_tests(&mut tx, lease.id).await?;
-        tx.commit().await?;
-        Ok(if status == "done" {
-            Failed::GaveUp
-        } else {
-            Failed::Requeued
+        let status = on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let status = sqlx::query_scalar::<_, String>(&sql(
+                d,
+                "UPDATE submissions SET
+                     status = CASE WHEN tries >= ?1 THEN 'done' ELSE 'queued' END,
+                     verdict = CASE WHEN tries >= ?1 THEN 'IE' END,
+                     score = CASE WHEN tries >= ?1 THEN 0 END,
+                     time_ms = CASE WHEN tries >= ?1 THEN 0 END,
+                     memory_kib = CASE WHEN tries >= ?1 THEN 0 END,
+                     finished_at = CASE WHEN tries >= ?1 THEN {now_text} END,
+                     lease_until = CASE WHEN tries >= ?1 THEN NULL ELSE {now_ms} + ?5 END,
+                     error = ?2
+                 WHERE id = ?3 AND attempt = ?4 AND status = 'judging'
+                 RETURNING status",
+            ))
+            .bind(MAX_TRIES)
+            .bind(reason)
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .bind(millis(retry_after))
+            .fetch_optional(&mut *tx)
+            .await?;
+            if status.is_some() {
+                clear_tests!(tx, d, lease.id);
+                tx.commit().await?;
+            }
+            status
+        });
+        Ok(match status.as_deref() {
+            None => Failed::LeaseLost,
+            Some("done") => Failed::GaveUp,
+            Some(_) => Failed::Requeued,
         })
     }
 
     async fn release(&self, lease: Lease) -> Result<bool, Error> {
-        let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(
-            "UPDATE submissions SET status = 'queued', tries = MAX(tries - 1, 0),
-                 lease_until = NULL
-             WHERE id = ? AND attempt = ? AND status = 'judging'",
-        )
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Ok(false);
-        }
-        clear_tests(&mut tx, lease.id).await?;
-        tx.commit().await?;
-        Ok(true)
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let done = sqlx::query(&sql(
+                d,
+                "UPDATE submissions SET status = 'queued',
+                     tries = CASE WHEN tries > 0 THEN tries - 1 ELSE 0 END, lease_until = NULL
+                 WHERE id = ? AND attempt = ? AND status = 'judging'",
+            ))
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() == 1 {
+                clear_tests!(tx, d, lease.id);
+                tx.commit().await?;
+                true
+            } else {
+                false
+            }
+        }))
     }
 
     async fn requeue_expired(&self) -> Result<u64, Error> {
-        let mut tx = self.pool.begin().await?;
-        let ids = sqlx::query_scalar::<_, i64>(concat!(
-            "UPDATE submissions SET status = 'queued', lease_until = NULL
-             WHERE status = 'judging' AND COALESCE(lease_until, 0) <= ",
-            now_ms!(),
-            " AND tries < ? RETURNING id"
-        ))
-        .bind(MAX_TRIES)
-        .fetch_all(&mut *tx)
-        .await?;
-        for id in &ids {
-            clear_tests(&mut tx, *id).await?;
-        }
-        tx.commit().await?;
-        Ok(ids.len() as u64)
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let ids = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "UPDATE submissions SET status = 'queued', lease_until = NULL
+                 WHERE id IN (SELECT id FROM submissions
+                              WHERE status = 'judging' AND COALESCE(lease_until, 0) <= {now_ms}
+                                AND tries < ? {skip_locked})
+                 RETURNING id",
+            ))
+            .bind(MAX_TRIES)
+            .fetch_all(&mut *tx)
+            .await?;
+            for id in &ids {
+                clear_tests!(tx, d, *id);
+            }
+            tx.commit().await?;
+            ids.len() as u64
+        }))
     }
 
     async fn rejudge(&self, id: i64) -> Result<bool, Error> {
@@ -375,132 +477,4 @@ impl Queue for Store {
     async fn rejudge_problem(&self, problem: &str) -> Result<u64, Error> {
         self.rejudge_where(None, Some(problem)).await
     }
-}
-
-impl Store {
-    /// Rejudges one submission (by id) or a problem's (by slug): the
-    /// current results move to the history, the rows go back in the queue
-    /// behind live submissions with a fresh count of tries.
-    async fn rejudge_where(&self, id: Option<i64>, problem: Option<&str>) -> Result<u64, Error> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO submission_history (submission_id, verdict, score, time_ms, memory_kib,
-                 compile_output, finished_at, tests)
-             SELECT s.id, s.verdict, s.score, s.time_ms, s.memory_kib, s.compile_output,
-                    s.finished_at,
-                    (SELECT json_group_array(json(t)) FROM
-                        (SELECT json_object('name', name, 'group', test_group,
-                                 'verdict', verdict, 'time_ms', time_ms, 'wall_ms', wall_ms,
-                                 'memory_kib', memory_kib, 'exit_code', exit_code,
-                                 'signal', signal, 'message', message) AS t
-                         FROM test_results WHERE submission_id = s.id ORDER BY position))
-             FROM submissions s
-             WHERE s.status = 'done' AND (s.id = ?1 OR s.problem = ?2)",
-        )
-        .bind(id)
-        .bind(problem)
-        .execute(&mut *tx)
-        .await?;
-        for table in [
-            "DELETE FROM test_results WHERE submission_id IN
-                 (SELECT id FROM submissions WHERE status = 'done' AND (id = ?1 OR problem = ?2))",
-            "DELETE FROM group_results WHERE submission_id IN
-                 (SELECT id FROM submissions WHERE status = 'done' AND (id = ?1 OR problem = ?2))",
-        ] {
-            sqlx::query(table)
-                .bind(id)
-                .bind(problem)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let done = sqlx::query(
-            "UPDATE submissions SET status = 'queued', priority = 1, tries = 0, verdict = NULL,
-                 score = NULL, time_ms = NULL, memory_kib = NULL, compile_output = '',
-                 finished_at = NULL, lease_until = NULL, error = NULL, rerun_exclude = NULL,
-                 first_verdict = NULL
-             WHERE status = 'done' AND (id = ?1 OR problem = ?2)",
-        )
-        .bind(id)
-        .bind(problem)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(done.rows_affected())
-    }
-}
-
-/// Removes a submission's test and group results (a new attempt writes
-/// its own).
-async fn clear_tests(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, id: i64) -> Result<(), Error> {
-    sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM group_results WHERE submission_id = ?")
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
-/// A test's transcript as stored (JSON), if it has one.
-fn transcript_json(t: &TestReport) -> Option<String> {
-    t.transcript
-        .as_ref()
-        .and_then(|tr| serde_json::to_string(tr).ok())
-}
-
-async fn insert_group(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    id: i64,
-    position: usize,
-    g: &GroupReport,
-) -> Result<(), Error> {
-    // A list of strings always serializes.
-    let tests = serde_json::to_string(&g.tests).unwrap_or_else(|_| "[]".into());
-    sqlx::query(
-        "INSERT INTO group_results (submission_id, position, name, points, score, verdict,
-             skipped, tests)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(id)
-    .bind(position as i64)
-    .bind(g.name.as_str())
-    .bind(i64::from(g.points))
-    .bind(i64::from(g.score))
-    .bind(g.verdict.map(|v| v.as_str()))
-    .bind(g.skipped)
-    .bind(tests)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-async fn insert_test(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    id: i64,
-    position: usize,
-    t: &TestReport,
-) -> Result<(), Error> {
-    sqlx::query(
-        "INSERT INTO test_results (submission_id, position, name, test_group, verdict,
-             time_ms, wall_ms, memory_kib, exit_code, signal, message, score, transcript)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(id)
-    .bind(position as i64)
-    .bind(&t.name)
-    .bind(t.group.as_str())
-    .bind(t.verdict.as_str())
-    .bind(t.time_ms as i64)
-    .bind(t.wall_ms as i64)
-    .bind(t.memory_kib as i64)
-    .bind(t.exit_code)
-    .bind(t.signal)
-    .bind(&t.message)
-    .bind(t.score)
-    .bind(transcript_json(t))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }

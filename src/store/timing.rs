@@ -14,16 +14,10 @@
 use std::future::Future;
 use std::time::Duration;
 
+use super::db::{on_db, sql};
 use super::{Claim, Error, Lease, Store};
 use crate::judge::Calibration;
 use crate::verdict::Verdict;
-
-/// The database's clock in Unix milliseconds (one value per statement).
-macro_rules! now_ms {
-    () => {
-        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
-    };
-}
 
 /// One worker's calibration as recorded.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -117,16 +111,17 @@ fn millis(d: Duration) -> i64 {
 
 impl FairTiming for Store {
     async fn live_speeds(&self, fresh: Duration) -> Result<Vec<WorkerSpeed>, Error> {
-        Ok(sqlx::query_as::<_, WorkerSpeed>(concat!(
-            "SELECT s.worker, s.median_ms, s.runs_ms, s.language, s.measured_at
-             FROM worker_speeds s JOIN workers w ON w.name = s.worker
-             WHERE w.seen_ms >= ",
-            now_ms!(),
-            " - ? ORDER BY s.median_ms, s.worker"
-        ))
-        .bind(millis(fresh))
-        .fetch_all(&self.pool)
-        .await?)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, WorkerSpeed>(&sql(
+                d,
+                "SELECT s.worker, s.median_ms, s.runs_ms, s.language, s.measured_at
+                 FROM worker_speeds s JOIN workers w ON w.name = s.worker
+                 WHERE w.seen_ms >= {now_ms} - ? ORDER BY s.median_ms, s.worker",
+            ))
+            .bind(millis(fresh))
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     async fn record_timing(
@@ -135,25 +130,29 @@ impl FairTiming for Store {
         timed: Timed<'_>,
         rerun: bool,
     ) -> Result<bool, Error> {
-        let done = sqlx::query(
-            "UPDATE submissions SET judged_by = ?1, speed_factor = ?2, time_limit_ms = ?3,
-                 rerun_exclude = NULL,
-                 first_verdict = CASE WHEN ?4 THEN first_verdict END,
-                 first_time_ms = CASE WHEN ?4 THEN first_time_ms END,
-                 first_judged_by = CASE WHEN ?4 THEN first_judged_by END,
-                 first_speed_factor = CASE WHEN ?4 THEN first_speed_factor END,
-                 first_time_limit_ms = CASE WHEN ?4 THEN first_time_limit_ms END
-             WHERE id = ?5 AND attempt = ?6 AND status = 'judging'",
-        )
-        .bind(timed.worker)
-        .bind(timed.factor)
-        .bind(i64::try_from(timed.limit_ms).unwrap_or(i64::MAX))
-        .bind(rerun)
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        let done = on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE submissions SET judged_by = ?1, speed_factor = ?2, time_limit_ms = ?3,
+                     rerun_exclude = NULL,
+                     first_verdict = CASE WHEN ?4 THEN first_verdict END,
+                     first_time_ms = CASE WHEN ?4 THEN first_time_ms END,
+                     first_judged_by = CASE WHEN ?4 THEN first_judged_by END,
+                     first_speed_factor = CASE WHEN ?4 THEN first_speed_factor END,
+                     first_time_limit_ms = CASE WHEN ?4 THEN first_time_limit_ms END
+                 WHERE id = ?5 AND attempt = ?6 AND status = 'judging'",
+            ))
+            .bind(timed.worker)
+            .bind(timed.factor)
+            .bind(i64::try_from(timed.limit_ms).unwrap_or(i64::MAX))
+            .bind(rerun)
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(done == 1)
     }
 
     async fn defer_rerun(
@@ -163,37 +162,43 @@ impl FairTiming for Store {
         verdict: Verdict,
         time_ms: u64,
     ) -> Result<bool, Error> {
-        let mut tx = self.pool.begin().await?;
-        // The try is given back: a re-run is the judge's choice, not a
-        // failure, and must not bring the submission nearer to IE.
-        let done = sqlx::query(
-            "UPDATE submissions SET status = 'queued', lease_until = NULL,
-                 tries = MAX(tries - 1, 0), rerun_exclude = ?1,
-                 first_verdict = ?2, first_time_ms = ?3, first_judged_by = ?1,
-                 first_speed_factor = ?4, first_time_limit_ms = ?5,
-                 judged_by = NULL, speed_factor = NULL, time_limit_ms = NULL
-             WHERE id = ?6 AND attempt = ?7 AND status = 'judging'",
-        )
-        .bind(timed.worker)
-        .bind(verdict.as_str())
-        .bind(i64::try_from(time_ms).unwrap_or(i64::MAX))
-        .bind(timed.factor)
-        .bind(i64::try_from(timed.limit_ms).unwrap_or(i64::MAX))
-        .bind(lease.id)
-        .bind(lease.attempt)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Ok(false);
-        }
-        for table in [
-            "DELETE FROM test_results WHERE submission_id = ?",
-            "DELETE FROM group_results WHERE submission_id = ?",
-        ] {
-            sqlx::query(table).bind(lease.id).execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(true)
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            // The try is given back: a re-run is the judge's choice, not a
+            // failure, and must not bring the submission nearer to IE.
+            let done = sqlx::query(&sql(
+                d,
+                "UPDATE submissions SET status = 'queued', lease_until = NULL,
+                     tries = CASE WHEN tries > 0 THEN tries - 1 ELSE 0 END, rerun_exclude = ?1,
+                     first_verdict = ?2, first_time_ms = ?3, first_judged_by = ?1,
+                     first_speed_factor = ?4, first_time_limit_ms = ?5,
+                     judged_by = NULL, speed_factor = NULL, time_limit_ms = NULL
+                 WHERE id = ?6 AND attempt = ?7 AND status = 'judging'",
+            ))
+            .bind(timed.worker)
+            .bind(verdict.as_str())
+            .bind(i64::try_from(time_ms).unwrap_or(i64::MAX))
+            .bind(timed.factor)
+            .bind(i64::try_from(timed.limit_ms).unwrap_or(i64::MAX))
+            .bind(lease.id)
+            .bind(lease.attempt)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if done == 1 {
+                for table in [
+                    "DELETE FROM test_results WHERE submission_id = ?",
+                    "DELETE FROM group_results WHERE submission_id = ?",
+                ] {
+                    sqlx::query(&sql(d, table))
+                        .bind(lease.id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+            }
+            done == 1
+        }))
     }
 
     async fn claim_rerun(
@@ -202,36 +207,39 @@ impl FairTiming for Store {
         lease: Duration,
         fresh: Duration,
     ) -> Result<Option<Claim>, Error> {
-        let claimed = sqlx::query_as::<_, (i64, i64)>(concat!(
-            "UPDATE submissions SET status = 'judging', attempt = attempt + 1, tries = tries + 1,
-                 lease_until = ",
-            now_ms!(),
-            " + ?1, claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = (SELECT id FROM submissions
-                 WHERE rerun_exclude IS NOT NULL
-                   AND status IN ('queued', 'judging') AND COALESCE(lease_until, 0) <= ",
-            now_ms!(),
-            "   AND tries < ?4
-                   AND (rerun_exclude <> ?2 OR NOT EXISTS
-                         (SELECT 1 FROM workers WHERE name <> ?2 AND seen_ms >= ",
-            now_ms!(),
-            " - ?3))
-                 ORDER BY priority, id LIMIT 1)
-             RETURNING id, attempt"
-        ))
-        .bind(millis(lease))
-        .bind(worker)
-        .bind(millis(fresh))
-        .bind(super::MAX_TRIES)
-        .fetch_optional(&self.pool)
-        .await?;
+        let claimed = on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let claimed = sqlx::query_as::<_, (i64, i64)>(&sql(
+                d,
+                "UPDATE submissions SET status = 'judging', attempt = attempt + 1,
+                     tries = tries + 1, lease_until = {now_ms} + ?1, claimed_at = {now_text}
+                 WHERE id = (SELECT id FROM submissions
+                     WHERE rerun_exclude IS NOT NULL
+                       AND status IN ('queued', 'judging') AND COALESCE(lease_until, 0) <= {now_ms}
+                       AND tries < ?4
+                       AND (rerun_exclude <> ?2 OR NOT EXISTS
+                             (SELECT 1 FROM workers WHERE name <> ?2 AND seen_ms >= {now_ms} - ?3))
+                     ORDER BY priority, id LIMIT 1 {skip_locked})
+                 RETURNING id, attempt",
+            ))
+            .bind(millis(lease))
+            .bind(worker)
+            .bind(millis(fresh))
+            .bind(super::MAX_TRIES)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some((id, _)) = claimed {
+                sqlx::query(&sql(d, "DELETE FROM test_results WHERE submission_id = ?"))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            claimed
+        });
         let Some((id, attempt)) = claimed else {
             return Ok(None);
         };
-        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
         let submission = self.get(id).await?.ok_or(Error::Vanished(id))?;
         Ok(Some(Claim {
             lease: Lease { id, attempt },
@@ -248,26 +256,31 @@ impl Store {
     /// Database failures.
     pub async fn record_calibration(&self, worker: &str, c: &Calibration) -> Result<(), Error> {
         let runs = serde_json::to_string(&c.runs_ms).unwrap_or_else(|_| "[]".into());
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO worker_speeds (worker, median_ms, runs_ms, language) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (worker) DO UPDATE SET median_ms = ?2, runs_ms = ?3, language = ?4,
-                 measured_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-        )
-        .bind(worker)
-        .bind(i64::try_from(c.median_ms.max(1)).unwrap_or(i64::MAX))
-        .bind(runs)
-        .bind(&c.language)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "DELETE FROM worker_speeds
-             WHERE worker <> ? AND worker NOT IN (SELECT name FROM workers)",
-        )
-        .bind(worker)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO worker_speeds (worker, median_ms, runs_ms, language)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (worker) DO UPDATE SET median_ms = ?2, runs_ms = ?3, language = ?4,
+                     measured_at = {now_text}",
+            ))
+            .bind(worker)
+            .bind(i64::try_from(c.median_ms.max(1)).unwrap_or(i64::MAX))
+            .bind(&runs)
+            .bind(&c.language)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(&sql(
+                d,
+                "DELETE FROM worker_speeds
+                 WHERE worker <> ? AND worker NOT IN (SELECT name FROM workers)",
+            ))
+            .bind(worker)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
         Ok(())
     }
 
@@ -276,12 +289,15 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn worker_speeds(&self) -> Result<Vec<WorkerSpeed>, Error> {
-        Ok(sqlx::query_as::<_, WorkerSpeed>(
-            "SELECT worker, median_ms, runs_ms, language, measured_at
-             FROM worker_speeds ORDER BY median_ms, worker",
-        )
-        .fetch_all(&self.pool)
-        .await?)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, WorkerSpeed>(&sql(
+                d,
+                "SELECT worker, median_ms, runs_ms, language, measured_at
+                 FROM worker_speeds ORDER BY median_ms, worker",
+            ))
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// A submission's timing (for admins); `None` when there is no such
@@ -302,14 +318,17 @@ impl Store {
             first_speed_factor: Option<f64>,
             first_time_limit_ms: Option<i64>,
         }
-        let row = sqlx::query_as::<_, Row>(
-            "SELECT judged_by, speed_factor, time_limit_ms, rerun_exclude, first_verdict,
-                 first_time_ms, first_judged_by, first_speed_factor, first_time_limit_ms
-             FROM submissions WHERE id = ?",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, Row>(&sql(
+                d,
+                "SELECT judged_by, speed_factor, time_limit_ms, rerun_exclude, first_verdict,
+                     first_time_ms, first_judged_by, first_speed_factor, first_time_limit_ms
+                 FROM submissions WHERE id = ?",
+            ))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        });
         let Some(r) = row else {
             return Ok(None);
         };

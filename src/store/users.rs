@@ -1,6 +1,7 @@
 //! Accounts and API tokens. Passwords arrive here already hashed (argon2)
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
+use super::db::{on_db, sql};
 use super::{Error, Store};
 
 /// An account.
@@ -33,14 +34,11 @@ impl Store {
         password_hash: &str,
         is_admin: bool,
     ) -> Result<i64, Error> {
-        let r = sqlx::query_scalar::<_, i64>(
-            "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id",
-        )
+        let r = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id"))
         .bind(name)
         .bind(password_hash)
         .bind(is_admin)
-        .fetch_one(&self.pool)
-        .await;
+        .fetch_one(pool).await);
         match r {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 Err(Error::UserExists(name.to_string()))
@@ -54,11 +52,10 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn users(&self) -> Result<Vec<User>, Error> {
-        Ok(sqlx::query_as::<_, User>(
-            "SELECT id, name, is_admin, disabled, created_at FROM users ORDER BY name",
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, User>(&sql(d, "SELECT id, name, is_admin, disabled, created_at FROM users ORDER BY name"))
+        .fetch_all(pool).await)?,
         )
-        .fetch_all(&self.pool)
-        .await?)
     }
 
     /// One account by name.
@@ -66,12 +63,11 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn user(&self, name: &str) -> Result<Option<User>, Error> {
-        Ok(sqlx::query_as::<_, User>(
-            "SELECT id, name, is_admin, disabled, created_at FROM users WHERE name = ?",
-        )
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, User>(&sql(d, "SELECT id, name, is_admin, disabled, created_at FROM users WHERE name = ?"))
         .bind(name)
-        .fetch_optional(&self.pool)
-        .await?)
+        .fetch_optional(pool).await)?,
+        )
     }
 
     /// Enables or disables an account (a disabled one's sessions and tokens
@@ -80,12 +76,11 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_disabled(&self, name: &str, disabled: bool) -> Result<(), Error> {
-        let done = sqlx::query("UPDATE users SET disabled = ? WHERE name = ?")
+        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE users SET disabled = ? WHERE name = ?"))
             .bind(disabled)
             .bind(name)
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 0 {
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        if done == 0 {
             return Err(Error::NoUser(name.to_string()));
         }
         Ok(())
@@ -96,15 +91,12 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn add_token(&self, user: &str, hash: &[u8], prefix: &str) -> Result<(), Error> {
-        let done = sqlx::query(
-            "INSERT INTO tokens (user_id, hash, prefix) SELECT id, ?, ? FROM users WHERE name = ?",
-        )
+        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "INSERT INTO tokens (user_id, hash, prefix) SELECT id, ?, ? FROM users WHERE name = ?"))
         .bind(hash)
         .bind(prefix)
         .bind(user)
-        .execute(&self.pool)
-        .await?;
-        if done.rows_affected() == 0 {
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+        if done == 0 {
             return Err(Error::NoUser(user.to_string()));
         }
         Ok(())
@@ -115,14 +107,11 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn revoke_token(&self, hash: &[u8]) -> Result<bool, Error> {
-        let done = sqlx::query(
-            "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE hash = ? AND revoked_at IS NULL",
-        )
+        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE tokens SET revoked_at = {now_text}
+             WHERE hash = ? AND revoked_at IS NULL"))
         .bind(hash)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(done == 1)
     }
 
     /// Revokes the one live token whose recorded prefix starts with
@@ -131,25 +120,19 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn revoke_token_prefix(&self, prefix: &str) -> Result<Revoked, Error> {
-        let done = sqlx::query(
-            "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE tokens SET revoked_at = {now_text}
              WHERE revoked_at IS NULL AND substr(prefix, 1, length(?1)) = ?1
                AND (SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL
-                        AND substr(prefix, 1, length(?1)) = ?1) = 1",
-        )
+                        AND substr(prefix, 1, length(?1)) = ?1) = 1"))
         .bind(prefix)
-        .execute(&self.pool)
-        .await?;
-        if done.rows_affected() == 1 {
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+        if done == 1 {
             return Ok(Revoked::One);
         }
-        let n = sqlx::query_scalar::<_, i64>(
-            "SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL
-                 AND substr(prefix, 1, length(?1)) = ?1",
-        )
+        let n = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL
+                 AND substr(prefix, 1, length(?1)) = ?1"))
         .bind(prefix)
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(pool).await)?;
         Ok(match n {
             0 => Revoked::NoMatch,
             n => Revoked::Ambiguous(n as u64),
@@ -161,13 +144,12 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn user_for_token(&self, hash: &[u8]) -> Result<Option<User>, Error> {
-        Ok(sqlx::query_as::<_, User>(
-            "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, User>(&sql(d, "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at
              FROM tokens t JOIN users u ON u.id = t.user_id
-             WHERE t.hash = ? AND t.revoked_at IS NULL AND u.disabled = 0",
-        )
+             WHERE t.hash = ? AND t.revoked_at IS NULL AND NOT u.disabled"))
         .bind(hash)
-        .fetch_optional(&self.pool)
-        .await?)
+        .fetch_optional(pool).await)?,
+        )
     }
 }

@@ -2,14 +2,8 @@
 //! hashes, like tokens), password changes and roles, a user's best verdict
 //! per problem, and the queue's counts.
 
+use super::db::{on_db, sql};
 use super::{Error, Store, User};
-
-/// The database's clock in Unix milliseconds (one value per statement).
-macro_rules! now_ms {
-    () => {
-        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
-    };
-}
 
 /// A live session's account and the CSRF token its forms must carry.
 #[derive(Debug, Clone)]
@@ -48,17 +42,12 @@ impl Store {
         csrf: &str,
         ttl_ms: i64,
     ) -> Result<(), Error> {
-        sqlx::query(concat!(
-            "INSERT INTO web_sessions (user_id, hash, csrf, expires_ms) VALUES (?, ?, ?, ",
-            now_ms!(),
-            " + ?)"
-        ))
+        on_db!(&self.db, pool, d => sqlx::query(&sql(d, "INSERT INTO web_sessions (user_id, hash, csrf, expires_ms) VALUES (?, ?, ?, {now_ms} + ?)"))
         .bind(user_id)
         .bind(hash)
         .bind(csrf)
         .bind(ttl_ms)
-        .execute(&self.pool)
-        .await?;
+        .execute(pool).await.map(|r| r.rows_affected()))?;
         Ok(())
     }
 
@@ -76,15 +65,11 @@ impl Store {
             created_at: String,
             csrf: String,
         }
-        let row = sqlx::query_as::<_, Row>(concat!(
-            "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at, s.csrf
+        let row = on_db!(&self.db, pool, d => sqlx::query_as::<_, Row>(&sql(d, "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at, s.csrf
              FROM web_sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.hash = ? AND u.disabled = 0 AND s.expires_ms > ",
-            now_ms!()
-        ))
+             WHERE s.hash = ? AND NOT u.disabled AND s.expires_ms > {now_ms}"))
         .bind(hash)
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(pool).await)?;
         Ok(row.map(|r| WebSession {
             user: User {
                 id: r.id,
@@ -102,13 +87,9 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn end_session(&self, hash: &[u8]) -> Result<(), Error> {
-        sqlx::query(concat!(
-            "DELETE FROM web_sessions WHERE hash = ? OR expires_ms <= ",
-            now_ms!()
-        ))
+        on_db!(&self.db, pool, d => sqlx::query(&sql(d, "DELETE FROM web_sessions WHERE hash = ? OR expires_ms <= {now_ms}"))
         .bind(hash)
-        .execute(&self.pool)
-        .await?;
+        .execute(pool).await.map(|r| r.rows_affected()))?;
         Ok(())
     }
 
@@ -126,13 +107,10 @@ impl Store {
             created_at: String,
             password_hash: String,
         }
-        let row = sqlx::query_as::<_, Row>(
-            "SELECT id, name, is_admin, disabled, created_at, password_hash
-             FROM users WHERE name = ?",
-        )
+        let row = on_db!(&self.db, pool, d => sqlx::query_as::<_, Row>(&sql(d, "SELECT id, name, is_admin, disabled, created_at, password_hash
+             FROM users WHERE name = ?"))
         .bind(name)
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(pool).await)?;
         Ok(row.map(|r| {
             (
                 User {
@@ -152,22 +130,25 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_password(&self, name: &str, password_hash: &str) -> Result<(), Error> {
-        let mut tx = self.pool.begin().await?;
-        let done = sqlx::query("UPDATE users SET password_hash = ? WHERE name = ?")
-            .bind(password_hash)
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let done = sqlx::query(&sql(d, "UPDATE users SET password_hash = ? WHERE name = ?"))
+                .bind(password_hash)
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Err(Error::NoUser(name.to_string()));
+            }
+            sqlx::query(&sql(
+                d,
+                "DELETE FROM web_sessions WHERE user_id = (SELECT id FROM users WHERE name = ?)",
+            ))
             .bind(name)
             .execute(&mut *tx)
             .await?;
-        if done.rows_affected() == 0 {
-            return Err(Error::NoUser(name.to_string()));
-        }
-        sqlx::query(
-            "DELETE FROM web_sessions WHERE user_id = (SELECT id FROM users WHERE name = ?)",
-        )
-        .bind(name)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
+            tx.commit().await?;
+        });
         Ok(())
     }
 
@@ -176,12 +157,11 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_admin(&self, name: &str, is_admin: bool) -> Result<(), Error> {
-        let done = sqlx::query("UPDATE users SET is_admin = ? WHERE name = ?")
+        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE users SET is_admin = ? WHERE name = ?"))
             .bind(is_admin)
             .bind(name)
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 0 {
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        if done == 0 {
             return Err(Error::NoUser(name.to_string()));
         }
         Ok(())
@@ -193,13 +173,12 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn verdicts_of(&self, user_id: i64) -> Result<Vec<(String, String)>, Error> {
-        Ok(sqlx::query_as::<_, (String, String)>(
-            "SELECT problem, verdict FROM submissions
-             WHERE user_id = ? AND verdict IS NOT NULL GROUP BY problem, verdict",
-        )
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, (String, String)>(&sql(d, "SELECT problem, verdict FROM submissions
+             WHERE user_id = ? AND verdict IS NOT NULL GROUP BY problem, verdict"))
         .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?)
+        .fetch_all(pool).await)?,
+        )
     }
 
     /// Submissions by queue status.
@@ -207,11 +186,8 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn queue_counts(&self) -> Result<QueueCounts, Error> {
-        let rows = sqlx::query_as::<_, (String, i64)>(
-            "SELECT status, COUNT(*) FROM submissions GROUP BY status",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = on_db!(&self.db, pool, d => sqlx::query_as::<_, (String, i64)>(&sql(d, "SELECT status, COUNT(*) FROM submissions GROUP BY status"))
+        .fetch_all(pool).await)?;
         let mut c = QueueCounts::default();
         for (status, n) in rows {
             match status.as_str() {
@@ -228,13 +204,12 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn judging(&self) -> Result<Vec<Judging>, Error> {
-        Ok(sqlx::query_as::<_, Judging>(
-            "SELECT s.id, s.problem, u.name AS user, s.attempt, s.claimed_at
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, Judging>(&sql(d, "SELECT s.id, s.problem, u.name AS user, s.attempt, s.claimed_at
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id
-             WHERE s.status = 'judging' ORDER BY s.claimed_at, s.id LIMIT 100",
+             WHERE s.status = 'judging' ORDER BY s.claimed_at, s.id LIMIT 100"))
+        .fetch_all(pool).await)?,
         )
-        .fetch_all(&self.pool)
-        .await?)
     }
 }
 
@@ -249,6 +224,10 @@ pub struct WorkerRow {
     pub started_at: String,
     /// Milliseconds since the last heartbeat.
     pub silent_ms: i64,
+    /// The machine's cores.
+    pub cores: i64,
+    /// The languages its workers judge, `id version` a line.
+    pub languages: String,
 }
 
 impl Store {
@@ -262,18 +241,12 @@ impl Store {
         workers: i64,
         tiers: &str,
     ) -> Result<(), Error> {
-        sqlx::query(concat!(
-            "INSERT INTO workers (name, workers, tiers, seen_ms) VALUES (?1, ?2, ?3, ",
-            now_ms!(),
-            ") ON CONFLICT (name) DO UPDATE SET workers = ?2, tiers = ?3, current = '',
-                 started_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), seen_ms = ",
-            now_ms!()
-        ))
+        on_db!(&self.db, pool, d => sqlx::query(&sql(d, "INSERT INTO workers (name, workers, tiers, seen_ms) VALUES (?1, ?2, ?3, {now_ms}) ON CONFLICT (name) DO UPDATE SET workers = ?2, tiers = ?3, current = '',
+                 started_at = {now_text}, seen_ms = {now_ms}"))
         .bind(name)
         .bind(workers)
         .bind(tiers)
-        .execute(&self.pool)
-        .await?;
+        .execute(pool).await.map(|r| r.rows_affected()))?;
         Ok(())
     }
 
@@ -282,15 +255,33 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn workers_alive(&self, name: &str, current: &str) -> Result<(), Error> {
-        sqlx::query(concat!(
-            "UPDATE workers SET current = ?, seen_ms = ",
-            now_ms!(),
-            " WHERE name = ?"
-        ))
+        on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE workers SET current = ?, seen_ms = {now_ms} WHERE name = ?"))
         .bind(current)
         .bind(name)
-        .execute(&self.pool)
-        .await?;
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    /// Records what a process's workers can judge: the machine's cores
+    /// and its languages (`id version` a line).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn announce_workers(
+        &self,
+        name: &str,
+        cores: i64,
+        languages: &str,
+    ) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(d, "UPDATE workers SET cores = ?, languages = ? WHERE name = ?"))
+                .bind(cores)
+                .bind(languages)
+                .bind(name)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
         Ok(())
     }
 
@@ -299,10 +290,9 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn unregister_workers(&self, name: &str) -> Result<(), Error> {
-        sqlx::query("DELETE FROM workers WHERE name = ?")
+        on_db!(&self.db, pool, d => sqlx::query(&sql(d, "DELETE FROM workers WHERE name = ?"))
             .bind(name)
-            .execute(&self.pool)
-            .await?;
+            .execute(pool).await.map(|r| r.rows_affected()))?;
         Ok(())
     }
 
@@ -311,12 +301,10 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn worker_processes(&self) -> Result<Vec<WorkerRow>, Error> {
-        Ok(sqlx::query_as::<_, WorkerRow>(concat!(
-            "SELECT name, workers, tiers, current, started_at, ",
-            now_ms!(),
-            " - seen_ms AS silent_ms FROM workers ORDER BY seen_ms DESC, name"
-        ))
-        .fetch_all(&self.pool)
-        .await?)
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, WorkerRow>(&sql(d, "SELECT name, workers, tiers, current, started_at, {now_ms} - seen_ms AS silent_ms,
+                    cores, languages FROM workers ORDER BY seen_ms DESC, name"))
+        .fetch_all(pool).await)?,
+        )
     }
 }

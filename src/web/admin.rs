@@ -300,10 +300,26 @@ pub async fn queue(
             context! {
                 speed,
                 name => p.name, workers => p.workers, tiers => p.tiers,
+                cores => p.cores, languages => p.languages,
                 busy => p.current.split(',').filter(|s| !s.is_empty()).count(),
                 alive => p.silent_ms <= stale_ms,
                 started => p.started_at.get(..19).unwrap_or(&p.started_at).replace('T', " "),
                 seen => format!("{} s ago", p.silent_ms.max(0) / 1000),
+            }
+        })
+        .collect();
+    // Workers whose build of a published package differed: they judge
+    // none of that problem.
+    let refusals: Vec<Value> = state
+        .store
+        .refusals()
+        .await?
+        .iter()
+        .map(|r| {
+            context! {
+                worker => r.worker, problem => r.problem, reason => r.reason,
+                package => r.hash.get(..12).unwrap_or(&r.hash),
+                at => r.at.get(..19).unwrap_or(&r.at).replace('T', " "),
             }
         })
         .collect();
@@ -312,7 +328,7 @@ pub async fn queue(
         context! {
             me => me(Some(&session)), section => "admin",
             counts => context! { queued => counts.queued, judging => counts.judging, done => counts.done },
-            judging, workers,
+            judging, workers, refusals,
             reference => match (speeds.reference, speeds.reference_ms) {
                 ("off", _) => "fair timing is off: every worker judges with factor 1".to_string(),
                 ("configured", Some(ms)) => format!("limits are set on the configured reference speed: {ms:.0} ms of calibration"),

@@ -209,7 +209,7 @@ pub fn runnable(path: &Path) -> bool {
 
 /// Skips the calling test with one line on stderr, or fails it under
 /// `GRUNDY_REQUIRE_ALL=1`.
-fn skip(why: &str) {
+pub fn skip(why: &str) {
     // The test harness names each test's thread after the test.
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("a test");

@@ -337,7 +337,12 @@ fn the_api_judges_and_enforces_its_access_rules() {
 /// the submission over, and the first worker's late result is discarded.
 #[test]
 fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
-    let ws = workspace_with_server("lease_seconds = 30");
+    late_result_of_an_expired_lease_is_discarded(&workspace_with_server("lease_seconds = 30"));
+}
+
+/// The lease test on `ws`'s database (see `tests/it/distributed.rs` for
+/// PostgreSQL).
+pub fn late_result_of_an_expired_lease_is_discarded(ws: &Workspace) {
     let config = Config::load(&ws.config()).expect("config");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -355,6 +360,9 @@ fn a_worker_whose_lease_expired_has_its_late_result_discarded() {
         changes: Arc::default(),
         busy: Default::default(),
         timing: Arc::default(),
+        languages: None,
+        refused: Default::default(),
+        verified: Default::default(),
     };
     for _ in 0..5 {
         let id = rt
@@ -563,8 +571,13 @@ fn spawn_server(ws: &Workspace) -> (std::process::Child, String) {
 /// the right verdict and one set of tests.
 #[test]
 fn a_server_killed_mid_run_loses_nothing() {
-    let ws =
-        workspace_with_server("lease_seconds = 1\nsubmissions_per_minute = 0\nmax_waiting = 0");
+    server_killed_mid_run_loses_nothing(&workspace_with_server(
+        "lease_seconds = 1\nsubmissions_per_minute = 0\nmax_waiting = 0",
+    ));
+}
+
+/// The crash test on `ws`'s database.
+pub fn server_killed_mid_run_loses_nothing(ws: &Workspace) {
     let store_url = Config::load(&ws.config()).unwrap().database_url();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -577,7 +590,7 @@ fn a_server_killed_mid_run_loses_nothing() {
         .unwrap();
     let token = t.token;
 
-    let (mut child, url) = spawn_server(&ws);
+    let (mut child, url) = spawn_server(ws);
     let n = 40;
     let mut expected = Vec::new();
     for i in 0..n {
@@ -614,7 +627,7 @@ fn a_server_killed_mid_run_loses_nothing() {
     child.kill().expect("SIGKILL");
     child.wait().unwrap();
 
-    let (mut child, url) = spawn_server(&ws);
+    let (mut child, url) = spawn_server(ws);
     for (id, verdict) in &expected {
         let v = loop {
             let (code, v) = call(
@@ -684,11 +697,15 @@ fn five_hundred_submissions_from_32_clients_are_all_judged() {
 
 #[test]
 fn a_separate_worker_process_judges_what_the_server_queues() {
-    // The server takes submissions with no worker of its own; `grundy
-    // worker`, another process on the same database, judges them.
-    let ws =
-        workspace_with_server("workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n");
-    let s = Server::start(&ws, 0);
+    separate_worker_process_judges_what_the_server_queues(&workspace_with_server(
+        "workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n",
+    ));
+}
+
+/// The server takes submissions with no worker of its own; `grundy
+/// worker`, another process on `ws`'s database, judges them.
+pub fn separate_worker_process_judges_what_the_server_queues(ws: &Workspace) {
+    let s = Server::start(ws, 0);
     let token = s.user("ada", false);
     let (code, queued) = submit(&s, &token, "nim", "c", NIM_C_WA_FIRST);
     assert_eq!(code, 202, "{queued}");

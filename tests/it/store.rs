@@ -48,13 +48,47 @@ fn report(verdict: Verdict) -> Report {
     }
 }
 
-async fn store(pool: SqlitePool) -> Store {
-    Store::from_pool(pool).await.unwrap()
+/// Each test below on a fresh SQLite file and on a fresh PostgreSQL
+/// database (skipped where PostgreSQL is not installed).
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[test]
+                fn $name() {
+                    let dir = tempfile::tempdir().unwrap();
+                    let url = format!("sqlite://{}", dir.path().join("grundy.db").display());
+                    super::run(&url, super::$name);
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[test]
+                fn $name() {
+                    let Some(url) = crate::pg::database() else { return };
+                    super::run(&url, super::$name);
+                }
+            )*
+        }
+    };
 }
 
-#[sqlx::test]
-async fn inserted_submission_is_queued(pool: SqlitePool) {
-    let store = store(pool).await;
+/// Runs one test against the database at `url`.
+fn run<F: std::future::Future<Output = ()>>(url: &str, test: impl FnOnce(Store) -> F) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let store = Store::open(url).await.unwrap();
+        test(store.clone()).await;
+        store.close().await;
+    });
+}
+
+async fn inserted_submission_is_queued(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let sub = store.get(id).await.unwrap().unwrap();
     assert_eq!(sub.status, Status::Queued);
@@ -64,9 +98,7 @@ async fn inserted_submission_is_queued(pool: SqlitePool) {
     assert!(sub.user.is_none());
 }
 
-#[sqlx::test]
-async fn claim_next_takes_the_oldest_once_with_attempt_one(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn claim_next_takes_the_oldest_once_with_attempt_one(store: Store) {
     let a = store.enqueue(new("nim")).await.unwrap();
     let b = store.enqueue(new("nim")).await.unwrap();
     let first = store.claim_next(LEASE).await.unwrap().unwrap();
@@ -80,18 +112,14 @@ async fn claim_next_takes_the_oldest_once_with_attempt_one(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test]
-async fn a_specific_claim_takes_only_a_queued_submission(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_specific_claim_takes_only_a_queued_submission(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let lease = store.claim(id, LEASE).await.unwrap().unwrap();
     assert_eq!(lease.attempt, 1);
     assert!(store.claim_next(LEASE).await.unwrap().is_none());
 }
 
-#[sqlx::test]
-async fn finished_submission_round_trips_its_report(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn finished_submission_round_trips_its_report(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let lease = store.claim(id, LEASE).await.unwrap().unwrap();
     let r = report(Verdict::WA);
@@ -105,14 +133,10 @@ async fn finished_submission_round_trips_its_report(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test]
-async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_them(
-    pool: SqlitePool,
-) {
+async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_them(store: Store) {
     use grundy::judge::transcript::{Said, Side, Transcript};
     use grundy::judge::GroupReport;
     use grundy::problem::Group;
-    let store = store(pool).await;
     let id = store.enqueue(new("nim")).await.unwrap();
     let lease = store.claim(id, LEASE).await.unwrap().unwrap();
     let mut r = report(Verdict::WA);
@@ -161,9 +185,7 @@ async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_t
     assert_eq!(again, plain);
 }
 
-#[sqlx::test]
-async fn tests_are_visible_while_judging(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn tests_are_visible_while_judging(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let lease = store.claim(id, LEASE).await.unwrap().unwrap();
     assert!(store
@@ -180,9 +202,7 @@ async fn tests_are_visible_while_judging(pool: SqlitePool) {
     assert_eq!(names, ["01", "02"]);
 }
 
-#[sqlx::test]
-async fn renewing_keeps_a_lease_and_fails_once_it_is_lost(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn renewing_keeps_a_lease_and_fails_once_it_is_lost(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let old = store.claim(id, EXPIRED).await.unwrap().unwrap();
     let new_claim = store.claim_next(LEASE).await.unwrap().unwrap();
@@ -193,9 +213,7 @@ async fn renewing_keeps_a_lease_and_fails_once_it_is_lost(pool: SqlitePool) {
 
 /// The rule: a worker whose lease expired cannot overwrite the
 /// newer attempt's result, neither a test nor the verdict.
-#[sqlx::test]
-async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let stale = store.claim_next(EXPIRED).await.unwrap().unwrap().lease;
     assert!(store
@@ -223,9 +241,7 @@ async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(pool: S
     assert_eq!(sub.report.unwrap(), report(Verdict::AC));
 }
 
-#[sqlx::test]
-async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     for _ in 0..2 {
         let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
@@ -254,9 +270,7 @@ async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(pool:
     assert!(store.claim_next(LEASE).await.unwrap().is_none());
 }
 
-#[sqlx::test]
-async fn a_failed_attempt_waits_its_pause_before_the_next_try(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_failed_attempt_waits_its_pause_before_the_next_try(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
     let pause = Duration::from_secs(3600);
@@ -268,9 +282,7 @@ async fn a_failed_attempt_waits_its_pause_before_the_next_try(pool: SqlitePool) 
     assert!(store.claim_next(LEASE).await.unwrap().is_none());
 }
 
-#[sqlx::test]
-async fn a_lease_that_expires_on_every_try_ends_ie_instead_of_looping(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_lease_that_expires_on_every_try_ends_ie_instead_of_looping(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     for attempt in 1..=3 {
         let claim = store.claim_next(EXPIRED).await.unwrap().unwrap();
@@ -283,9 +295,7 @@ async fn a_lease_that_expires_on_every_try_ends_ie_instead_of_looping(pool: Sqli
     assert!(sub.error.unwrap().contains("abandoned"));
 }
 
-#[sqlx::test]
-async fn a_released_claim_is_queued_again_without_counting_a_try(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_released_claim_is_queued_again_without_counting_a_try(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     for _ in 0..5 {
         let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
@@ -296,9 +306,7 @@ async fn a_released_claim_is_queued_again_without_counting_a_try(pool: SqlitePoo
     assert!(store.finish(lease, &report(Verdict::AC)).await.unwrap());
 }
 
-#[sqlx::test]
-async fn only_expired_leases_are_requeued(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn only_expired_leases_are_requeued(store: Store) {
     let expired = store.enqueue(new("nim")).await.unwrap();
     let live = store.enqueue(new("nim")).await.unwrap();
     let done = store.enqueue(new("nim")).await.unwrap();
@@ -321,9 +329,7 @@ async fn only_expired_leases_are_requeued(pool: SqlitePool) {
     assert_eq!(status(done).await, Status::Done);
 }
 
-#[sqlx::test]
-async fn a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones(store: Store) {
     let old = store.enqueue(new("nim")).await.unwrap();
     let other = store.enqueue(new("euclid-game")).await.unwrap();
     for _ in 0..2 {
@@ -352,9 +358,7 @@ async fn a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones(po
     assert_eq!(store.history_verdicts(old).await.unwrap(), ["WA", "AC"]);
 }
 
-#[sqlx::test]
-async fn unknown_submission_is_none(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn unknown_submission_is_none(store: Store) {
     assert!(store.get(42).await.unwrap().is_none());
 }
 
@@ -369,9 +373,7 @@ async fn a_verdict_outside_the_words_is_refused_by_the_schema(pool: SqlitePool) 
     assert!(r.is_err());
 }
 
-#[sqlx::test]
-async fn the_rate_limit_refuses_the_eleventh_submission_of_a_minute(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn the_rate_limit_refuses_the_eleventh_submission_of_a_minute(store: Store) {
     let ann = store.add_user("ann", "hash", false).await.unwrap();
     let bob = store.add_user("bob", "hash", false).await.unwrap();
     let by = |user_id| NewSubmission {
@@ -397,9 +399,7 @@ async fn the_rate_limit_refuses_the_eleventh_submission_of_a_minute(pool: Sqlite
         .is_some());
 }
 
-#[sqlx::test]
-async fn lists_are_newest_first_filtered_and_paged(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn lists_are_newest_first_filtered_and_paged(store: Store) {
     let ann = store.add_user("ann", "hash", false).await.unwrap();
     let mut ids = Vec::new();
     for problem in ["nim", "euclid-game", "nim"] {
@@ -431,9 +431,7 @@ async fn lists_are_newest_first_filtered_and_paged(pool: SqlitePool) {
     assert_eq!(store.list(&next).await.unwrap()[0].id, ids[0]);
 }
 
-#[sqlx::test]
-async fn users_are_unique_listed_and_disabled(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn users_are_unique_listed_and_disabled(store: Store) {
     store.add_user("bob", "h", false).await.unwrap();
     store.add_user("ann", "h", true).await.unwrap();
     let err = store.add_user("ann", "h", false).await.unwrap_err();
@@ -449,9 +447,7 @@ async fn users_are_unique_listed_and_disabled(pool: SqlitePool) {
     assert!(store.set_disabled("cid", true).await.is_err());
 }
 
-#[sqlx::test]
-async fn a_token_works_until_revoked_or_its_user_is_disabled(pool: SqlitePool) {
-    let store = store(pool).await;
+async fn a_token_works_until_revoked_or_its_user_is_disabled(store: Store) {
     store.add_user("ann", "h", false).await.unwrap();
     store.add_token("ann", b"hash-1", "g_aaaa").await.unwrap();
     store.add_token("ann", b"hash-2", "g_aabb").await.unwrap();
@@ -480,3 +476,25 @@ async fn a_token_works_until_revoked_or_its_user_is_disabled(pool: SqlitePool) {
     assert!(store.user_for_token(b"hash-2").await.unwrap().is_none());
     assert!(store.add_token("cid", b"x", "g_x").await.is_err());
 }
+
+on_both_databases!(
+    inserted_submission_is_queued,
+    claim_next_takes_the_oldest_once_with_attempt_one,
+    a_specific_claim_takes_only_a_queued_submission,
+    finished_submission_round_trips_its_report,
+    groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_them,
+    tests_are_visible_while_judging,
+    renewing_keeps_a_lease_and_fails_once_it_is_lost,
+    a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt,
+    a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason,
+    a_failed_attempt_waits_its_pause_before_the_next_try,
+    a_lease_that_expires_on_every_try_ends_ie_instead_of_looping,
+    a_released_claim_is_queued_again_without_counting_a_try,
+    only_expired_leases_are_requeued,
+    a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones,
+    unknown_submission_is_none,
+    the_rate_limit_refuses_the_eleventh_submission_of_a_minute,
+    lists_are_newest_first_filtered_and_paged,
+    users_are_unique_listed_and_disabled,
+    a_token_works_until_revoked_or_its_user_is_disabled,
+);

@@ -87,6 +87,9 @@ impl Bench {
             lease: Duration::from_secs(60),
             changes: Arc::default(),
             busy: Default::default(),
+            languages: None,
+            refused: Default::default(),
+            verified: Default::default(),
             timing: Arc::new(timing),
         }
     }

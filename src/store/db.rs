@@ -1,0 +1,168 @@
+//! The two databases behind [`Store`](super::Store): which one is open,
+//! and the few words of SQL in which they differ.
+//!
+//! Every query of the store is written once, in SQLite's spelling, and
+//! run on either database through [`on_db!`] and [`sql`]:
+//! - `?` and `?N` placeholders are SQLite's; on PostgreSQL [`sql`] turns
+//!   them into `$N` (numbered as SQLite numbers them: a bare `?` is one
+//!   more than the largest number before it);
+//! - what only one database can say is a `{word}` that [`sql`] spells for
+//!   each (see [`WORDS`]): the clock, a claim that skips rows other
+//!   transactions hold, an empty blob.
+//!
+//! Where two databases need different statements altogether (a JSON
+//! aggregate, an advisory lock) a method matches on the [`Dialect`].
+
+use std::borrow::Cow;
+
+use sqlx::postgres::PgPool;
+use sqlx::sqlite::SqlitePool;
+
+/// An open database.
+#[derive(Debug, Clone)]
+pub(crate) enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Which database a statement is spelled for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs `$body` with `$pool` bound to the open database's pool and `$d`
+/// to its [`Dialect`]: the body is compiled once per database, so a bound
+/// value or a row type must suit both (`i64`, `f64`, `bool`, `String`,
+/// `Vec<u8>` and their `Option`s do).
+macro_rules! on_db {
+    ($db:expr, $pool:ident, $d:ident => $body:expr) => {
+        match $db {
+            $crate::store::db::Db::Sqlite($pool) => {
+                #[allow(unused_variables)]
+                let $d = $crate::store::db::Dialect::Sqlite;
+                $body
+            }
+            $crate::store::db::Db::Postgres($pool) => {
+                #[allow(unused_variables)]
+                let $d = $crate::store::db::Dialect::Postgres;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use on_db;
+
+/// The `{word}`s a statement may use, spelled for SQLite and PostgreSQL.
+pub const WORDS: &[(&str, &str, &str)] = &[
+    // The database's clock in Unix milliseconds (one value per statement).
+    (
+        "{now_ms}",
+        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+        "CAST(EXTRACT(EPOCH FROM statement_timestamp()) * 1000 AS BIGINT)",
+    ),
+    // Now, in the format of the `*_at` columns (sortable text, UTC).
+    (
+        "{now_text}",
+        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        "to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+    ),
+    // A minute ago, in the same format.
+    (
+        "{minute_ago_text}",
+        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')",
+        "to_char((statement_timestamp() - interval '60 seconds') AT TIME ZONE 'UTC', \
+         'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+    ),
+    // After a subquery that picks rows to update: pass over the rows
+    // another transaction holds instead of waiting for them (SQLite has
+    // one writer at a time, so nothing to skip).
+    ("{skip_locked}", "", "FOR UPDATE SKIP LOCKED"),
+    // An empty blob.
+    ("{empty_blob}", "X''", "'\\x'::bytea"),
+];
+
+/// `text` (SQLite's spelling, with `{word}`s) for `dialect`.
+pub fn sql(dialect: Dialect, text: &'static str) -> Cow<'static, str> {
+    let mut out = Cow::Borrowed(text);
+    for (word, sqlite, postgres) in WORDS {
+        if out.contains(word) {
+            let spelled = match dialect {
+                Dialect::Sqlite => sqlite,
+                Dialect::Postgres => postgres,
+            };
+            out = Cow::Owned(out.replace(word, spelled));
+        }
+    }
+    match dialect {
+        Dialect::Sqlite => out,
+        Dialect::Postgres => Cow::Owned(numbered(&out)),
+    }
+}
+
+/// SQLite's `?` and `?N` placeholders as PostgreSQL's `$N`, outside quoted
+/// strings and names.
+pub(crate) fn numbered(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut largest = 0u32;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                out.push(c);
+                if c == q {
+                    quote = None;
+                }
+            }
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                out.push(c);
+            }
+            None if c == '?' => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
+                    digits.push(d);
+                    chars.next();
+                }
+                let n = digits.parse::<u32>().unwrap_or(largest + 1);
+                largest = largest.max(n);
+                out.push('$');
+                out.push_str(&n.to_string());
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_as_sqlite_numbers_them() {
+        assert_eq!(
+            numbered("SELECT ?, ?3, ?, ?1 WHERE a = '?' AND \"b?\" = ?"),
+            "SELECT $1, $3, $4, $1 WHERE a = '?' AND \"b?\" = $5"
+        );
+    }
+
+    #[test]
+    fn words_are_spelled_for_each_database_and_sqlite_keeps_its_text() {
+        let text = "UPDATE t SET at = {now_text} WHERE id = ? AND until <= {now_ms}";
+        let lite = sql(Dialect::Sqlite, text);
+        assert!(lite.contains("strftime(") && lite.contains("julianday(") && lite.contains('?'));
+        let pg = sql(Dialect::Postgres, text);
+        assert!(
+            pg.contains("to_char(") && pg.contains("EXTRACT(EPOCH"),
+            "{pg}"
+        );
+        assert!(pg.contains("id = $1") && !pg.contains('{'), "{pg}");
+        assert!(matches!(
+            sql(Dialect::Sqlite, "SELECT 1"),
+            Cow::Borrowed("SELECT 1")
+        ));
+    }
+}

@@ -1,0 +1,147 @@
+//! Problem packages published in the database, for workers on machines
+//! without the problems directory: blobs named by their SHA-256, the
+//! version of each problem to judge with the test hashes its publisher
+//! recorded, and the workers that refused one (their build differed).
+
+use super::db::{on_db, sql};
+use super::{Error, Store};
+
+/// The published version of a problem.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Published {
+    pub slug: String,
+    /// SHA-256 (hex) of the package blob.
+    pub hash: String,
+    /// The publisher's tests, JSON: `[{"name", "input_sha256", "answer_sha256"}]`.
+    pub tests: String,
+    pub published_at: String,
+}
+
+/// A worker that refused a problem's package.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Refusal {
+    pub worker: String,
+    pub problem: String,
+    pub hash: String,
+    pub reason: String,
+    pub at: String,
+}
+
+impl Store {
+    /// Stores package blob `blob` (named `hash`) if new and makes it the
+    /// version of `slug` workers judge, with the publisher's `tests`.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn publish_package(
+        &self,
+        slug: &str,
+        hash: &str,
+        blob: &[u8],
+        tests: &str,
+    ) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO packages (hash, slug, blob) VALUES (?, ?, ?)
+                 ON CONFLICT (hash) DO NOTHING",
+            ))
+            .bind(hash)
+            .bind(slug)
+            .bind(blob)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO published_problems (slug, hash, tests) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (slug) DO UPDATE SET hash = ?2, tests = ?3,
+                     published_at = {now_text}",
+            ))
+            .bind(slug)
+            .bind(hash)
+            .bind(tests)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The published version of `slug`, if any.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn published(&self, slug: &str) -> Result<Option<Published>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, Published>(&sql(
+                d,
+                "SELECT slug, hash, tests, published_at FROM published_problems WHERE slug = ?",
+            ))
+            .bind(slug)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// The package blob named `hash`, if stored.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn package_blob(&self, hash: &str) -> Result<Option<Vec<u8>>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, Vec<u8>>(&sql(d, "SELECT blob FROM packages WHERE hash = ?"))
+                .bind(hash)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
+    /// Records that `worker` refused version `hash` of `problem`, and why.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn refuse_package(
+        &self,
+        worker: &str,
+        problem: &str,
+        hash: &str,
+        reason: &str,
+    ) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO worker_refusals (worker, problem, hash, reason) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (worker, problem, hash) DO UPDATE SET reason = ?4, at = {now_text}",
+            ))
+            .bind(worker)
+            .bind(problem)
+            .bind(hash)
+            .bind(reason)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(())
+    }
+
+    /// Every refusal of a problem's current version (or of a package that
+    /// could not be fetched), newest first.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn refusals(&self) -> Result<Vec<Refusal>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, Refusal>(&sql(
+                d,
+                "SELECT r.worker, r.problem, r.hash, r.reason, r.at
+                 FROM worker_refusals r
+                 WHERE r.hash = '' OR EXISTS (SELECT 1 FROM published_problems p
+                                              WHERE p.slug = r.problem AND p.hash = r.hash)
+                 ORDER BY r.at DESC, r.worker",
+            ))
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+}

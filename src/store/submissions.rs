@@ -1,0 +1,344 @@
+//! Storing, listing and reading submissions.
+
+use super::db::{on_db, sql, Dialect};
+use super::{
+    Error, GroupRow, ListFilter, NewSubmission, OverLimit, Status, Store, Submission,
+    SubmissionRow, SubmitLimits, Summary, TestRow,
+};
+use crate::judge::{GroupReport, Report, TestReport};
+use crate::problem::Group;
+use crate::verdict::Verdict;
+
+impl Store {
+    /// Stores a new submission as `queued`; returns its id.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn insert_submission(&self, new: NewSubmission<'_>) -> Result<i64, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "INSERT INTO submissions (problem, language, source, user_id) VALUES (?, ?, ?, ?)
+                 RETURNING id",
+            ))
+            .bind(new.problem)
+            .bind(new.language)
+            .bind(new.source)
+            .bind(new.user_id)
+            .fetch_one(pool)
+            .await?
+        }))
+    }
+
+    /// Which of `limits` a new submission of `user_id` would exceed now,
+    /// if any: read before any work is done for a request (the insert
+    /// checks again, atomically).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn over_limits(
+        &self,
+        user_id: i64,
+        limits: SubmitLimits,
+    ) -> Result<Option<OverLimit>, Error> {
+        let (recent, waiting) = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, i64)>(&sql(
+                d,
+                "SELECT
+                     (SELECT COUNT(*) FROM submissions WHERE user_id = ?1
+                        AND submitted_at > {minute_ago_text}),
+                     (SELECT COUNT(*) FROM submissions WHERE user_id = ?1
+                        AND status != 'done' AND priority = 0)",
+            ))
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?
+        });
+        Ok(
+            if limits.per_minute > 0 && recent >= i64::from(limits.per_minute) {
+                Some(OverLimit::PerMinute(limits.per_minute))
+            } else if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
+                Some(OverLimit::Waiting(limits.max_waiting))
+            } else {
+                None
+            },
+        )
+    }
+
+    /// Stores a new submission as `queued` unless its user is over one of
+    /// `limits` (checked and inserted in one statement, so concurrent
+    /// requests cannot both slip through); otherwise says which limit.
+    /// Waiting submissions are the user's own not yet judged, rejudges
+    /// (an admin's doing) not counted.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn insert_submission_within(
+        &self,
+        new: NewSubmission<'_>,
+        limits: SubmitLimits,
+    ) -> Result<Result<i64, OverLimit>, Error> {
+        let (id, waiting) = on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            if let (Dialect::Postgres, Some(user)) = (d, new.user_id) {
+                // One request of a user at a time checks its limits
+                // (SQLite has one writer at a time already).
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let id = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "INSERT INTO submissions (problem, language, source, user_id)
+                 SELECT ?1, ?2, ?3, ?4
+                 WHERE (?5 = 0 OR (SELECT COUNT(*) FROM submissions
+                        WHERE user_id = ?4 AND submitted_at > {minute_ago_text})
+                       < ?5)
+                   AND (?6 = 0 OR (SELECT COUNT(*) FROM submissions
+                        WHERE user_id = ?4 AND status != 'done' AND priority = 0) < ?6)
+                 RETURNING id",
+            ))
+            .bind(new.problem)
+            .bind(new.language)
+            .bind(new.source)
+            .bind(new.user_id)
+            .bind(i64::from(limits.per_minute))
+            .bind(i64::from(limits.max_waiting))
+            .fetch_optional(&mut *tx)
+            .await?;
+            // Which limit refused it, read after the fact: only the message
+            // depends on it.
+            let waiting = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "SELECT COUNT(*) FROM submissions
+                 WHERE user_id = ? AND status != 'done' AND priority = 0",
+            ))
+            .bind(new.user_id)
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            (id, waiting)
+        });
+        if let Some(id) = id {
+            return Ok(Ok(id));
+        }
+        if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
+            Ok(Err(OverLimit::Waiting(limits.max_waiting)))
+        } else {
+            Ok(Err(OverLimit::PerMinute(limits.per_minute)))
+        }
+    }
+
+    /// Stores a new submission as `queued` unless its user already made
+    /// `per_minute` submissions in the last minute (checked and inserted in
+    /// one statement, so concurrent requests cannot both slip through);
+    /// `None` when refused.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn insert_submission_limited(
+        &self,
+        new: NewSubmission<'_>,
+        per_minute: u32,
+    ) -> Result<Option<i64>, Error> {
+        let limits = SubmitLimits {
+            per_minute,
+            max_waiting: 0,
+        };
+        Ok(self.insert_submission_within(new, limits).await?.ok())
+    }
+
+    /// Submissions newest first, filtered.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn list(&self, f: &ListFilter<'_>) -> Result<Vec<Summary>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, Summary>(&sql(
+                d,
+                "SELECT s.id, u.name AS user, s.problem, s.language, s.status, s.verdict,
+                        s.score, s.time_ms, s.memory_kib, s.submitted_at
+                 FROM submissions s LEFT JOIN users u ON u.id = s.user_id
+                 WHERE (?1 IS NULL OR u.name = ?1) AND (?2 IS NULL OR s.problem = ?2)
+                   AND (?3 IS NULL OR s.verdict = ?3) AND (?4 IS NULL OR s.id < ?4)
+                 ORDER BY s.id DESC LIMIT ?5",
+            ))
+            .bind(f.user)
+            .bind(f.problem)
+            .bind(f.verdict)
+            .bind(f.before)
+            .bind(i64::from(f.limit))
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// How many results a submission had before its rejudges (oldest first).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn history_verdicts(&self, id: i64) -> Result<Vec<String>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, String>(&sql(
+                d,
+                "SELECT verdict FROM submission_history WHERE submission_id = ? ORDER BY id",
+            ))
+            .bind(id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// The claims of one submission, or of every one: (submission, attempt,
+    /// worker process), in order.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn claims(&self, id: Option<i64>) -> Result<Vec<(i64, i64, String)>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, i64, String)>(&sql(
+                d,
+                "SELECT submission_id, attempt, worker FROM claims
+                 WHERE ?1 IS NULL OR submission_id = ?1 ORDER BY submission_id, attempt",
+            ))
+            .bind(id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// One submission with its results.
+    ///
+    /// # Errors
+    /// Database failures, or a row that does not hold a valid verdict.
+    pub async fn get(&self, id: i64) -> Result<Option<Submission>, Error> {
+        self.fetch(id, true).await
+    }
+
+    /// [`Store::get`] without the source (left empty): what a status read
+    /// or a long poll needs, read often, without the up to 256 KiB of
+    /// source each time.
+    ///
+    /// # Errors
+    /// As [`Store::get`].
+    pub async fn get_status(&self, id: i64) -> Result<Option<Submission>, Error> {
+        self.fetch(id, false).await
+    }
+
+    async fn fetch(&self, id: i64, with_source: bool) -> Result<Option<Submission>, Error> {
+        let query = if with_source {
+            "SELECT s.id, s.problem, s.language, s.source, s.submitted_at, s.status,
+                    u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
+                    s.time_ms, s.memory_kib, s.compile_output
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
+        } else {
+            "SELECT s.id, s.problem, s.language, {empty_blob} AS source, s.submitted_at,
+                    s.status, u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
+                    s.time_ms, s.memory_kib, s.compile_output
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
+        };
+        let (row, tests, groups) = on_db!(&self.db, pool, d => {
+            let row = sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let tests = sqlx::query_as::<_, TestRow>(&sql(
+                d,
+                "SELECT name, test_group, verdict, time_ms, wall_ms, memory_kib, exit_code,
+                        signal, message, score, transcript
+                 FROM test_results WHERE submission_id = ? ORDER BY position",
+            ))
+            .bind(id)
+            .fetch_all(pool)
+            .await?;
+            let groups = sqlx::query_as::<_, GroupRow>(&sql(
+                d,
+                "SELECT name, points, score, verdict, skipped, tests
+                 FROM group_results WHERE submission_id = ? ORDER BY position",
+            ))
+            .bind(id)
+            .fetch_all(pool)
+            .await?;
+            (row, tests, groups)
+        });
+        let parse = |v: &str| {
+            v.parse::<Verdict>()
+                .map_err(|_| Error::BadVerdict(id, v.to_string()))
+        };
+        let status = match row.status.as_str() {
+            "queued" => Status::Queued,
+            "judging" => Status::Judging,
+            _ => Status::Done,
+        };
+        let tests = tests
+            .iter()
+            .map(|t| {
+                Ok(TestReport {
+                    name: t.name.clone(),
+                    group: Group::parse(&t.test_group)
+                        .ok_or_else(|| Error::BadGroup(id, t.test_group.clone()))?,
+                    verdict: parse(&t.verdict)?,
+                    time_ms: t.time_ms as u64,
+                    wall_ms: t.wall_ms as u64,
+                    memory_kib: t.memory_kib as u64,
+                    exit_code: t.exit_code.map(|c| c as i32),
+                    signal: t.signal.map(|s| s as i32),
+                    message: t.message.clone(),
+                    score: t.score,
+                    transcript: match &t.transcript {
+                        Some(json) => Some(
+                            serde_json::from_str(json)
+                                .map_err(|_| Error::BadTranscript(id, t.name.clone()))?,
+                        ),
+                        None => None,
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let groups = groups
+            .into_iter()
+            .map(|g| {
+                Ok(GroupReport {
+                    name: Group::parse(&g.name)
+                        .ok_or_else(|| Error::BadGroup(id, g.name.clone()))?,
+                    points: g.points as u32,
+                    score: g.score as u32,
+                    verdict: g.verdict.as_deref().map(parse).transpose()?,
+                    skipped: g.skipped,
+                    tests: serde_json::from_str(&g.tests)
+                        .map_err(|_| Error::BadGroup(id, g.name.clone()))?,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let (report, progress) = match &row.verdict {
+            Some(v) => (
+                Some(Report {
+                    verdict: parse(v)?,
+                    score: row.score.unwrap_or(0) as u32,
+                    time_ms: row.time_ms.unwrap_or(0) as u64,
+                    memory_kib: row.memory_kib.unwrap_or(0) as u64,
+                    compile_output: row.compile_output.clone(),
+                    tests,
+                    groups,
+                }),
+                Vec::new(),
+            ),
+            None => (None, tests),
+        };
+        Ok(Some(Submission {
+            id: row.id,
+            problem: row.problem,
+            language: row.language,
+            source: row.source,
+            submitted_at: row.submitted_at,
+            status,
+            user: row.user_name,
+            user_id: row.user_id,
+            error: row.error,
+            report,
+            progress,
+        }))
+    }
+}

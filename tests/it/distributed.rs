@@ -1,0 +1,302 @@
+//! Judges on many machines around one PostgreSQL (issue 24): the queue's
+//! crash and lease tests on PostgreSQL, claims by many workers at once,
+//! workers that wake on LISTEN/NOTIFY and claim only their languages.
+//! Every wait is a bounded loop; no test asserts a duration.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use grundy::store::{ClaimAs, NewSubmission, Queue, Store};
+
+use crate::helpers::workspace_with_server;
+
+const LEASE: Duration = Duration::from_secs(60);
+
+fn new(language: &str) -> NewSubmission<'_> {
+    NewSubmission {
+        problem: "nim",
+        language,
+        source: b"int main() {}",
+        user_id: None,
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A fresh SQLite file (kept while the guard lives) or PostgreSQL database.
+fn database(postgres: bool) -> Option<(String, Option<tempfile::TempDir>)> {
+    if postgres {
+        return crate::pg::database().map(|url| (url, None));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("grundy.db").display());
+    Some((url, Some(dir)))
+}
+
+/// Eight claimers at once (each with a store of its own, as on eight
+/// machines) take every one of 60 submissions exactly once.
+fn concurrent_claims_take_each_submission_once(postgres: bool) {
+    let Some((url, _guard)) = database(postgres) else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..60 {
+            ids.push(store.enqueue(new("c")).await.unwrap());
+        }
+        let mut claimers = Vec::new();
+        for _ in 0..8 {
+            let store = Store::open(&url).await.unwrap();
+            claimers.push(tokio::spawn(async move {
+                let mut mine = Vec::new();
+                while let Some(claim) = store.claim_next(LEASE).await.unwrap() {
+                    mine.push(claim.lease.id);
+                }
+                mine
+            }));
+        }
+        let mut claimed = Vec::new();
+        for c in claimers {
+            claimed.extend(c.await.unwrap());
+        }
+        claimed.sort_unstable();
+        assert_eq!(claimed, ids, "every submission claimed once");
+    });
+}
+
+#[test]
+fn concurrent_claims_take_each_submission_once_on_sqlite() {
+    concurrent_claims_take_each_submission_once(false);
+}
+
+#[test]
+fn concurrent_claims_take_each_submission_once_on_postgres() {
+    concurrent_claims_take_each_submission_once(true);
+}
+
+fn as_with(languages: &[String]) -> ClaimAs<'_> {
+    ClaimAs {
+        worker: "test:1",
+        languages: Some(languages),
+        refused: &[],
+    }
+}
+
+/// A worker with only C never claims a C++ submission; one with C++ does.
+fn a_worker_claims_only_its_languages(postgres: bool) {
+    let Some((url, _guard)) = database(postgres) else {
+        return;
+    };
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let cpp = store.enqueue(new("cpp")).await.unwrap();
+        let c = store.enqueue(new("c")).await.unwrap();
+        let only_c = ["c".to_string()];
+        let claim = store.claim_next_as(LEASE, &as_with(&only_c)).await.unwrap();
+        assert_eq!(claim.map(|c| c.lease.id), Some(c));
+        assert!(store
+            .claim_next_as(LEASE, &as_with(&only_c))
+            .await
+            .unwrap()
+            .is_none());
+        let with_cpp = ["c".to_string(), "cpp".to_string()];
+        let claim = store
+            .claim_next_as(LEASE, &as_with(&with_cpp))
+            .await
+            .unwrap();
+        assert_eq!(claim.map(|c| c.lease.id), Some(cpp));
+    });
+}
+
+#[test]
+fn a_worker_claims_only_its_languages_on_sqlite() {
+    a_worker_claims_only_its_languages(false);
+}
+
+#[test]
+fn a_worker_claims_only_its_languages_on_postgres() {
+    a_worker_claims_only_its_languages(true);
+}
+
+/// On PostgreSQL a submission stored by one process wakes the workers of
+/// another (LISTEN/NOTIFY), and so does one put back in the queue.
+#[test]
+fn new_work_wakes_the_workers_of_another_process_on_postgres() {
+    let Some(url) = crate::pg::database() else {
+        return;
+    };
+    runtime().block_on(async {
+        let server = Store::open(&url).await.unwrap();
+        let worker = Store::open(&url).await.unwrap();
+        assert!(worker.notifies());
+        let wake = Arc::new(tokio::sync::Notify::new());
+        let listener = worker.wake_on_work(wake.clone()).await.unwrap().unwrap();
+        let woken = wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        server.enqueue(new("c")).await.unwrap();
+        tokio::time::timeout(Duration::from_secs(30), woken)
+            .await
+            .expect("a NOTIFY for a stored submission");
+        let lease = worker.claim_next(LEASE).await.unwrap().unwrap().lease;
+        let woken = wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        assert!(worker.release(lease).await.unwrap());
+        tokio::time::timeout(Duration::from_secs(30), woken)
+            .await
+            .expect("a NOTIFY for a released submission");
+        listener.abort();
+    });
+}
+
+#[test]
+fn sqlite_does_not_claim_to_notify() {
+    let (url, _guard) = database(false).unwrap();
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        assert!(!store.notifies());
+        let wake = Arc::new(tokio::sync::Notify::new());
+        assert!(store.wake_on_work(wake).await.unwrap().is_none());
+    });
+}
+
+#[test]
+fn on_postgres_a_worker_whose_lease_expired_has_its_late_result_discarded() {
+    let ws = workspace_with_server("lease_seconds = 30");
+    if crate::pg::use_postgres(&ws) {
+        crate::server::late_result_of_an_expired_lease_is_discarded(&ws);
+    }
+}
+
+#[test]
+fn on_postgres_a_server_killed_mid_run_loses_nothing() {
+    let ws =
+        workspace_with_server("lease_seconds = 1\nsubmissions_per_minute = 0\nmax_waiting = 0");
+    // The server publishes every problem at start: nim is enough here.
+    let problems = tempfile::tempdir().unwrap();
+    crate::cluster::nim_only(problems.path());
+    ws.use_problems(problems.path());
+    if crate::pg::use_postgres(&ws) {
+        crate::server::server_killed_mid_run_loses_nothing(&ws);
+    }
+}
+
+#[test]
+fn on_postgres_a_separate_worker_process_judges_what_the_server_queues() {
+    let ws =
+        workspace_with_server("workers = 0\nlease_seconds = 30\nsubmissions_per_minute = 100\n");
+    if crate::pg::use_postgres(&ws) {
+        crate::server::separate_worker_process_judges_what_the_server_queues(&ws);
+    }
+}
+
+/// `grundy publish` stores a package under the SHA-256 of its files with
+/// its tests' hashes; publishing it again names the same version; an
+/// unknown problem is one line on stderr and exit 2.
+#[test]
+fn publish_names_a_package_by_its_content() {
+    let ws = crate::helpers::Workspace::new();
+    let problems = tempfile::tempdir().unwrap();
+    crate::cluster::nim_only(problems.path());
+    ws.use_problems(problems.path());
+    let out = ws.grundy(&["publish", "nim"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (slug, hash) = out.stdout.trim().split_once(' ').expect("`slug hash`");
+    assert_eq!(slug, "nim");
+    assert_eq!(hash.len(), 64, "{hash}");
+    let again = ws.grundy(&["publish", "nim"]);
+    assert_eq!(again.stdout, out.stdout, "the same files, the same name");
+    let url = grundy::config::Config::load(&ws.config())
+        .unwrap()
+        .database_url();
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let published = store.published("nim").await.unwrap().unwrap();
+        assert_eq!(published.hash, hash);
+        let tests: Vec<serde_json::Value> = serde_json::from_str(&published.tests).unwrap();
+        assert!(tests.len() > 20, "{tests:?}");
+        assert!(tests
+            .iter()
+            .all(|t| t["input_sha256"].as_str().unwrap().len() == 64));
+        let blob = store.package_blob(hash).await.unwrap().unwrap();
+        assert_eq!(grundy::digest::sha256(&blob), hash);
+    });
+    let bad = ws.grundy(&["publish", "no-such-problem"]);
+    assert_eq!(bad.code, 2);
+    assert_eq!(bad.stderr.trim().lines().count(), 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("no-such-problem"), "{}", bad.stderr);
+}
+
+/// `grundy serve --workers 0` judges nothing, so it starts without
+/// sandbox isolation (it runs no untrusted code).
+#[test]
+fn serve_without_workers_needs_no_isolation() {
+    let ws = crate::helpers::Workspace::new();
+    let text = std::fs::read_to_string(ws.config()).unwrap();
+    std::fs::write(
+        ws.config(),
+        text.replace("isolation = \"auto\"", "isolation = \"none\""),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(ws.config())
+        .args(["serve", "--bind", "127.0.0.1:0", "--workers", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.contains("with 0 workers"), "{line:?}");
+    // Serving (so its signal handlers are in place) once it answers.
+    let api = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    match ureq::get(&format!("{api}/problems")).call() {
+        Ok(_) | Err(ureq::Error::Status(..)) => {}
+        Err(e) => panic!("{e}"),
+    }
+    // SAFETY: a plain signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}
+
+/// `$GRUNDY_DATABASE_URL` names the database over config.toml's.
+#[test]
+fn the_database_url_from_the_environment_wins() {
+    let ws = crate::helpers::Workspace::new();
+    let problems = tempfile::tempdir().unwrap();
+    crate::cluster::nim_only(problems.path());
+    ws.use_problems(problems.path());
+    let other = tempfile::tempdir().unwrap();
+    let db = other.path().join("elsewhere.db");
+    let url = format!("sqlite://{}", db.display());
+    let out = ws.grundy_env(&[("GRUNDY_DATABASE_URL", &url)], &["publish", "nim"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    runtime().block_on(async {
+        let elsewhere = Store::open(&url).await.unwrap();
+        assert!(elsewhere.published("nim").await.unwrap().is_some());
+        let configured = grundy::config::Config::load(&ws.config())
+            .unwrap()
+            .database_url();
+        let configured = Store::open(&configured).await.unwrap();
+        assert!(configured.published("nim").await.unwrap().is_none());
+    });
+}
