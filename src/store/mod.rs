@@ -17,10 +17,12 @@ use crate::judge::{GroupReport, Report, TestReport};
 use crate::problem::Group;
 use crate::verdict::Verdict;
 
+mod contests;
 pub mod queue;
 mod users;
 mod web;
 
+pub use contests::{Clarification, ContestSubmission, NewContest};
 pub use queue::{Claim, Failed, Lease, Queue, MAX_TRIES};
 pub use users::{Revoked, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};
@@ -48,6 +50,10 @@ pub enum Error {
     UserExists(String),
     #[error("no user {0:?}")]
     NoUser(String),
+    #[error("contest {0:?} already exists")]
+    ContestExists(String),
+    #[error("contest {0}: stored value {1:?} is not valid")]
+    BadContest(String, String),
 }
 
 /// Where a submission is in the queue.
