@@ -3,15 +3,16 @@
 
 use std::io::Write;
 
-use anyhow::{bail, Context as _};
+use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::json;
 
 use crate::contest::scoreboard::scoreboard;
-use crate::contest::time::{format_human, format_reltime, format_time, parse_length, parse_time};
-use crate::contest::{labels, valid_slug, Contest, Phase, Scoring, Viewer};
+use crate::contest::time::{format_human, format_reltime, format_time};
+use crate::contest::{Contest, Phase, Scoring, Viewer};
 use crate::context::Context;
-use crate::store::{NewContest, Store};
+use crate::site::contests::{check_settings, now_ms, Settings};
+use crate::store::Store;
 
 #[derive(Debug, Subcommand)]
 pub enum ContestCommand {
@@ -37,7 +38,7 @@ pub enum ContestCommand {
         #[arg(long, default_value = "icpc")]
         scoring: String,
         /// The scoreboard freezes this long before the end (`1h`; default none).
-        #[arg(long, default_value = "0s")]
+        #[arg(long, default_value = "")]
         freeze: String,
         /// Penalty minutes per rejected try on a solved problem (ICPC).
         #[arg(long, default_value_t = 20)]
@@ -83,19 +84,18 @@ async fn dispatch(ctx: &Context, store: &Store, command: ContestCommand) -> anyh
             freeze,
             penalty,
         } => {
-            let new = NewContest {
-                name: name.unwrap_or_else(|| slug.clone()),
-                start_ms: parse_start(&start, now)?,
-                duration_s: positive_length("--duration", &duration)?,
-                freeze_s: parse_length(&freeze)
-                    .with_context(|| format!("--freeze {freeze:?}: use e.g. 1h, 30m, 0:45"))?,
-                penalty_min: penalty,
-                scoring: scoring.parse::<Scoring>().map_err(anyhow::Error::msg)?,
-                participants: (!participants.is_empty()).then_some(participants),
-                problems: labelled(ctx, &problems)?,
+            let settings = Settings {
+                name: name.unwrap_or_default(),
+                start,
+                duration,
+                problems: problems.join(","),
+                participants: participants.join(","),
+                scoring,
+                freeze,
+                penalty: penalty.to_string(),
                 slug,
             };
-            check(&new)?;
+            let new = check_settings(ctx, &settings, now).map_err(anyhow::Error::msg)?;
             store.create_contest(&new, now).await?;
             writeln!(
                 out,
@@ -187,87 +187,11 @@ async fn dispatch(ctx: &Context, store: &Store, command: ContestCommand) -> anyh
     Ok(0)
 }
 
-/// Now, as Unix milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 async fn find(store: &Store, slug: &str) -> anyhow::Result<Contest> {
     store
         .contest(slug)
         .await?
         .with_context(|| format!("no contest {slug:?} (see grundy contest list)"))
-}
-
-fn parse_start(text: &str, now: i64) -> anyhow::Result<i64> {
-    if text == "now" {
-        return Ok(now);
-    }
-    if let Some(after) = text.strip_prefix('+') {
-        if let Some(s) = parse_length(after) {
-            return Ok(now + s * 1000);
-        }
-    }
-    parse_time(text)
-        .with_context(|| format!("--start {text:?}: use e.g. 2026-12-01T10:00 (UTC), now, or +10m"))
-}
-
-fn positive_length(flag: &str, text: &str) -> anyhow::Result<i64> {
-    match parse_length(text) {
-        Some(s) if s > 0 => Ok(s),
-        _ => bail!("{flag} {text:?}: use e.g. 5h, 90m, 2:30"),
-    }
-}
-
-/// `nim,kayles` as (label, slug) pairs, each a problem of the catalog.
-fn labelled(ctx: &Context, problems: &[String]) -> anyhow::Result<Vec<(String, String)>> {
-    let auto = labels(problems.len());
-    problems
-        .iter()
-        .zip(auto)
-        .map(|(p, auto)| {
-            let (label, slug) = match p.split_once('=') {
-                Some((label, slug)) => (label.trim().to_string(), slug.trim()),
-                None => (auto, p.trim()),
-            };
-            ctx.catalog
-                .load(slug)
-                .with_context(|| format!("--problems: problem {slug:?}"))?;
-            Ok((label, slug.to_string()))
-        })
-        .collect()
-}
-
-/// The checks every new contest passes, from the CLI or the pages.
-pub fn check(new: &NewContest) -> anyhow::Result<()> {
-    if !valid_slug(&new.slug) {
-        bail!(
-            "contest name {:?}: use 1 to 36 letters, digits, '-', '_' and '.', not starting with '-' or '.'",
-            new.slug
-        );
-    }
-    if new.problems.is_empty() {
-        bail!("a contest needs at least one problem");
-    }
-    if new.freeze_s >= new.duration_s {
-        bail!("the freeze must be shorter than the contest");
-    }
-    if new.penalty_min < 0 {
-        bail!("the penalty cannot be negative");
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for (label, slug) in &new.problems {
-        if label.is_empty() || label.len() > 8 || !label.bytes().all(|b| b.is_ascii_alphanumeric())
-        {
-            bail!("problem label {label:?}: use up to 8 letters and digits");
-        }
-        if !seen.insert(label) || new.problems.iter().filter(|p| &p.1 == slug).count() > 1 {
-            bail!("problem {label} ({slug}) is listed twice");
-        }
-    }
-    Ok(())
 }
 
 fn phase_word(phase: Phase) -> &'static str {
