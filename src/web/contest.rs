@@ -367,7 +367,14 @@ fn board_rows(c: &Contest, board: &Board) -> Vec<Value> {
                             },
                             cell.score.unwrap_or(0).to_string(),
                         ),
-                        _ if cell.pending > 0 => ("pending", String::new()),
+                        _ if cell.pending > 0 => (
+                            "pending",
+                            if cell.tries > 0 {
+                                cell.tries.to_string()
+                            } else {
+                                String::new()
+                            },
+                        ),
                         Scoring::Icpc if cell.tries > 0 => ("rejected", cell.tries.to_string()),
                         _ => ("", String::new()),
                     };

@@ -23,7 +23,7 @@ use crate::helpers::{
     NIM_C_WA_FIRST,
 };
 
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// Judge workers started and stopped by a test, apart from the server's.
 struct Pool {
@@ -33,7 +33,7 @@ struct Pool {
 
 impl Server {
     /// An account that signs in with [`PASSWORD`]; returns its id.
-    fn account(&self, name: &str, admin: bool) -> i64 {
+    pub(crate) fn account(&self, name: &str, admin: bool) -> i64 {
         static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let hash = HASH.get_or_init(|| auth::hash_password(PASSWORD).expect("hash"));
         self.rt
@@ -68,15 +68,20 @@ impl Server {
 // ---------------------------------------------------------------- HTTP, no browser
 
 /// A reply: status, headers and body, redirects not followed.
-struct Reply {
-    status: u16,
-    set_cookies: Vec<String>,
-    location: Option<String>,
-    content_type: String,
-    body: String,
+pub(crate) struct Reply {
+    pub status: u16,
+    pub set_cookies: Vec<String>,
+    pub location: Option<String>,
+    pub content_type: String,
+    pub body: String,
 }
 
-fn http(method: &str, url: &str, cookie: Option<&str>, form: Option<&[(&str, &str)]>) -> Reply {
+pub(crate) fn http(
+    method: &str,
+    url: &str,
+    cookie: Option<&str>,
+    form: Option<&[(&str, &str)]>,
+) -> Reply {
     let agent = ureq::AgentBuilder::new()
         .redirects(0)
         .timeout(Duration::from_secs(120))
@@ -117,7 +122,7 @@ fn http(method: &str, url: &str, cookie: Option<&str>, form: Option<&[(&str, &st
 }
 
 /// Signs in over HTTP; returns the session cookie (`name=value`).
-fn sign_in(url: &str, name: &str) -> String {
+pub(crate) fn sign_in(url: &str, name: &str) -> String {
     let form = http("GET", &format!("{url}/signin"), None, None);
     assert_eq!(form.status, 200);
     let pre = cookie_pair(
