@@ -413,6 +413,23 @@ impl Store {
         Ok(attempts)
     }
 
+    /// The test results of `contest`'s judged submissions: (submission,
+    /// position from 0, verdict, CPU milliseconds), by submission and position.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_runs(&self, contest: i64) -> Result<Vec<(i64, i64, String, i64)>, Error> {
+        Ok(sqlx::query_as::<_, (i64, i64, String, i64)>(
+            "SELECT t.submission_id, t.position, t.verdict, t.time_ms FROM test_results t
+             JOIN submissions s ON s.id = t.submission_id
+             WHERE s.contest_id = ? AND s.status = 'done'
+             ORDER BY t.submission_id, t.position",
+        )
+        .bind(contest)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// Stores a question; returns its id.
     ///
     /// # Errors
