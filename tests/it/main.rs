@@ -4,6 +4,7 @@ mod attack;
 mod boundaries;
 mod checker;
 mod cli;
+mod clics;
 mod contest;
 mod coverage;
 mod export;

@@ -48,8 +48,9 @@ async fn find(state: &AppState, id: &str) -> Result<Contest, ApiError> {
         .ok_or_else(|| ApiError::not_found(format!("no contest {id:?}")))
 }
 
-async fn contests(State(state): State<AppState>, role: Role) -> Result<Response, ApiError> {
-    let _ = role;
+/// Every handler takes the caller's [`Role`], so wrong credentials are
+/// refused everywhere, even where every role sees the same.
+async fn contests(State(state): State<AppState>, _role: Role) -> Result<Response, ApiError> {
     let list: Vec<Value> = state
         .store
         .contests()
@@ -62,6 +63,7 @@ async fn contests(State(state): State<AppState>, role: Role) -> Result<Response,
 
 async fn contest(
     State(state): State<AppState>,
+    _role: Role,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
@@ -70,6 +72,7 @@ async fn contest(
 
 async fn state(
     State(state): State<AppState>,
+    _role: Role,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;

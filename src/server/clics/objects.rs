@@ -441,10 +441,14 @@ impl Snapshot {
 }
 
 fn submission(c: &Contest, s: &ContestSubmission, at: i64) -> Value {
+    // Java runs the class of its source file (`Main.java`); the others
+    // have no entry point.
+    let entry_point = (s.language == "java").then_some("Main");
     json!({
         "id": s.id.to_string(), "language_id": s.language, "problem_id": s.problem,
         "team_id": s.user_id.to_string(), "time": format_time(at),
-        "contest_time": format_reltime(at - c.start_ms), "files": [],
+        "contest_time": format_reltime(at - c.start_ms), "entry_point": entry_point,
+        "files": [],
     })
 }
 
