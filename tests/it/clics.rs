@@ -226,7 +226,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["team_id"] == cid_id.to_string())
+        .find(|r| r["team_id"].as_str() == Some(&*cid_id.to_string()))
         .unwrap()
         .clone();
     assert_eq!(cid_row["problems"][0]["num_pending"], 1);
@@ -235,7 +235,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["team_id"] == bob_id.to_string())
+        .find(|r| r["team_id"].as_str() == Some(&*bob_id.to_string()))
         .unwrap()
         .clone();
     assert_eq!(
