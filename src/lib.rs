@@ -15,6 +15,8 @@
 //! * [`problem`]: the on-disk package (manifest, statement, test plan).
 //! * [`data`]: turns a package into inputs and expected answers.
 //! * [`judge`]: the pipeline compile → run → check → aggregate.
+//! * [`contest`]: contests and their scoreboard, a pure function of
+//!   the stored tries.
 //! * [`store`]: SQLite through sqlx; the submissions queue.
 //! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`export`]: writes a package in another judge's format (Kattis).
@@ -34,6 +36,7 @@ pub mod auth;
 pub mod checker;
 pub mod cli;
 pub mod config;
+pub mod contest;
 pub mod context;
 pub mod data;
 pub mod digest;

@@ -2,6 +2,7 @@
 //! Errors are `anyhow` here (the edge), printed by `main` as one line.
 
 mod accounts;
+mod contest;
 mod doctor;
 mod export;
 mod gen;
@@ -170,6 +171,11 @@ pub enum Command {
         #[arg(long, conflicts_with = "problems")]
         all: bool,
     },
+    /// Create, list and run contests (on the hosted judge's database).
+    Contest {
+        #[command(subcommand)]
+        command: contest::ContestCommand,
+    },
     /// Manage the hosted judge's accounts.
     User {
         #[command(subcommand)]
@@ -310,6 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Serve { bind, workers } => serve::run(&ctx, bind, workers, insecure),
         Command::Worker { workers } => serve::worker(&ctx, workers, insecure),
         Command::Publish { problems, all } => serve::publish(&ctx, &problems, all),
+        Command::Contest { command } => contest::run(&ctx, command),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
             UserCommand::List => accounts::list(&ctx),

@@ -11,6 +11,7 @@
 //! the pages), never `web`.
 
 mod api;
+mod clics;
 mod error;
 pub mod packages;
 pub mod registry;
@@ -35,10 +36,12 @@ pub const BODY_LIMIT: usize = 1 << 20;
 /// The API's routes, under `/api/v1` (an unknown route there is the
 /// API's JSON 404).
 pub fn routes() -> Router<AppState> {
-    Router::new().nest(
-        "/api/v1",
-        api::router().fallback(|| async { ApiError::not_found("no such route") }),
-    )
+    Router::new()
+        .nest(
+            "/api/v1",
+            api::router().fallback(|| async { ApiError::not_found("no such route") }),
+        )
+        .nest("/api/contests", clics::router())
 }
 
 /// Serves `app` (the routes over `state`: [`crate::hosted::app`]) on

@@ -47,6 +47,14 @@ pub enum Refusal {
     TooManyWaiting(u32),
     #[error("the judge is shutting down; try again later")]
     ShuttingDown,
+    /// The contest's name and start.
+    #[error("{0} has not started yet; it starts at {1}")]
+    ContestNotStarted(String, String),
+    /// The contest's name and where practice goes on.
+    #[error("{contest} is over and takes no more submissions; practice goes on at {practice}")]
+    ContestOver { contest: String, practice: String },
+    #[error("you do not take part in {0}")]
+    NotParticipant(String),
     /// The judge's own failure (already logged, never shown).
     #[error("an internal error occurred")]
     Internal,
@@ -64,6 +72,9 @@ impl Refusal {
             Refusal::LanguageUnavailable(_) | Refusal::ShuttingDown => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
+            Refusal::ContestNotStarted(..)
+            | Refusal::ContestOver { .. }
+            | Refusal::NotParticipant(_) => StatusCode::FORBIDDEN,
             Refusal::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -80,6 +91,9 @@ impl Refusal {
             Refusal::PerMinute(_) => "rate_limited",
             Refusal::TooManyWaiting(_) => "too_many_waiting",
             Refusal::ShuttingDown => "shutting_down",
+            Refusal::ContestNotStarted(..) => "contest_not_started",
+            Refusal::ContestOver { .. } => "contest_over",
+            Refusal::NotParticipant(_) => "not_a_participant",
             Refusal::Internal => "internal",
         }
     }
@@ -97,6 +111,26 @@ pub async fn submit(
     limits: SubmitLimits,
     entry: Entry,
 ) -> Result<i64, Refusal> {
+    take(ctx, store, limits, entry, None).await
+}
+
+/// [`submit`], for practice (`contest` `None`: a problem a contest not yet
+/// started holds is unknown) or in a contest whose rules were checked
+/// ([`super::contests::submit`]).
+pub(super) async fn take(
+    ctx: &Arc<Context>,
+    store: &Store,
+    limits: SubmitLimits,
+    entry: Entry,
+    contest: Option<i64>,
+) -> Result<i64, Refusal> {
+    if contest.is_none() {
+        match super::contests::hidden(store, &entry.problem).await {
+            Ok(false) => {}
+            Ok(true) => return Err(Refusal::UnknownProblem(entry.problem)),
+            Err(e) => return Err(internal::<store::Error>(&e)),
+        }
+    }
     // The user's limits before any work is done for the request.
     match store.over_limits(entry.user_id, limits).await {
         Ok(None) => {}
@@ -134,7 +168,13 @@ pub async fn submit(
         user_id: Some(entry.user_id),
     };
     match store.insert_submission_within(new, limits).await {
-        Ok(Ok(id)) => Ok(id),
+        Ok(Ok(id)) => match contest {
+            None => Ok(id),
+            Some(contest) => match store.set_submission_contest(id, contest).await {
+                Ok(()) => Ok(id),
+                Err(e) => Err(internal::<store::Error>(&e)),
+            },
+        },
         Ok(Err(OverLimit::PerMinute(n))) => Err(Refusal::PerMinute(n)),
         Ok(Err(OverLimit::Waiting(n))) => Err(Refusal::TooManyWaiting(n)),
         Err(e) => Err(internal::<store::Error>(&e)),

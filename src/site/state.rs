@@ -90,6 +90,9 @@ impl WorkerEnv {
 #[derive(Default)]
 pub struct Changes {
     by_id: Mutex<std::collections::HashMap<i64, watch::Sender<u64>>>,
+    /// Woken by any change (for the contest pages, which follow many
+    /// submissions and the clarifications at once).
+    pub any: Notify,
 }
 
 impl Changes {
@@ -104,8 +107,14 @@ impl Changes {
             .subscribe()
     }
 
+    /// Wakes the contest pages' waiters (a submission or a clarification).
+    pub fn changed_any(&self) {
+        self.any.notify_waiters();
+    }
+
     /// Wakes the waiters of submission `id`, if any.
     pub fn changed(&self, id: i64) {
+        self.any.notify_waiters();
         let by_id = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(sender) = by_id.get(&id) {
             sender.send_modify(|n| *n = n.wrapping_add(1));

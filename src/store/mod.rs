@@ -49,6 +49,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 use crate::judge::{Report, TestReport};
 
+mod contests;
 pub(crate) mod db;
 mod listen;
 mod packages;
@@ -59,6 +60,7 @@ pub mod timing;
 mod users;
 mod web;
 
+pub use contests::{Clarification, ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
@@ -95,6 +97,12 @@ pub enum Error {
     UserExists(String),
     #[error("no user {0:?}")]
     NoUser(String),
+    #[error("contest {0:?} already exists")]
+    ContestExists(String),
+    #[error("contest {0}: stored value {1:?} is not valid")]
+    BadContest(String, String),
+    #[error("{0} is not yet available on PostgreSQL (use SQLite)")]
+    NotOnPostgres(&'static str),
 }
 
 /// Where a submission is in the queue.

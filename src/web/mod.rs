@@ -13,6 +13,8 @@
 
 mod admin;
 mod chart;
+mod contest;
+mod contest_admin;
 mod highlight;
 mod markdown;
 mod pages;
@@ -36,7 +38,7 @@ pub fn router() -> Router<AppState> {
         .route("/signin", get(signin::form).post(signin::signin))
         .route("/signout", post(signin::signout))
         .route("/problems", get(pages::problems))
-        .route("/problems/{slug}", get(pages::problem))
+        .route("/problems/{slug}", get(contest::problem))
         .route("/problems/{slug}/submit", post(pages::submit))
         .route("/problems/{slug}/rejudge", post(admin::rejudge_problem))
         .route("/submissions", get(pages::mine))
@@ -49,6 +51,22 @@ pub fn router() -> Router<AppState> {
         .route("/admin/users", get(admin::users).post(admin::add_user))
         .route("/admin/users/{name}", post(admin::change_user))
         .route("/admin/queue", get(admin::queue))
+        .route("/contests", get(contest::list))
+        .route("/contests/{slug}", get(contest::page))
+        .route("/contests/{slug}/submit", post(contest::submit))
+        .route("/contests/{slug}/ask", post(contest::ask))
+        .route("/contests/{slug}/scoreboard", get(contest::scoreboard))
+        .route("/contests/{slug}/live", get(contest::live))
+        .route(
+            "/admin/contests",
+            get(contest_admin::list).post(contest_admin::create),
+        )
+        .route(
+            "/admin/contests/{slug}",
+            get(contest_admin::page).post(contest_admin::edit),
+        )
+        .route("/admin/contests/{slug}/act", post(contest_admin::act))
+        .route("/admin/contests/{slug}/answer", post(contest_admin::answer))
         .route("/static/{file}", get(asset))
 }
 
@@ -63,6 +81,10 @@ async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Respon
         "style.css" => (include_str!("static/style.css"), "text/css; charset=utf-8"),
         "app.js" => (
             include_str!("static/app.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "contest.js" => (
+            include_str!("static/contest.js"),
             "text/javascript; charset=utf-8",
         ),
         "icon.svg" => (include_str!("static/icon.svg"), "image/svg+xml"),

@@ -75,9 +75,18 @@ pub(super) async fn load_facts(state: &AppState, slug: &str) -> Result<Option<Fa
 /// `grundy verify`; the others are listed).
 async fn all_facts(state: &AppState) -> Result<Vec<Facts>, PageError> {
     let ctx = state.ctx.clone();
+    let hidden = state
+        .store
+        .hidden_problems(crate::site::contests::now_ms())
+        .await?;
     let list = tokio::task::spawn_blocking(move || {
         let mut out = Vec::new();
-        for slug in ctx.catalog.slugs()? {
+        for slug in ctx
+            .catalog
+            .slugs()?
+            .into_iter()
+            .filter(|s| !hidden.contains(s))
+        {
             match ctx.catalog.load(&slug) {
                 Ok(p) => out.push(facts_of(&p)),
                 Err(e) => tracing::warn!(slug, error = %e, "problem not listed"),

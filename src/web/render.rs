@@ -21,6 +21,29 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("submission.html", include_str!("templates/submission.html")),
     ("results.html", include_str!("templates/results.html")),
     ("source.html", include_str!("templates/source.html")),
+    ("contests.html", include_str!("templates/contests.html")),
+    ("contest.html", include_str!("templates/contest.html")),
+    (
+        "contest_head.html",
+        include_str!("templates/contest_head.html"),
+    ),
+    (
+        "contest_live.html",
+        include_str!("templates/contest_live.html"),
+    ),
+    ("scoreboard.html", include_str!("templates/scoreboard.html")),
+    (
+        "contest_settings.html",
+        include_str!("templates/contest_settings.html"),
+    ),
+    (
+        "admin_contests.html",
+        include_str!("templates/admin_contests.html"),
+    ),
+    (
+        "admin_contest.html",
+        include_str!("templates/admin_contest.html"),
+    ),
     (
         "admin_users.html",
         include_str!("templates/admin_users.html"),

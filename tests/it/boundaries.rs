@@ -20,41 +20,49 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &[
             "verdict", "digest", "lang", "checker", "problem", "data", "judge", "store", "verify",
             "export", "import", "auth", "site", "server", "web", "hosted", "cli", "context",
+            "contest",
         ],
     ),
     (
         "lang",
         &[
             "verdict", "checker", "problem", "data", "judge", "store", "verify", "export",
-            "import", "auth", "site", "server", "web", "hosted", "cli", "context",
+            "import", "auth", "site", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "checker",
         &[
             "lang", "problem", "data", "judge", "store", "verify", "export", "import", "auth",
-            "site", "server", "web", "hosted", "cli", "context",
+            "site", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "problem",
         &[
             "sandbox", "lang", "data", "judge", "store", "verify", "export", "import", "auth",
-            "site", "server", "web", "hosted", "cli", "context",
+            "site", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "data",
         &[
             "judge", "store", "verify", "export", "import", "auth", "site", "server", "web",
-            "hosted", "cli", "context",
+            "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "judge",
         &[
             "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
-            "cli", "context",
+            "cli", "context", "contest",
+        ],
+    ),
+    (
+        "contest",
+        &[
+            "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
+            "import", "auth", "site", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
@@ -68,34 +76,35 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "verify",
         &[
             "store", "export", "import", "auth", "site", "server", "web", "hosted", "cli",
-            "context",
+            "context", "contest",
         ],
     ),
     (
         "export",
         &[
             "store", "judge", "verify", "import", "auth", "site", "server", "web", "hosted", "cli",
-            "context",
+            "context", "contest",
         ],
     ),
     (
         "import",
         &[
             "sandbox", "lang", "data", "store", "judge", "verify", "export", "auth", "site",
-            "server", "web", "hosted", "cli", "context",
+            "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "context",
         &[
-            "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted", "cli",
+            "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
+            "cli", "contest",
         ],
     ),
     (
         "auth",
         &[
             "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
-            "import", "site", "server", "web", "hosted", "cli", "context",
+            "import", "site", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
@@ -123,7 +132,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
 /// Every module that is a layer (not shared vocabulary).
 const ALL_LAYERS: &[&str] = &[
     "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
-    "import", "auth", "site", "server", "web", "hosted", "context", "cli",
+    "import", "auth", "site", "server", "web", "hosted", "context", "cli", "contest",
 ];
 
 #[test]

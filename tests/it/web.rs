@@ -23,7 +23,7 @@ use crate::helpers::{
     NIM_C_WA_FIRST,
 };
 
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// Judge workers started and stopped by a test, apart from the server's.
 struct Pool {
@@ -69,11 +69,11 @@ impl Server {
 
 /// A reply: status, headers and body, redirects not followed.
 pub(crate) struct Reply {
-    pub(crate) status: u16,
-    set_cookies: Vec<String>,
-    location: Option<String>,
-    content_type: String,
-    pub(crate) body: String,
+    pub status: u16,
+    pub set_cookies: Vec<String>,
+    pub location: Option<String>,
+    pub content_type: String,
+    pub body: String,
 }
 
 pub(crate) fn http(

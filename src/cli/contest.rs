@@ -1,0 +1,214 @@
+//! `grundy contest ...`: creating and running contests on the hosted
+//! judge's database, from the server's machine.
+
+use std::io::Write;
+
+use anyhow::Context as _;
+use clap::Subcommand;
+use serde_json::json;
+
+use crate::contest::scoreboard::scoreboard;
+use crate::contest::time::{format_human, format_reltime, format_time};
+use crate::contest::{Contest, Phase, Scoring, Viewer};
+use crate::context::Context;
+use crate::site::contests::{check_settings, now_ms, Settings};
+use crate::store::Store;
+
+#[derive(Debug, Subcommand)]
+pub enum ContestCommand {
+    /// Create a contest.
+    Create {
+        /// Short name for URLs and the CLICS API (letters, digits, '-', '_', '.').
+        slug: String,
+        /// The contest's full name (default: the slug).
+        #[arg(long)]
+        name: Option<String>,
+        /// Start, UTC unless a zone is given: `2026-12-01T10:00`, `now`, or `+10m`.
+        #[arg(long)]
+        start: String,
+        /// Length: `5h`, `90m`, `2:30`.
+        #[arg(long)]
+        duration: String,
+        /// Problems in order, labelled A, B, ...: `nim,kayles` (or `X=nim` for own labels).
+        #[arg(long, value_delimiter = ',', required = true)]
+        problems: Vec<String>,
+        /// Only these accounts take part (default: every signed-in user).
+        #[arg(long, value_delimiter = ',')]
+        participants: Vec<String>,
+        #[arg(long, default_value = "icpc")]
+        scoring: String,
+        /// The scoreboard freezes this long before the end (`1h`; default none).
+        #[arg(long, default_value = "")]
+        freeze: String,
+        /// Penalty minutes per rejected try on a solved problem (ICPC).
+        #[arg(long, default_value_t = 20)]
+        penalty: i64,
+    },
+    /// List the contests.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a contest's settings and its full scoreboard (as admins see it).
+    Show {
+        slug: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Freeze the scoreboard now (ahead of its scheduled freeze).
+    Freeze { slug: String },
+    /// Reveal the frozen results to everyone.
+    Unfreeze { slug: String },
+}
+
+pub fn run(ctx: &Context, command: ContestCommand) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let result = rt.block_on(dispatch(ctx, &store, command));
+    rt.block_on(store.close());
+    result
+}
+
+async fn dispatch(ctx: &Context, store: &Store, command: ContestCommand) -> anyhow::Result<u8> {
+    let now = now_ms();
+    let mut out = std::io::stdout().lock();
+    match command {
+        ContestCommand::Create {
+            slug,
+            name,
+            start,
+            duration,
+            problems,
+            participants,
+            scoring,
+            freeze,
+            penalty,
+        } => {
+            let settings = Settings {
+                name: name.unwrap_or_default(),
+                start,
+                duration,
+                problems: problems.join(","),
+                participants: participants.join(","),
+                scoring,
+                freeze,
+                penalty: penalty.to_string(),
+                slug,
+            };
+            let new = check_settings(ctx, &settings, now).map_err(anyhow::Error::msg)?;
+            store.create_contest(&new, now).await?;
+            writeln!(
+                out,
+                "created contest {} ({} problems, starts {})",
+                new.slug,
+                new.problems.len(),
+                format_human(new.start_ms)
+            )?;
+        }
+        ContestCommand::List { json } => {
+            let contests = store.contests().await?;
+            if json {
+                let list: Vec<_> = contests.iter().map(|c| summary(c, now)).collect();
+                writeln!(out, "{}", serde_json::Value::Array(list))?;
+            } else {
+                for c in &contests {
+                    writeln!(
+                        out,
+                        "{:<16} {:<8} {} {:>9} {:<4} {}",
+                        c.slug,
+                        phase_word(c.phase(now)),
+                        format_human(c.start_ms),
+                        format_reltime(c.duration_s * 1000),
+                        c.scoring,
+                        c.name
+                    )?;
+                }
+            }
+        }
+        ContestCommand::Show { slug, json } => {
+            let c = find(store, &slug).await?;
+            let teams = store.contest_teams(&c).await?;
+            let attempts = store.contest_attempts(c.id).await?;
+            let board = scoreboard(&c, &teams, &attempts, Viewer::Admin, now);
+            if json {
+                let mut value = summary(&c, now);
+                value["scoreboard"] = serde_json::to_value(&board)?;
+                writeln!(out, "{value}")?;
+                return Ok(0);
+            }
+            writeln!(out, "{} ({}): {}", c.slug, c.scoring, c.name)?;
+            writeln!(
+                out,
+                "{} to {}, {}{}",
+                format_human(c.start_ms),
+                format_human(c.end_ms()),
+                phase_word(c.phase(now)),
+                if c.is_frozen(now) { ", frozen" } else { "" }
+            )?;
+            for p in &c.problems {
+                writeln!(out, "  {} {}", p.label, p.slug)?;
+            }
+            for row in &board.rows {
+                let cells: Vec<String> = row
+                    .cells
+                    .iter()
+                    .map(|cell| match (c.scoring, cell.solved) {
+                        (Scoring::Ioi, _) => cell.score.map_or("-".into(), |s| s.to_string()),
+                        (Scoring::Icpc, true) => format!("+{}", cell.tries.saturating_sub(1)),
+                        (Scoring::Icpc, false) if cell.tries > 0 => format!("-{}", cell.tries),
+                        _ => ".".into(),
+                    })
+                    .collect();
+                let total = match c.scoring {
+                    Scoring::Icpc => format!("{} {}", row.solved, row.penalty),
+                    Scoring::Ioi => row.score.to_string(),
+                };
+                writeln!(
+                    out,
+                    "{:>4} {:<16} {:>8}  {}",
+                    row.rank,
+                    row.team.name,
+                    total,
+                    cells.join(" ")
+                )?;
+            }
+        }
+        ContestCommand::Freeze { slug } => {
+            let c = find(store, &slug).await?;
+            store.set_contest_frozen(c.id, Some(now)).await?;
+            writeln!(out, "froze the scoreboard of {slug}")?;
+        }
+        ContestCommand::Unfreeze { slug } => {
+            let c = find(store, &slug).await?;
+            store.set_contest_thawed(c.id, Some(now)).await?;
+            writeln!(out, "revealed the results of {slug}")?;
+        }
+    }
+    Ok(0)
+}
+
+async fn find(store: &Store, slug: &str) -> anyhow::Result<Contest> {
+    store
+        .contest(slug)
+        .await?
+        .with_context(|| format!("no contest {slug:?} (see grundy contest list)"))
+}
+
+fn phase_word(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Before => "upcoming",
+        Phase::Running => "running",
+        Phase::Ended => "ended",
+    }
+}
+
+fn summary(c: &Contest, now: i64) -> serde_json::Value {
+    json!({
+        "slug": c.slug, "name": c.name, "start": format_time(c.start_ms),
+        "end": format_time(c.end_ms()), "duration_s": c.duration_s, "freeze_s": c.freeze_s,
+        "penalty_min": c.penalty_min, "scoring": c.scoring, "open_to_all": c.open_to_all,
+        "phase": phase_word(c.phase(now)), "frozen": c.is_frozen(now),
+        "problems": c.problems.iter().map(|p| json!({"label": p.label, "problem": p.slug}))
+            .collect::<Vec<_>>(),
+    })
+}

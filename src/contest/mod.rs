@@ -1,0 +1,224 @@
+//! Contests: problems with labels, a time window, participants, `icpc` or
+//! `ioi` scoring and a freeze, and the scoreboard as a pure function of
+//! the stored submissions ([`scoreboard`]), so a rejudge changes it.
+//!
+//! Knows only the verdict words: the store reads and writes these types,
+//! the edges (CLI, API, pages) show them.
+
+pub mod scoreboard;
+pub mod time;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use scoreboard::{Attempt, Board, Cell, Judged, Row, Team, Viewer};
+
+/// How a contest ranks its participants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scoring {
+    /// Problems solved, then penalty time.
+    Icpc,
+    /// The sum of the best scores.
+    Ioi,
+}
+
+impl Scoring {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scoring::Icpc => "icpc",
+            Scoring::Ioi => "ioi",
+        }
+    }
+}
+
+impl fmt::Display for Scoring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scoring {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Scoring, String> {
+        match s {
+            "icpc" => Ok(Scoring::Icpc),
+            "ioi" => Ok(Scoring::Ioi),
+            _ => Err(format!("scoring {s:?}: use icpc or ioi")),
+        }
+    }
+}
+
+/// One problem of a contest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContestProblem {
+    /// `A`, `B`, ...
+    pub label: String,
+    /// The catalog slug.
+    pub slug: String,
+}
+
+/// Where a contest is in its window at a given time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Before,
+    Running,
+    Ended,
+}
+
+/// A contest as stored.
+#[derive(Debug, Clone)]
+pub struct Contest {
+    pub id: i64,
+    /// The short name in URLs and the CLICS API's id.
+    pub slug: String,
+    pub name: String,
+    pub start_ms: i64,
+    pub duration_s: i64,
+    /// How long before the end the scoreboard freezes (0: never).
+    pub freeze_s: i64,
+    /// Minutes added per rejected try on a solved problem (ICPC).
+    pub penalty_min: i64,
+    pub scoring: Scoring,
+    /// Every signed-in user takes part (else only the named ones).
+    pub open_to_all: bool,
+    /// The scoreboard is shown to anyone.
+    pub board_public: bool,
+    /// An admin's freeze before the scheduled one.
+    pub frozen_ms: Option<i64>,
+    /// When an admin revealed the frozen results.
+    pub thawed_ms: Option<i64>,
+    pub problems: Vec<ContestProblem>,
+}
+
+impl Contest {
+    pub fn end_ms(&self) -> i64 {
+        self.start_ms + self.duration_s * 1000
+    }
+
+    /// When the scoreboard freezes (or froze), if it does.
+    pub fn freeze_ms(&self) -> Option<i64> {
+        let scheduled = (self.freeze_s > 0).then(|| self.end_ms() - self.freeze_s * 1000);
+        match (scheduled, self.frozen_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn phase(&self, now_ms: i64) -> Phase {
+        if now_ms < self.start_ms {
+            Phase::Before
+        } else if now_ms < self.end_ms() {
+            Phase::Running
+        } else {
+            Phase::Ended
+        }
+    }
+
+    /// Whether results after the freeze are hidden from others now.
+    pub fn is_frozen(&self, now_ms: i64) -> bool {
+        self.thawed_ms.is_none() && self.freeze_ms().is_some_and(|f| now_ms >= f)
+    }
+
+    /// The label of catalog problem `slug` in this contest.
+    pub fn label_of(&self, slug: &str) -> Option<&str> {
+        self.problems
+            .iter()
+            .find(|p| p.slug == slug)
+            .map(|p| p.label.as_str())
+    }
+
+    /// The problem labelled `label`.
+    pub fn problem(&self, label: &str) -> Option<&ContestProblem> {
+        self.problems.iter().find(|p| p.label == label)
+    }
+}
+
+/// The labels `A`, `B`, ..., `Z`, `AA`, ... for `n` problems.
+pub fn labels(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|mut i| {
+            let mut label = Vec::new();
+            loop {
+                label.push(b'A' + (i % 26) as u8);
+                if i < 26 {
+                    break;
+                }
+                i = i / 26 - 1;
+            }
+            label.reverse();
+            String::from_utf8(label).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Whether `slug` may name a contest: 1 to 36 letters, digits, `-`, `_`,
+/// `.`, not starting with `-` or `.` (the CLICS API's id rule).
+pub fn valid_slug(slug: &str) -> bool {
+    (1..=36).contains(&slug.len())
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        && !slug.starts_with(['-', '.'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contest() -> Contest {
+        Contest {
+            id: 1,
+            slug: "c".into(),
+            name: "C".into(),
+            start_ms: 1_000_000,
+            duration_s: 3600,
+            freeze_s: 600,
+            penalty_min: 20,
+            scoring: Scoring::Icpc,
+            open_to_all: true,
+            board_public: true,
+            frozen_ms: None,
+            thawed_ms: None,
+            problems: vec![],
+        }
+    }
+
+    #[test]
+    fn the_window_and_the_freeze() {
+        let mut c = contest();
+        assert_eq!(c.phase(999_999), Phase::Before);
+        assert_eq!(c.phase(1_000_000), Phase::Running);
+        assert_eq!(c.phase(c.end_ms()), Phase::Ended);
+        assert_eq!(c.freeze_ms(), Some(c.end_ms() - 600_000));
+        assert!(!c.is_frozen(c.end_ms() - 600_001));
+        assert!(c.is_frozen(c.end_ms() - 600_000));
+        assert!(
+            c.is_frozen(c.end_ms() + 1),
+            "frozen after the end until revealed"
+        );
+        c.frozen_ms = Some(1_100_000);
+        assert_eq!(
+            c.freeze_ms(),
+            Some(1_100_000),
+            "an admin's freeze comes first"
+        );
+        c.thawed_ms = Some(c.end_ms() + 5);
+        assert!(!c.is_frozen(c.end_ms() + 10));
+        c.freeze_s = 0;
+        c.frozen_ms = None;
+        c.thawed_ms = None;
+        assert!(!c.is_frozen(c.end_ms()));
+    }
+
+    #[test]
+    fn labels_and_slugs() {
+        assert_eq!(labels(3), ["A", "B", "C"]);
+        assert_eq!(labels(28)[25..], ["Z", "AA", "AB"]);
+        assert!(valid_slug("nwerc-2026"));
+        assert!(!valid_slug(".hidden") && !valid_slug("") && !valid_slug("a b"));
+        assert!(!valid_slug(&"x".repeat(37)));
+        assert_eq!("ioi".parse::<Scoring>(), Ok(Scoring::Ioi));
+        assert!("acm".parse::<Scoring>().is_err());
+    }
+}

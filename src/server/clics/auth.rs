@@ -1,0 +1,141 @@
+//! Who calls the Contest API: an admin, a team (a participant of the
+//! contest), or the public; from an API token or HTTP Basic.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use super::ApiError;
+use crate::contest::{Contest, Viewer};
+use crate::site::AppState;
+use crate::store::User;
+
+/// The caller's role.
+#[derive(Debug, Clone)]
+pub enum Role {
+    Admin,
+    /// A signed-in account; a team where it takes part in the contest.
+    User(User),
+    Team(i64),
+    Public,
+}
+
+impl Role {
+    /// The role within contest `c`: an account that does not take part is
+    /// the public.
+    pub async fn within(self, state: &AppState, c: &Contest) -> Result<Role, ApiError> {
+        Ok(match self {
+            Role::User(u) if state.store.takes_part(c, u.id).await? => Role::Team(u.id),
+            Role::User(_) => Role::Public,
+            other => other,
+        })
+    }
+
+    pub fn viewer(&self) -> Viewer {
+        match self {
+            Role::Admin => Viewer::Admin,
+            Role::Team(id) => Viewer::Team(*id),
+            Role::User(_) | Role::Public => Viewer::Public,
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Role {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(header) = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+        else {
+            return Ok(Role::Public);
+        };
+        let user = if let Some(token) = header.strip_prefix("Bearer ") {
+            let hash = crate::auth::token_hash(token.trim());
+            if let Some(user) = state.tokens.get(&hash) {
+                Some(user)
+            } else {
+                let user = state.store.user_for_token(&hash).await?;
+                if let Some(u) = &user {
+                    state.tokens.put(hash, u);
+                }
+                user
+            }
+        } else if let Some(encoded) = header.strip_prefix("Basic ") {
+            let (name, password) = basic(encoded.trim()).ok_or_else(ApiError::unauthorized)?;
+            match state.store.user_with_password(&name).await? {
+                Some((user, hash)) => match state.passwords.verify(password, hash).await {
+                    Ok(true) => Some(user),
+                    Ok(false) => None,
+                    Err(_) => return Err(ApiError::unavailable()),
+                },
+                None => None,
+            }
+        } else {
+            None
+        };
+        match user {
+            Some(u) if !u.disabled && u.is_admin => Ok(Role::Admin),
+            Some(u) if !u.disabled => Ok(Role::User(u)),
+            _ => Err(ApiError::unauthorized()),
+        }
+    }
+}
+
+/// The name and password of an HTTP Basic credential (base64 of
+/// `name:password`).
+fn basic(encoded: &str) -> Option<(String, String)> {
+    let bytes = base64_decode(encoded)?;
+    let text = String::from_utf8(bytes).ok()?;
+    let (name, password) = text.split_once(':')?;
+    Some((name.to_string(), password.to_string()))
+}
+
+/// Standard base64 with padding.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let text = text.as_bytes();
+    if !text.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    for chunk in text.chunks(4) {
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &chunk[..4 - pad] {
+            n = n << 6 | value(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..3 - pad]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn basic_credentials_decode() {
+        // "bob:pa:ss" (a colon in the password stays in it).
+        assert_eq!(
+            super::basic("Ym9iOnBhOnNz"),
+            Some(("bob".into(), "pa:ss".into()))
+        );
+        assert_eq!(super::base64_decode("YQ=="), Some(b"a".to_vec()));
+        assert_eq!(super::base64_decode("YWI="), Some(b"ab".to_vec()));
+        assert_eq!(super::base64_decode("YW*="), None);
+        assert_eq!(super::basic("bm9jb2xvbg=="), None, "no colon");
+    }
+}

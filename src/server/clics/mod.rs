@@ -1,0 +1,156 @@
+//! The CLICS Contest API, version 2023-06, under `/api/contests`: what
+//! DOMjudge, the ICPC Resolver and scoreboard tools read. Objects are
+//! built from the same store and the same scoreboard function as the
+//! pages; who sees what follows the standard's roles: an admin sees
+//! everything, a team its own submissions' results and clarifications,
+//! the public (no credentials) the rest, with judgements made after the
+//! freeze hidden until the results are revealed. Credentials are an API
+//! token (`Authorization: Bearer`) or a user's name and password (HTTP
+//! Basic).
+//!
+//! Ids: a contest's slug; a problem's catalog slug; a team's account id;
+//! a submission's id (also its judgement's id); clarifications `q<N>`
+//! (the question) and `a<N>` (its answer).
+
+mod auth;
+mod feed;
+mod objects;
+
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::Value;
+
+use super::ApiError;
+use crate::contest::Contest;
+use crate::site::AppState;
+pub use auth::Role;
+
+/// The routes, nested under `/api/contests` by the caller.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(contests))
+        .route("/{contest}", get(contest))
+        .route("/{contest}/state", get(state))
+        .route("/{contest}/access", get(access))
+        .route("/{contest}/scoreboard", get(scoreboard))
+        .route("/{contest}/event-feed", get(feed::event_feed))
+        .route("/{contest}/{kind}", get(collection))
+        .route("/{contest}/{kind}/{id}", get(one))
+}
+
+async fn find(state: &AppState, id: &str) -> Result<Contest, ApiError> {
+    state
+        .store
+        .contest(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no contest {id:?}")))
+}
+
+/// Every handler takes the caller's [`Role`], so wrong credentials are
+/// refused everywhere, even where every role sees the same.
+async fn contests(State(state): State<AppState>, _role: Role) -> Result<Response, ApiError> {
+    let list: Vec<Value> = state
+        .store
+        .contests()
+        .await?
+        .iter()
+        .map(objects::contest)
+        .collect();
+    Ok(Json(list).into_response())
+}
+
+async fn contest(
+    State(state): State<AppState>,
+    _role: Role,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    Ok(Json(objects::contest(&c)).into_response())
+}
+
+async fn state(
+    State(state): State<AppState>,
+    _role: Role,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    Ok(Json(objects::state(&c, crate::site::contests::now_ms())).into_response())
+}
+
+async fn access(
+    State(state): State<AppState>,
+    role: Role,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    Ok(Json(objects::access(&role.within(&state, &c).await?)).into_response())
+}
+
+async fn scoreboard(
+    State(state): State<AppState>,
+    role: Role,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    let role = role.within(&state, &c).await?;
+    let board = crate::site::contests::board(&state.store, &c, role.viewer()).await?;
+    Ok(Json(objects::scoreboard(
+        &c,
+        &board,
+        crate::site::contests::now_ms(),
+    ))
+    .into_response())
+}
+
+/// Every object of endpoint `kind` that `role` may see, in order.
+async fn objects_of(
+    state: &AppState,
+    c: &Contest,
+    role: &Role,
+    kind: &str,
+) -> Result<Vec<Value>, ApiError> {
+    let now = crate::site::contests::now_ms();
+    let snap = objects::Snapshot::load(state, c, role, now).await?;
+    match kind {
+        "judgement-types" => Ok(objects::judgement_types()),
+        "languages" => Ok(objects::languages(&state.ctx)),
+        "problems" => Ok(snap.problems(state, c).await?),
+        "teams" => Ok(snap.teams()),
+        "submissions" => Ok(snap.submissions(c)),
+        "judgements" => Ok(snap.judgements(c)),
+        "runs" => Ok(snap.runs(c)),
+        "clarifications" => Ok(snap.clarifications(c)),
+        // Endpoints of the standard this judge has nothing for.
+        "groups" | "organizations" | "persons" | "accounts" | "awards" | "commentary" => {
+            Ok(Vec::new())
+        }
+        other => Err(ApiError::not_found(format!("no endpoint {other:?}"))),
+    }
+}
+
+async fn collection(
+    State(state): State<AppState>,
+    role: Role,
+    Path((id, kind)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    let role = role.within(&state, &c).await?;
+    Ok(Json(objects_of(&state, &c, &role, &kind).await?).into_response())
+}
+
+async fn one(
+    State(state): State<AppState>,
+    role: Role,
+    Path((id, kind, object)): Path<(String, String, String)>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    let role = role.within(&state, &c).await?;
+    objects_of(&state, &c, &role, &kind)
+        .await?
+        .into_iter()
+        .find(|o| o["id"].as_str() == Some(object.as_str()))
+        .map(|o| Json(o).into_response())
+        .ok_or_else(|| ApiError::not_found(format!("no {kind} {object:?}")))
+}

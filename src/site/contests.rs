@@ -1,0 +1,240 @@
+//! Contests as both edges serve them: taking a submission to a contest
+//! (within its window, from a participant, to one of its problems), the
+//! scoreboard a viewer may see, and which problems a contest not yet
+//! started hides from everyone but admins.
+
+use std::sync::Arc;
+
+use super::intake::{self, Entry, Refusal};
+use crate::contest::scoreboard::scoreboard;
+use crate::contest::time::format_human;
+use crate::contest::{Board, Contest, Phase, Viewer};
+use crate::context::Context;
+use crate::store::{self, Store, SubmitLimits};
+
+/// Now, as Unix milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Takes `source` in `language` by account `user_id` for the problem
+/// labelled `label` of `contest`.
+///
+/// # Errors
+/// A [`Refusal`]: the contest not started or over, the user not taking
+/// part, no such problem, or any refusal of a practice submission.
+pub async fn submit(
+    ctx: &Arc<Context>,
+    store: &Store,
+    limits: SubmitLimits,
+    contest: &Contest,
+    label: &str,
+    entry: Entry,
+) -> Result<i64, Refusal> {
+    match contest.phase(now_ms()) {
+        Phase::Before => {
+            return Err(Refusal::ContestNotStarted(
+                contest.name.clone(),
+                format_human(contest.start_ms),
+            ))
+        }
+        Phase::Ended => {
+            return Err(Refusal::ContestOver {
+                contest: contest.name.clone(),
+                practice: contest
+                    .problem(label)
+                    .map_or("/problems".into(), |p| format!("/problems/{}", p.slug)),
+            })
+        }
+        Phase::Running => {}
+    }
+    let takes_part = store
+        .takes_part(contest, entry.user_id)
+        .await
+        .map_err(|e| internal(&e))?;
+    if !takes_part {
+        return Err(Refusal::NotParticipant(contest.name.clone()));
+    }
+    let Some(problem) = contest.problem(label) else {
+        return Err(Refusal::UnknownProblem(label.to_string()));
+    };
+    let entry = Entry {
+        problem: problem.slug.clone(),
+        ..entry
+    };
+    intake::take(ctx, store, limits, entry, Some(contest.id)).await
+}
+
+/// The board of `contest` now, as `viewer` may see it.
+///
+/// # Errors
+/// Database failures.
+pub async fn board(
+    store: &Store,
+    contest: &Contest,
+    viewer: Viewer,
+) -> Result<Board, store::Error> {
+    let teams = store.contest_teams(contest).await?;
+    let attempts = store.contest_attempts(contest.id).await?;
+    Ok(scoreboard(contest, &teams, &attempts, viewer, now_ms()))
+}
+
+/// Whether catalog problem `slug` is hidden now from a non-admin: it is
+/// in a contest that has not started.
+///
+/// # Errors
+/// Database failures.
+pub async fn hidden(store: &Store, slug: &str) -> Result<bool, store::Error> {
+    Ok(!store.hiding_contests(slug, now_ms()).await?.is_empty())
+}
+
+/// Who `user` is to `contest`'s scoreboard.
+pub fn viewer_of(user: Option<&store::User>) -> Viewer {
+    match user {
+        Some(u) if u.is_admin => Viewer::Admin,
+        Some(u) => Viewer::Team(u.id),
+        None => Viewer::Public,
+    }
+}
+
+fn internal(e: &store::Error) -> Refusal {
+    super::log_internal(e, "internal error taking a contest submission");
+    Refusal::Internal
+}
+
+/// A contest's settings as typed (on the command line or in a form).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+pub struct Settings {
+    #[serde(default)]
+    pub slug: String,
+    #[serde(default)]
+    pub name: String,
+    /// `2026-12-01T10:00` (UTC unless a zone is given), `now`, `+10m`.
+    #[serde(default)]
+    pub start: String,
+    /// `5h`, `90m`, `2:30`.
+    #[serde(default)]
+    pub duration: String,
+    /// As `duration`; empty for none.
+    #[serde(default)]
+    pub freeze: String,
+    #[serde(default)]
+    pub penalty: String,
+    #[serde(default)]
+    pub scoring: String,
+    /// `nim,kayles` (labelled A, B, ...) or `X=nim,Y=kayles`.
+    #[serde(default)]
+    pub problems: String,
+    /// Account names; empty for every signed-in user.
+    #[serde(default)]
+    pub participants: String,
+}
+
+/// `settings` checked into a contest to store; the error says which
+/// setting is wrong and how to write it.
+///
+/// # Errors
+/// A one-line message naming the setting.
+pub fn check_settings(
+    ctx: &Context,
+    settings: &Settings,
+    now: i64,
+) -> Result<store::NewContest, String> {
+    use crate::contest::time::{parse_length, parse_time};
+    let slug = settings.slug.trim().to_string();
+    if !crate::contest::valid_slug(&slug) {
+        return Err(format!(
+            "contest name {slug:?}: use 1 to 36 letters, digits, '-', '_' and '.', not starting with '-' or '.'"
+        ));
+    }
+    let start = settings.start.trim();
+    let start_ms = match start {
+        "now" => Some(now),
+        _ => match start.strip_prefix('+') {
+            Some(after) => parse_length(after).map(|s| now + s * 1000),
+            None => parse_time(start),
+        },
+    }
+    .ok_or_else(|| format!("start {start:?}: use e.g. 2026-12-01T10:00 (UTC), now, or +10m"))?;
+    let duration_s = parse_length(&settings.duration)
+        .filter(|&s| s > 0)
+        .ok_or_else(|| format!("duration {:?}: use e.g. 5h, 90m, 2:30", settings.duration))?;
+    let freeze = settings.freeze.trim();
+    let freeze_s = if freeze.is_empty() {
+        0
+    } else {
+        parse_length(freeze)
+            .ok_or_else(|| format!("freeze {freeze:?}: use e.g. 1h, 30m, 0:45, or nothing"))?
+    };
+    if freeze_s >= duration_s {
+        return Err("the freeze must be shorter than the contest".into());
+    }
+    let penalty = settings.penalty.trim();
+    let penalty_min = if penalty.is_empty() {
+        20
+    } else {
+        penalty
+            .parse::<i64>()
+            .ok()
+            .filter(|p| (0..=1000).contains(p))
+            .ok_or_else(|| format!("penalty {penalty:?}: whole minutes, 0 to 1000"))?
+    };
+    let scoring = match settings.scoring.trim() {
+        "" => crate::contest::Scoring::Icpc,
+        s => s.parse()?,
+    };
+    let names: Vec<&str> = settings
+        .problems
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err("a contest needs at least one problem".into());
+    }
+    let mut problems: Vec<(String, String)> = Vec::new();
+    for (name, auto) in names.iter().zip(crate::contest::labels(names.len())) {
+        let (label, slug) = match name.split_once('=') {
+            Some((label, slug)) => (label.trim().to_string(), slug.trim()),
+            None => (auto, *name),
+        };
+        if label.is_empty() || label.len() > 8 || !label.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            return Err(format!(
+                "problem label {label:?}: use up to 8 letters and digits"
+            ));
+        }
+        if ctx.catalog.load(slug).is_err() {
+            return Err(format!("no problem {slug:?} in the catalog"));
+        }
+        if problems.iter().any(|(l, s)| *l == label || s == slug) {
+            return Err(format!("problem {label} ({slug}) is listed twice"));
+        }
+        problems.push((label, slug.to_string()));
+    }
+    let participants: Vec<String> = settings
+        .participants
+        .split([',', ' ', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(String::from)
+        .collect();
+    let name = settings.name.trim();
+    Ok(store::NewContest {
+        name: if name.is_empty() {
+            slug.clone()
+        } else {
+            name.to_string()
+        },
+        slug,
+        start_ms,
+        duration_s,
+        freeze_s,
+        penalty_min,
+        scoring,
+        participants: (!participants.is_empty()).then_some(participants),
+        problems,
+    })
+}

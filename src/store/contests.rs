@@ -1,0 +1,553 @@
+//! Contests, their problems and participants, the submissions made in
+//! them, and clarifications. Times are Unix milliseconds; the plain SQL
+//! here is meant to read the same on every backend.
+
+use super::{Error, Store};
+use crate::contest::time::parse_time;
+use crate::contest::{Attempt, Contest, ContestProblem, Judged, Scoring, Team};
+use crate::verdict::Verdict;
+
+/// A contest to create (or the new settings of one not yet started).
+#[derive(Debug, Clone)]
+pub struct NewContest {
+    pub slug: String,
+    pub name: String,
+    pub start_ms: i64,
+    pub duration_s: i64,
+    pub freeze_s: i64,
+    pub penalty_min: i64,
+    pub scoring: Scoring,
+    /// `None`: every signed-in user; else these account names.
+    pub participants: Option<Vec<String>>,
+    /// (label, catalog slug) in order.
+    pub problems: Vec<(String, String)>,
+}
+
+/// A question to the judges, with its answer once given.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Clarification {
+    pub id: i64,
+    pub contest_id: i64,
+    /// The asker (`None`: an announcement).
+    pub user_id: Option<i64>,
+    pub user: Option<String>,
+    /// The problem's label, `None` for a general question.
+    pub label: Option<String>,
+    pub question: String,
+    pub asked_ms: i64,
+    pub answer: Option<String>,
+    pub to_all: bool,
+    pub answered_ms: Option<i64>,
+}
+
+/// A contest submission for lists: who, what, when, and its result.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ContestSubmission {
+    pub id: i64,
+    pub user_id: i64,
+    pub problem: String,
+    pub language: String,
+    pub submitted_at: String,
+    pub status: String,
+    pub verdict: Option<String>,
+    pub score: Option<i64>,
+    pub time_ms: Option<i64>,
+    pub finished_at: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct ContestRow {
+    id: i64,
+    slug: String,
+    name: String,
+    start_ms: i64,
+    duration_s: i64,
+    freeze_s: i64,
+    penalty_min: i64,
+    scoring: String,
+    open_to_all: bool,
+    board_public: bool,
+    frozen_ms: Option<i64>,
+    thawed_ms: Option<i64>,
+}
+
+const CONTEST_COLUMNS: &str = "id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
+     scoring, open_to_all, board_public, frozen_ms, thawed_ms";
+
+impl Store {
+    /// The SQLite pool contests are kept in (their SQL is SQLite's so far).
+    fn sqlite(&self) -> Result<&sqlx::SqlitePool, Error> {
+        match &self.db {
+            super::db::Db::Sqlite(pool) => Ok(pool),
+            super::db::Db::Postgres(_) => Err(Error::NotOnPostgres("contests")),
+        }
+    }
+
+    /// Creates a contest with its problems and participants; returns its id.
+    ///
+    /// # Errors
+    /// [`Error::ContestExists`] when the slug is taken, [`Error::NoUser`]
+    /// for an unknown participant; database failures.
+    pub async fn create_contest(&self, new: &NewContest, now_ms: i64) -> Result<i64, Error> {
+        let mut tx = self.sqlite()?.begin().await?;
+        let id = sqlx::query_scalar::<_, i64>(
+            "INSERT INTO contests (slug, name, start_ms, duration_s, freeze_s, penalty_min,
+                                   scoring, open_to_all, created_ms)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(&new.slug)
+        .bind(&new.name)
+        .bind(new.start_ms)
+        .bind(new.duration_s)
+        .bind(new.freeze_s)
+        .bind(new.penalty_min)
+        .bind(new.scoring.as_str())
+        .bind(new.participants.is_none())
+        .bind(now_ms)
+        .fetch_one(&mut *tx)
+        .await;
+        let id = match id {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(Error::ContestExists(new.slug.clone()))
+            }
+            other => other?,
+        };
+        fill_contest(&mut tx, id, new).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Changes a contest's settings, problems and participants.
+    ///
+    /// # Errors
+    /// As [`Store::create_contest`].
+    pub async fn update_contest(&self, id: i64, new: &NewContest) -> Result<(), Error> {
+        let mut tx = self.sqlite()?.begin().await?;
+        sqlx::query(
+            "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
+                    penalty_min = ?, scoring = ?, open_to_all = ? WHERE id = ?",
+        )
+        .bind(&new.name)
+        .bind(new.start_ms)
+        .bind(new.duration_s)
+        .bind(new.freeze_s)
+        .bind(new.penalty_min)
+        .bind(new.scoring.as_str())
+        .bind(new.participants.is_none())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM contest_problems WHERE contest_id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM contest_participants WHERE contest_id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        fill_contest(&mut tx, id, new).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every contest, latest start first.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contests(&self) -> Result<Vec<Contest>, Error> {
+        let rows = sqlx::query_as::<_, ContestRow>(&format!(
+            "SELECT {CONTEST_COLUMNS} FROM contests ORDER BY start_ms DESC, id DESC"
+        ))
+        .fetch_all(self.sqlite()?)
+        .await?;
+        let mut contests = Vec::with_capacity(rows.len());
+        for row in rows {
+            contests.push(self.with_problems(row).await?);
+        }
+        Ok(contests)
+    }
+
+    /// One contest by its slug.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest(&self, slug: &str) -> Result<Option<Contest>, Error> {
+        let row = sqlx::query_as::<_, ContestRow>(&format!(
+            "SELECT {CONTEST_COLUMNS} FROM contests WHERE slug = ?"
+        ))
+        .bind(slug)
+        .fetch_optional(self.sqlite()?)
+        .await?;
+        match row {
+            Some(row) => Ok(Some(self.with_problems(row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn with_problems(&self, row: ContestRow) -> Result<Contest, Error> {
+        let problems = sqlx::query_as::<_, (String, String)>(
+            "SELECT label, problem FROM contest_problems WHERE contest_id = ? ORDER BY position",
+        )
+        .bind(row.id)
+        .fetch_all(self.sqlite()?)
+        .await?
+        .into_iter()
+        .map(|(label, slug)| ContestProblem { label, slug })
+        .collect();
+        Ok(Contest {
+            id: row.id,
+            scoring: row
+                .scoring
+                .parse()
+                .map_err(|_| Error::BadContest(row.slug.clone(), row.scoring.clone()))?,
+            slug: row.slug,
+            name: row.name,
+            start_ms: row.start_ms,
+            duration_s: row.duration_s,
+            freeze_s: row.freeze_s,
+            penalty_min: row.penalty_min,
+            open_to_all: row.open_to_all,
+            board_public: row.board_public,
+            frozen_ms: row.frozen_ms,
+            thawed_ms: row.thawed_ms,
+            problems,
+        })
+    }
+
+    /// Freezes the scoreboard of contest `id` at `at_ms` (`None`: only the
+    /// scheduled freeze) and hides what was revealed.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn set_contest_frozen(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
+        sqlx::query("UPDATE contests SET frozen_ms = ?, thawed_ms = NULL WHERE id = ?")
+            .bind(at_ms)
+            .bind(id)
+            .execute(self.sqlite()?)
+            .await?;
+        Ok(())
+    }
+
+    /// Reveals the frozen results of contest `id` (`None`: hides them again).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn set_contest_thawed(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
+        sqlx::query("UPDATE contests SET thawed_ms = ? WHERE id = ?")
+            .bind(at_ms)
+            .bind(id)
+            .execute(self.sqlite()?)
+            .await?;
+        Ok(())
+    }
+
+    /// Shows the scoreboard page to anyone, or to participants and admins only.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn set_board_public(&self, id: i64, public: bool) -> Result<(), Error> {
+        sqlx::query("UPDATE contests SET board_public = ? WHERE id = ?")
+            .bind(public)
+            .bind(id)
+            .execute(self.sqlite()?)
+            .await?;
+        Ok(())
+    }
+
+    /// The participants of `contest`, by name: the named ones, or for a
+    /// contest open to all every enabled account that is not an admin's,
+    /// and anyone who submitted in it.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_teams(&self, contest: &Contest) -> Result<Vec<Team>, Error> {
+        let rows = sqlx::query_as::<_, (i64, String)>(
+            "SELECT u.id, u.name FROM users u
+             WHERE (?2 = 1 AND u.is_admin = 0 AND u.disabled = 0)
+                OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
+                OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+             ORDER BY u.name",
+        )
+        .bind(contest.id)
+        .bind(contest.open_to_all)
+        .fetch_all(self.sqlite()?)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, name)| Team { id, name })
+            .collect())
+    }
+
+    /// Whether account `user_id` takes part in `contest`.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn takes_part(&self, contest: &Contest, user_id: i64) -> Result<bool, Error> {
+        if contest.open_to_all {
+            return Ok(true);
+        }
+        Ok(sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM contest_participants WHERE contest_id = ? AND user_id = ?",
+        )
+        .bind(contest.id)
+        .bind(user_id)
+        .fetch_one(self.sqlite()?)
+        .await?
+            > 0)
+    }
+
+    /// The contests (not yet started) that hold catalog problem `slug`.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn hiding_contests(&self, slug: &str, now_ms: i64) -> Result<Vec<String>, Error> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT c.slug FROM contests c JOIN contest_problems p ON p.contest_id = c.id
+             WHERE p.problem = ? AND c.start_ms > ?",
+        )
+        .bind(slug)
+        .bind(now_ms)
+        .fetch_all(self.sqlite()?)
+        .await?)
+    }
+
+    /// Every catalog problem in a contest that has not started.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn hidden_problems(&self, now_ms: i64) -> Result<Vec<String>, Error> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT DISTINCT p.problem FROM contests c
+             JOIN contest_problems p ON p.contest_id = c.id WHERE c.start_ms > ?",
+        )
+        .bind(now_ms)
+        .fetch_all(self.sqlite()?)
+        .await?)
+    }
+
+    /// Marks submission `id` as made in contest `contest_id`.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn set_submission_contest(&self, id: i64, contest_id: i64) -> Result<(), Error> {
+        sqlx::query("UPDATE submissions SET contest_id = ? WHERE id = ?")
+            .bind(contest_id)
+            .bind(id)
+            .execute(self.sqlite()?)
+            .await?;
+        Ok(())
+    }
+
+    /// The contest submission `id` was made in, if any.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_of_submission(&self, id: i64) -> Result<Option<i64>, Error> {
+        Ok(
+            sqlx::query_scalar::<_, Option<i64>>("SELECT contest_id FROM submissions WHERE id = ?")
+                .bind(id)
+                .fetch_optional(self.sqlite()?)
+                .await?
+                .flatten(),
+        )
+    }
+
+    /// The submissions of `contest` (of account `user` only, where given),
+    /// oldest first.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_submissions(
+        &self,
+        contest: i64,
+        user: Option<i64>,
+    ) -> Result<Vec<ContestSubmission>, Error> {
+        Ok(sqlx::query_as::<_, ContestSubmission>(
+            "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
+                    time_ms, finished_at
+             FROM submissions
+             WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
+             ORDER BY id",
+        )
+        .bind(contest)
+        .bind(user)
+        .fetch_all(self.sqlite()?)
+        .await?)
+    }
+
+    /// Every try of `contest` as the scoreboard reads it, with each
+    /// judged try's group scores.
+    ///
+    /// # Errors
+    /// Database failures, or a stored verdict or time that is not one.
+    pub async fn contest_attempts(&self, contest: i64) -> Result<Vec<Attempt>, Error> {
+        let subs = self.contest_submissions(contest, None).await?;
+        let groups = sqlx::query_as::<_, (i64, String, i64)>(
+            "SELECT g.submission_id, g.name, g.score FROM group_results g
+             JOIN submissions s ON s.id = g.submission_id
+             WHERE s.contest_id = ? AND s.status = 'done'
+             ORDER BY g.submission_id, g.position",
+        )
+        .bind(contest)
+        .fetch_all(self.sqlite()?)
+        .await?;
+        let mut groups = groups.into_iter().peekable();
+        let mut attempts = Vec::with_capacity(subs.len());
+        for s in subs {
+            let mut mine = Vec::new();
+            while let Some((_, name, score)) = groups.next_if(|g| g.0 <= s.id) {
+                mine.push((name, score.max(0) as u32));
+            }
+            let at_ms = parse_time(&s.submitted_at)
+                .ok_or_else(|| Error::BadContest(s.id.to_string(), s.submitted_at.clone()))?;
+            let result = match (&s.status[..], &s.verdict) {
+                ("done", Some(v)) => Some(Judged {
+                    verdict: v
+                        .parse::<Verdict>()
+                        .map_err(|_| Error::BadVerdict(s.id, v.clone()))?,
+                    score: s.score.unwrap_or(0).max(0) as u32,
+                    groups: mine,
+                }),
+                _ => None,
+            };
+            attempts.push(Attempt {
+                id: s.id,
+                team: s.user_id,
+                problem: s.problem,
+                at_ms,
+                result,
+            });
+        }
+        Ok(attempts)
+    }
+
+    /// The test results of `contest`'s judged submissions: (submission,
+    /// position from 0, verdict, CPU milliseconds), by submission and position.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_runs(&self, contest: i64) -> Result<Vec<(i64, i64, String, i64)>, Error> {
+        Ok(sqlx::query_as::<_, (i64, i64, String, i64)>(
+            "SELECT t.submission_id, t.position, t.verdict, t.time_ms FROM test_results t
+             JOIN submissions s ON s.id = t.submission_id
+             WHERE s.contest_id = ? AND s.status = 'done'
+             ORDER BY t.submission_id, t.position",
+        )
+        .bind(contest)
+        .fetch_all(self.sqlite()?)
+        .await?)
+    }
+
+    /// Stores a question; returns its id.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn ask(
+        &self,
+        contest: i64,
+        user_id: Option<i64>,
+        label: Option<&str>,
+        question: &str,
+        now_ms: i64,
+    ) -> Result<i64, Error> {
+        Ok(sqlx::query_scalar::<_, i64>(
+            "INSERT INTO clarifications (contest_id, user_id, label, question, asked_ms)
+             VALUES (?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(contest)
+        .bind(user_id)
+        .bind(label)
+        .bind(question)
+        .bind(now_ms)
+        .fetch_one(self.sqlite()?)
+        .await?)
+    }
+
+    /// Answers question `id` of `contest`, to its asker or to all; `false`
+    /// when there is no such question.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn answer(
+        &self,
+        contest: i64,
+        id: i64,
+        answer: &str,
+        to_all: bool,
+        by: i64,
+        now_ms: i64,
+    ) -> Result<bool, Error> {
+        let done = sqlx::query(
+            "UPDATE clarifications SET answer = ?, to_all = ?, answered_by = ?, answered_ms = ?
+             WHERE id = ? AND contest_id = ?",
+        )
+        .bind(answer)
+        .bind(to_all)
+        .bind(by)
+        .bind(now_ms)
+        .bind(id)
+        .bind(contest)
+        .execute(self.sqlite()?)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The clarifications of `contest` that account `viewer` may read
+    /// (`None`: all, for admins): their own questions, and announcements
+    /// and answers to all.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn clarifications(
+        &self,
+        contest: i64,
+        viewer: Option<i64>,
+    ) -> Result<Vec<Clarification>, Error> {
+        Ok(sqlx::query_as::<_, Clarification>(
+            "SELECT c.id, c.contest_id, c.user_id, u.name AS user, c.label, c.question,
+                    c.asked_ms, c.answer, c.to_all, c.answered_ms
+             FROM clarifications c LEFT JOIN users u ON u.id = c.user_id
+             WHERE c.contest_id = ?1
+               AND (?2 IS NULL OR c.user_id = ?2 OR c.user_id IS NULL
+                    OR (c.to_all = 1 AND c.answer IS NOT NULL))
+             ORDER BY c.id",
+        )
+        .bind(contest)
+        .bind(viewer)
+        .fetch_all(self.sqlite()?)
+        .await?)
+    }
+}
+
+/// Stores `new`'s problems and named participants for contest `id`.
+async fn fill_contest(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    id: i64,
+    new: &NewContest,
+) -> Result<(), Error> {
+    for (position, (label, slug)) in new.problems.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO contest_problems (contest_id, position, label, problem) VALUES (?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(position as i64)
+        .bind(label)
+        .bind(slug)
+        .execute(&mut **tx)
+        .await?;
+    }
+    for name in new.participants.iter().flatten() {
+        let done = sqlx::query(
+            "INSERT INTO contest_participants (contest_id, user_id)
+             SELECT ?, id FROM users WHERE name = ?",
+        )
+        .bind(id)
+        .bind(name)
+        .execute(&mut **tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(Error::NoUser(name.clone()));
+        }
+    }
+    Ok(())
+}

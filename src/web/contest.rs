@@ -1,0 +1,455 @@
+//! The contest pages: the list, a participant's contest page (problems by
+//! label with statements, a countdown, their own submissions, the
+//! clarifications), the scoreboard, and the live fragment both pages
+//! long-poll to stay current without reloading.
+
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::Form;
+use minijinja::{context, Value};
+use serde::Deserialize;
+
+use super::markdown;
+use super::render::{me, render, PageError, PagePath, PageQuery};
+use super::session::{check_csrf, Signed, Viewer};
+use crate::contest::time::{format_human, format_time};
+use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
+use crate::site::contests::{self, now_ms, viewer_of};
+use crate::site::intake::Entry;
+use crate::site::AppState;
+use crate::store::{Clarification, ContestSubmission, WebSession};
+
+/// The longest a live request waits for a change.
+const MAX_WAIT: f64 = 25.0;
+/// How often a waiting live request looks again (judges in other
+/// processes, the clock passing the start, the freeze or the end).
+const RECHECK: Duration = Duration::from_secs(2);
+
+pub async fn list(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+) -> Result<Response, PageError> {
+    let now = now_ms();
+    let rows: Vec<Value> = state
+        .store
+        .contests()
+        .await?
+        .iter()
+        .map(|c| {
+            context! {
+                slug => c.slug, name => c.name, start => format_human(c.start_ms),
+                phase => phase_word(c.phase(now)), scoring => c.scoring.as_str(),
+                problems => c.problems.len(),
+            }
+        })
+        .collect();
+    Ok(render(
+        "contests.html",
+        context! { me => me(viewer.as_ref()), section => "contests", contests => rows },
+    )?
+    .into_response())
+}
+
+async fn find(state: &AppState, slug: &str) -> Result<Contest, PageError> {
+    state
+        .store
+        .contest(slug)
+        .await?
+        .ok_or_else(PageError::not_found)
+}
+
+/// A participant's contest page (admins see it too).
+pub async fn page(
+    State(state): State<AppState>,
+    Signed(session): Signed,
+    PagePath(slug): PagePath<String>,
+) -> Result<Response, PageError> {
+    let c = find(&state, &slug).await?;
+    contest_page(&state, &session, &c, None, StatusCode::OK).await
+}
+
+async fn contest_page(
+    state: &AppState,
+    session: &WebSession,
+    c: &Contest,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let now = now_ms();
+    let admin = session.user.is_admin;
+    let takes_part = state.store.takes_part(c, session.user.id).await?;
+    if !admin && !takes_part {
+        return Err(PageError::status(
+            StatusCode::FORBIDDEN,
+            "Not a participant",
+            format!("You do not take part in {}.", c.name),
+        ));
+    }
+    // Before the start the problems are the admins' only.
+    let problems = if admin || c.phase(now) != Phase::Before {
+        statements(state, c).await?
+    } else {
+        Vec::new()
+    };
+    let languages: Vec<Value> = state
+        .ctx
+        .languages
+        .iter()
+        .map(|l| context! { id => l.id, name => l.config.name })
+        .collect();
+    let live = live_parts(state, c, Some(session), Page::Contest).await?;
+    let html = render(
+        "contest.html",
+        context! {
+            me => me(Some(session)), section => "contests",
+            contest => summary(c, now), problems, languages, error,
+            can_submit => takes_part && c.phase(now) == Phase::Running,
+            live => Value::from_safe_string(live.0), seen => live.1,
+        },
+    )?;
+    Ok((status, html).into_response())
+}
+
+/// Each problem's label, name and statement, in order.
+async fn statements(state: &AppState, c: &Contest) -> Result<Vec<Value>, PageError> {
+    let ctx = state.ctx.clone();
+    let problems = c.problems.clone();
+    let loaded = tokio::task::spawn_blocking(move || {
+        problems
+            .iter()
+            .map(|p| {
+                let problem = ctx.catalog.load(&p.slug)?;
+                let statement = markdown::render(&problem.statement()?);
+                Ok(context! {
+                    label => p.label, slug => p.slug, name => problem.manifest.name,
+                    statement => Value::from_safe_string(statement),
+                })
+            })
+            .collect::<Result<Vec<Value>, crate::problem::Error>>()
+    })
+    .await?;
+    loaded.map_err(|e| PageError::internal(&e))
+}
+
+#[derive(Deserialize)]
+pub struct SubmitForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    label: String,
+    #[serde(default)]
+    language: String,
+    #[serde(default)]
+    source: String,
+}
+
+pub async fn submit(
+    State(state): State<AppState>,
+    Signed(session): Signed,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<SubmitForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    let entry = Entry {
+        user_id: session.user.id,
+        problem: String::new(),
+        language: form.language,
+        source: form.source.replace("\r\n", "\n"),
+    };
+    let limits = state.limits;
+    match contests::submit(&state.ctx, &state.store, limits, &c, &form.label, entry).await {
+        Ok(id) => {
+            state.wake.notify_one();
+            state.worker.changes.changed_any();
+            tracing::info!(id, user = %session.user.name, contest = %c.slug, label = %form.label, "contest submission queued");
+            Ok(Redirect::to(&format!("/contests/{}#mine", c.slug)).into_response())
+        }
+        Err(refusal) => {
+            let status = refusal.status();
+            contest_page(&state, &session, &c, Some(refusal.to_string()), status).await
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct AskForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    label: String,
+    #[serde(default)]
+    question: String,
+}
+
+/// The longest question or answer taken.
+pub const MAX_TEXT: usize = 4000;
+
+pub async fn ask(
+    State(state): State<AppState>,
+    Signed(session): Signed,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<AskForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    let question = form.question.trim();
+    let label = Some(form.label.as_str()).filter(|l| !l.is_empty());
+    let error = if !state.store.takes_part(&c, session.user.id).await? {
+        Some(format!("You do not take part in {}.", c.name))
+    } else if question.is_empty() || question.len() > MAX_TEXT {
+        Some(format!("A question is 1 to {MAX_TEXT} characters."))
+    } else if label.is_some_and(|l| c.problem(l).is_none()) {
+        Some(format!("{} has no problem {:?}.", c.name, form.label))
+    } else {
+        None
+    };
+    if let Some(error) = error {
+        return contest_page(&state, &session, &c, Some(error), StatusCode::BAD_REQUEST).await;
+    }
+    state
+        .store
+        .ask(c.id, Some(session.user.id), label, question, now_ms())
+        .await?;
+    state.worker.changes.changed_any();
+    Ok(Redirect::to(&format!("/contests/{}#clarifications", c.slug)).into_response())
+}
+
+pub async fn scoreboard(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    PagePath(slug): PagePath<String>,
+) -> Result<Response, PageError> {
+    let c = find(&state, &slug).await?;
+    may_see_board(&state, &c, viewer.as_ref()).await?;
+    let live = live_parts(&state, &c, viewer.as_ref(), Page::Board).await?;
+    Ok(render(
+        "scoreboard.html",
+        context! {
+            me => me(viewer.as_ref()), section => "contests", contest => summary(&c, now_ms()),
+            live => Value::from_safe_string(live.0), seen => live.1,
+        },
+    )?
+    .into_response())
+}
+
+/// The scoreboard is public unless an admin closed it; then participants
+/// and admins only.
+async fn may_see_board(
+    state: &AppState,
+    c: &Contest,
+    viewer: Option<&WebSession>,
+) -> Result<(), PageError> {
+    if c.board_public {
+        return Ok(());
+    }
+    match viewer {
+        Some(s) if s.user.is_admin || state.store.takes_part(c, s.user.id).await? => Ok(()),
+        Some(_) => Err(PageError::forbidden()),
+        None => Err(PageError::not_found()),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Page {
+    Contest,
+    Board,
+}
+
+#[derive(Deserialize)]
+pub struct LiveQuery {
+    page: Option<String>,
+    seen: Option<String>,
+    wait: Option<f64>,
+}
+
+/// The live part of the contest page or the scoreboard, returned once it
+/// differs from what the page shows (`seen`) or after `wait` seconds.
+pub async fn live(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    PagePath(slug): PagePath<String>,
+    PageQuery(q): PageQuery<LiveQuery>,
+) -> Result<Response, PageError> {
+    let c = find(&state, &slug).await?;
+    let page = match q.page.as_deref() {
+        Some("contest") if viewer.is_some() => Page::Contest,
+        _ => Page::Board,
+    };
+    if page == Page::Board {
+        may_see_board(&state, &c, viewer.as_ref()).await?;
+    }
+    let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
+    loop {
+        let changed = state.worker.changes.any.notified();
+        let c = find(&state, &slug).await?;
+        let (html, seen) = live_parts(&state, &c, viewer.as_ref(), page).await?;
+        let now = tokio::time::Instant::now();
+        if q.seen.as_deref() != Some(seen.as_str()) || now >= deadline || state.is_stopping() {
+            return Ok(Html(html).into_response());
+        }
+        let _ = tokio::time::timeout(RECHECK.min(deadline - now), changed).await;
+    }
+}
+
+/// The live fragment's HTML and its fingerprint.
+async fn live_parts(
+    state: &AppState,
+    c: &Contest,
+    viewer: Option<&WebSession>,
+    page: Page,
+) -> Result<(String, String), PageError> {
+    let now = now_ms();
+    let who = viewer_of(viewer.map(|s| &s.user));
+    let board = contests::board(&state.store, c, who).await?;
+    let (mine, clarifications) = match (page, viewer) {
+        (Page::Contest, Some(s)) => {
+            let mine = state
+                .store
+                .contest_submissions(c.id, Some(s.user.id))
+                .await?;
+            let asked = state
+                .store
+                .clarifications(c.id, (!s.user.is_admin).then_some(s.user.id))
+                .await?;
+            (submissions(c, &mine), clarification_rows(&asked))
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
+    let body = render(
+        "contest_live.html",
+        context! {
+            contest => summary(c, now), board => board_rows(c, &board),
+            frozen => board.frozen, scoring => c.scoring.as_str(),
+            labels => c.problems.iter().map(|p| p.label.clone()).collect::<Vec<_>>(),
+            on_contest_page => page == Page::Contest, mine, clarifications,
+            own => match who { Who::Team(id) => Some(id), _ => None },
+        },
+    )?
+    .0;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    body.hash(&mut hasher);
+    let seen = format!("{:016x}", hasher.finish());
+    let html = format!(
+        "<section id=\"live\" data-live=\"/contests/{}/live\" data-page=\"{}\" data-seen=\"{seen}\">{body}</section>",
+        c.slug,
+        if page == Page::Contest { "contest" } else { "board" }
+    );
+    Ok((html, seen))
+}
+
+fn board_rows(c: &Contest, board: &Board) -> Vec<Value> {
+    board
+        .rows
+        .iter()
+        .map(|r| {
+            let cells: Vec<Value> = r
+                .cells
+                .iter()
+                .map(|cell| {
+                    let (class, text) = match c.scoring {
+                        Scoring::Icpc if cell.solved => (
+                            if cell.first { "first" } else { "solved" },
+                            format!("{}/{}", cell.tries, cell.minute.unwrap_or(0)),
+                        ),
+                        Scoring::Ioi if cell.score.is_some() => (
+                            if cell.first {
+                                "first"
+                            } else if cell.solved {
+                                "solved"
+                            } else {
+                                "partial"
+                            },
+                            cell.score.unwrap_or(0).to_string(),
+                        ),
+                        _ if cell.pending > 0 => (
+                            "pending",
+                            if cell.tries > 0 {
+                                cell.tries.to_string()
+                            } else {
+                                String::new()
+                            },
+                        ),
+                        Scoring::Icpc if cell.tries > 0 => ("rejected", cell.tries.to_string()),
+                        _ => ("", String::new()),
+                    };
+                    let pending = if cell.pending > 0 {
+                        format!("{}?", cell.pending)
+                    } else {
+                        String::new()
+                    };
+                    context! { label => cell.label, class, text, pending }
+                })
+                .collect();
+            context! {
+                rank => r.rank, team => r.team.name, team_id => r.team.id, solved => r.solved,
+                penalty => r.penalty, score => r.score, cells,
+            }
+        })
+        .collect()
+}
+
+fn submissions(c: &Contest, mine: &[ContestSubmission]) -> Vec<Value> {
+    mine.iter()
+        .rev()
+        .map(|s| {
+            context! {
+                id => s.id, label => c.label_of(&s.problem).unwrap_or("?"),
+                language => s.language, at => s.submitted_at.get(11..19).unwrap_or(""),
+                status => s.status, verdict => s.verdict, score => s.score,
+            }
+        })
+        .collect()
+}
+
+fn clarification_rows(list: &[Clarification]) -> Vec<Value> {
+    list.iter()
+        .rev()
+        .map(|q| {
+            context! {
+                id => q.id, user => q.user, label => q.label, question => q.question,
+                asked => format_human(q.asked_ms), answer => q.answer, to_all => q.to_all,
+            }
+        })
+        .collect()
+}
+
+/// What every contest page shows of the contest itself.
+pub fn summary(c: &Contest, now: i64) -> Value {
+    context! {
+        slug => c.slug, name => c.name, scoring => c.scoring.as_str(),
+        start => format_human(c.start_ms), end => format_human(c.end_ms()),
+        start_iso => format_time(c.start_ms), end_iso => format_time(c.end_ms()),
+        start_ms => c.start_ms, end_ms => c.end_ms(), now_ms => now,
+        phase => phase_word(c.phase(now)), frozen => c.is_frozen(now),
+        freeze => c.freeze_ms().map(format_human), board_public => c.board_public,
+        penalty => c.penalty_min, open_to_all => c.open_to_all,
+        problems => c.problems.iter().map(|p| context! { label => p.label, slug => p.slug }).collect::<Vec<_>>(),
+    }
+}
+
+pub fn phase_word(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Before => "upcoming",
+        Phase::Running => "running",
+        Phase::Ended => "ended",
+    }
+}
+
+/// A problem page, unless a contest not yet started holds the problem
+/// (then it does not exist for anyone but admins).
+pub async fn problem(
+    State(state): State<AppState>,
+    Signed(session): Signed,
+    PagePath(slug): PagePath<String>,
+) -> Result<Response, PageError> {
+    if !session.user.is_admin && contests::hidden(&state.store, &slug).await? {
+        return Err(PageError::not_found());
+    }
+    super::pages::problem(State(state), Signed(session), PagePath(slug)).await
+}

@@ -1,0 +1,346 @@
+//! The admin's contest pages: the list with a form to create one, and a
+//! contest's page to edit it before the start, freeze and reveal the
+//! scoreboard, open or close it to the public, answer clarifications (to
+//! the asker or to all), announce, and rejudge the contest.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use minijinja::{context, Value};
+use serde::Deserialize;
+
+use super::contest::{phase_word, summary, MAX_TEXT};
+use super::render::{me, render, PageError, PagePath};
+use super::session::{check_csrf, Admin};
+use crate::contest::time::{format_human, format_time};
+use crate::contest::{Contest, Phase};
+use crate::site::contests::{check_settings, now_ms, Settings};
+use crate::site::AppState;
+use crate::store::{self, Queue as _, WebSession};
+
+pub async fn list(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+) -> Result<Response, PageError> {
+    list_page(&state, &session, &Settings::default(), None, StatusCode::OK).await
+}
+
+async fn list_page(
+    state: &AppState,
+    session: &WebSession,
+    draft: &Settings,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let now = now_ms();
+    let rows: Vec<Value> = state
+        .store
+        .contests()
+        .await?
+        .iter()
+        .map(|c| {
+            context! {
+                slug => c.slug, name => c.name, start => format_human(c.start_ms),
+                phase => phase_word(c.phase(now)), scoring => c.scoring.as_str(),
+            }
+        })
+        .collect();
+    let html = render(
+        "admin_contests.html",
+        context! {
+            me => me(Some(session)), section => "admin", contests => rows,
+            draft => Value::from_serialize(draft_value(draft)), error,
+        },
+    )?;
+    Ok((status, html).into_response())
+}
+
+fn draft_value(s: &Settings) -> serde_json::Value {
+    serde_json::json!({
+        "slug": s.slug, "name": s.name, "start": s.start, "duration": s.duration,
+        "freeze": s.freeze, "penalty": s.penalty, "scoring": s.scoring,
+        "problems": s.problems, "participants": s.participants,
+    })
+}
+
+#[derive(Deserialize)]
+pub struct SettingsForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(flatten)]
+    settings: Settings,
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Form(form): Form<SettingsForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let now = now_ms();
+    let new = match check_settings(&state.ctx, &form.settings, now) {
+        Ok(new) => new,
+        Err(e) => {
+            return list_page(
+                &state,
+                &session,
+                &form.settings,
+                Some(e),
+                StatusCode::BAD_REQUEST,
+            )
+            .await
+        }
+    };
+    match state.store.create_contest(&new, now).await {
+        Ok(_) => {}
+        Err(e @ (store::Error::ContestExists(_) | store::Error::NoUser(_))) => {
+            return list_page(
+                &state,
+                &session,
+                &form.settings,
+                Some(e.to_string()),
+                StatusCode::BAD_REQUEST,
+            )
+            .await
+        }
+        Err(e) => return Err(e.into()),
+    }
+    tracing::info!(admin = %session.user.name, contest = %new.slug, "contest created");
+    Ok(Redirect::to(&format!("/admin/contests/{}", new.slug)).into_response())
+}
+
+async fn find(state: &AppState, slug: &str) -> Result<Contest, PageError> {
+    state
+        .store
+        .contest(slug)
+        .await?
+        .ok_or_else(PageError::not_found)
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+) -> Result<Response, PageError> {
+    let c = find(&state, &slug).await?;
+    contest_page(&state, &session, &c, None, None, StatusCode::OK).await
+}
+
+async fn contest_page(
+    state: &AppState,
+    session: &WebSession,
+    c: &Contest,
+    draft: Option<&Settings>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let now = now_ms();
+    let settings = match draft {
+        Some(d) => d.clone(),
+        None => current_settings(state, c).await?,
+    };
+    let questions: Vec<Value> = state
+        .store
+        .clarifications(c.id, None)
+        .await?
+        .iter()
+        .rev()
+        .map(|q| {
+            context! {
+                id => q.id, user => q.user, label => q.label, question => q.question,
+                asked => format_human(q.asked_ms), answer => q.answer, to_all => q.to_all,
+            }
+        })
+        .collect();
+    let submissions: Vec<Value> = state
+        .store
+        .contest_submissions(c.id, None)
+        .await?
+        .iter()
+        .rev()
+        .map(|s| {
+            context! {
+                id => s.id, user_id => s.user_id, label => c.label_of(&s.problem).unwrap_or("?"),
+                at => s.submitted_at, status => s.status, verdict => s.verdict,
+            }
+        })
+        .collect();
+    let html = render(
+        "admin_contest.html",
+        context! {
+            me => me(Some(session)), section => "admin", contest => summary(c, now),
+            editable => c.phase(now) == Phase::Before,
+            draft => Value::from_serialize(draft_value(&settings)), error,
+            questions, submissions,
+            thawed => c.thawed_ms.map(format_time),
+        },
+    )?;
+    Ok((status, html).into_response())
+}
+
+async fn current_settings(state: &AppState, c: &Contest) -> Result<Settings, PageError> {
+    let participants = if c.open_to_all {
+        String::new()
+    } else {
+        state
+            .store
+            .contest_teams(c)
+            .await?
+            .into_iter()
+            .map(|t| t.name)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    Ok(Settings {
+        slug: c.slug.clone(),
+        name: c.name.clone(),
+        start: format_time(c.start_ms)[..16].to_string(),
+        duration: format!("{}m", c.duration_s / 60),
+        freeze: format!("{}m", c.freeze_s / 60),
+        penalty: c.penalty_min.to_string(),
+        scoring: c.scoring.as_str().to_string(),
+        problems: c
+            .problems
+            .iter()
+            .map(|p| format!("{}={}", p.label, p.slug))
+            .collect::<Vec<_>>()
+            .join(","),
+        participants,
+    })
+}
+
+/// Edits a contest that has not started.
+pub async fn edit(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+    Form(mut form): Form<SettingsForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    let now = now_ms();
+    form.settings.slug = c.slug.clone();
+    let refuse = |e: String| (Some(e), StatusCode::BAD_REQUEST);
+    let (error, status) = if c.phase(now) != Phase::Before {
+        (
+            Some("The contest has started: its settings can no longer change.".to_string()),
+            StatusCode::CONFLICT,
+        )
+    } else {
+        match check_settings(&state.ctx, &form.settings, now) {
+            Err(e) => refuse(e),
+            Ok(new) => match state.store.update_contest(c.id, &new).await {
+                Ok(()) => {
+                    tracing::info!(admin = %session.user.name, contest = %c.slug, "contest edited");
+                    return Ok(Redirect::to(&format!("/admin/contests/{}", c.slug)).into_response());
+                }
+                Err(e @ store::Error::NoUser(_)) => refuse(e.to_string()),
+                Err(e) => return Err(e.into()),
+            },
+        }
+    };
+    contest_page(&state, &session, &c, Some(&form.settings), error, status).await
+}
+
+#[derive(Deserialize)]
+pub struct ActionForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    action: String,
+}
+
+/// Freeze, reveal, open or close the board, or rejudge the contest.
+pub async fn act(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<ActionForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    let now = now_ms();
+    match form.action.as_str() {
+        "freeze" => state.store.set_contest_frozen(c.id, Some(now)).await?,
+        "unfreeze" => state.store.set_contest_thawed(c.id, Some(now)).await?,
+        "open-board" => state.store.set_board_public(c.id, true).await?,
+        "close-board" => state.store.set_board_public(c.id, false).await?,
+        "rejudge" => {
+            for s in state.store.contest_submissions(c.id, None).await? {
+                state.store.rejudge(s.id).await?;
+            }
+            state.wake.notify_waiters();
+            state.wake.notify_one();
+        }
+        other => {
+            return Err(PageError::bad_request(format!(
+                "{other:?} is not an action of this page."
+            )))
+        }
+    }
+    state.worker.changes.changed_any();
+    tracing::info!(admin = %session.user.name, contest = %c.slug, action = %form.action, "contest action");
+    Ok(Redirect::to(&format!("/admin/contests/{}", c.slug)).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct AnswerForm {
+    #[serde(default)]
+    csrf: String,
+    /// The question answered; none for an announcement.
+    id: Option<i64>,
+    #[serde(default)]
+    answer: String,
+    /// `all` to show the answer to every participant.
+    #[serde(default)]
+    to: String,
+    #[serde(default)]
+    label: String,
+}
+
+pub async fn answer(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<AnswerForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    let text = form.answer.trim();
+    if text.is_empty() || text.len() > MAX_TEXT {
+        return contest_page(
+            &state,
+            &session,
+            &c,
+            None,
+            Some(format!("An answer is 1 to {MAX_TEXT} characters.")),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+    }
+    let now = now_ms();
+    match form.id {
+        Some(id) => {
+            let to_all = form.to == "all";
+            let found = state
+                .store
+                .answer(c.id, id, text, to_all, session.user.id, now)
+                .await?;
+            if !found {
+                return Err(PageError::not_found());
+            }
+        }
+        None => {
+            // An announcement: a question with no asker, answered to all.
+            let label = Some(form.label.as_str()).filter(|l| c.problem(l).is_some());
+            let id = state.store.ask(c.id, None, label, text, now).await?;
+            state
+                .store
+                .answer(c.id, id, text, true, session.user.id, now)
+                .await?;
+        }
+    }
+    state.worker.changes.changed_any();
+    Ok(Redirect::to(&format!("/admin/contests/{}#clarifications", c.slug)).into_response())
+}

@@ -1,0 +1,384 @@
+//! Contests end to end over HTTP: the window, hidden problems, contest
+//! submissions judged by a worker, the scoreboard with its freeze,
+//! clarifications, and the command line.
+
+use std::time::{Duration, Instant};
+
+use crate::helpers::{
+    csrf_of, require_languages, workspace_with_server, Server, Workspace, NIM_C_AC, NIM_C_WA_FIRST,
+};
+use crate::web::{http, sign_in, Reply};
+
+fn now_ms() -> i64 {
+    grundy::site::contests::now_ms()
+}
+
+fn get(url: &str, cookie: &str) -> Reply {
+    http("GET", url, Some(cookie), None)
+}
+
+/// Posts `form` with the csrf token of the page at `page`.
+fn post(url: &str, page: &str, cookie: &str, form: &[(&str, &str)]) -> Reply {
+    let csrf = csrf_of(&get(page, cookie).body);
+    let mut fields = vec![("csrf", csrf.as_str())];
+    fields.extend_from_slice(form);
+    http("POST", url, Some(cookie), Some(&fields))
+}
+
+/// Waits until every submission of contest `id` is judged.
+fn judged(s: &Server, contest: i64) {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let subs =
+            s.rt.block_on(s.store.contest_submissions(contest, None))
+                .expect("submissions");
+        if subs.iter().all(|x| x.status == "done") {
+            return;
+        }
+        assert!(Instant::now() < deadline, "not judged in time: {subs:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The text of the board row of `team` (cells joined by `|`).
+fn row(html: &str, team: &str) -> String {
+    let at = html
+        .find(&format!("data-team=\"{team}\""))
+        .unwrap_or_else(|| panic!("no row of {team} in {html}"));
+    let rest = &html[at..];
+    let rest = &rest[rest.find('>').expect("end of the tag") + 1..];
+    let row = rest[..rest.find("</tr>").expect("end of row")].replace("&#x2f;", "/");
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in row.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                text.push('|');
+            }
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split('|')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+#[test]
+fn a_contest_from_before_its_start_to_after_its_end() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
+    let s = Server::start(&ws, 1);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("cid", false);
+    let url = s.url.as_str();
+    let ann = sign_in(url, "ann");
+    let bob = sign_in(url, "bob");
+    let cid = sign_in(url, "cid");
+
+    // The admin creates it from the pages, starting in a few seconds.
+    let made = post(
+        &format!("{url}/admin/contests"),
+        &format!("{url}/admin/contests"),
+        &ann,
+        &[
+            ("slug", "cup"),
+            ("name", "The Cup"),
+            ("start", "+4s"),
+            ("duration", "1h"),
+            ("freeze", ""),
+            ("penalty", "20"),
+            ("scoring", "icpc"),
+            ("problems", "nim"),
+            ("participants", "bob,cid"),
+        ],
+    );
+    assert_eq!(made.status, 303, "{}", made.body);
+    let bad = post(
+        &format!("{url}/admin/contests"),
+        &format!("{url}/admin/contests"),
+        &ann,
+        &[
+            ("slug", "x"),
+            ("start", "soon"),
+            ("duration", "1h"),
+            ("problems", "nim"),
+        ],
+    );
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("start &quot;soon&quot;"), "{}", bad.body);
+    let contest =
+        s.rt.block_on(s.store.contest("cup"))
+            .expect("read")
+            .expect("created");
+
+    // Before the start: the problem is hidden from participants, even in
+    // practice, and the contest takes nothing.
+    assert_eq!(get(&format!("{url}/problems/nim"), &bob).status, 404);
+    assert!(!get(&format!("{url}/problems"), &bob)
+        .body
+        .contains("/problems/nim\""));
+    assert_eq!(get(&format!("{url}/problems/nim"), &ann).status, 200);
+    let page = get(&format!("{url}/contests/cup"), &bob);
+    assert!(page.body.contains("id=\"not-started\""), "{}", page.body);
+    assert!(
+        !page.body.contains("heaps of stones"),
+        "no statement before the start"
+    );
+    let early = post(
+        &format!("{url}/contests/cup/submit"),
+        &format!("{url}/contests/cup"),
+        &bob,
+        &[("label", "A"), ("language", "c"), ("source", NIM_C_AC)],
+    );
+    assert_eq!(early.status, 403);
+    assert!(early.body.contains("has not started yet"), "{}", early.body);
+
+    while now_ms() < contest.start_ms + 200 {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let page = get(&format!("{url}/contests/cup"), &bob);
+    assert!(page.body.contains("problem-A"), "{}", page.body);
+    assert_eq!(get(&format!("{url}/problems/nim"), &bob).status, 200);
+
+    // bob: a wrong try, then accepted; cid: a wrong try.
+    let submit = |who: &str, source: &str| {
+        let r = post(
+            &format!("{url}/contests/cup/submit"),
+            &format!("{url}/contests/cup"),
+            who,
+            &[("label", "A"), ("language", "c"), ("source", source)],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+    };
+    submit(&bob, NIM_C_WA_FIRST);
+    submit(&bob, NIM_C_AC);
+    submit(&cid, NIM_C_WA_FIRST);
+    judged(&s, contest.id);
+    let board = get(&format!("{url}/contests/cup/scoreboard"), "x=y").body;
+    assert_eq!(row(&board, "bob"), "1|bob|1|20|2/0", "{board}");
+    assert_eq!(row(&board, "cid"), "2|cid|0|0|1", "{board}");
+    assert!(
+        board.contains("class=\"cell first\""),
+        "bob's first solve is marked"
+    );
+
+    // The freeze: cid's accepted try after it is pending to bob and the
+    // public; cid sees it.
+    let frozen = post(
+        &format!("{url}/admin/contests/cup/act"),
+        &format!("{url}/admin/contests/cup"),
+        &ann,
+        &[("action", "freeze")],
+    );
+    assert_eq!(frozen.status, 303);
+    std::thread::sleep(Duration::from_millis(10));
+    submit(&cid, NIM_C_AC);
+    judged(&s, contest.id);
+    let public = get(&format!("{url}/contests/cup/scoreboard"), "x=y").body;
+    assert!(public.contains("id=\"frozen-note\""));
+    assert_eq!(row(&public, "cid"), "2|cid|0|0|1|1?", "{public}");
+    assert_eq!(
+        row(
+            &get(&format!("{url}/contests/cup/scoreboard"), &bob).body,
+            "cid"
+        ),
+        "2|cid|0|0|1|1?"
+    );
+    let own = get(&format!("{url}/contests/cup/scoreboard"), &cid).body;
+    assert_eq!(row(&own, "cid"), "1|cid|1|20|2/0", "a team sees its own");
+
+    // A clarification, answered to all, shows on every participant's page.
+    let asked = post(
+        &format!("{url}/contests/cup/ask"),
+        &format!("{url}/contests/cup"),
+        &bob,
+        &[("label", "A"), ("question", "May heaps be empty?")],
+    );
+    assert_eq!(asked.status, 303, "{}", asked.body);
+    assert!(!get(&format!("{url}/contests/cup"), &cid)
+        .body
+        .contains("May heaps be empty?"));
+    let id =
+        s.rt.block_on(s.store.clarifications(contest.id, None))
+            .expect("read")[0]
+            .id
+            .to_string();
+    let answered = post(
+        &format!("{url}/admin/contests/cup/answer"),
+        &format!("{url}/admin/contests/cup"),
+        &ann,
+        &[("id", &id), ("answer", "Yes, they may."), ("to", "all")],
+    );
+    assert_eq!(answered.status, 303);
+    let cids = get(&format!("{url}/contests/cup"), &cid).body;
+    assert!(cids.contains("May heaps be empty?") && cids.contains("Yes, they may."));
+
+    // The live fragment answers at once when the page is behind.
+    let live = get(
+        &format!("{url}/contests/cup/live?page=contest&seen=old&wait=5"),
+        &cid,
+    );
+    assert_eq!(live.status, 200);
+    assert!(live.body.starts_with("<section id=\"live\""));
+
+    // Unfreeze: everyone sees the final board.
+    post(
+        &format!("{url}/admin/contests/cup/act"),
+        &format!("{url}/admin/contests/cup"),
+        &ann,
+        &[("action", "unfreeze")],
+    );
+    let final_board = get(&format!("{url}/contests/cup/scoreboard"), "x=y").body;
+    assert_eq!(row(&final_board, "cid"), "1|cid|1|20|2/0", "{final_board}");
+    assert_eq!(
+        row(&final_board, "bob"),
+        "1|bob|1|20|2/0",
+        "a tie shares the rank"
+    );
+    assert!(!final_board.contains("frozen-note"));
+
+    // A closed board is for participants and admins only.
+    post(
+        &format!("{url}/admin/contests/cup/act"),
+        &format!("{url}/admin/contests/cup"),
+        &ann,
+        &[("action", "close-board")],
+    );
+    assert_eq!(
+        get(&format!("{url}/contests/cup/scoreboard"), "x=y").status,
+        404
+    );
+    assert_eq!(
+        get(&format!("{url}/contests/cup/scoreboard"), &bob).status,
+        200
+    );
+
+    // After the end the contest refuses, and says where practice goes on.
+    let mut over = grundy::store::NewContest {
+        slug: "cup".into(),
+        name: "The Cup".into(),
+        start_ms: contest.start_ms - 3_600_000,
+        duration_s: 3600,
+        freeze_s: 0,
+        penalty_min: 20,
+        scoring: grundy::contest::Scoring::Icpc,
+        participants: Some(vec!["bob".into(), "cid".into()]),
+        problems: vec![("A".into(), "nim".into())],
+    };
+    s.rt.block_on(s.store.update_contest(contest.id, &over))
+        .expect("move the window");
+    let late = post(
+        &format!("{url}/contests/cup/submit"),
+        &format!("{url}/contests/cup/scoreboard"),
+        &bob,
+        &[("label", "A"), ("language", "c"), ("source", NIM_C_AC)],
+    );
+    assert_eq!(late.status, 403);
+    assert!(
+        late.body
+            .replace("&#x2f;", "/")
+            .contains("practice goes on at /problems/nim"),
+        "{}",
+        late.body
+    );
+    // A non-participant is refused.
+    over.start_ms = now_ms() - 1000;
+    s.rt.block_on(s.store.update_contest(contest.id, &over))
+        .expect("reopen");
+    let dan = {
+        s.account("dan", false);
+        sign_in(url, "dan")
+    };
+    assert_eq!(get(&format!("{url}/contests/cup"), &dan).status, 403);
+}
+
+#[test]
+fn the_command_line_creates_lists_shows_and_freezes_contests() {
+    let ws = Workspace::new();
+    let made = ws.grundy(&[
+        "contest",
+        "create",
+        "spring",
+        "--name",
+        "Spring Cup",
+        "--start",
+        "2030-03-01T10:00",
+        "--duration",
+        "5h",
+        "--problems",
+        "nim,B=anti-nim",
+        "--freeze",
+        "1h",
+        "--scoring",
+        "ioi",
+    ]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert!(made.stdout.contains("created contest spring"));
+    let listed = ws.grundy(&["contest", "list", "--json"]);
+    let list = listed.json();
+    assert_eq!(list[0]["slug"], "spring");
+    assert_eq!(list[0]["start"], "2030-03-01T10:00:00.000+00:00");
+    assert_eq!(list[0]["scoring"], "ioi");
+    assert_eq!(list[0]["phase"], "upcoming");
+    assert_eq!(list[0]["problems"][1]["label"], "B");
+    assert_eq!(list[0]["problems"][1]["problem"], "anti-nim");
+    // One line naming what is wrong.
+    ws.grundy(&[
+        "contest",
+        "create",
+        "spring",
+        "--start",
+        "now",
+        "--duration",
+        "1h",
+        "--problems",
+        "nim",
+    ])
+    .assert_usage_error("already exists");
+    ws.grundy(&[
+        "contest",
+        "create",
+        "x",
+        "--start",
+        "now",
+        "--duration",
+        "1h",
+        "--problems",
+        "nope",
+    ])
+    .assert_usage_error("no problem \"nope\"");
+    ws.grundy(&[
+        "contest",
+        "create",
+        "x",
+        "--start",
+        "now",
+        "--duration",
+        "1h",
+        "--problems",
+        "nim",
+        "--freeze",
+        "2h",
+    ])
+    .assert_usage_error("freeze must be shorter");
+    ws.grundy(&["contest", "freeze", "nope"])
+        .assert_usage_error("no contest \"nope\"");
+    assert_eq!(ws.grundy(&["contest", "freeze", "spring"]).code, 0);
+    let shown = ws.grundy(&["contest", "show", "spring", "--json"]).json();
+    assert_eq!(shown["frozen"], true);
+    assert_eq!(
+        shown["scoreboard"]["rows"].as_array().map(Vec::len),
+        Some(0)
+    );
+    assert_eq!(ws.grundy(&["contest", "unfreeze", "spring"]).code, 0);
+    let shown = ws.grundy(&["contest", "show", "spring", "--json"]).json();
+    assert_eq!(shown["frozen"], false);
+}
