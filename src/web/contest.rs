@@ -54,7 +54,8 @@ pub async fn list(
     .into_response())
 }
 
-async fn find(state: &AppState, slug: &str) -> Result<Contest, PageError> {
+/// The contest named `slug`, or the page's 404.
+pub(super) async fn find(state: &AppState, slug: &str) -> Result<Contest, PageError> {
     state
         .store
         .contest(slug)

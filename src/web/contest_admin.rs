@@ -10,7 +10,7 @@ use axum::Form;
 use minijinja::{context, Value};
 use serde::Deserialize;
 
-use super::contest::{phase_word, summary, MAX_TEXT};
+use super::contest::{find, phase_word, summary, MAX_TEXT};
 use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
 use crate::contest::time::{format_human, format_time};
@@ -108,14 +108,6 @@ pub async fn create(
     }
     tracing::info!(admin = %session.user.name, contest = %new.slug, "contest created");
     Ok(Redirect::to(&format!("/admin/contests/{}", new.slug)).into_response())
-}
-
-async fn find(state: &AppState, slug: &str) -> Result<Contest, PageError> {
-    state
-        .store
-        .contest(slug)
-        .await?
-        .ok_or_else(PageError::not_found)
 }
 
 pub async fn page(
