@@ -1,7 +1,7 @@
 //! The sandbox: runs one untrusted program under limits and reports what it
 //! saw. It knows processes, limits, isolation and measurement; it knows
 //! nothing of problems, languages, verdicts or the database (its only
-//! imports from the crate are [`SandboxConfig`] and the error chain of
+//! imports from the crate are [`SandboxConfig`](crate::config::SandboxConfig) and the error chain of
 //! `crate::errors`). The judge maps an
 //! [`Outcome`] to a verdict; an `Err` is the sandbox's own failure and
 //! becomes `IE`, never a program's verdict.

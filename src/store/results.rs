@@ -108,7 +108,7 @@ pub(super) fn transcript_json(t: &TestReport) -> Option<String> {
         .and_then(|tr| serde_json::to_string(tr).ok())
 }
 
-/// Inserts group result `$g` (a [`GroupReport`]) within transaction `$tx`.
+/// Inserts group result `$g` (a [`GroupReport`](crate::judge::GroupReport)) within transaction `$tx`.
 macro_rules! insert_group {
     ($tx:ident, $d:ident, $id:expr, $position:expr, $g:expr) => {{
         let g: &$crate::judge::GroupReport = $g;
