@@ -74,6 +74,25 @@ impl Context {
         &self.sandbox().tiers
     }
 
+    /// The sandbox facts of this machine in the words of `grundy doctor`
+    /// (which prints them, and each worker process reports them): the
+    /// tiers, the runner, a refusal and what is missing for better ones.
+    pub fn tiers_text(&self) -> String {
+        use std::fmt::Write as _;
+        let tiers = self.tiers();
+        let mut out = String::new();
+        let _ = writeln!(out, "isolation:   {}", tiers.isolation);
+        let _ = writeln!(out, "measurement: {}", tiers.measurement);
+        let _ = writeln!(out, "sandbox:     {}", self.runner().describe());
+        if let Some(why) = &tiers.refused {
+            let _ = writeln!(out, "REFUSING:    {why}");
+        }
+        for line in &tiers.missing {
+            let _ = writeln!(out, "missing:     {line}");
+        }
+        out.trim_end().to_string()
+    }
+
     /// The test data manager; it generates with as many threads as the
     /// judge has run slots.
     pub fn test_data(&self) -> TestData {

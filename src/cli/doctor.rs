@@ -14,15 +14,7 @@ pub fn run(ctx: &Context) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let tiers = ctx.tiers();
-    writeln!(out, "isolation:   {}", tiers.isolation)?;
-    writeln!(out, "measurement: {}", tiers.measurement)?;
-    writeln!(out, "sandbox:     {}", ctx.runner().describe())?;
-    if let Some(why) = &tiers.refused {
-        writeln!(out, "REFUSING:    {why}")?;
-    }
-    for line in &tiers.missing {
-        writeln!(out, "missing:     {line}")?;
-    }
+    writeln!(out, "{}", ctx.tiers_text())?;
     let mut ok = tiers.isolation != IsolationTier::None && tiers.refused.is_none();
     for lang in ctx.languages.iter() {
         let status = match lang.version(ctx.runner().as_ref()) {

@@ -5,7 +5,6 @@
 //! their versions (the only ones its workers claim), the submissions in
 //! hand, and when it was last heard of.
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use tokio::sync::watch;
@@ -16,22 +15,6 @@ use crate::store::Store;
 pub use crate::site::state::{Busy, HEARTBEAT};
 
 pub use crate::site::state::process_name;
-
-/// The sandbox facts of this machine, as `grundy doctor` words them.
-pub fn tiers_text(ctx: &Context) -> String {
-    let tiers = ctx.tiers();
-    let mut out = String::new();
-    let _ = writeln!(out, "isolation:   {}", tiers.isolation);
-    let _ = writeln!(out, "measurement: {}", tiers.measurement);
-    let _ = writeln!(out, "sandbox:     {}", ctx.runner().describe());
-    if let Some(why) = &tiers.refused {
-        let _ = writeln!(out, "REFUSING:    {why}");
-    }
-    for line in &tiers.missing {
-        let _ = writeln!(out, "missing:     {line}");
-    }
-    out.trim_end().to_string()
-}
 
 /// One configured language on this machine.
 #[derive(Debug, Clone)]
@@ -82,7 +65,7 @@ pub async fn run(
     busy: Busy,
     mut stop: watch::Receiver<bool>,
 ) {
-    let tiers = match tokio::task::spawn_blocking(move || tiers_text(&ctx)).await {
+    let tiers = match tokio::task::spawn_blocking(move || ctx.tiers_text()).await {
         Ok(t) => t,
         Err(e) => format!("unknown: {e}"),
     };

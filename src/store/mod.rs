@@ -87,6 +87,8 @@ pub enum Error {
     Query(#[from] sqlx::Error),
     #[error("submission {0}: stored verdict {1:?} is not a verdict")]
     BadVerdict(i64, String),
+    #[error("submission {0}: stored status {1:?} is not a status")]
+    BadStatus(i64, String),
     #[error("submission {0}: stored test group {1:?} is not a group")]
     BadGroup(i64, String),
     #[error("submission {0}: stored transcript of test {1} is not a transcript")]

@@ -270,7 +270,8 @@ impl Store {
         let status = match row.status.as_str() {
             "queued" => Status::Queued,
             "judging" => Status::Judging,
-            _ => Status::Done,
+            "done" => Status::Done,
+            other => return Err(Error::BadStatus(id, other.to_string())),
         };
         let tests = tests
             .iter()
