@@ -101,8 +101,6 @@ pub enum Error {
     ContestExists(String),
     #[error("contest {0}: stored value {1:?} is not valid")]
     BadContest(String, String),
-    #[error("{0} is not yet available on PostgreSQL (use SQLite)")]
-    NotOnPostgres(&'static str),
 }
 
 /// Where a submission is in the queue.
