@@ -1,7 +1,9 @@
-//! Contests, their problems and participants, the submissions made in
-//! them, and clarifications. Times are Unix milliseconds; the plain SQL
-//! here is meant to read the same on every backend.
+//! Contests, their problems and participants, and the submissions made
+//! in them (questions to the judges are in `clarifications.rs`), on
+//! SQLite or PostgreSQL (see "One method, two databases" in [`super`]).
+//! Times are Unix milliseconds.
 
+use super::db::{on_db, sql};
 use super::{Error, Store};
 use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, ContestProblem, Judged, Scoring, Team};
@@ -21,23 +23,6 @@ pub struct NewContest {
     pub participants: Option<Vec<String>>,
     /// (label, catalog slug) in order.
     pub problems: Vec<(String, String)>,
-}
-
-/// A question to the judges, with its answer once given.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct Clarification {
-    pub id: i64,
-    pub contest_id: i64,
-    /// The asker (`None`: an announcement).
-    pub user_id: Option<i64>,
-    pub user: Option<String>,
-    /// The problem's label, `None` for a general question.
-    pub label: Option<String>,
-    pub question: String,
-    pub asked_ms: i64,
-    pub answer: Option<String>,
-    pub to_all: bool,
-    pub answered_ms: Option<i64>,
 }
 
 /// A contest submission for lists: who, what, when, and its result.
@@ -71,50 +56,88 @@ struct ContestRow {
     thawed_ms: Option<i64>,
 }
 
-const CONTEST_COLUMNS: &str = "id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
-     scoring, open_to_all, board_public, frozen_ms, thawed_ms";
+/// The select list of a [`ContestRow`] (a macro, so that it joins
+/// statements at compile time and they stay `&'static str`).
+macro_rules! contest_columns {
+    () => {
+        "SELECT id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
+         scoring, open_to_all, board_public, frozen_ms, thawed_ms"
+    };
+}
+
+/// Stores `$new`'s problems and named participants for contest `$id`
+/// within transaction `$tx` (a macro: the transaction's type differs
+/// between the two databases); returns [`Error::NoUser`] from the
+/// enclosing function for an unknown participant.
+macro_rules! fill_contest {
+    ($tx:ident, $d:ident, $id:expr, $new:expr) => {
+        let new: &NewContest = $new;
+        for (position, (label, slug)) in new.problems.iter().enumerate() {
+            sqlx::query(&sql(
+                $d,
+                "INSERT INTO contest_problems (contest_id, position, label, problem)
+                 VALUES (?, ?, ?, ?)",
+            ))
+            .bind($id)
+            .bind(position as i64)
+            .bind(label)
+            .bind(slug)
+            .execute(&mut *$tx)
+            .await?;
+        }
+        for name in new.participants.iter().flatten() {
+            let done = sqlx::query(&sql(
+                $d,
+                "INSERT INTO contest_participants (contest_id, user_id)
+                 SELECT ?, id FROM users WHERE name = ?",
+            ))
+            .bind($id)
+            .bind(name)
+            .execute(&mut *$tx)
+            .await?;
+            if done.rows_affected() == 0 {
+                return Err(Error::NoUser(name.clone()));
+            }
+        }
+    };
+}
 
 impl Store {
-    /// The SQLite pool contests are kept in (their SQL is SQLite's so far).
-    fn sqlite(&self) -> Result<&sqlx::SqlitePool, Error> {
-        match &self.db {
-            super::db::Db::Sqlite(pool) => Ok(pool),
-            super::db::Db::Postgres(_) => Err(Error::NotOnPostgres("contests")),
-        }
-    }
-
     /// Creates a contest with its problems and participants; returns its id.
     ///
     /// # Errors
     /// [`Error::ContestExists`] when the slug is taken, [`Error::NoUser`]
     /// for an unknown participant; database failures.
     pub async fn create_contest(&self, new: &NewContest, now_ms: i64) -> Result<i64, Error> {
-        let mut tx = self.sqlite()?.begin().await?;
-        let id = sqlx::query_scalar::<_, i64>(
-            "INSERT INTO contests (slug, name, start_ms, duration_s, freeze_s, penalty_min,
-                                   scoring, open_to_all, created_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        )
-        .bind(&new.slug)
-        .bind(&new.name)
-        .bind(new.start_ms)
-        .bind(new.duration_s)
-        .bind(new.freeze_s)
-        .bind(new.penalty_min)
-        .bind(new.scoring.as_str())
-        .bind(new.participants.is_none())
-        .bind(now_ms)
-        .fetch_one(&mut *tx)
-        .await;
-        let id = match id {
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(Error::ContestExists(new.slug.clone()))
-            }
-            other => other?,
-        };
-        fill_contest(&mut tx, id, new).await?;
-        tx.commit().await?;
-        Ok(id)
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let id = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "INSERT INTO contests (slug, name, start_ms, duration_s, freeze_s, penalty_min,
+                                       scoring, open_to_all, created_ms)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            ))
+            .bind(&new.slug)
+            .bind(&new.name)
+            .bind(new.start_ms)
+            .bind(new.duration_s)
+            .bind(new.freeze_s)
+            .bind(new.penalty_min)
+            .bind(new.scoring.as_str())
+            .bind(new.participants.is_none())
+            .bind(now_ms)
+            .fetch_one(&mut *tx)
+            .await;
+            let id = match id {
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    return Err(Error::ContestExists(new.slug.clone()))
+                }
+                other => other?,
+            };
+            fill_contest!(tx, d, id, new);
+            tx.commit().await?;
+            id
+        }))
     }
 
     /// Changes a contest's settings, problems and participants.
@@ -122,31 +145,35 @@ impl Store {
     /// # Errors
     /// As [`Store::create_contest`].
     pub async fn update_contest(&self, id: i64, new: &NewContest) -> Result<(), Error> {
-        let mut tx = self.sqlite()?.begin().await?;
-        sqlx::query(
-            "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
-                    penalty_min = ?, scoring = ?, open_to_all = ? WHERE id = ?",
-        )
-        .bind(&new.name)
-        .bind(new.start_ms)
-        .bind(new.duration_s)
-        .bind(new.freeze_s)
-        .bind(new.penalty_min)
-        .bind(new.scoring.as_str())
-        .bind(new.participants.is_none())
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("DELETE FROM contest_problems WHERE contest_id = ?")
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(&sql(
+                d,
+                "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
+                        penalty_min = ?, scoring = ?, open_to_all = ? WHERE id = ?",
+            ))
+            .bind(&new.name)
+            .bind(new.start_ms)
+            .bind(new.duration_s)
+            .bind(new.freeze_s)
+            .bind(new.penalty_min)
+            .bind(new.scoring.as_str())
+            .bind(new.participants.is_none())
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM contest_participants WHERE contest_id = ?")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        fill_contest(&mut tx, id, new).await?;
-        tx.commit().await?;
+            for table in [
+                "DELETE FROM contest_problems WHERE contest_id = ?",
+                "DELETE FROM contest_participants WHERE contest_id = ?",
+            ] {
+                sqlx::query(&sql(d, table))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            fill_contest!(tx, d, id, new);
+            tx.commit().await?;
+        });
         Ok(())
     }
 
@@ -155,11 +182,14 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contests(&self) -> Result<Vec<Contest>, Error> {
-        let rows = sqlx::query_as::<_, ContestRow>(&format!(
-            "SELECT {CONTEST_COLUMNS} FROM contests ORDER BY start_ms DESC, id DESC"
-        ))
-        .fetch_all(self.sqlite()?)
-        .await?;
+        let rows = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, ContestRow>(&sql(
+                d,
+                concat!(contest_columns!(), " FROM contests ORDER BY start_ms DESC, id DESC"),
+            ))
+            .fetch_all(pool)
+            .await?
+        });
         let mut contests = Vec::with_capacity(rows.len());
         for row in rows {
             contests.push(self.with_problems(row).await?);
@@ -172,12 +202,15 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest(&self, slug: &str) -> Result<Option<Contest>, Error> {
-        let row = sqlx::query_as::<_, ContestRow>(&format!(
-            "SELECT {CONTEST_COLUMNS} FROM contests WHERE slug = ?"
-        ))
-        .bind(slug)
-        .fetch_optional(self.sqlite()?)
-        .await?;
+        let row = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, ContestRow>(&sql(
+                d,
+                concat!(contest_columns!(), " FROM contests WHERE slug = ?"),
+            ))
+            .bind(slug)
+            .fetch_optional(pool)
+            .await?
+        });
         match row {
             Some(row) => Ok(Some(self.with_problems(row).await?)),
             None => Ok(None),
@@ -185,12 +218,15 @@ impl Store {
     }
 
     async fn with_problems(&self, row: ContestRow) -> Result<Contest, Error> {
-        let problems = sqlx::query_as::<_, (String, String)>(
-            "SELECT label, problem FROM contest_problems WHERE contest_id = ? ORDER BY position",
-        )
-        .bind(row.id)
-        .fetch_all(self.sqlite()?)
-        .await?
+        let problems = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (String, String)>(&sql(
+                d,
+                "SELECT label, problem FROM contest_problems WHERE contest_id = ? ORDER BY position",
+            ))
+            .bind(row.id)
+            .fetch_all(pool)
+            .await?
+        })
         .into_iter()
         .map(|(label, slug)| ContestProblem { label, slug })
         .collect();
@@ -220,11 +256,17 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn set_contest_frozen(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
-        sqlx::query("UPDATE contests SET frozen_ms = ?, thawed_ms = NULL WHERE id = ?")
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE contests SET frozen_ms = ?, thawed_ms = NULL WHERE id = ?",
+            ))
             .bind(at_ms)
             .bind(id)
-            .execute(self.sqlite()?)
-            .await?;
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
         Ok(())
     }
 
@@ -233,11 +275,17 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn set_contest_thawed(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
-        sqlx::query("UPDATE contests SET thawed_ms = ? WHERE id = ?")
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE contests SET thawed_ms = ? WHERE id = ?",
+            ))
             .bind(at_ms)
             .bind(id)
-            .execute(self.sqlite()?)
-            .await?;
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
         Ok(())
     }
 
@@ -246,11 +294,17 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn set_board_public(&self, id: i64, public: bool) -> Result<(), Error> {
-        sqlx::query("UPDATE contests SET board_public = ? WHERE id = ?")
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE contests SET board_public = ? WHERE id = ?",
+            ))
             .bind(public)
             .bind(id)
-            .execute(self.sqlite()?)
-            .await?;
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
         Ok(())
     }
 
@@ -261,17 +315,20 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest_teams(&self, contest: &Contest) -> Result<Vec<Team>, Error> {
-        let rows = sqlx::query_as::<_, (i64, String)>(
-            "SELECT u.id, u.name FROM users u
-             WHERE (?2 = 1 AND u.is_admin = 0 AND u.disabled = 0)
-                OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
-                OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
-             ORDER BY u.name",
-        )
-        .bind(contest.id)
-        .bind(contest.open_to_all)
-        .fetch_all(self.sqlite()?)
-        .await?;
+        let rows = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, String)>(&sql(
+                d,
+                "SELECT u.id, u.name FROM users u
+                 WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
+                    OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
+                    OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+                 ORDER BY u.name",
+            ))
+            .bind(contest.id)
+            .bind(contest.open_to_all)
+            .fetch_all(pool)
+            .await?
+        });
         Ok(rows
             .into_iter()
             .map(|(id, name)| Team { id, name })
@@ -286,14 +343,16 @@ impl Store {
         if contest.open_to_all {
             return Ok(true);
         }
-        Ok(sqlx::query_scalar::<_, i64>(
-            "SELECT COUNT(*) FROM contest_participants WHERE contest_id = ? AND user_id = ?",
-        )
-        .bind(contest.id)
-        .bind(user_id)
-        .fetch_one(self.sqlite()?)
-        .await?
-            > 0)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "SELECT COUNT(*) FROM contest_participants WHERE contest_id = ? AND user_id = ?",
+            ))
+            .bind(contest.id)
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?
+        }) > 0)
     }
 
     /// The contests (not yet started) that hold catalog problem `slug`.
@@ -301,14 +360,17 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn hiding_contests(&self, slug: &str, now_ms: i64) -> Result<Vec<String>, Error> {
-        Ok(sqlx::query_scalar::<_, String>(
-            "SELECT c.slug FROM contests c JOIN contest_problems p ON p.contest_id = c.id
-             WHERE p.problem = ? AND c.start_ms > ?",
-        )
-        .bind(slug)
-        .bind(now_ms)
-        .fetch_all(self.sqlite()?)
-        .await?)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, String>(&sql(
+                d,
+                "SELECT c.slug FROM contests c JOIN contest_problems p ON p.contest_id = c.id
+                 WHERE p.problem = ? AND c.start_ms > ?",
+            ))
+            .bind(slug)
+            .bind(now_ms)
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// Every catalog problem in a contest that has not started.
@@ -316,13 +378,16 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn hidden_problems(&self, now_ms: i64) -> Result<Vec<String>, Error> {
-        Ok(sqlx::query_scalar::<_, String>(
-            "SELECT DISTINCT p.problem FROM contests c
-             JOIN contest_problems p ON p.contest_id = c.id WHERE c.start_ms > ?",
-        )
-        .bind(now_ms)
-        .fetch_all(self.sqlite()?)
-        .await?)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, String>(&sql(
+                d,
+                "SELECT DISTINCT p.problem FROM contests c
+                 JOIN contest_problems p ON p.contest_id = c.id WHERE c.start_ms > ?",
+            ))
+            .bind(now_ms)
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// Marks submission `id` as made in contest `contest_id`.
@@ -330,11 +395,17 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn set_submission_contest(&self, id: i64, contest_id: i64) -> Result<(), Error> {
-        sqlx::query("UPDATE submissions SET contest_id = ? WHERE id = ?")
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE submissions SET contest_id = ? WHERE id = ?",
+            ))
             .bind(contest_id)
             .bind(id)
-            .execute(self.sqlite()?)
-            .await?;
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
         Ok(())
     }
 
@@ -343,13 +414,16 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest_of_submission(&self, id: i64) -> Result<Option<i64>, Error> {
-        Ok(
-            sqlx::query_scalar::<_, Option<i64>>("SELECT contest_id FROM submissions WHERE id = ?")
-                .bind(id)
-                .fetch_optional(self.sqlite()?)
-                .await?
-                .flatten(),
-        )
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, Option<i64>>(&sql(
+                d,
+                "SELECT contest_id FROM submissions WHERE id = ?",
+            ))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        })
+        .flatten())
     }
 
     /// The submissions of `contest` (of account `user` only, where given),
@@ -362,17 +436,20 @@ impl Store {
         contest: i64,
         user: Option<i64>,
     ) -> Result<Vec<ContestSubmission>, Error> {
-        Ok(sqlx::query_as::<_, ContestSubmission>(
-            "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
-                    time_ms, finished_at
-             FROM submissions
-             WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
-             ORDER BY id",
-        )
-        .bind(contest)
-        .bind(user)
-        .fetch_all(self.sqlite()?)
-        .await?)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, ContestSubmission>(&sql(
+                d,
+                "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
+                        time_ms, finished_at
+                 FROM submissions
+                 WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
+                 ORDER BY id",
+            ))
+            .bind(contest)
+            .bind(user)
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// Every try of `contest` as the scoreboard reads it, with each
@@ -382,15 +459,18 @@ impl Store {
     /// Database failures, or a stored verdict or time that is not one.
     pub async fn contest_attempts(&self, contest: i64) -> Result<Vec<Attempt>, Error> {
         let subs = self.contest_submissions(contest, None).await?;
-        let groups = sqlx::query_as::<_, (i64, String, i64)>(
-            "SELECT g.submission_id, g.name, g.score FROM group_results g
-             JOIN submissions s ON s.id = g.submission_id
-             WHERE s.contest_id = ? AND s.status = 'done'
-             ORDER BY g.submission_id, g.position",
-        )
-        .bind(contest)
-        .fetch_all(self.sqlite()?)
-        .await?;
+        let groups = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, String, i64)>(&sql(
+                d,
+                "SELECT g.submission_id, g.name, g.score FROM group_results g
+                 JOIN submissions s ON s.id = g.submission_id
+                 WHERE s.contest_id = ? AND s.status = 'done'
+                 ORDER BY g.submission_id, g.position",
+            ))
+            .bind(contest)
+            .fetch_all(pool)
+            .await?
+        });
         let mut groups = groups.into_iter().peekable();
         let mut attempts = Vec::with_capacity(subs.len());
         for s in subs {
@@ -427,127 +507,17 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest_runs(&self, contest: i64) -> Result<Vec<(i64, i64, String, i64)>, Error> {
-        Ok(sqlx::query_as::<_, (i64, i64, String, i64)>(
-            "SELECT t.submission_id, t.position, t.verdict, t.time_ms FROM test_results t
-             JOIN submissions s ON s.id = t.submission_id
-             WHERE s.contest_id = ? AND s.status = 'done'
-             ORDER BY t.submission_id, t.position",
-        )
-        .bind(contest)
-        .fetch_all(self.sqlite()?)
-        .await?)
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, i64, String, i64)>(&sql(
+                d,
+                "SELECT t.submission_id, t.position, t.verdict, t.time_ms FROM test_results t
+                 JOIN submissions s ON s.id = t.submission_id
+                 WHERE s.contest_id = ? AND s.status = 'done'
+                 ORDER BY t.submission_id, t.position",
+            ))
+            .bind(contest)
+            .fetch_all(pool)
+            .await?
+        }))
     }
-
-    /// Stores a question; returns its id.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn ask(
-        &self,
-        contest: i64,
-        user_id: Option<i64>,
-        label: Option<&str>,
-        question: &str,
-        now_ms: i64,
-    ) -> Result<i64, Error> {
-        Ok(sqlx::query_scalar::<_, i64>(
-            "INSERT INTO clarifications (contest_id, user_id, label, question, asked_ms)
-             VALUES (?, ?, ?, ?, ?) RETURNING id",
-        )
-        .bind(contest)
-        .bind(user_id)
-        .bind(label)
-        .bind(question)
-        .bind(now_ms)
-        .fetch_one(self.sqlite()?)
-        .await?)
-    }
-
-    /// Answers question `id` of `contest`, to its asker or to all; `false`
-    /// when there is no such question.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn answer(
-        &self,
-        contest: i64,
-        id: i64,
-        answer: &str,
-        to_all: bool,
-        by: i64,
-        now_ms: i64,
-    ) -> Result<bool, Error> {
-        let done = sqlx::query(
-            "UPDATE clarifications SET answer = ?, to_all = ?, answered_by = ?, answered_ms = ?
-             WHERE id = ? AND contest_id = ?",
-        )
-        .bind(answer)
-        .bind(to_all)
-        .bind(by)
-        .bind(now_ms)
-        .bind(id)
-        .bind(contest)
-        .execute(self.sqlite()?)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// The clarifications of `contest` that account `viewer` may read
-    /// (`None`: all, for admins): their own questions, and announcements
-    /// and answers to all.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn clarifications(
-        &self,
-        contest: i64,
-        viewer: Option<i64>,
-    ) -> Result<Vec<Clarification>, Error> {
-        Ok(sqlx::query_as::<_, Clarification>(
-            "SELECT c.id, c.contest_id, c.user_id, u.name AS user, c.label, c.question,
-                    c.asked_ms, c.answer, c.to_all, c.answered_ms
-             FROM clarifications c LEFT JOIN users u ON u.id = c.user_id
-             WHERE c.contest_id = ?1
-               AND (?2 IS NULL OR c.user_id = ?2 OR c.user_id IS NULL
-                    OR (c.to_all = 1 AND c.answer IS NOT NULL))
-             ORDER BY c.id",
-        )
-        .bind(contest)
-        .bind(viewer)
-        .fetch_all(self.sqlite()?)
-        .await?)
-    }
-}
-
-/// Stores `new`'s problems and named participants for contest `id`.
-async fn fill_contest(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    id: i64,
-    new: &NewContest,
-) -> Result<(), Error> {
-    for (position, (label, slug)) in new.problems.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO contest_problems (contest_id, position, label, problem) VALUES (?, ?, ?, ?)",
-        )
-        .bind(id)
-        .bind(position as i64)
-        .bind(label)
-        .bind(slug)
-        .execute(&mut **tx)
-        .await?;
-    }
-    for name in new.participants.iter().flatten() {
-        let done = sqlx::query(
-            "INSERT INTO contest_participants (contest_id, user_id)
-             SELECT ?, id FROM users WHERE name = ?",
-        )
-        .bind(id)
-        .bind(name)
-        .execute(&mut **tx)
-        .await?;
-        if done.rows_affected() == 0 {
-            return Err(Error::NoUser(name.clone()));
-        }
-    }
-    Ok(())
 }

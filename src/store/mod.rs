@@ -49,6 +49,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 use crate::judge::{Report, TestReport};
 
+mod clarifications;
 mod contests;
 pub(crate) mod db;
 mod listen;
@@ -60,7 +61,8 @@ pub mod timing;
 mod users;
 mod web;
 
-pub use contests::{Clarification, ContestSubmission, NewContest};
+pub use clarifications::Clarification;
+pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
@@ -103,8 +105,6 @@ pub enum Error {
     ContestExists(String),
     #[error("contest {0}: stored value {1:?} is not valid")]
     BadContest(String, String),
-    #[error("{0} is not yet available on PostgreSQL (use SQLite)")]
-    NotOnPostgres(&'static str),
 }
 
 /// Where a submission is in the queue.

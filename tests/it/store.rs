@@ -498,3 +498,5 @@ on_both_databases!(
     users_are_unique_listed_and_disabled,
     a_token_works_until_revoked_or_its_user_is_disabled,
 );
+
+mod contests;

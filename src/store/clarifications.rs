@@ -1,0 +1,115 @@
+//! Clarifications: questions to a contest's judges, their answers, and
+//! announcements, on SQLite or PostgreSQL (see "One method, two
+//! databases" in [`super`]). Times are Unix milliseconds.
+
+use super::db::{on_db, sql};
+use super::{Error, Store};
+
+/// A question to the judges, with its answer once given.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Clarification {
+    pub id: i64,
+    pub contest_id: i64,
+    /// The asker (`None`: an announcement).
+    pub user_id: Option<i64>,
+    pub user: Option<String>,
+    /// The problem's label, `None` for a general question.
+    pub label: Option<String>,
+    pub question: String,
+    pub asked_ms: i64,
+    pub answer: Option<String>,
+    pub to_all: bool,
+    pub answered_ms: Option<i64>,
+}
+
+impl Store {
+    /// Stores a question; returns its id.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn ask(
+        &self,
+        contest: i64,
+        user_id: Option<i64>,
+        label: Option<&str>,
+        question: &str,
+        now_ms: i64,
+    ) -> Result<i64, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "INSERT INTO clarifications (contest_id, user_id, label, question, asked_ms)
+                 VALUES (?, ?, ?, ?, ?) RETURNING id",
+            ))
+            .bind(contest)
+            .bind(user_id)
+            .bind(label)
+            .bind(question)
+            .bind(now_ms)
+            .fetch_one(pool)
+            .await?
+        }))
+    }
+
+    /// Answers question `id` of `contest`, to its asker or to all; `false`
+    /// when there is no such question.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn answer(
+        &self,
+        contest: i64,
+        id: i64,
+        answer: &str,
+        to_all: bool,
+        by: i64,
+        now_ms: i64,
+    ) -> Result<bool, Error> {
+        let done = on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE clarifications SET answer = ?, to_all = ?, answered_by = ?, answered_ms = ?
+                 WHERE id = ? AND contest_id = ?",
+            ))
+            .bind(answer)
+            .bind(to_all)
+            .bind(by)
+            .bind(now_ms)
+            .bind(id)
+            .bind(contest)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(done == 1)
+    }
+
+    /// The clarifications of `contest` that account `viewer` may read
+    /// (`None`: all, for admins): their own questions, and announcements
+    /// and answers to all.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn clarifications(
+        &self,
+        contest: i64,
+        viewer: Option<i64>,
+    ) -> Result<Vec<Clarification>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, Clarification>(&sql(
+                d,
+                "SELECT c.id, c.contest_id, c.user_id, u.name AS user, c.label, c.question,
+                        c.asked_ms, c.answer, c.to_all, c.answered_ms
+                 FROM clarifications c LEFT JOIN users u ON u.id = c.user_id
+                 WHERE c.contest_id = ?1
+                   AND (?2 IS NULL OR c.user_id = ?2 OR c.user_id IS NULL
+                        OR (c.to_all AND c.answer IS NOT NULL))
+                 ORDER BY c.id",
+            ))
+            .bind(contest)
+            .bind(viewer)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+}

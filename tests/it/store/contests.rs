@@ -1,0 +1,239 @@
+//! Contests in the store, on both databases: a contest with its problems
+//! and participants, its submissions as the scoreboard reads them, and
+//! clarifications.
+
+use grundy::contest::{Scoring, Team};
+use grundy::judge::GroupReport;
+use grundy::problem::Group;
+use grundy::store::{Error, NewContest, Queue, Store};
+use grundy::verdict::Verdict;
+
+use super::{new, report, run, LEASE};
+
+const HOUR_MS: i64 = 3_600_000;
+
+fn contest(slug: &str, start_ms: i64, participants: Option<&[&str]>) -> NewContest {
+    NewContest {
+        slug: slug.into(),
+        name: format!("Contest {slug}"),
+        start_ms,
+        duration_s: 7200,
+        freeze_s: 1800,
+        penalty_min: 20,
+        scoring: Scoring::Ioi,
+        participants: participants.map(|p| p.iter().map(|s| s.to_string()).collect()),
+        problems: vec![("A".into(), "nim".into()), ("B".into(), "kayles".into())],
+    }
+}
+
+async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let bob = store.add_user("bob", "h", false).await.unwrap();
+    let root = store.add_user("root", "h", true).await.unwrap();
+    let now = grundy::site::contests::now_ms();
+
+    // Created, listed, and read back by slug with its settings.
+    let id = store
+        .create_contest(&contest("spring", now - HOUR_MS, Some(&["ann"])), now)
+        .await
+        .unwrap();
+    let later = store
+        .create_contest(&contest("autumn", now + HOUR_MS, None), now)
+        .await
+        .unwrap();
+    let slugs: Vec<_> = store
+        .contests()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| c.slug)
+        .collect();
+    assert_eq!(slugs, ["autumn", "spring"], "latest start first");
+    let spring = store.contest("spring").await.unwrap().unwrap();
+    assert_eq!(spring.id, id);
+    assert_eq!(spring.scoring, Scoring::Ioi);
+    assert_eq!((spring.duration_s, spring.freeze_s), (7200, 1800));
+    assert!(!spring.open_to_all && spring.board_public);
+    let labels: Vec<_> = spring
+        .problems
+        .iter()
+        .map(|p| (p.label.as_str(), p.slug.as_str()))
+        .collect();
+    assert_eq!(labels, [("A", "nim"), ("B", "kayles")]);
+    assert!(store.contest("winter").await.unwrap().is_none());
+    assert!(matches!(
+        store.create_contest(&contest("spring", now, None), now).await,
+        Err(Error::ContestExists(s)) if s == "spring"
+    ));
+    assert!(matches!(
+        store.create_contest(&contest("summer", now, Some(&["zed"])), now).await,
+        Err(Error::NoUser(n)) if n == "zed"
+    ));
+    assert!(
+        store.contest("summer").await.unwrap().is_none(),
+        "rolled back"
+    );
+
+    // Who takes part: the named ones in a closed contest; in an open
+    // one every enabled account that is not an admin's.
+    assert!(store.takes_part(&spring, ann).await.unwrap());
+    assert!(!store.takes_part(&spring, bob).await.unwrap());
+    let team = |id, name: &str| Team {
+        id,
+        name: name.into(),
+    };
+    assert_eq!(
+        store.contest_teams(&spring).await.unwrap(),
+        [team(ann, "ann")]
+    );
+    let autumn = store.contest("autumn").await.unwrap().unwrap();
+    assert!(autumn.open_to_all);
+    store.set_disabled("bob", true).await.unwrap();
+    assert_eq!(
+        store.contest_teams(&autumn).await.unwrap(),
+        [team(ann, "ann")]
+    );
+    store.set_disabled("bob", false).await.unwrap();
+    assert_eq!(
+        store.contest_teams(&autumn).await.unwrap(),
+        [team(ann, "ann"), team(bob, "bob")]
+    );
+    assert_eq!(store.hidden_problems(now).await.unwrap().len(), 2);
+    assert_eq!(store.hiding_contests("nim", now).await.unwrap(), ["autumn"]);
+
+    // Settings changed: bob joins, problem B goes.
+    let mut changed = contest("spring", now - HOUR_MS, Some(&["ann", "bob"]));
+    changed.problems.pop();
+    changed.scoring = Scoring::Icpc;
+    store.update_contest(id, &changed).await.unwrap();
+    let spring = store.contest("spring").await.unwrap().unwrap();
+    assert_eq!((spring.scoring, spring.problems.len()), (Scoring::Icpc, 1));
+    assert!(store.takes_part(&spring, bob).await.unwrap());
+    store.set_contest_frozen(id, Some(now)).await.unwrap();
+    store.set_contest_thawed(id, Some(now + 1)).await.unwrap();
+    store.set_board_public(id, false).await.unwrap();
+    let spring = store.contest("spring").await.unwrap().unwrap();
+    assert_eq!(
+        (spring.frozen_ms, spring.thawed_ms),
+        (Some(now), Some(now + 1))
+    );
+    assert!(!spring.board_public);
+
+    // Two tries by ann: one judged with group scores, one still queued;
+    // a practice submission stays out of the contest.
+    let mut judged = new("nim");
+    judged.user_id = Some(ann);
+    let first = store.enqueue(judged.clone()).await.unwrap();
+    let second = store.enqueue(judged.clone()).await.unwrap();
+    let practice = store.enqueue(judged).await.unwrap();
+    for s in [first, second] {
+        store.set_submission_contest(s, id).await.unwrap();
+    }
+    assert_eq!(store.contest_of_submission(first).await.unwrap(), Some(id));
+    assert_eq!(store.contest_of_submission(practice).await.unwrap(), None);
+    let lease = store.claim(first, LEASE).await.unwrap().unwrap();
+    let mut r = report(Verdict::WA);
+    r.score = 30;
+    r.groups = vec![
+        GroupReport {
+            name: Group::parse("small").unwrap(),
+            points: 30,
+            score: 30,
+            verdict: Some(Verdict::AC),
+            skipped: false,
+            tests: vec!["01".into()],
+        },
+        GroupReport {
+            name: Group::parse("large").unwrap(),
+            points: 70,
+            score: 0,
+            verdict: Some(Verdict::WA),
+            skipped: false,
+            tests: vec!["02".into()],
+        },
+    ];
+    assert!(store.finish(lease, &r).await.unwrap());
+
+    let subs = store.contest_submissions(id, None).await.unwrap();
+    let ids: Vec<_> = subs.iter().map(|s| (s.id, s.status.as_str())).collect();
+    assert_eq!(ids, [(first, "done"), (second, "queued")]);
+    assert!(store
+        .contest_submissions(id, Some(bob))
+        .await
+        .unwrap()
+        .is_empty());
+    let attempts = store.contest_attempts(id).await.unwrap();
+    assert_eq!(attempts.len(), 2);
+    assert_eq!((attempts[0].id, attempts[0].team), (first, ann));
+    assert_eq!(attempts[0].problem, "nim");
+    assert!(
+        (attempts[0].at_ms - now).abs() < HOUR_MS,
+        "{}",
+        attempts[0].at_ms
+    );
+    let result = attempts[0].result.as_ref().expect("judged");
+    assert_eq!((result.verdict, result.score), (Verdict::WA, 30));
+    assert_eq!(
+        result.groups,
+        [("small".to_string(), 30), ("large".to_string(), 0)]
+    );
+    assert!(attempts[1].result.is_none(), "not yet judged");
+    let runs = store.contest_runs(id).await.unwrap();
+    assert_eq!(runs, [(first, 0, "WA".to_string(), 12)]);
+    assert!(store.contest_attempts(later).await.unwrap().is_empty());
+
+    // A question asked, answered to its asker, then to all; bob sees it
+    // only once it is answered to all; an announcement is seen by all.
+    let q = store
+        .ask(id, Some(ann), Some("A"), "Is 0 a move?", now)
+        .await
+        .unwrap();
+    let note = store
+        .ask(id, None, None, "Ten minutes left", now + 1)
+        .await
+        .unwrap();
+    let seen =
+        |v: Vec<grundy::store::Clarification>| v.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    assert_eq!(
+        seen(store.clarifications(id, Some(bob)).await.unwrap()),
+        [note]
+    );
+    assert!(store
+        .answer(id, q, "No.", false, root, now + 2)
+        .await
+        .unwrap());
+    assert_eq!(
+        seen(store.clarifications(id, Some(bob)).await.unwrap()),
+        [note]
+    );
+    assert_eq!(
+        seen(store.clarifications(id, Some(ann)).await.unwrap()),
+        [q, note]
+    );
+    assert!(store
+        .answer(id, q, "No.", true, root, now + 3)
+        .await
+        .unwrap());
+    assert_eq!(
+        seen(store.clarifications(id, Some(bob)).await.unwrap()),
+        [q, note]
+    );
+    assert!(!store
+        .answer(later, q, "wrong contest", true, root, now)
+        .await
+        .unwrap());
+    let all = store.clarifications(id, None).await.unwrap();
+    assert_eq!(all.len(), 2);
+    let c = &all[0];
+    assert_eq!(
+        (c.user.as_deref(), c.label.as_deref(), c.question.as_str()),
+        (Some("ann"), Some("A"), "Is 0 a move?")
+    );
+    assert_eq!(
+        (c.answer.as_deref(), c.to_all, c.answered_ms),
+        (Some("No."), true, Some(now + 3))
+    );
+    assert_eq!((all[1].user_id, all[1].user.as_deref()), (None, None));
+}
+
+on_both_databases!(a_contest_keeps_its_problems_participants_tries_and_clarifications);
