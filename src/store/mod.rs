@@ -40,6 +40,7 @@
 //! The store's tests run every method on both (`tests/it/store.rs`).
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -52,6 +53,7 @@ use crate::judge::{Report, TestReport};
 mod clarifications;
 mod contests;
 pub(crate) mod db;
+mod finished;
 mod listen;
 mod packages;
 pub mod queue;
@@ -192,6 +194,8 @@ pub struct ListFilter<'a> {
 #[derive(Debug, Clone)]
 pub struct Store {
     db: Db,
+    /// Finished submissions' results, read once (see [`finished`]).
+    finished: Arc<finished::Finished>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -202,6 +206,7 @@ struct SubmissionRow {
     source: Vec<u8>,
     submitted_at: String,
     status: String,
+    attempt: i64,
     user_name: Option<String>,
     user_id: Option<i64>,
     error: Option<String>,
@@ -260,6 +265,7 @@ impl Store {
             PG_MIGRATOR.run(&pool).await?;
             return Ok(Store {
                 db: Db::Postgres(pool),
+                finished: Arc::default(),
             });
         }
         let options = SqliteConnectOptions::from_str(url)
@@ -285,6 +291,7 @@ impl Store {
         MIGRATOR.run(&pool).await?;
         Ok(Store {
             db: Db::Sqlite(pool),
+            finished: Arc::default(),
         })
     }
 

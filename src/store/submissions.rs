@@ -1,6 +1,9 @@
 //! Storing, listing and reading submissions.
 
+use std::sync::Arc;
+
 use super::db::{on_db, sql, Dialect};
+use super::finished::Results;
 use super::{
     Error, GroupRow, ListFilter, NewSubmission, OverLimit, Status, Store, Submission,
     SubmissionRow, SubmitLimits, Summary, TestRow,
@@ -228,22 +231,93 @@ impl Store {
 
     async fn fetch(&self, id: i64, with_source: bool) -> Result<Option<Submission>, Error> {
         let query = if with_source {
-            "SELECT s.id, s.problem, s.language, s.source, s.submitted_at, s.status,
+            "SELECT s.id, s.problem, s.language, s.source, s.submitted_at, s.status, s.attempt,
                     u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
                     s.time_ms, s.memory_kib, s.compile_output
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         } else {
             "SELECT s.id, s.problem, s.language, {empty_blob} AS source, s.submitted_at,
-                    s.status, u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
-                    s.time_ms, s.memory_kib, s.compile_output
+                    s.status, s.attempt, u.name AS user_name, s.user_id, s.error, s.verdict,
+                    s.score, s.time_ms, s.memory_kib, s.compile_output
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         };
-        let (row, tests, groups) = on_db!(&self.db, pool, d => {
-            let row = sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
+        let row = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
                 .bind(id)
                 .fetch_optional(pool)
-                .await?;
-            let Some(row) = row else { return Ok(None) };
+                .await?
+        });
+        let Some(row) = row else { return Ok(None) };
+        let status = match row.status.as_str() {
+            "queued" => Status::Queued,
+            "judging" => Status::Judging,
+            "done" => Status::Done,
+            other => return Err(Error::BadStatus(id, other.to_string())),
+        };
+        let done = status == Status::Done;
+        let results = match self.finished.get(id, row.attempt).filter(|_| done) {
+            Some(kept) => kept,
+            None => {
+                let results = Arc::new(self.results_of(id).await?);
+                // Kept only if no new attempt began between the two reads
+                // (attempts only grow, so the same number means the same
+                // results).
+                if done && self.done_at(id).await? == Some(row.attempt) {
+                    self.finished.put(id, row.attempt, Arc::clone(&results));
+                }
+                results
+            }
+        };
+        let parse = |v: &str| {
+            v.parse::<Verdict>()
+                .map_err(|_| Error::BadVerdict(id, v.to_string()))
+        };
+        let (report, progress) = match &row.verdict {
+            Some(v) => (
+                Some(Report {
+                    verdict: parse(v)?,
+                    score: row.score.unwrap_or(0) as u32,
+                    time_ms: row.time_ms.unwrap_or(0) as u64,
+                    memory_kib: row.memory_kib.unwrap_or(0) as u64,
+                    compile_output: row.compile_output,
+                    tests: results.tests.clone(),
+                    groups: results.groups.clone(),
+                }),
+                Vec::new(),
+            ),
+            None => (None, results.tests.clone()),
+        };
+        Ok(Some(Submission {
+            id: row.id,
+            problem: row.problem,
+            language: row.language,
+            source: row.source,
+            submitted_at: row.submitted_at,
+            status,
+            user: row.user_name,
+            user_id: row.user_id,
+            error: row.error,
+            report,
+            progress,
+        }))
+    }
+
+    /// The attempt of submission `id` if it is done.
+    async fn done_at(&self, id: i64) -> Result<Option<i64>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "SELECT attempt FROM submissions WHERE id = ? AND status = 'done'",
+            ))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// The stored test and group results of submission `id`, in order.
+    async fn results_of(&self, id: i64) -> Result<Results, Error> {
+        let (tests, groups) = on_db!(&self.db, pool, d => {
             let tests = sqlx::query_as::<_, TestRow>(&sql(
                 d,
                 "SELECT name, test_group, verdict, time_ms, wall_ms, memory_kib, exit_code,
@@ -261,23 +335,16 @@ impl Store {
             .bind(id)
             .fetch_all(pool)
             .await?;
-            (row, tests, groups)
+            (tests, groups)
         });
         let parse = |v: &str| {
             v.parse::<Verdict>()
                 .map_err(|_| Error::BadVerdict(id, v.to_string()))
         };
-        let status = match row.status.as_str() {
-            "queued" => Status::Queued,
-            "judging" => Status::Judging,
-            "done" => Status::Done,
-            other => return Err(Error::BadStatus(id, other.to_string())),
-        };
         let tests = tests
-            .iter()
+            .into_iter()
             .map(|t| {
                 Ok(TestReport {
-                    name: t.name.clone(),
                     group: Group::parse(&t.test_group)
                         .ok_or_else(|| Error::BadGroup(id, t.test_group.clone()))?,
                     verdict: parse(&t.verdict)?,
@@ -286,7 +353,6 @@ impl Store {
                     memory_kib: t.memory_kib as u64,
                     exit_code: t.exit_code.map(|c| c as i32),
                     signal: t.signal.map(|s| s as i32),
-                    message: t.message.clone(),
                     score: t.score,
                     transcript: match &t.transcript {
                         Some(json) => Some(
@@ -295,6 +361,8 @@ impl Store {
                         ),
                         None => None,
                     },
+                    name: t.name,
+                    message: t.message,
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
@@ -313,33 +381,6 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        let (report, progress) = match &row.verdict {
-            Some(v) => (
-                Some(Report {
-                    verdict: parse(v)?,
-                    score: row.score.unwrap_or(0) as u32,
-                    time_ms: row.time_ms.unwrap_or(0) as u64,
-                    memory_kib: row.memory_kib.unwrap_or(0) as u64,
-                    compile_output: row.compile_output.clone(),
-                    tests,
-                    groups,
-                }),
-                Vec::new(),
-            ),
-            None => (None, tests),
-        };
-        Ok(Some(Submission {
-            id: row.id,
-            problem: row.problem,
-            language: row.language,
-            source: row.source,
-            submitted_at: row.submitted_at,
-            status,
-            user: row.user_name,
-            user_id: row.user_id,
-            error: row.error,
-            report,
-            progress,
-        }))
+        Ok(Results { tests, groups })
     }
 }

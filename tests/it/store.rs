@@ -477,6 +477,68 @@ async fn a_token_works_until_revoked_or_its_user_is_disabled(store: Store) {
     assert!(store.add_token("cid", b"x", "g_x").await.is_err());
 }
 
+/// A reader keeps finished results in memory; a rejudge made by another
+/// process (a second store on the same database) must still reach it.
+async fn a_finished_result_read_again_follows_a_rejudge_made_elsewhere(
+    reader: Store,
+    writer: Store,
+) {
+    let id = writer.enqueue(new("nim")).await.unwrap();
+    let lease = writer.claim(id, LEASE).await.unwrap().unwrap();
+    assert!(writer.finish(lease, &report(Verdict::WA)).await.unwrap());
+    for _ in 0..2 {
+        let read = reader.get_status(id).await.unwrap().unwrap();
+        assert_eq!(read.report.unwrap(), report(Verdict::WA));
+    }
+    assert!(writer.rejudge(id).await.unwrap());
+    let queued = reader.get_status(id).await.unwrap().unwrap();
+    assert_eq!(queued.status, Status::Queued);
+    assert!(queued.report.is_none() && queued.progress.is_empty());
+    let lease = writer.claim(id, LEASE).await.unwrap().unwrap();
+    let mut again = report(Verdict::AC);
+    again.tests.push(test("02", Verdict::AC));
+    assert!(writer.finish(lease, &again).await.unwrap());
+    let read = reader.get_status(id).await.unwrap().unwrap();
+    assert_eq!(read.report.unwrap(), again, "not the first judging's tests");
+}
+
+/// Runs `test` with two stores opened on the database at `url`.
+fn run_two<F: std::future::Future<Output = ()>>(url: &str, test: impl FnOnce(Store, Store) -> F) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let a = Store::open(url).await.unwrap();
+        let b = Store::open(url).await.unwrap();
+        test(a.clone(), b.clone()).await;
+        a.close().await;
+        b.close().await;
+    });
+}
+
+#[test]
+fn a_finished_result_read_again_follows_a_rejudge_made_elsewhere_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("grundy.db").display());
+    run_two(
+        &url,
+        a_finished_result_read_again_follows_a_rejudge_made_elsewhere,
+    );
+}
+
+#[test]
+fn a_finished_result_read_again_follows_a_rejudge_made_elsewhere_postgres() {
+    let Some(url) = crate::pg::database() else {
+        return;
+    };
+    run_two(
+        &url,
+        a_finished_result_read_again_follows_a_rejudge_made_elsewhere,
+    );
+}
+
 on_both_databases!(
     inserted_submission_is_queued,
     claim_next_takes_the_oldest_once_with_attempt_one,
