@@ -12,9 +12,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::views::{GroupView, TranscriptView};
 use super::{ApiError, AppState};
 use crate::auth;
-use crate::judge::{GroupReport, Report, TestReport, Transcript};
+use crate::judge::{Report, TestReport};
 use crate::problem::{self, Group, TestInput};
 use crate::site::intake::{self, Entry};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
@@ -185,7 +186,7 @@ struct TestView<'a> {
     score: Option<f64>,
     /// Only samples have one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    transcript: Option<&'a Transcript>,
+    transcript: Option<TranscriptView<'a>>,
 }
 
 impl<'a> TestView<'a> {
@@ -215,7 +216,8 @@ impl<'a> TestView<'a> {
             transcript: t
                 .transcript
                 .as_ref()
-                .filter(|_| shows(TestField::Transcript)),
+                .filter(|_| shows(TestField::Transcript))
+                .map(TranscriptView::new),
         }
     }
 }
@@ -232,7 +234,7 @@ struct SubmissionView<'a> {
     memory_kib: Option<u64>,
     compile_output: &'a str,
     tests: Vec<TestView<'a>>,
-    groups: &'a [GroupReport],
+    groups: Vec<GroupView<'a>>,
     status: Status,
     user: Option<&'a str>,
     submitted_at: &'a str,
@@ -268,7 +270,12 @@ impl<'a> SubmissionView<'a> {
                 .enumerate()
                 .map(|(i, t)| TestView::new(t, i, role))
                 .collect(),
-            groups: report.map_or(&[], |r| r.groups.as_slice()),
+            groups: report.map_or_else(Vec::new, |r| {
+                r.groups
+                    .iter()
+                    .map(|g| GroupView::new(g, &r.tests, role))
+                    .collect()
+            }),
             status: sub.status,
             user: sub.user.as_deref(),
             submitted_at: &sub.submitted_at,

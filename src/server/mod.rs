@@ -15,6 +15,7 @@ mod clics;
 mod error;
 pub mod packages;
 pub mod registry;
+mod views;
 pub mod worker;
 
 use std::future::Future;

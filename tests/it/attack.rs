@@ -657,6 +657,84 @@ fn r21_a_secret_tests_time_and_memory_reach_no_contestant() {
     assert!(!r.body.contains("not shown for a secret test"));
 }
 
+/// Right on every test of the scored fixture (`tests/fixtures/scores`).
+const C_TAKE_ONE_OR_TWO: &str = "#include <stdio.h>\nint main(void) { long n; scanf(\"%ld\", &n); \
+    puts(n % 3 ? \"First\" : \"Second\"); return 0; }\n";
+
+// Issue 26: a group listed its tests by name, so the secret names that
+// `tests` holds back ("#7") were in `groups[].tests` for anyone to read.
+#[test]
+fn r26_a_groups_secret_test_names_reach_no_contestant() {
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
+    crate::scores::package(&ws);
+    let s = Server::start(&ws, 1);
+    let bob = s.member("bob", false);
+    let ann = s.member("ann", true);
+    let created = api_submit(&s, &bob, "scores", C_TAKE_ONE_OR_TWO).json();
+    let id = created["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{created}"));
+    let url = format!("{}/api/v1/submissions/{id}", s.url);
+    let read = |token: &str, wait: bool| {
+        let url = if wait {
+            format!("{url}?wait=60")
+        } else {
+            url.clone()
+        };
+        send(
+            "GET",
+            &url,
+            &[("Authorization", &bearer(token))],
+            Body::Empty,
+        )
+        .json()
+    };
+    let mut done = Value::Null;
+    for _ in 0..20 {
+        done = read(&bob, true);
+        if done["status"] == "done" {
+            break;
+        }
+    }
+    assert_eq!(done["verdict"], "AC", "{done}");
+    // An admin sees the names, so there are names to hide.
+    let admin = read(&ann, false);
+    let names = |v: &Value, group: &str| -> Vec<String> {
+        v["groups"]
+            .as_array()
+            .expect("groups")
+            .iter()
+            .find(|g| g["name"] == group)
+            .unwrap_or_else(|| panic!("no group {group}: {v}"))["tests"]
+            .as_array()
+            .expect("tests")
+            .iter()
+            .map(|t| t.as_str().expect("a name").to_string())
+            .collect()
+    };
+    assert_eq!(names(&admin, "medium"), ["medium-1", "medium-2"]);
+    assert_eq!(
+        names(&done, "sample"),
+        ["sample-1"],
+        "a sample keeps its name"
+    );
+    let shown: Vec<String> = done["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .map(|t| t["name"].as_str().expect("name").to_string())
+        .collect();
+    for group in ["small", "medium", "large"] {
+        let listed = names(&done, group);
+        assert!(!listed.is_empty(), "{done}");
+        for name in listed {
+            assert!(name.starts_with('#'), "{name} in {group}: {done}");
+            assert!(shown.contains(&name), "{name} is not one of the tests");
+        }
+    }
+    assert!(!done.to_string().contains("medium-1"), "{done}");
+}
+
 // ---------------------------------------------------------------- 6. connections, errors
 
 /// Whether the server closed `stream` (read to its end) within a bounded
