@@ -124,19 +124,15 @@ impl Language {
         }
         let work = cache.workspace()?;
         let src_dir = work.path().join("box");
-        let cache_err = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| Error::Cache { path, source }
-        };
-        std::fs::create_dir_all(&src_dir).map_err(cache_err(&src_dir))?;
+        std::fs::create_dir_all(&src_dir).map_err(ProgramCache::err(&src_dir))?;
         let main = src_dir.join(&main_name);
-        std::fs::write(&main, &source.text).map_err(cache_err(&main))?;
+        std::fs::write(&main, &source.text).map_err(ProgramCache::err(&main))?;
         for (rel, text) in &source.siblings {
             let path = work.path().join(rel);
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(cache_err(parent))?;
+                std::fs::create_dir_all(parent).map_err(ProgramCache::err(parent))?;
             }
-            std::fs::write(&path, text).map_err(cache_err(&path))?;
+            std::fs::write(&path, text).map_err(ProgramCache::err(&path))?;
         }
 
         let missing = |program: String| Error::Missing {
