@@ -70,7 +70,7 @@ pub fn bit_of_case(bits: (u32, u32), i: usize) -> u32 {
     lo + i as u32 % (hi - lo + 1)
 }
 
-/// Which kind of case each case of a multi-case file is:
+/// Which kind of case each case of a multi-case file is ([`cases`] uses it):
 /// `kinds=k1,k2,...` (drawn uniformly for each case), `first=<kind>` (the
 /// first case's), or `bits=LO-HI` (instead of kinds: case i is of kind
 /// `bit<b>` for [`bit_of_case`]).
@@ -98,6 +98,26 @@ impl Kinds {
             _ => rng.pick(&self.kinds).clone(),
         }
     }
+}
+
+/// A file of cases: `T=` (default 1) on the first line, then each case as
+/// [`push_case`] writes it, built by `make` for the kind [`Kinds`] gives
+/// it (`default_kinds` without `kinds=`).
+pub fn cases(
+    args: &Args,
+    rng: &mut Rng,
+    default_kinds: &str,
+    mut make: impl FnMut(&mut Rng, &str) -> Vec<u64>,
+) -> String {
+    let t: usize = args.get("T", 1);
+    let kinds = Kinds::from_args(args, default_kinds);
+    let mut out = format!("{t}\n");
+    for i in 0..t {
+        let kind = kinds.of_case(i, rng);
+        let values = make(rng, &kind);
+        push_case(&mut out, &values);
+    }
+    out
 }
 
 /// What the XOR of drawn values must be.

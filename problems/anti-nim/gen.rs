@@ -115,15 +115,8 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
 fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
-    let t: usize = args.get("T", 1);
     let (nmin, nmax) = plan::size_range(&args, 1, 47);
     let cfg = Cfg { nmin, nmax, lo: args.get("min", 1), hi: args.get("max", 4747) };
-    let kinds = plan::Kinds::from_args(&args, "random,win,lose");
-    let mut out = format!("{t}\n");
-    for i in 0..t {
-        let kind = kinds.of_case(i, &mut rng);
-        let v = make(&mut rng, &cfg, &kind);
-        plan::push_case(&mut out, &v);
-    }
+    let out = plan::cases(&args, &mut rng, "random,win,lose", |rng, kind| make(rng, &cfg, kind));
     print!("{out}");
 }

@@ -115,7 +115,6 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
 fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
-    let t: usize = args.get("T", 1);
     let (nmin, nmax) = plan::size_range(&args, 1, 1000);
     let cfg = Cfg {
         nmin,
@@ -125,19 +124,16 @@ fn main() {
         gap: if args.has("gap") { Some(args.get("gap", 1u64)) } else { None },
         zero: args.get("zero", 20),
     };
-    let kinds = plan::Kinds::from_args(&args, "random,win,lose");
     let order = args.str("order", "shuffled").to_string();
-    let mut out = format!("{t}\n");
-    for i in 0..t {
-        let kind = kinds.of_case(i, &mut rng);
-        let mut v = make(&mut rng, &cfg, &kind);
+    let out = plan::cases(&args, &mut rng, "random,win,lose", |rng, kind| {
+        let mut v = make(rng, &cfg, kind);
         match order.as_str() {
             "sorted" => {}
             "reversed" => v.reverse(),
             "shuffled" => rng.shuffle(&mut v),
             other => panic!("unknown order={other}"),
         }
-        plan::push_case(&mut out, &v);
-    }
+        v
+    });
     print!("{out}");
 }
