@@ -17,6 +17,8 @@
 // Output: T, then per case `N` on a line and the N piles on the next line.
 #[path = "../_common/rng.rs"]
 mod rng;
+#[path = "../_common/plan.rs"]
+mod plan;
 
 use rng::{Args, Rng};
 
@@ -110,45 +112,11 @@ fn make(rng: &mut Rng, c: &Cfg, kind: &str) -> Vec<u64> {
     panic!("could not build a case of kind {kind}");
 }
 
-/// `LO-HI` -> (LO, HI).
-fn bit_range(s: &str) -> (u32, u32) {
-    let (lo, hi) = s.split_once('-').expect("bits=LO-HI");
-    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
-    assert!(lo <= hi && hi < 63, "bits={s}");
-    (lo, hi)
-}
-
 fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
-    let t: usize = args.get("T", 1);
-    let (nmin, nmax) = if args.has("n") {
-        let n = args.get("n", 1u64);
-        (n, n)
-    } else {
-        (args.get("nmin", 1u64), args.get("nmax", 47u64))
-    };
+    let (nmin, nmax) = plan::size_range(&args, 1, 47);
     let cfg = Cfg { nmin, nmax, lo: args.get("min", 1), hi: args.get("max", 4747) };
-    let kinds: Vec<String> = args
-        .str("kinds", "random,win,lose")
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let mut out = format!("{t}\n");
-    for i in 0..t {
-        let kind = if args.has("bits") {
-            let (lo, hi) = bit_range(args.str("bits", ""));
-            format!("bit{}", lo + i as u32 % (hi - lo + 1))
-        } else if i == 0 && args.has("first") {
-            args.str("first", "random").to_string()
-        } else {
-            rng.pick(&kinds).clone()
-        };
-        let v = make(&mut rng, &cfg, &kind);
-        out.push_str(&format!("{}\n", v.len()));
-        let line: Vec<String> = v.iter().map(u64::to_string).collect();
-        out.push_str(&line.join(" "));
-        out.push('\n');
-    }
+    let out = plan::cases(&args, &mut rng, "random,win,lose", |rng, kind| make(rng, &cfg, kind));
     print!("{out}");
 }

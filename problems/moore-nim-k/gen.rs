@@ -20,6 +20,8 @@
 // Output: `n k`, newline, the piles separated by single spaces, newline.
 #[path = "../_common/rng.rs"]
 mod rng;
+#[path = "../_common/plan.rs"]
+mod plan;
 
 use rng::{Args, Rng};
 
@@ -75,27 +77,12 @@ fn loss(rng: &mut Rng, n: usize, k: u64, lo: u64, hi: u64) -> Vec<u64> {
 }
 
 
-/// With `bits=LO-HI` and a plan `count` (which appends `seed=1`, `seed=2`, ...): the
-/// bit this test is about, LO + seed - 1 (the count must not exceed HI - LO + 1).
-fn bit_of_test(args: &Args) -> Option<u32> {
-    let (lo, hi) = args.str("bits", "").split_once('-')?;
-    let (lo, hi): (u32, u32) = (lo.parse().expect("LO"), hi.parse().expect("HI"));
-    let b = lo + args.get("seed", 1u32) - 1;
-    assert!(lo <= b && b <= hi && hi < 63, "bits={lo}-{hi} with this seed gives bit {b}");
-    Some(b)
-}
-
 fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
     // A loss needs k < n; random n and k are drawn accordingly for answer=no.
     let need_loss = args.str("answer", "any") == "no";
-    let n: usize = if args.has("nmax") {
-        let nmin = args.get("nmin", 1u64).max(if need_loss { 2 } else { 1 });
-        rng.range(nmin, args.get("nmax", 1u64)) as usize
-    } else {
-        args.get("n", 1usize)
-    };
+    let n = plan::size(&args, &mut rng, if need_loss { 2 } else { 1 });
     let k: u64 = if args.get("kn", 0u8) == 1 {
         n as u64
     } else if args.has("kmax") {
@@ -151,7 +138,7 @@ fn main() {
             } else {
                 loop {
                     let mut v = loss(&mut rng, n, k, lo, hi);
-                    let fixed = bit_of_test(&args);
+                    let fixed = plan::bit_of_test(&args);
                     let flips = if fixed.is_some() { 1 } else { rng.range(1, max_flips) };
                     let mut in_range = true;
                     for _ in 0..flips {

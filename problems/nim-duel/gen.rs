@@ -11,6 +11,8 @@
 // Output: T, per game `n` and the piles, then the seed (a hash of the arguments).
 #[path = "../_common/rng.rs"]
 mod rng;
+#[path = "../_common/plan.rs"]
+mod plan;
 
 use rng::{Args, Rng};
 
@@ -45,12 +47,7 @@ fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
     let t: usize = args.get("T", 20);
-    let (nmin, nmax): (u64, u64) = if args.has("n") {
-        let n = args.get("n", 1u64);
-        (n, n)
-    } else {
-        (args.get("nmin", 1), args.get("nmax", 8))
-    };
+    let (nmin, nmax) = plan::size_range(&args, 1, 8);
     let lo: u64 = args.get("min", 0);
     let hi: u64 = args.get("max", 100);
     let second: u64 = args.get("second", 50);
@@ -63,9 +60,8 @@ fn main() {
         // XOR 0 needs two piles that may be non-empty.
         let xor_zero = n >= if zf { 3 } else { 2 } && rng.chance(second, 100);
         let v = game(&mut rng, n, lo, hi, xor_zero, zeros, zf);
-        let words: Vec<String> = v.iter().map(u64::to_string).collect();
-        out.push_str(&format!("{n}\n{}\n", words.join(" ")));
+        plan::push_case(&mut out, &v);
     }
-    out.push_str(&format!("{}\n", args.hash() % 1_000_000_000_000_000_000));
+    out.push_str(&plan::seed_line(&args));
     print!("{out}");
 }

@@ -25,6 +25,8 @@
 // Output: T, then per position a line `n` and a line of the n heap sizes.
 #[path = "../_common/rng.rs"]
 mod rng;
+#[path = "../_common/plan.rs"]
+mod plan;
 
 use rng::{Args, Rng};
 
@@ -148,10 +150,7 @@ fn main() {
         k: args.get("k", 2),
     };
     let answer = args.str("answer", "mix").to_string();
-    let bits: Option<(u32, u32)> = args.has("bits").then(|| {
-        let (lo, hi) = args.str("bits", "").split_once('-').expect("bits=LO-HI");
-        (lo.parse().expect("LO"), hi.parse().expect("HI"))
-    });
+    let bits = args.has("bits").then(|| plan::bit_range(args.str("bits", "")));
     let sizes: Vec<usize> = if args.has("sum") {
         composition(&mut rng, t, args.get("sum", 0))
     } else if args.has("nmax") {
@@ -164,7 +163,7 @@ fn main() {
     let mut out = String::with_capacity(sizes.iter().sum::<usize>() * 11 + t * 8 + 8);
     out.push_str(&format!("{t}\n"));
     for (i, &n) in sizes.iter().enumerate() {
-        let bit = bits.map(|(lo, hi)| lo + (i as u32) % (hi - lo + 1));
+        let bit = bits.map(|bits| plan::bit_of_case(bits, i));
         let lose = bit.is_none()
             && match answer.as_str() {
                 "win" => false,
@@ -174,14 +173,7 @@ fn main() {
                 other => panic!("unknown answer={other}"),
             };
         let v = position(&mut rng, n, lose, bit, &p);
-        out.push_str(&format!("{}\n", v.len()));
-        for (j, a) in v.iter().enumerate() {
-            if j > 0 {
-                out.push(' ');
-            }
-            out.push_str(&a.to_string());
-        }
-        out.push('\n');
+        plan::push_case(&mut out, &v);
     }
     print!("{out}");
 }

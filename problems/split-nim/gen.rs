@@ -6,6 +6,8 @@
 // Output: `n`, newline, the piles separated by single spaces, newline.
 #[path = "../_common/rng.rs"]
 mod rng;
+#[path = "../_common/plan.rs"]
+mod plan;
 
 use rng::{Args, Rng};
 
@@ -27,11 +29,7 @@ fn main() {
     let args = Args::from_env();
     let mut rng = Rng::from_args(&args);
     let mode = args.str("mode", "random").to_string();
-    let mut n: usize = if args.has("nmax") {
-        rng.range(args.get("nmin", 1u64), args.get("nmax", 1u64)) as usize
-    } else {
-        args.get("n", 1usize)
-    };
+    let mut n = plan::size(&args, &mut rng, 1);
     // Every SG value has an odd number of 1 bits, so an odd number of piles
     // never XORs to 0: a losing position needs an even n.
     if args.str("answer", "any") == "no" && n % 2 == 1 {
@@ -73,6 +71,7 @@ fn main() {
         "same" => vec![args.get("value", 1u64); n],
         other => panic!("unknown mode={other}"),
     };
-    let words: Vec<String> = piles.iter().map(|x| x.to_string()).collect();
-    print!("{}\n{}\n", piles.len(), words.join(" "));
+    let mut out = String::new();
+    plan::push_case(&mut out, &piles);
+    print!("{out}");
 }

@@ -30,7 +30,9 @@ impl ProgramCache {
         ProgramCache { root }
     }
 
-    fn err(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
+    /// For `map_err`: an I/O failure at `path` in the cache (or a
+    /// compilation's workspace in it) is the judge's, [`Error::Cache`].
+    pub(super) fn err(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
         let path = path.to_path_buf();
         move |source| Error::Cache { path, source }
     }

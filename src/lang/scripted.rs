@@ -92,19 +92,15 @@ pub fn build(
     }
     let work = cache.workspace()?;
     let src_dir = work.path().join("box");
-    let cache_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::Cache { path, source }
-    };
     for (rel, text, exec) in files {
         let path = src_dir.join(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(cache_err(parent))?;
+            std::fs::create_dir_all(parent).map_err(ProgramCache::err(parent))?;
         }
-        std::fs::write(&path, text).map_err(cache_err(&path))?;
+        std::fs::write(&path, text).map_err(ProgramCache::err(&path))?;
         let mode = if *exec { 0o755 } else { 0o644 };
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
-            .map_err(cache_err(&path))?;
+            .map_err(ProgramCache::err(&path))?;
     }
     let log = work.path().join("build.log");
     let mut binds: Vec<Bind> = paths.iter().map(Bind::read_only).collect();

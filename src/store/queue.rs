@@ -163,8 +163,27 @@ pub trait Queue: Send + Sync {
     fn rejudge_problem(&self, problem: &str) -> impl Future<Output = Result<u64, Error>> + Send;
 }
 
-fn millis(d: Duration) -> i64 {
+/// A duration as the whole milliseconds the queue's SQL adds to `{now_ms}`.
+pub(super) fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+impl Store {
+    /// The claim of a submission just taken as (id, attempt), with the
+    /// submission read back; `None` when nothing was taken.
+    pub(super) async fn claimed(
+        &self,
+        claimed: Option<(i64, i64)>,
+    ) -> Result<Option<Claim>, Error> {
+        let Some((id, attempt)) = claimed else {
+            return Ok(None);
+        };
+        let submission = self.get(id).await?.ok_or(Error::Vanished(id))?;
+        Ok(Some(Claim {
+            lease: Lease { id, attempt },
+            submission,
+        }))
+    }
 }
 
 impl Queue for Store {
@@ -259,14 +278,7 @@ impl Queue for Store {
             tx.commit().await?;
             claimed
         });
-        let Some((id, attempt)) = claimed else {
-            return Ok(None);
-        };
-        let submission = self.get(id).await?.ok_or(Error::Vanished(id))?;
-        Ok(Some(Claim {
-            lease: Lease { id, attempt },
-            submission,
-        }))
+        self.claimed(claimed).await
     }
 
     async fn claim(&self, id: i64, lease: Duration) -> Result<Option<Lease>, Error> {

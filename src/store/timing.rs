@@ -15,6 +15,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::db::{on_db, sql};
+use super::queue::millis;
 use super::{Claim, Error, Lease, Store};
 use crate::judge::Calibration;
 use crate::verdict::Verdict;
@@ -103,10 +104,6 @@ pub trait FairTiming: Send + Sync {
         lease: Duration,
         fresh: Duration,
     ) -> impl Future<Output = Result<Option<Claim>, Error>> + Send;
-}
-
-fn millis(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2)
 }
 
 impl FairTiming for Store {
@@ -237,14 +234,7 @@ impl FairTiming for Store {
             tx.commit().await?;
             claimed
         });
-        let Some((id, attempt)) = claimed else {
-            return Ok(None);
-        };
-        let submission = self.get(id).await?.ok_or(Error::Vanished(id))?;
-        Ok(Some(Claim {
-            lease: Lease { id, attempt },
-            submission,
-        }))
+        self.claimed(claimed).await
     }
 }
 

@@ -11,6 +11,7 @@ use axum::Form;
 use minijinja::{context, Value};
 use serde::Deserialize;
 
+use super::pages::when;
 use super::render::{me, percent_encode, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Admin};
 use crate::site::state::HEARTBEAT;
@@ -281,7 +282,7 @@ pub async fn queue(
             context! {
                 id => j.id, problem => j.problem, user => j.user, attempt => j.attempt,
                 worker => holder.get(&j.id),
-                claimed => j.claimed_at.as_deref().map(|c| c.get(..19).unwrap_or(c).replace('T', " ")),
+                claimed => j.claimed_at.as_deref().map(when),
             }
         })
         .collect();
@@ -294,7 +295,7 @@ pub async fn queue(
                 context! {
                     median_ms => s.median_ms, runs => s.runs_ms.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
                     spread => format!("{:.3}", s.spread), factor => format!("{:.2}", s.factor),
-                    language => s.language, measured => s.measured_at.get(..19).unwrap_or(&s.measured_at).replace('T', " "),
+                    language => s.language, measured => when(&s.measured_at),
                 }
             });
             context! {
@@ -303,7 +304,7 @@ pub async fn queue(
                 cores => p.cores, languages => p.languages,
                 busy => p.current.split(',').filter(|s| !s.is_empty()).count(),
                 alive => p.silent_ms <= stale_ms,
-                started => p.started_at.get(..19).unwrap_or(&p.started_at).replace('T', " "),
+                started => when(&p.started_at),
                 seen => format!("{} s ago", p.silent_ms.max(0) / 1000),
             }
         })
@@ -319,7 +320,7 @@ pub async fn queue(
             context! {
                 worker => r.worker, problem => r.problem, reason => r.reason,
                 package => r.hash.get(..12).unwrap_or(&r.hash),
-                at => r.at.get(..19).unwrap_or(&r.at).replace('T', " "),
+                at => when(&r.at),
             }
         })
         .collect();
