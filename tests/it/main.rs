@@ -13,6 +13,7 @@ mod export;
 mod helpers;
 mod kattis;
 mod kattis_formats;
+mod kattis_hosted;
 mod lang;
 mod pg;
 mod sandbox;
