@@ -59,7 +59,10 @@ fn a_derived_time_limit_is_the_hosted_judges_limit_too() {
     let out = ws.grundy(&["submit", dir.to_str().unwrap(), slow.to_str().unwrap()]);
     assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
     let seconds = derived_seconds(&out.stderr);
-    assert!(seconds < 4.0, "derived {seconds} s: the spinner must exceed it");
+    assert!(
+        seconds < 4.0,
+        "derived {seconds} s: the spinner must exceed it"
+    );
     assert!(out.stdout.contains("TLE"), "{}", out.stdout);
 
     // import finds the same limit kept, and writes it into the problem.

@@ -16,6 +16,7 @@ mod kattis_formats;
 mod kattis_hosted;
 mod lang;
 mod pg;
+mod problemtools;
 mod sandbox;
 mod scores;
 mod server;
