@@ -411,6 +411,8 @@ fn submission_dir(expected: Expected) -> (&'static str, &'static str) {
         Expected::TimeLimitExceeded => ("time_limit_exceeded", ""),
         Expected::RuntimeError => ("run_time_error", ""),
         Expected::PartiallyAccepted => ("partially_accepted", ""),
+        Expected::Rejected => ("rejected", ""),
+        Expected::BruteForce => ("brute_force", ""),
         // The format has no directory for it: on Kattis a program
         // over the memory limit fails to allocate and crashes (Java exits
         // on OutOfMemoryError), which is judged a run-time error. The

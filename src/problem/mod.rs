@@ -39,16 +39,23 @@ pub enum Expected {
     RuntimeError,
     /// Some points, not all (a problem with scored groups).
     PartiallyAccepted,
+    /// Not accepted, whatever the failure: some test is not AC.
+    Rejected,
+    /// A slow or limited but correct solution: never a wrong answer, and
+    /// some test over a limit or crashed.
+    BruteForce,
 }
 
 impl Expected {
-    pub const ALL: [Expected; 6] = [
+    pub const ALL: [Expected; 8] = [
         Expected::Accepted,
         Expected::WrongAnswer,
         Expected::TimeLimitExceeded,
         Expected::MemoryLimitExceeded,
         Expected::RuntimeError,
         Expected::PartiallyAccepted,
+        Expected::Rejected,
+        Expected::BruteForce,
     ];
 
     /// The directory name under `submissions/`.
@@ -60,6 +67,8 @@ impl Expected {
             Expected::MemoryLimitExceeded => "memory_limit_exceeded",
             Expected::RuntimeError => "runtime_error",
             Expected::PartiallyAccepted => "partially_accepted",
+            Expected::Rejected => "rejected",
+            Expected::BruteForce => "brute_force",
         }
     }
 }

@@ -37,6 +37,8 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
                 )
             };
         }
+        Expected::Rejected => return rejected(report),
+        Expected::BruteForce => return brute_force(report),
         Expected::Accepted => (Verdict::AC, &[Verdict::AC]),
         Expected::WrongAnswer => (Verdict::WA, &[Verdict::AC, Verdict::WA, Verdict::PE]),
         Expected::TimeLimitExceeded => (Verdict::TLE, &[Verdict::AC, Verdict::TLE]),
@@ -71,6 +73,51 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
         );
     }
     (true, String::new())
+}
+
+/// `rejected/`: some test is not accepted, whatever its failure (the
+/// format's `required: [RTE, TLE, WA]`, which every failure of a run is in
+/// Kattis's words). A judge error proves nothing about the submission.
+fn rejected(report: &Report) -> (bool, String) {
+    if let Some(t) = report.tests.iter().find(|t| t.verdict == Verdict::IE) {
+        return (false, format!("IE on test {}: {}", t.name, t.message));
+    }
+    if report.tests.iter().any(|t| t.verdict != Verdict::AC) {
+        (true, String::new())
+    } else {
+        (
+            false,
+            "expected to be rejected, but every test was accepted".into(),
+        )
+    }
+}
+
+/// `brute_force/`: never a wrong answer, and some test over a limit or
+/// crashed (the format's `permitted: [AC, RTE, TLE]`, `required: [RTE,
+/// TLE]`; MLE and OLE are run-time errors in Kattis's words).
+fn brute_force(report: &Report) -> (bool, String) {
+    let failed = |v: Verdict| matches!(v, Verdict::RE | Verdict::TLE | Verdict::MLE | Verdict::OLE);
+    if let Some(t) = report
+        .tests
+        .iter()
+        .find(|t| t.verdict != Verdict::AC && !failed(t.verdict))
+    {
+        return (
+            false,
+            format!(
+                "a brute force must never answer wrong, got {} on test {}",
+                t.verdict, t.name
+            ),
+        );
+    }
+    if report.tests.iter().any(|t| failed(t.verdict)) {
+        (true, String::new())
+    } else {
+        (
+            false,
+            "expected TLE or a run-time error on some test, but every test was accepted".into(),
+        )
+    }
 }
 
 /// Why a submission that did not compile fails whatever it should get.
@@ -236,6 +283,18 @@ mod tests {
             (MemoryLimitExceeded, &[MLE, TLE], true),
             (RuntimeError, &[AC, RE], true),
             (RuntimeError, &[RE, WA], false),
+            (Rejected, &[AC, WA], true),
+            (Rejected, &[AC, TLE, RE], true),
+            (Rejected, &[MLE], true),
+            (Rejected, &[AC, AC], false),
+            (Rejected, &[WA, IE], false),
+            (BruteForce, &[AC, TLE], true),
+            (BruteForce, &[AC, RE, MLE], true),
+            (BruteForce, &[OLE], true),
+            (BruteForce, &[AC, TLE, WA], false),
+            (BruteForce, &[PE, TLE], false),
+            (BruteForce, &[AC, AC], false),
+            (BruteForce, &[TLE, IE], false),
         ];
         for (expected, verdicts, ok) in cases {
             let (got, why) = judge_expectation(*expected, &report(verdicts));

@@ -1,5 +1,6 @@
 //! Kattis packages of the 2023-07 format's later parts (issue 23):
-//! multi-pass validation (`recall`) and `submissions/submissions.yaml`.
+//! multi-pass validation (`recall`), `submissions/submissions.yaml` and the
+//! format's `brute_force/` and `rejected/` folders (`exhaust`).
 // See: issue 23.
 
 use crate::helpers::{require_sources, Workspace};
@@ -223,4 +224,103 @@ fn an_interactive_multi_pass_package_interacts_once_per_pass() {
     assert_eq!(json["verdict"], "WA", "{json}");
     let message = json["tests"][0]["message"].as_str().unwrap();
     assert_eq!(message, "pass 2: wanted -6, got 0", "{json}");
+}
+
+#[test]
+fn brute_force_and_rejected_submissions_are_judged_as_the_format_says() {
+    if !require_sources(&[&fixture("exhaust")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let (code, report) = verify(&ws, &fixture("exhaust"));
+    assert_eq!(code, 0, "{report:#}");
+    // brute_force/: right where it finishes, too slow or crashing on the
+    // largest test; rejected/: a wrong answer somewhere.
+    for (path, expected, verdict) in [
+        ("submissions/brute_force/loop.py", "brute_force", "TLE"),
+        ("submissions/brute_force/recurse.py", "brute_force", "RE"),
+        ("submissions/rejected/no_modulo.py", "rejected", "WA"),
+        ("submissions/rejected/loop_then_guess.py", "rejected", "WA"),
+    ] {
+        let sub = by_path(&report, path);
+        assert_eq!(sub["expected"], expected, "{sub}");
+        assert_eq!(sub["verdict"], verdict, "{sub}");
+        assert_eq!(sub["ok"], true, "{sub}");
+    }
+    let submissions = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "submissions")
+        .unwrap();
+    assert!(
+        !submissions["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not judged"),
+        "{submissions}"
+    );
+
+    // A brute force that answers wrong, and a rejected submission that is
+    // accepted, fail the package, each named with why.
+    let dir = copy(&ws, "exhaust");
+    let subs = dir.join("submissions");
+    std::fs::rename(
+        subs.join("rejected/loop_then_guess.py"),
+        subs.join("brute_force/guess.py"),
+    )
+    .unwrap();
+    std::fs::copy(
+        subs.join("accepted/doubling.py"),
+        subs.join("rejected/doubling.py"),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    let guess = by_path(&report, "submissions/brute_force/guess.py");
+    assert_eq!(guess["ok"], false, "{guess}");
+    let why = guess["detail"].as_str().unwrap();
+    assert!(why.contains("never answer wrong, got WA on test"), "{why}");
+    let doubling = by_path(&report, "submissions/rejected/doubling.py");
+    assert_eq!(doubling["ok"], false, "{doubling}");
+    assert_eq!(
+        doubling["detail"],
+        "expected to be rejected, but every test was accepted"
+    );
+    for path in [
+        "submissions/brute_force/loop.py",
+        "submissions/rejected/no_modulo.py",
+    ] {
+        assert_eq!(by_path(&report, path)["ok"], true, "{path}");
+    }
+
+    // submissions.yaml replaces what it names of a folder's defaults and
+    // keeps the rest: brute_force may no longer crash (RTE) but must still
+    // fail somewhere; rejected/ submissions must time out.
+    std::fs::remove_file(subs.join("brute_force/guess.py")).unwrap();
+    std::fs::remove_file(subs.join("rejected/doubling.py")).unwrap();
+    std::fs::write(
+        subs.join("submissions.yaml"),
+        "brute_force:\n  permitted: [AC, TLE]\nrejected:\n  required: [TLE]\n",
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(
+        by_path(&report, "submissions/brute_force/loop.py")["ok"],
+        true
+    );
+    let recurse = by_path(&report, "submissions/brute_force/recurse.py");
+    assert_eq!(recurse["ok"], false, "{recurse}");
+    let why = recurse["detail"].as_str().unwrap();
+    assert!(
+        why.starts_with("brute_force in submissions.yaml: RTE on test")
+            && why.ends_with("which is not one of the permitted [AC, TLE]"),
+        "{why}"
+    );
+    let guess = by_path(&report, "submissions/rejected/no_modulo.py");
+    assert_eq!(
+        guess["detail"],
+        "rejected in submissions.yaml: no test got one of the required [TLE]"
+    );
 }

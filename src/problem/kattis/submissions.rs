@@ -472,6 +472,8 @@ fn expected_of(folder: &str) -> Option<Expected> {
         "time_limit_exceeded" => Expected::TimeLimitExceeded,
         "run_time_error" => Expected::RuntimeError,
         "partially_accepted" => Expected::PartiallyAccepted,
+        "rejected" => Expected::Rejected,
+        "brute_force" => Expected::BruteForce,
         _ => return None,
     })
 }
