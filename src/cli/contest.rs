@@ -223,7 +223,10 @@ fn write_package(dir: &std::path::Path, files: &[(String, Vec<u8>)]) -> anyhow::
         let mut entries =
             std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
         if entries.next().is_some() {
-            anyhow::bail!("{} is not empty: export into a new directory", dir.display());
+            anyhow::bail!(
+                "{} is not empty: export into a new directory",
+                dir.display()
+            );
         }
     }
     for (name, bytes) in files {

@@ -80,13 +80,21 @@ fn replay(events: &[Value]) -> BTreeMap<String, Standing> {
         .map(|t| {
             (
                 t["id"].as_str().unwrap(),
-                (t["penalty"].as_bool().unwrap(), t["solved"].as_bool().unwrap()),
+                (
+                    t["penalty"].as_bool().unwrap(),
+                    t["solved"].as_bool().unwrap(),
+                ),
             )
         })
         .collect();
     let verdicts: BTreeMap<&str, &str> = of("judgements")
         .into_iter()
-        .filter_map(|j| Some((j["submission_id"].as_str()?, j["judgement_type_id"].as_str()?)))
+        .filter_map(|j| {
+            Some((
+                j["submission_id"].as_str()?,
+                j["judgement_type_id"].as_str()?,
+            ))
+        })
         .collect();
     let problems: Vec<&str> = of("problems")
         .iter()
@@ -185,7 +193,11 @@ fn unzip(zip: &[u8]) -> Option<BTreeMap<String, Vec<u8>>> {
         .arg(&path)
         .output()
         .expect("python3");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let files: BTreeMap<String, Vec<u8>> = serde_json::from_slice(&out.stdout).expect("JSON");
     Some(files)
 }
@@ -299,8 +311,14 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     assert!(out.stderr.contains("still frozen"), "{}", out.stderr);
     let state = read_json(&frozen_dir, "state.json");
     assert_valid("state", &state);
-    assert!(state["finalized"].is_string() && state["frozen"].is_string(), "{state}");
-    assert!(state["thawed"].is_null() && state["end_of_updates"].is_null(), "{state}");
+    assert!(
+        state["finalized"].is_string() && state["frozen"].is_string(),
+        "{state}"
+    );
+    assert!(
+        state["thawed"].is_null() && state["end_of_updates"].is_null(),
+        "{state}"
+    );
     let judgements = read_json(&frozen_dir, "judgements.json");
     assert_eq!(judgements.as_array().map(Vec::len), Some(6), "{judgements}");
     let feed = lines(&std::fs::read_to_string(frozen_dir.join("event-feed.ndjson")).unwrap());
@@ -311,7 +329,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|r| r["team_id"] == cid.to_string())
+            .find(|r| r["team_id"].as_str() == Some(cid.to_string().as_str()))
             .unwrap()["problems"][0]["num_pending"],
         1,
         "the public still sees cid's try pending: {public}"
@@ -421,7 +439,10 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         let sid = sub["id"].as_str().unwrap();
         assert_eq!(sub["files"][0]["filename"], "files.zip");
         assert_eq!(sub["files"][0]["mime"], "application/zip");
-        assert!(dir.join(format!("submissions/{sid}/files.zip")).is_file(), "{sid}");
+        assert!(
+            dir.join(format!("submissions/{sid}/files.zip")).is_file(),
+            "{sid}"
+        );
     }
     let zip = std::fs::read(dir.join(format!("submissions/{bob_ac}/files.zip"))).unwrap();
     if let Some(files) = unzip(&zip) {
@@ -438,7 +459,11 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     assert_eq!(get_bytes(&url, &[]).0, 403);
     let public_subs = json(&format!("{api}/submissions"), None);
     assert!(
-        public_subs.as_array().unwrap().iter().all(|s| s["files"] == serde_json::json!([])),
+        public_subs
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["files"] == serde_json::json!([])),
         "no file references for the public: {public_subs}"
     );
 
@@ -464,7 +489,11 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     assert_eq!((status, kind.as_str()), (200, "application/zip"));
     if let Some(files) = unzip(&body) {
         assert_eq!(files["event-feed.ndjson"], text.as_bytes());
-        assert_eq!(files.len(), 14 + 6, "13 JSON files, the feed, 6 submissions");
+        assert_eq!(
+            files.len(),
+            14 + 6,
+            "13 JSON files, the feed, 6 submissions"
+        );
     }
     let bob_cookie = crate::web::sign_in(&s.url, "bob");
     assert_eq!(
@@ -481,5 +510,9 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         Some(&ann),
         None,
     );
-    assert!(page.body.contains("id=\"download-package\""), "{}", page.body);
+    assert!(
+        page.body.contains("id=\"download-package\""),
+        "{}",
+        page.body
+    );
 }

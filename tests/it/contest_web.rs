@@ -16,7 +16,9 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::browser::Browser;
-use crate::helpers::{csrf_of, require_languages, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST};
+use crate::helpers::{
+    csrf_of, require_languages, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST,
+};
 use crate::web::http;
 
 fn now_ms() -> i64 {
@@ -32,7 +34,11 @@ fn row(b: &Browser, team: &str) -> Vec<String> {
         &[json!(team)],
     );
     v.as_array()
-        .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+        .map(|a| {
+            a.iter()
+                .map(|c| c.as_str().unwrap_or("").to_string())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -108,6 +114,9 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
             .expect("created");
     assert_eq!((contest.duration_s, contest.freeze_s), (75, 30));
     assert!(ann.text("#package").contains("once the contest has ended"));
+    ann.wait_for("the admin page's countdown", Duration::from_secs(10), |b| {
+        b.text("#countdown").starts_with("starts in")
+    });
     ann.shot("contest-admin-created");
 
     // Before the start: no problems, a countdown; the public board empty.
@@ -129,12 +138,17 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     // The start: the problems appear on the open page.
     bob.wait_for(
         "the problems at the start",
-        Duration::from_millis((contest.start_ms - now_ms()).max(0) as u64) + Duration::from_secs(60),
+        Duration::from_millis((contest.start_ms - now_ms()).max(0) as u64)
+            + Duration::from_secs(60),
         |b| b.try_find("#problem-A").is_some(),
     );
     assert!(same_page(&bob), "the problems came without a reload");
     assert!(bob.text("#problem-A").contains("heaps of stones"));
-    assert!(bob.text("#countdown").ends_with("left"), "{}", bob.text("#countdown"));
+    assert!(
+        bob.text("#countdown").ends_with("left"),
+        "{}",
+        bob.text("#countdown")
+    );
     assert_eq!(bob.text("#phase"), "running");
     bob.shot("contest-started");
 
@@ -155,10 +169,14 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     bob.shot("contest-solved");
 
     // The public board followed without a reload, the first solve marked.
-    public.wait_for("bob's solve on the public board", Duration::from_secs(60), |b| {
-        row(b, "bob").get(4).map(String::as_str) == Some("2/0")
-    });
-    assert!(public.try_find("#scoreboard td.first[data-label=\"A\"]").is_some());
+    public.wait_for(
+        "bob's solve on the public board",
+        Duration::from_secs(60),
+        |b| row(b, "bob").get(4).map(String::as_str) == Some("2/0"),
+    );
+    assert!(public
+        .try_find("#scoreboard td.first[data-label=\"A\"]")
+        .is_some());
     assert!(same_page(&public));
 
     // The freeze: the public board says so; cid's try after it is pending
@@ -169,7 +187,10 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
         Duration::from_millis((freeze - now_ms()).max(0) as u64) + Duration::from_secs(60),
         |b| b.try_find("#frozen-note").is_some(),
     );
-    assert!(now_ms() < contest.end_ms() - 5_000, "too late for cid's try");
+    assert!(
+        now_ms() < contest.end_ms() - 5_000,
+        "too late for cid's try"
+    );
     let cid = crate::web::sign_in(url, "cid");
     let page = http("GET", &format!("{url}/contests/cup"), Some(&cid), None);
     let csrf = csrf_of(&page.body);
@@ -235,7 +256,8 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     // the visitor kept open: cid first (no penalty), bob second (20).
     ann.wait_for(
         "the end",
-        Duration::from_millis((contest.end_ms() - now_ms()).max(0) as u64) + Duration::from_secs(60),
+        Duration::from_millis((contest.end_ms() - now_ms()).max(0) as u64)
+            + Duration::from_secs(60),
         |_| now_ms() > contest.end_ms(),
     );
     ann.goto(&format!("{url}/admin/contests/cup"));
@@ -244,7 +266,8 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
         b.try_find("#state-revealed").is_some()
     });
     public.wait_for("the final board", Duration::from_secs(60), |b| {
-        b.try_find("#frozen-note").is_none() && row(b, "cid").get(4).map(String::as_str) == Some("1/0")
+        b.try_find("#frozen-note").is_none()
+            && row(b, "cid").get(4).map(String::as_str) == Some("1/0")
     });
     assert_eq!(row(&public, "cid"), ["1", "cid", "1", "0", "1/0"]);
     assert_eq!(row(&public, "bob"), ["2", "bob", "1", "20", "2/0"]);
@@ -253,6 +276,9 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     bob.wait_for("the end on bob's page", Duration::from_secs(10), |b| {
         b.text("#countdown") == "over"
     });
-    assert!(ann.try_find("#download-package").is_some(), "the package once ended");
+    assert!(
+        ann.try_find("#download-package").is_some(),
+        "the package once ended"
+    );
     ann.shot("contest-admin-final");
 }

@@ -174,7 +174,9 @@ async fn files(
         .iter()
         .find(|(s, _)| s.id.to_string() == submission)
     else {
-        return Err(ApiError::not_found(format!("no submissions {submission:?}")));
+        return Err(ApiError::not_found(format!(
+            "no submissions {submission:?}"
+        )));
     };
     if !snap.reads_files(s.user_id) {
         return Err(ApiError::new(
@@ -189,9 +191,5 @@ async fn files(
             package::FilesError::Api(e) => e,
             package::FilesError::Zip(e) => ApiError::internal(&e),
         })?;
-    Ok((
-        [(axum::http::header::CONTENT_TYPE, "application/zip")],
-        zip,
-    )
-        .into_response())
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/zip")], zip).into_response())
 }

@@ -43,8 +43,8 @@ pub fn write(files: &[(String, Vec<u8>)], ms: i64) -> Result<Vec<u8>, TooLarge> 
         let offset = small(out.len(), "an archive")?;
         let size = small(data.len(), name)?;
         let crc = CRC32.checksum(data);
-        let name_len =
-            u16::try_from(name.len()).map_err(|_| TooLarge(format!("a name of {} bytes", name.len())))?;
+        let name_len = u16::try_from(name.len())
+            .map_err(|_| TooLarge(format!("a name of {} bytes", name.len())))?;
         // The fields both headers share, from "version needed" on.
         let mut common = Vec::with_capacity(26);
         common.extend_from_slice(&20u16.to_le_bytes()); // version needed: 2.0
@@ -140,7 +140,11 @@ mod tests {
         ];
         let zip = write(&files, 1_800_000_000_000).unwrap();
         assert_eq!(read(&zip), files);
-        assert_eq!(write(&files, 1_800_000_000_000).unwrap(), zip, "the same bytes");
+        assert_eq!(
+            write(&files, 1_800_000_000_000).unwrap(),
+            zip,
+            "the same bytes"
+        );
         assert_eq!(read(&write(&[], 0).unwrap()), Vec::new());
     }
 
@@ -148,7 +152,10 @@ mod tests {
     fn dos_times_count_from_1980() {
         // 2026-11-26T10:20:30Z
         let (time, date) = dos_time(1_795_688_430_000);
-        assert_eq!((time >> 11, (time >> 5) & 63, (time & 31) * 2), (10, 20, 30));
+        assert_eq!(
+            (time >> 11, (time >> 5) & 63, (time & 31) * 2),
+            (10, 20, 30)
+        );
         assert_eq!((date >> 9, (date >> 5) & 15, date & 31), (46, 11, 26));
         assert_eq!(dos_time(0), (0, (1 << 5) | 1), "1980-01-01 at the earliest");
     }
