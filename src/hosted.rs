@@ -1,7 +1,9 @@
 //! The hosted judge as one process: the API's routes ([`server`]) and the
 //! pages' ([`web`]) on one router, with the policy every response shares,
 //! served with judge workers. It sits above both edges, which know each
-//! other only through [`crate::site`].
+//! other only through [`crate::site`]; the one route that needs both (a
+//! contest package, built as the API builds its objects, downloaded from
+//! the admin's pages) is here.
 
 use std::future::Future;
 
@@ -16,6 +18,10 @@ use crate::web;
 pub fn app(state: AppState) -> Router {
     server::routes()
         .merge(web::router())
+        .route(
+            "/admin/contests/{slug}/package.zip",
+            axum::routing::get(contest_package),
+        )
         .fallback(web::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(server::BODY_LIMIT))
         .layer(axum::middleware::map_response(security_headers))
@@ -65,3 +71,43 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; \
     frame-ancestors 'none'";
+
+/// A finished contest's CLICS contest package as one ZIP archive, for an
+/// admin signed in to the pages (`grundy contest export` writes the same
+/// files to a directory).
+async fn contest_package(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    web::Admin(session): web::Admin,
+    axum::extract::Path(slug): axum::extract::Path<String>,
+) -> Result<axum::response::Response, web::PageError> {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    use server::contest_package::{build, Error};
+    let Some(c) = state.store.contest(&slug).await? else {
+        return Err(web::PageError::not_found());
+    };
+    let package = match build(&state, &c, crate::site::contests::now_ms()).await {
+        Ok(p) => p,
+        Err(e @ (Error::NotEnded { .. } | Error::Unjudged { .. })) => {
+            return Err(web::PageError::status(
+                StatusCode::CONFLICT,
+                "Not exported",
+                e.to_string(),
+            ))
+        }
+        Err(e) => return Err(web::PageError::internal(&e)),
+    };
+    let zip = package.zip().map_err(|e| web::PageError::internal(&e))?;
+    tracing::info!(admin = %session.user.name, contest = %c.slug, bytes = zip.len(), "contest package downloaded");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/zip".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}.zip\"", c.slug),
+            ),
+        ],
+        zip,
+    )
+        .into_response())
+}

@@ -2,6 +2,7 @@
 //! judge's database, from the server's machine.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::Subcommand;
@@ -59,9 +60,17 @@ pub enum ContestCommand {
     Freeze { slug: String },
     /// Reveal the frozen results to everyone.
     Unfreeze { slug: String },
+    /// Write a finished contest as a CLICS contest package (the event feed,
+    /// every endpoint's JSON and the submissions' files) for the ICPC
+    /// Resolver and other contest tools.
+    Export {
+        slug: String,
+        /// The package's directory (created; must be empty if it exists).
+        dir: std::path::PathBuf,
+    },
 }
 
-pub fn run(ctx: &Context, command: ContestCommand) -> anyhow::Result<u8> {
+pub fn run(ctx: &Arc<Context>, command: ContestCommand) -> anyhow::Result<u8> {
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;
     let result = rt.block_on(dispatch(ctx, &store, command));
@@ -69,7 +78,11 @@ pub fn run(ctx: &Context, command: ContestCommand) -> anyhow::Result<u8> {
     result
 }
 
-async fn dispatch(ctx: &Context, store: &Store, command: ContestCommand) -> anyhow::Result<u8> {
+async fn dispatch(
+    ctx: &Arc<Context>,
+    store: &Store,
+    command: ContestCommand,
+) -> anyhow::Result<u8> {
     let now = now_ms();
     let mut out = std::io::stdout().lock();
     match command {
@@ -183,8 +196,48 @@ async fn dispatch(ctx: &Context, store: &Store, command: ContestCommand) -> anyh
             store.set_contest_thawed(c.id, Some(now)).await?;
             writeln!(out, "revealed the results of {slug}")?;
         }
+        ContestCommand::Export { slug, dir } => {
+            let c = find(store, &slug).await?;
+            let state = crate::site::AppState::new(ctx.clone(), store.clone());
+            let package = crate::server::contest_package::build(&state, &c, now).await?;
+            write_package(&dir, &package.files)?;
+            for warning in &package.warnings {
+                eprintln!("grundy: warning: {warning}");
+            }
+            writeln!(
+                out,
+                "exported {slug} to {} ({} files, final at {})",
+                dir.display(),
+                package.files.len(),
+                format_time(package.finalized_ms)
+            )?;
+        }
     }
     Ok(0)
+}
+
+/// Writes `files` under `dir`, which is created, or must be empty: a
+/// package never mixes with an older one's files.
+fn write_package(dir: &std::path::Path, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
+    if dir.exists() {
+        let mut entries =
+            std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+        if entries.next().is_some() {
+            anyhow::bail!(
+                "{} is not empty: export into a new directory",
+                dir.display()
+            );
+        }
+    }
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 async fn find(store: &Store, slug: &str) -> anyhow::Result<Contest> {

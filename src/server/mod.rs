@@ -26,6 +26,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 pub use crate::site::{AppState, WorkerEnv};
+pub use clics::package as contest_package;
 pub use error::ApiError;
 pub use worker::{try_judge_next, WorkOutcome};
 

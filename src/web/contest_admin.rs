@@ -187,9 +187,13 @@ async fn current_settings(state: &AppState, c: &Contest) -> Result<Settings, Pag
     Ok(Settings {
         slug: c.slug.clone(),
         name: c.name.clone(),
-        start: format_time(c.start_ms)[..16].to_string(),
-        duration: format!("{}m", c.duration_s / 60),
-        freeze: format!("{}m", c.freeze_s / 60),
+        start: format_time(c.start_ms)[..19].to_string(),
+        duration: length(c.duration_s),
+        freeze: if c.freeze_s > 0 {
+            length(c.freeze_s)
+        } else {
+            String::new()
+        },
         penalty: c.penalty_min.to_string(),
         scoring: c.scoring.as_str().to_string(),
         problems: c
@@ -200,6 +204,22 @@ async fn current_settings(state: &AppState, c: &Contest) -> Result<Settings, Pag
             .join(","),
         participants,
     })
+}
+
+/// `seconds` as the settings form takes it back (`5h`, `1h30m`, `45s`):
+/// a short contest keeps its seconds when edited.
+fn length(seconds: i64) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut out = String::new();
+    for (n, unit) in [(h, 'h'), (m, 'm'), (s, 's')] {
+        if n > 0 {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    if out.is_empty() {
+        out.push_str("0s");
+    }
+    out
 }
 
 /// Edits a contest that has not started.
@@ -335,4 +355,18 @@ pub async fn answer(
     }
     state.worker.changes.changed_any();
     Ok(Redirect::to(&format!("/admin/contests/{}#clarifications", c.slug)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lengths_read_back_as_typed() {
+        use crate::contest::time::parse_length;
+        for seconds in [45, 60, 90, 3600, 5400, 18_000, 3661] {
+            let text = super::length(seconds);
+            assert_eq!(parse_length(&text), Some(seconds), "{text}");
+        }
+        assert_eq!(super::length(40), "40s");
+        assert_eq!(super::length(5400), "1h30m");
+    }
 }

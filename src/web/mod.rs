@@ -30,6 +30,7 @@ use axum::Router;
 
 use crate::site::AppState;
 pub use render::PageError;
+pub use session::Admin;
 
 /// The pages' routes (merged into [`crate::hosted::app`]).
 pub fn router() -> Router<AppState> {

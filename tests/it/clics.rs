@@ -39,7 +39,7 @@ fn schema_dir() -> std::path::PathBuf {
 }
 
 /// Fails naming every way `value` breaks the standard's schema `name`.
-fn assert_valid(name: &str, value: &Value) {
+pub(crate) fn assert_valid(name: &str, value: &Value) {
     let text = std::fs::read_to_string(schema_dir().join(format!("{name}.json"))).expect("schema");
     let schema: Value = serde_json::from_str(&text).expect("schema JSON");
     let validator = jsonschema::options()
@@ -57,7 +57,7 @@ fn assert_valid(name: &str, value: &Value) {
     );
 }
 
-fn get(url: &str, auth: Option<&str>) -> (u16, String) {
+pub(crate) fn get(url: &str, auth: Option<&str>) -> (u16, String) {
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(60))
         .build();
@@ -72,13 +72,13 @@ fn get(url: &str, auth: Option<&str>) -> (u16, String) {
     }
 }
 
-fn json(url: &str, auth: Option<&str>) -> Value {
+pub(crate) fn json(url: &str, auth: Option<&str>) -> Value {
     let (status, body) = get(url, auth);
     assert_eq!(status, 200, "{url}: {body}");
     serde_json::from_str(&body).unwrap_or_else(|e| panic!("{url}: {e}: {body}"))
 }
 
-fn basic(name: &str) -> String {
+pub(crate) fn basic(name: &str) -> String {
     use base64::Engine as _;
     format!(
         "Basic {}",

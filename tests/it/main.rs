@@ -2,11 +2,14 @@
 
 mod attack;
 mod boundaries;
+mod browser;
 mod checker;
 mod cli;
 mod clics;
 mod cluster;
 mod contest;
+mod contest_package;
+mod contest_web;
 mod coverage;
 mod distributed;
 mod export;

@@ -28,7 +28,7 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 const POLL: Duration = Duration::from_secs(1);
 
 /// An event's place in the feed: time, kind, id.
-type Key = (i64, u8, String);
+pub(super) type Key = (i64, u8, String);
 
 #[derive(Deserialize)]
 pub struct FeedQuery {
@@ -142,7 +142,7 @@ fn parse_token(text: &str) -> Option<Key> {
     ))
 }
 
-fn lines(events: &[&(Key, Value)]) -> String {
+pub(super) fn lines(events: &[&(Key, Value)]) -> String {
     let mut out = String::new();
     for (key, event) in events {
         let mut event = event.clone();
@@ -167,13 +167,18 @@ const KINDS: &[&str] = &[
     "clarifications",
 ];
 
-fn rank(kind: &str) -> u8 {
+pub(super) fn rank(kind: &str) -> u8 {
     KINDS.iter().position(|k| *k == kind).unwrap_or(KINDS.len()) as u8
+}
+
+/// One event of the feed (its token comes with [`lines`]).
+pub(super) fn event(kind: &str, id: Option<String>, data: Value) -> Value {
+    json!({"type": kind, "id": id, "data": data})
 }
 
 /// Every event `role` may see now, in order, and whether the contest's
 /// updates have ended.
-async fn events(
+pub(super) async fn events(
     state: &AppState,
     c: &Contest,
     role: &Role,
@@ -187,8 +192,7 @@ async fn events(
             _ => data["id"].as_str().map(String::from),
         };
         let key = (at, rank(kind), id.clone().unwrap_or_default());
-        let kind = if kind == "contest" { "contest" } else { kind };
-        out.push((key, json!({"type": kind, "id": id, "data": data})));
+        out.push((key, event(kind, id, data)));
     };
     push(0, "contest", objects::contest(c));
     for t in objects::judgement_types() {

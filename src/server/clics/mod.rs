@@ -15,6 +15,8 @@
 mod auth;
 mod feed;
 mod objects;
+pub mod package;
+pub mod zip;
 
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
@@ -38,6 +40,7 @@ pub fn router() -> Router<AppState> {
         .route("/{contest}/event-feed", get(feed::event_feed))
         .route("/{contest}/{kind}", get(collection))
         .route("/{contest}/{kind}/{id}", get(one))
+        .route("/{contest}/submissions/{id}/files", get(files))
 }
 
 async fn find(state: &AppState, id: &str) -> Result<Contest, ApiError> {
@@ -153,4 +156,40 @@ async fn one(
         .find(|o| o["id"].as_str() == Some(object.as_str()))
         .map(|o| Json(o).into_response())
         .ok_or_else(|| ApiError::not_found(format!("no {kind} {object:?}")))
+}
+
+/// A submission's files (the `files` reference of its object), for an
+/// admin and the team that made it.
+async fn files(
+    State(state): State<AppState>,
+    role: Role,
+    Path((id, submission)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let c = find(&state, &id).await?;
+    let role = role.within(&state, &c).await?;
+    let now = crate::site::contests::now_ms();
+    let snap = objects::Snapshot::load(&state, &c, &role, now).await?;
+    let Some((s, at)) = snap
+        .stored()
+        .iter()
+        .find(|(s, _)| s.id.to_string() == submission)
+    else {
+        return Err(ApiError::not_found(format!(
+            "no submissions {submission:?}"
+        )));
+    };
+    if !snap.reads_files(s.user_id) {
+        return Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "forbidden",
+            "a submission's files are for admins and the team that made it",
+        ));
+    }
+    let zip = package::files_zip(&state, s.id, &s.language, *at)
+        .await
+        .map_err(|e| match e {
+            package::FilesError::Api(e) => e,
+            package::FilesError::Zip(e) => ApiError::internal(&e),
+        })?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/zip")], zip).into_response())
 }

@@ -20,7 +20,10 @@ pub fn contest(c: &Contest) -> Value {
         "start_time": format_time(c.start_ms),
         "countdown_pause_time": null,
         "duration": format_reltime(c.duration_s * 1000),
-        "scoreboard_freeze_duration": (c.freeze_s > 0).then(|| format_reltime(c.freeze_s * 1000)),
+        // The freeze as it happened: an admin's early freeze included.
+        "scoreboard_freeze_duration": c.freeze_ms()
+            .filter(|&f| f < c.end_ms() || c.frozen_ms.is_some())
+            .map(|f| format_reltime((c.end_ms() - f).max(0))),
         "scoreboard_type": match c.scoring { Scoring::Icpc => "pass-fail", Scoring::Ioi => "score" },
     });
     if c.scoring == Scoring::Icpc {
@@ -341,8 +344,35 @@ impl Snapshot {
     pub fn submissions(&self, c: &Contest) -> Vec<Value> {
         self.submissions
             .iter()
-            .map(|(s, at)| submission(c, s, *at))
+            .map(|(s, at)| self.submission(c, s, *at))
             .collect()
+    }
+
+    /// Whether the role may read the files of a submission by `team`: an
+    /// admin, or the team itself.
+    pub fn reads_files(&self, team: i64) -> bool {
+        match self.role {
+            Role::Admin => true,
+            Role::Team(id) => id == team,
+            _ => false,
+        }
+    }
+
+    /// A submission, with its files where the role may read them.
+    fn submission(&self, c: &Contest, s: &ContestSubmission, at: i64) -> Value {
+        let mut v = submission(c, s, at);
+        if self.reads_files(s.user_id) {
+            v["files"] = json!([{
+                "href": format!("contests/{}/submissions/{}/files", c.slug, s.id),
+                "filename": "files.zip", "mime": "application/zip",
+            }]);
+        }
+        v
+    }
+
+    /// The contest's submissions as read, with the times they were made.
+    pub fn stored(&self) -> &[(ContestSubmission, i64)] {
+        &self.submissions
     }
 
     /// The judgements shown: one per judged submission (its id), its
@@ -418,7 +448,7 @@ impl Snapshot {
     pub fn timed(&self, c: &Contest) -> Vec<(i64, &'static str, Value)> {
         let mut out = Vec::new();
         for (s, at) in &self.submissions {
-            out.push((*at, "submissions", submission(c, s, *at)));
+            out.push((*at, "submissions", self.submission(c, s, *at)));
             if self.shows_result(s.user_id, *at) {
                 let end = s.finished_at.as_deref().and_then(parse_time);
                 out.push((*at, "judgements", judgement_started(c, s, *at)));

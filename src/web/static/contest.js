@@ -3,6 +3,8 @@
 // swapped in when it changes.
 "use strict";
 
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function startCountdown() {
   const head = document.getElementById("contest-head");
   const out = document.getElementById("countdown");
@@ -10,28 +12,55 @@ function startCountdown() {
   // The server's clock, not the browser's.
   const skew = Number(head.dataset.now) - Date.now();
   const start = Number(head.dataset.start), end = Number(head.dataset.end);
+  const phase = document.getElementById("phase");
   const two = (n) => String(n).padStart(2, "0");
   const show = (ms) => {
     const s = Math.max(0, Math.floor(ms / 1000));
     return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
   };
-  let wasBefore = Date.now() + skew < start;
+  let waiting = Date.now() + skew < start && document.getElementById("not-started");
   const tick = () => {
     const now = Date.now() + skew;
     if (now < start) out.textContent = "starts in " + show(start - now);
     else if (now < end) out.textContent = show(end - now) + " left";
     else out.textContent = "over";
-    // The problems appear at the start: load them.
-    if (wasBefore && now >= start && document.getElementById("not-started")) {
-      wasBefore = false;
-      setTimeout(() => window.location.reload(), 1000);
+    if (phase) phase.textContent = now < start ? "upcoming" : now < end ? "running" : "ended";
+    if (waiting && now >= start) {
+      waiting = false;
+      showProblems();
     }
   };
   tick();
   setInterval(tick, 1000);
 }
 
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// At the start the problems appear: the page is read again and its
+// problems and submit box take the notice's place, without a reload
+// (nothing typed elsewhere on the page is lost). The server decides when
+// the contest has started, so a clock a little ahead just asks again.
+async function showProblems() {
+  for (let round = 0; round < 30; round++) {
+    try {
+      const reply = await fetch(window.location.pathname, { credentials: "same-origin" });
+      if (reply.ok) {
+        const page = new DOMParser().parseFromString(await reply.text(), "text/html");
+        const grid = page.querySelector(".problem-grid");
+        const notice = document.getElementById("not-started");
+        if (!notice) return;
+        if (grid) {
+          const labels = page.getElementById("problem-labels");
+          if (labels) notice.before(document.importNode(labels, true));
+          notice.replaceWith(document.importNode(grid, true));
+          if (typeof addCopyButtons === "function") addCopyButtons();
+          return;
+        }
+      }
+    } catch (_) {
+      // The server is away for a moment: ask again.
+    }
+    await pause(1000);
+  }
+}
 
 async function followContest() {
   let live = document.getElementById("live");

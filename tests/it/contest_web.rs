@@ -1,0 +1,284 @@
+//! A short contest walked through in real browsers (headless Chromium over
+//! WebDriver): an admin creates it from the admin pages; a participant
+//! watches the countdown, sees the problems appear at the start without a
+//! reload, submits a wrong and a right solution from the contest page and
+//! sees the results and the board change live; a signed-out visitor's
+//! scoreboard follows along, shows the freeze and another participant's
+//! try as pending; a clarification is asked, answered to all, and appears
+//! on the participant's open page; the admin unfreezes after the end and
+//! the final board has the right counts and penalties.
+//!
+//! Every wait is a bounded poll of the page; the contest is short (its
+//! window is set in seconds) and the test asserts no time.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::browser::Browser;
+use crate::helpers::{
+    csrf_of, require_languages, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST,
+};
+use crate::web::http;
+
+fn now_ms() -> i64 {
+    grundy::site::contests::now_ms()
+}
+
+/// The cells of `team`'s row on the scoreboard shown (rank, team, solved,
+/// time, then one per problem), as the page shows them.
+fn row(b: &Browser, team: &str) -> Vec<String> {
+    let v = b.script_with(
+        "const r = document.querySelector('#scoreboard tr[data-team=\"' + arguments[0] + '\"]');
+         return r ? Array.from(r.querySelectorAll('td')).map(td => td.innerText.trim()) : [];",
+        &[json!(team)],
+    );
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| c.as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn same_page(b: &Browser) -> bool {
+    b.script("return window.__same_page === true;") == json!(true)
+}
+
+/// The result of the participant's newest submission, as their page
+/// shows it.
+fn newest_result(b: &Browser) -> String {
+    b.try_text("#my-submissions tbody tr:first-child td:last-child")
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// Submits `source` in C to problem A from the contest page; waits for
+/// the page it lands on.
+fn submit(b: &Browser, source: &str) {
+    b.click("#label option[value=\"A\"]");
+    b.click("#language option[value=\"c\"]");
+    b.type_into("#source", source);
+    b.script("window.__before_submit = true;");
+    b.click("#submit");
+    b.wait_for("the contest page after submitting", Duration::from_secs(120), |b| {
+        b.script("return window.__before_submit === undefined && !!document.getElementById('my-submissions');")
+            == json!(true)
+    });
+}
+
+#[test]
+fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
+    let s = Server::start(&ws, 1);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("cid", false);
+    let url = s.url.as_str();
+    let Some(bob) = Browser::start() else {
+        return;
+    };
+    let ann = Browser::start().expect("a second browser");
+    let public = Browser::start().expect("a third browser");
+    let judged = Duration::from_secs(300);
+    bob.sign_in(url, "bob");
+    ann.sign_in(url, "ann");
+
+    // The admin creates the contest: it starts in 20 seconds, runs 75, and
+    // its board freezes for the last 30.
+    ann.goto(&format!("{url}/admin/contests"));
+    for (field, value) in [
+        ("#set-slug", "cup"),
+        ("#set-name", "The Cup"),
+        ("#set-start", "+20s"),
+        ("#set-duration", "75s"),
+        ("#set-freeze", "30s"),
+        ("#set-penalty", "20"),
+        ("#set-problems", "nim"),
+        ("#set-participants", "bob,cid"),
+    ] {
+        ann.type_into(field, value);
+    }
+    ann.click("#create");
+    ann.wait_for("the contest's admin page", Duration::from_secs(60), |b| {
+        b.url().ends_with("/admin/contests/cup")
+    });
+    let contest =
+        s.rt.block_on(s.store.contest("cup"))
+            .expect("read")
+            .expect("created");
+    assert_eq!((contest.duration_s, contest.freeze_s), (75, 30));
+    assert!(ann.text("#package").contains("once the contest has ended"));
+    ann.wait_for("the admin page's countdown", Duration::from_secs(10), |b| {
+        b.text("#countdown").starts_with("starts in")
+    });
+    ann.shot("contest-admin-created");
+
+    // Before the start: no problems, a countdown; the public board empty.
+    bob.goto(&format!("{url}/contests/cup"));
+    assert!(
+        now_ms() < contest.start_ms,
+        "the page came after the start: the machine is too slow for a 20 s lead"
+    );
+    assert!(bob.try_find("#not-started").is_some());
+    assert!(bob.try_find("#problem-A").is_none(), "no statement yet");
+    bob.wait_for("the countdown", Duration::from_secs(10), |b| {
+        b.text("#countdown").starts_with("starts in")
+    });
+    bob.shot("contest-before-start");
+    bob.script("window.__same_page = true;");
+    public.goto(&format!("{url}/contests/cup/scoreboard"));
+    public.script("window.__same_page = true;");
+
+    // The start: the problems appear on the open page.
+    bob.wait_for(
+        "the problems at the start",
+        Duration::from_millis((contest.start_ms - now_ms()).max(0) as u64)
+            + Duration::from_secs(60),
+        |b| b.try_find("#problem-A").is_some(),
+    );
+    assert!(same_page(&bob), "the problems came without a reload");
+    assert!(bob.text("#problem-A").contains("heaps of stones"));
+    assert!(
+        bob.text("#countdown").ends_with("left"),
+        "{}",
+        bob.text("#countdown")
+    );
+    assert_eq!(bob.text("#phase"), "running");
+    bob.shot("contest-started");
+
+    // A wrong try, then the right one; each result arrives on the open page.
+    submit(&bob, NIM_C_WA_FIRST);
+    bob.script("window.__same_page = true;");
+    bob.wait_for("the WA result", judged, |b| newest_result(b) == "WA");
+    assert!(same_page(&bob));
+    assert_eq!(row(&bob, "bob")[2..], ["0", "0", "1"], "one rejected try");
+    submit(&bob, NIM_C_AC);
+    bob.script("window.__same_page = true;");
+    bob.wait_for("the AC result", judged, |b| newest_result(b) == "AC");
+    bob.wait_for("bob's solved cell", Duration::from_secs(60), |b| {
+        row(b, "bob").get(4).map(String::as_str) == Some("2/0")
+    });
+    assert!(same_page(&bob));
+    assert_eq!(row(&bob, "bob"), ["1", "bob", "1", "20", "2/0"]);
+    bob.shot("contest-solved");
+
+    // The public board followed without a reload, the first solve marked.
+    public.wait_for(
+        "bob's solve on the public board",
+        Duration::from_secs(60),
+        |b| row(b, "bob").get(4).map(String::as_str) == Some("2/0"),
+    );
+    assert!(public
+        .try_find("#scoreboard td.first[data-label=\"A\"]")
+        .is_some());
+    assert!(same_page(&public));
+
+    // The freeze: the public board says so; cid's try after it is pending
+    // there, and to bob.
+    let freeze = contest.end_ms() - 30_000;
+    public.wait_for(
+        "the freeze on the public board",
+        Duration::from_millis((freeze - now_ms()).max(0) as u64) + Duration::from_secs(60),
+        |b| b.try_find("#frozen-note").is_some(),
+    );
+    assert!(
+        now_ms() < contest.end_ms() - 5_000,
+        "too late for cid's try"
+    );
+    let cid = crate::web::sign_in(url, "cid");
+    let page = http("GET", &format!("{url}/contests/cup"), Some(&cid), None);
+    let csrf = csrf_of(&page.body);
+    let sent = http(
+        "POST",
+        &format!("{url}/contests/cup/submit"),
+        Some(&cid),
+        Some(&[
+            ("csrf", csrf.as_str()),
+            ("label", "A"),
+            ("language", "c"),
+            ("source", NIM_C_AC),
+        ]),
+    );
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    public.wait_for("cid's try pending on the public board", judged, |b| {
+        row(b, "cid").get(4).map(String::as_str) == Some("1?")
+    });
+    // Judged, it stays pending to everyone but cid and the admins.
+    let deadline = std::time::Instant::now() + judged;
+    while s
+        .rt
+        .block_on(s.store.contest_submissions(contest.id, None))
+        .expect("read")
+        .iter()
+        .any(|x| x.status != "done")
+    {
+        assert!(std::time::Instant::now() < deadline, "not judged in time");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(row(&public, "cid"), ["2", "cid", "0", "0", "1?"]);
+    bob.wait_for("cid's try pending to bob", Duration::from_secs(60), |b| {
+        row(b, "cid").get(4).map(String::as_str) == Some("1?")
+    });
+    assert!(same_page(&public) && same_page(&bob));
+    public.shot("contest-frozen-board");
+
+    // A clarification: bob asks, the admin answers to all, the answer
+    // comes to bob's open page.
+    bob.click("#ask-label option[value=\"A\"]");
+    bob.type_into("#question", "May a heap be empty?");
+    bob.script("window.__before_submit = true;");
+    bob.click("#ask");
+    bob.wait_for("the question listed", Duration::from_secs(60), |b| {
+        b.script("return window.__before_submit === undefined;") == json!(true)
+            && b.try_text("#clarification-list")
+                .is_some_and(|t| t.contains("May a heap be empty?"))
+    });
+    bob.script("window.__same_page = true;");
+    ann.goto(&format!("{url}/admin/contests/cup"));
+    assert!(ann.text("#clarifications").contains("May a heap be empty?"));
+    ann.type_into(".answer-form textarea[name=\"answer\"]", "Yes, it may.");
+    ann.click(".answer-form input[name=\"to\"][value=\"all\"]");
+    ann.click(".answer-form button[type=\"submit\"]");
+    bob.wait_for("the answer on bob's page", Duration::from_secs(60), |b| {
+        b.try_text("#clarification-list")
+            .is_some_and(|t| t.contains("Yes, it may.") && t.contains("(to all)"))
+    });
+    assert!(same_page(&bob), "the answer came without a reload");
+    bob.shot("contest-clarification");
+
+    // After the end the admin unfreezes; the final board, on the page
+    // the visitor kept open: cid first (no penalty), bob second (20).
+    ann.wait_for(
+        "the end",
+        Duration::from_millis((contest.end_ms() - now_ms()).max(0) as u64)
+            + Duration::from_secs(60),
+        |_| now_ms() > contest.end_ms(),
+    );
+    ann.goto(&format!("{url}/admin/contests/cup"));
+    ann.click("#unfreeze");
+    ann.wait_for("the revealed state", Duration::from_secs(60), |b| {
+        b.try_find("#state-revealed").is_some()
+    });
+    public.wait_for("the final board", Duration::from_secs(60), |b| {
+        b.try_find("#frozen-note").is_none()
+            && row(b, "cid").get(4).map(String::as_str) == Some("1/0")
+    });
+    assert_eq!(row(&public, "cid"), ["1", "cid", "1", "0", "1/0"]);
+    assert_eq!(row(&public, "bob"), ["2", "bob", "1", "20", "2/0"]);
+    assert!(same_page(&public), "the board followed the whole contest");
+    public.shot("contest-final-board");
+    bob.wait_for("the end on bob's page", Duration::from_secs(10), |b| {
+        b.text("#countdown") == "over"
+    });
+    assert!(
+        ann.try_find("#download-package").is_some(),
+        "the package once ended"
+    );
+    ann.shot("contest-admin-final");
+}
