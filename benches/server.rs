@@ -182,7 +182,8 @@ fn main() {
     let health = reads_per_second(&idle, "/health");
     let status = reads_per_second(&idle, &format!("/submissions/{id}"));
     println!(
-        "status reads: {status:.0}/s from {CLIENTS} clients (health, no database: {health:.0}/s; {:.2}x)",
+        "status reads of a queued submission: {status:.0}/s from {CLIENTS} clients \
+         (health, no database: {health:.0}/s; {:.2}x)",
         status / health
     );
     let mut latencies: Vec<Duration> = (0..LATENCY_SAMPLES)
@@ -258,6 +259,17 @@ fn main() {
             DRAIN as f64 / drained,
             one_by_one / drained
         );
+        if workers == 1 {
+            // The judge idle again: reads of a judged submission (nim's
+            // 61 tests), what contestants' clients poll.
+            let done = reads_per_second(&judge, &format!("/submissions/{warm}"));
+            let health = reads_per_second(&judge, "/health");
+            println!(
+                "  status reads of a judged submission: {done:.0}/s from {CLIENTS} clients \
+                 (health: {health:.0}/s; {:.2}x)",
+                done / health
+            );
+        }
         drop(judge);
         workers *= 2;
     }

@@ -258,7 +258,7 @@ impl Store {
         let results = match self.finished.get(id, row.attempt).filter(|_| done) {
             Some(kept) => kept,
             None => {
-                let results = Arc::new(self.results_of(id).await?);
+                let results = Arc::new(self.results_of(id, status).await?);
                 // Kept only if no new attempt began between the two reads
                 // (attempts only grow, so the same number means the same
                 // results).
@@ -315,8 +315,17 @@ impl Store {
         }))
     }
 
-    /// The stored test and group results of submission `id`, in order.
-    async fn results_of(&self, id: i64) -> Result<Results, Error> {
+    /// The stored test and group results of submission `id`, in order, as
+    /// far as its `status` has any: a queued submission has none to show
+    /// (a new claim clears what an earlier attempt left), and groups are
+    /// written when it is done, with its last tests.
+    async fn results_of(&self, id: i64, status: Status) -> Result<Results, Error> {
+        if status == Status::Queued {
+            return Ok(Results {
+                tests: Vec::new(),
+                groups: Vec::new(),
+            });
+        }
         let (tests, groups) = on_db!(&self.db, pool, d => {
             let tests = sqlx::query_as::<_, TestRow>(&sql(
                 d,
@@ -327,14 +336,18 @@ impl Store {
             .bind(id)
             .fetch_all(pool)
             .await?;
-            let groups = sqlx::query_as::<_, GroupRow>(&sql(
-                d,
-                "SELECT name, points, score, verdict, skipped, tests
-                 FROM group_results WHERE submission_id = ? ORDER BY position",
-            ))
-            .bind(id)
-            .fetch_all(pool)
-            .await?;
+            let groups = if status == Status::Done {
+                sqlx::query_as::<_, GroupRow>(&sql(
+                    d,
+                    "SELECT name, points, score, verdict, skipped, tests
+                     FROM group_results WHERE submission_id = ? ORDER BY position",
+                ))
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+            } else {
+                Vec::new()
+            };
             (tests, groups)
         });
         let parse = |v: &str| {
