@@ -161,6 +161,8 @@ pub struct Submission {
     /// While judging: the tests done so far (empty once judged: they are
     /// in the report).
     pub progress: Vec<TestReport>,
+    /// The contest it was made in, if any.
+    pub contest_id: Option<i64>,
 }
 
 /// One line of a submission list.
@@ -176,6 +178,9 @@ pub struct Summary {
     pub time_ms: Option<i64>,
     pub memory_kib: Option<i64>,
     pub submitted_at: String,
+    pub user_id: Option<i64>,
+    /// The contest it was made in, if any.
+    pub contest_id: Option<i64>,
 }
 
 /// What a submission list is filtered by; newest first, ids below `before`.
@@ -210,6 +215,7 @@ struct SubmissionRow {
     time_ms: Option<i64>,
     memory_kib: Option<i64>,
     compile_output: String,
+    contest_id: Option<i64>,
 }
 
 #[derive(sqlx::FromRow)]

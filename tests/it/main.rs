@@ -10,6 +10,7 @@ mod contest;
 mod coverage;
 mod distributed;
 mod export;
+mod freeze;
 mod helpers;
 mod kattis;
 mod kattis_formats;
