@@ -240,9 +240,15 @@ mod tests {
         assert!(c.hides(Viewer::Public, Some(7), after, now));
         assert!(c.hides(Viewer::Team(8), Some(7), after, now));
         assert!(c.hides(Viewer::Team(8), None, after, now));
-        assert!(!c.hides(Viewer::Team(7), Some(7), after, now), "a team's own");
+        assert!(
+            !c.hides(Viewer::Team(7), Some(7), after, now),
+            "a team's own"
+        );
         assert!(!c.hides(Viewer::Admin, Some(7), after, now));
-        assert!(!c.hides(Viewer::Public, Some(7), before, now), "made before");
+        assert!(
+            !c.hides(Viewer::Public, Some(7), before, now),
+            "made before"
+        );
         assert!(
             !c.hides(Viewer::Public, Some(7), after, freeze - 10),
             "not frozen yet"

@@ -12,7 +12,7 @@ use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::format_human;
 use crate::contest::{Board, Contest, Phase, Viewer};
 use crate::context::Context;
-use crate::store::{self, ListFilter, Store, SubmitLimits, Submission, Summary};
+use crate::store::{self, ListFilter, Store, Submission, SubmitLimits, Summary};
 
 /// Now, as Unix milliseconds.
 pub fn now_ms() -> i64 {
@@ -97,13 +97,18 @@ pub fn label_for(contest: &Contest, problem: &str) -> String {
 /// # Errors
 /// Database failures.
 pub async fn board(
-    store: &Store,
+    state: &super::AppState,
     contest: &Contest,
     viewer: Viewer,
 ) -> Result<Board, store::Error> {
-    let teams = store.contest_teams(contest).await?;
-    let attempts = store.contest_attempts(contest.id).await?;
-    Ok(scoreboard(contest, &teams, &attempts, viewer, now_ms()))
+    let inputs = state.boards.inputs(&state.store, contest).await?;
+    Ok(scoreboard(
+        contest,
+        &inputs.teams,
+        &inputs.attempts,
+        viewer,
+        now_ms(),
+    ))
 }
 
 /// Whether catalog problem `slug` is hidden now from a non-admin: it is

@@ -4,8 +4,8 @@
 //! Times are Unix milliseconds.
 
 use super::db::{on_db, sql};
-use super::{Error, NewSubmission, Store};
-use crate::contest::time::{format_time, parse_time};
+use super::{Error, Store};
+use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, ContestProblem, Judged, Scoring, Team};
 use crate::verdict::Verdict;
 
@@ -406,37 +406,6 @@ impl Store {
             ))
             .bind(now_ms)
             .fetch_all(pool)
-            .await?
-        }))
-    }
-
-    /// Stores a submission to contest `contest` made at `at_ms` (a contest's
-    /// history brought in or replayed) as `queued`; returns its id.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn insert_contest_submission(
-        &self,
-        new: NewSubmission<'_>,
-        contest: i64,
-        at_ms: i64,
-    ) -> Result<i64, Error> {
-        // The `*_at` columns' text: `2026-01-02T03:04:05.678Z`.
-        let at = format!("{}Z", &format_time(at_ms)[..23]);
-        Ok(on_db!(&self.db, pool, d => {
-            sqlx::query_scalar::<_, i64>(&sql(
-                d,
-                "INSERT INTO submissions (problem, language, source, user_id, contest_id,
-                                          submitted_at)
-                 VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            ))
-            .bind(new.problem)
-            .bind(new.language)
-            .bind(new.source)
-            .bind(new.user_id)
-            .bind(contest)
-            .bind(at)
-            .fetch_one(pool)
             .await?
         }))
     }

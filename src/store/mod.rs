@@ -50,6 +50,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use crate::judge::{Report, TestReport};
 
 mod clarifications;
+mod contest_changes;
 mod contests;
 pub(crate) mod db;
 mod listen;
@@ -62,6 +63,7 @@ mod users;
 mod web;
 
 pub use clarifications::Clarification;
+pub use contest_changes::ContestVersion;
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
