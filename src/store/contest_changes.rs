@@ -9,9 +9,10 @@ use super::{Error, NewSubmission, Store};
 use crate::contest::time::format_time;
 use crate::contest::Contest;
 
-/// What a contest's board depends on, as counts and latest changes: any
-/// submission stored, judged, re-queued or re-judged, and any participant
-/// or account added, disabled or made admin, changes it.
+/// What a contest's board and event feed depend on, as counts and latest
+/// changes: any submission stored, judged, re-queued or re-judged, any
+/// participant or account added, disabled or made admin, and any question
+/// asked or answered changes it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct ContestVersion {
     submissions: i64,
@@ -21,6 +22,9 @@ pub struct ContestVersion {
     participants: i64,
     accounts: i64,
     last_account: i64,
+    questions: i64,
+    answers: i64,
+    last_answer: i64,
 }
 
 impl Store {
@@ -39,7 +43,13 @@ impl Store {
                             AS participants,
                         (SELECT COUNT(*) FROM users WHERE NOT is_admin AND NOT disabled)
                             AS accounts,
-                        (SELECT COALESCE(MAX(id), 0) FROM users) AS last_account
+                        (SELECT COALESCE(MAX(id), 0) FROM users) AS last_account,
+                        (SELECT COUNT(*) FROM clarifications WHERE contest_id = ?1)
+                            AS questions,
+                        (SELECT COUNT(answered_ms) FROM clarifications WHERE contest_id = ?1)
+                            AS answers,
+                        (SELECT COALESCE(MAX(answered_ms), 0) FROM clarifications
+                         WHERE contest_id = ?1) AS last_answer
                  FROM submissions WHERE contest_id = ?1",
             ))
             .bind(contest.id)

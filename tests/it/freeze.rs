@@ -411,3 +411,73 @@ fn contest_submissions_through_the_api_and_the_command_line() {
     let bad = ws.grundy(&["submit", "A", "sol.c", "--contest", "cup"]);
     assert_eq!(bad.code, 2, "--contest needs --server: {}", bad.stderr);
 }
+
+/// The type and id of each event on the lines read so far.
+fn event_of(line: &str) -> Option<(String, String, Value)> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    Some((
+        v["type"].as_str()?.to_string(),
+        v["id"].as_str().unwrap_or("").to_string(),
+        v["data"].clone(),
+    ))
+}
+
+#[test]
+fn an_open_event_feed_sends_each_change_once() {
+    use std::io::BufRead;
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob_id = s.account("bob", false);
+    let cid_id = s.account("cid", false);
+    let ann = token(&s, "ann");
+    let cup = contest(&s, "cup", now_ms() - 60_000);
+    let early = judged(&s, bob_id, cup, Verdict::WA);
+    let agent = ureq::AgentBuilder::new()
+        .timeout_read(Duration::from_secs(30))
+        .build();
+    let reply = agent
+        .get(&format!("{}/api/contests/cup/event-feed", s.url))
+        .set("Authorization", &ann)
+        .call()
+        .expect("feed");
+    let mut lines = std::io::BufReader::new(reply.into_reader()).lines();
+    let mut seen: Vec<(String, String, Value)> = Vec::new();
+    // Reads events until the run of submission `id` (the last of its
+    // events: runs come after the judgement of the same moment); returns
+    // its judgement's verdict.
+    let mut until_judged = |id: i64, seen: &mut Vec<(String, String, Value)>| {
+        let mut verdict = None;
+        loop {
+            let line = lines.next().expect("the feed ends early").expect("a line");
+            let Some(e) = event_of(&line) else { continue };
+            if e.0 == "judgements" && e.1 == id.to_string() {
+                if let Some(v) = e.2["judgement_type_id"].as_str() {
+                    verdict = Some(v.to_string());
+                }
+            }
+            let done = e.0 == "runs" && e.1 == format!("{id}-1");
+            seen.push(e);
+            if done {
+                return verdict;
+            }
+        }
+    };
+    assert_eq!(until_judged(early, &mut seen).as_deref(), Some("WA"));
+    let before = seen.len();
+    // A try stored and judged after the feed opened arrives on it (from
+    // the database: no worker of this process tells the feed).
+    let late = judged(&s, cid_id, cup, Verdict::AC);
+    assert_eq!(until_judged(late, &mut seen).as_deref(), Some("AC"));
+    let news: Vec<(&str, &str)> = seen[before..]
+        .iter()
+        .map(|(k, i, _)| (k.as_str(), i.as_str()))
+        .collect();
+    let late = late.to_string();
+    assert!(news.contains(&("submissions", late.as_str())), "{news:?}");
+    assert!(
+        news.iter()
+            .all(|(_, i)| *i == late || i.starts_with(&format!("{late}-"))),
+        "only the new try's events, each once: {news:?}"
+    );
+}
