@@ -1,14 +1,17 @@
 //! The scoreboard's inputs per contest, kept between requests: many
 //! viewers polling a board (a contest's every team, the public, the
 //! Contest API's clients) cost one cheap version read each, and one read
-//! of the whole history per change rather than per request. The board
-//! itself is still computed per viewer from them (the freeze differs by
-//! viewer and by the time).
+//! of the whole history per change rather than per request. A team's
+//! board is computed from them per request (each team sees its own tries
+//! through the freeze); the board admins see and the one the public sees
+//! are the same for every such viewer, and are kept with the inputs they
+//! were computed from, for the contest's settings and freeze of the time.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::contest::{Attempt, Contest, Team};
+use crate::contest::scoreboard::scoreboard;
+use crate::contest::{Attempt, Board, Contest, Team, Viewer};
 use crate::store::{self, ContestVersion, Store};
 
 /// A contest's participants and tries as last read.
@@ -23,6 +26,9 @@ struct Kept {
     open_to_all: bool,
     version: ContestVersion,
     inputs: Inputs,
+    /// Boards computed from these inputs, by the contest's settings (as
+    /// text), the viewer (admin or public) and the freeze's time for them.
+    boards: Vec<(String, Viewer, Option<i64>, Board)>,
 }
 
 /// The kept inputs, by contest id (one store per state, so one database).
@@ -41,17 +47,79 @@ impl Boards {
     /// # Errors
     /// Database failures.
     pub async fn inputs(&self, store: &Store, contest: &Contest) -> Result<Inputs, store::Error> {
+        Ok(self.read(store, contest).await?.1)
+    }
+
+    /// The board of `contest` at `now` for `viewer`, from its inputs now.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn board(
+        &self,
+        store: &Store,
+        contest: &Contest,
+        viewer: Viewer,
+        now: i64,
+    ) -> Result<Board, store::Error> {
+        let (version, inputs) = self.read(store, contest).await?;
+        let shared = matches!(viewer, Viewer::Admin | Viewer::Public);
+        if !shared {
+            return Ok(scoreboard(
+                contest,
+                &inputs.teams,
+                &inputs.attempts,
+                viewer,
+                now,
+            ));
+        }
+        let settings = format!("{contest:?}");
+        let hidden = contest.hidden_from(viewer, now);
+        let found = self
+            .lock()
+            .get(&contest.id)
+            .filter(|k| k.version == version)
+            .and_then(|k| {
+                k.boards
+                    .iter()
+                    .find(|b| b.0 == settings && b.1 == viewer && b.2 == hidden)
+                    .map(|b| b.3.clone())
+            });
+        if let Some(board) = found {
+            return Ok(board);
+        }
+        let board = scoreboard(contest, &inputs.teams, &inputs.attempts, viewer, now);
+        if let Some(k) = self
+            .lock()
+            .get_mut(&contest.id)
+            .filter(|k| k.version == version)
+        {
+            // A few: admins' and the public's, around a freeze or a change
+            // of settings.
+            if k.boards.len() >= 4 {
+                k.boards.remove(0);
+            }
+            k.boards.push((settings, viewer, hidden, board.clone()));
+        }
+        Ok(board)
+    }
+
+    /// The inputs and the version they are of.
+    async fn read(
+        &self,
+        store: &Store,
+        contest: &Contest,
+    ) -> Result<(ContestVersion, Inputs), store::Error> {
         // The version first: what is read after it is at least as new, so
         // a change between the two reads only costs one more read later.
         let version = store.contest_version(contest).await?;
         if let Some(inputs) = self.current(contest, &version) {
-            return Ok(inputs);
+            return Ok((version, inputs));
         }
         let _reading = self.reading.lock().await;
         // Another request may have read it while this one waited.
         let version = store.contest_version(contest).await?;
         if let Some(inputs) = self.current(contest, &version) {
-            return Ok(inputs);
+            return Ok((version, inputs));
         }
         let inputs = Inputs {
             teams: store.contest_teams(contest).await?.into(),
@@ -61,11 +129,12 @@ impl Boards {
             contest.id,
             Kept {
                 open_to_all: contest.open_to_all,
-                version,
+                version: version.clone(),
                 inputs: inputs.clone(),
+                boards: Vec::new(),
             },
         );
-        Ok(inputs)
+        Ok((version, inputs))
     }
 
     /// The kept inputs of `contest`, if they are of `version`.

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::intake::{self, Entry, Refusal};
-use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::format_human;
 use crate::contest::{Board, Contest, Phase, Viewer};
 use crate::context::Context;
@@ -101,14 +100,10 @@ pub async fn board(
     contest: &Contest,
     viewer: Viewer,
 ) -> Result<Board, store::Error> {
-    let inputs = state.boards.inputs(&state.store, contest).await?;
-    Ok(scoreboard(
-        contest,
-        &inputs.teams,
-        &inputs.attempts,
-        viewer,
-        now_ms(),
-    ))
+    state
+        .boards
+        .board(&state.store, contest, viewer, now_ms())
+        .await
 }
 
 /// Whether catalog problem `slug` is hidden now from a non-admin: it is
