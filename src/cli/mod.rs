@@ -64,6 +64,10 @@ pub enum Command {
         /// `grundy login URL` stored).
         #[arg(long, requires = "server")]
         token: Option<String>,
+        /// Submit in this contest of the server (its slug or id); PROBLEM
+        /// is then the problem's label (A, B, ...) or its slug.
+        #[arg(long, requires = "server")]
+        contest: Option<String>,
     },
     /// Show a stored submission and its tests.
     Status {
@@ -284,8 +288,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             json,
             server: Some(url),
             token,
-        } => remote::Remote::new(&url, token)
-            .and_then(|r| remote::submit(&r, &problem, &file, lang.as_deref(), json)),
+            contest,
+        } => remote::Remote::new(&url, token).and_then(|r| {
+            let to = remote::To {
+                problem: &problem,
+                contest: contest.as_deref(),
+            };
+            remote::submit(&r, to, &file, lang.as_deref(), json)
+        }),
         Command::Status {
             id,
             json,

@@ -15,7 +15,6 @@ use super::report;
 use crate::config;
 use crate::judge::transcript::Transcript;
 use crate::judge::{GroupReport, Report};
-use crate::store::Status;
 use crate::verdict::Verdict;
 
 /// Seconds one long poll holds (the server allows up to 60).
@@ -44,9 +43,20 @@ struct Submission {
     tests: Vec<Test>,
     #[serde(default)]
     groups: Vec<GroupReport>,
-    status: Status,
+    status: Shown,
     #[serde(default)]
     submitted_at: String,
+}
+
+/// A submission's status as the server shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Shown {
+    Queued,
+    Judging,
+    Done,
+    /// A contest's freeze hides its result from the caller.
+    Frozen,
 }
 
 /// A test of the API's submission object: of a secret test a contestant
@@ -159,10 +169,18 @@ fn agent() -> ureq::Agent {
         .build()
 }
 
-/// `grundy submit PROBLEM FILE --server URL`.
+/// Where a submission goes: a problem, in a contest or not.
+pub struct To<'a> {
+    /// A catalog slug, or in a contest a label or a slug.
+    pub problem: &'a str,
+    /// A contest's slug or id.
+    pub contest: Option<&'a str>,
+}
+
+/// `grundy submit PROBLEM FILE --server URL [--contest C]`.
 pub fn submit(
     remote: &Remote,
-    slug: &str,
+    to: To<'_>,
     file: &Path,
     lang: Option<&str>,
     json: bool,
@@ -180,10 +198,12 @@ pub fn submit(
         Some(l) => l.to_string(),
         None => language_for(remote, file)?,
     };
-    let created = remote.post(
-        "/submissions",
-        serde_json::json!({"problem": slug, "language": language, "source": source}),
-    )?;
+    let slug = to.problem;
+    let mut body = serde_json::json!({"problem": slug, "language": language, "source": source});
+    if let Some(contest) = to.contest {
+        body["contest"] = Value::from(contest);
+    }
+    let created = remote.post("/submissions", body)?;
     let id = created["id"]
         .as_i64()
         .with_context(|| format!("{}: the reply has no submission id", remote.base))?;
@@ -239,8 +259,13 @@ fn follow(remote: &Remote, id: i64, json: bool, out: &mut dyn Write) -> anyhow::
             }
             shown = shown.max(sub.tests.len());
         }
-        if sub.status != Status::Done {
-            continue;
+        match sub.status {
+            Shown::Done => {}
+            Shown::Frozen => bail!(
+                "{}: submission {id} is hidden by a contest's freeze until the results are revealed",
+                remote.base
+            ),
+            Shown::Queued | Shown::Judging => continue,
         }
         let report = sub
             .report()
@@ -278,8 +303,14 @@ pub fn status(remote: &Remote, id: i64, json: bool) -> anyhow::Result<u8> {
     }
     match sub.report() {
         Some(r) => report::summary(&mut out, sub.id, &r)?,
-        None if sub.status == Status::Judging => writeln!(out, "status: judging")?,
-        None => writeln!(out, "status: queued")?,
+        None => match sub.status {
+            Shown::Frozen => writeln!(
+                out,
+                "status: frozen (the contest's freeze hides the result until it is revealed)"
+            )?,
+            Shown::Judging => writeln!(out, "status: judging")?,
+            _ => writeln!(out, "status: queued")?,
+        },
     }
     Ok(0)
 }

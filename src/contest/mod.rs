@@ -120,6 +120,26 @@ impl Contest {
         self.thawed_ms.is_none() && self.freeze_ms().is_some_and(|f| now_ms >= f)
     }
 
+    /// From when on others' results are hidden from `viewer` now
+    /// (`None`: nothing is): the freeze time while the contest is frozen,
+    /// for anyone but an admin.
+    pub fn hidden_from(&self, viewer: Viewer, now_ms: i64) -> Option<i64> {
+        match viewer {
+            Viewer::Admin => None,
+            _ if self.is_frozen(now_ms) => self.freeze_ms(),
+            _ => None,
+        }
+    }
+
+    /// The freeze's one rule: whether the result of a try by `team` (`None`:
+    /// no account) made at `at_ms` is hidden from `viewer` now. A team
+    /// always sees its own; admins see everything; others see nothing of
+    /// a try made at or after the freeze until the results are revealed.
+    pub fn hides(&self, viewer: Viewer, team: Option<i64>, at_ms: i64, now_ms: i64) -> bool {
+        let own = matches!((viewer, team), (Viewer::Team(v), Some(t)) if v == t);
+        !own && self.hidden_from(viewer, now_ms).is_some_and(|f| at_ms >= f)
+    }
+
     /// The label of catalog problem `slug` in this contest.
     pub fn label_of(&self, slug: &str) -> Option<&str> {
         self.problems
@@ -209,6 +229,32 @@ mod tests {
         c.frozen_ms = None;
         c.thawed_ms = None;
         assert!(!c.is_frozen(c.end_ms()));
+    }
+
+    #[test]
+    fn the_freeze_hides_others_tries_after_it_until_revealed() {
+        let mut c = contest();
+        let freeze = c.end_ms() - 600_000;
+        let (before, after) = (freeze - 1, freeze);
+        let now = freeze + 1000;
+        assert!(c.hides(Viewer::Public, Some(7), after, now));
+        assert!(c.hides(Viewer::Team(8), Some(7), after, now));
+        assert!(c.hides(Viewer::Team(8), None, after, now));
+        assert!(
+            !c.hides(Viewer::Team(7), Some(7), after, now),
+            "a team's own"
+        );
+        assert!(!c.hides(Viewer::Admin, Some(7), after, now));
+        assert!(
+            !c.hides(Viewer::Public, Some(7), before, now),
+            "made before"
+        );
+        assert!(
+            !c.hides(Viewer::Public, Some(7), after, freeze - 10),
+            "not frozen yet"
+        );
+        c.thawed_ms = Some(c.end_ms() + 1);
+        assert!(!c.hides(Viewer::Public, Some(7), after, c.end_ms() + 2));
     }
 
     #[test]

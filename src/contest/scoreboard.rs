@@ -116,12 +116,12 @@ pub fn scoreboard(
     viewer: Viewer,
     now_ms: i64,
 ) -> Board {
-    let hide_from = match viewer {
-        Viewer::Admin => None,
-        _ if contest.is_frozen(now_ms) => contest.freeze_ms(),
-        _ => None,
+    let hide_from = contest.hidden_from(viewer, now_ms);
+    let sight = Sight {
+        contest,
+        viewer,
+        now_ms,
     };
-    let sight = Sight { hide_from, viewer };
     let index: BTreeMap<&str, usize> = contest
         .problems
         .iter()
@@ -201,18 +201,19 @@ fn counts(verdict: Verdict) -> bool {
 
 /// What a viewer may see of each try.
 #[derive(Clone, Copy)]
-struct Sight {
-    /// Others' tries from this time on are pending.
-    hide_from: Option<i64>,
+struct Sight<'c> {
+    contest: &'c Contest,
     viewer: Viewer,
+    now_ms: i64,
 }
 
-impl Sight {
+impl Sight<'_> {
     /// The result of `a` as shown (`None`: pending).
     fn result<'a>(&self, a: &'a Attempt) -> Option<&'a Judged> {
-        let hidden =
-            self.hide_from.is_some_and(|f| a.at_ms >= f) && self.viewer != Viewer::Team(a.team);
-        if hidden {
+        if self
+            .contest
+            .hides(self.viewer, Some(a.team), a.at_ms, self.now_ms)
+        {
             None
         } else {
             a.result.as_ref()

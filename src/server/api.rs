@@ -17,6 +17,7 @@ use super::{ApiError, AppState};
 use crate::auth;
 use crate::judge::{Report, TestReport};
 use crate::problem::{self, Group, TestInput};
+use crate::site::contests::{self, viewer_of, Seals};
 use crate::site::intake::{self, Entry};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
 use crate::store::{ListFilter, Queue, Status, Submission, SubmissionTiming, User};
@@ -133,6 +134,18 @@ struct NewBody {
     problem: String,
     language: String,
     source: String,
+    /// A contest's id or slug: the submission is made in it (`problem`
+    /// then names one of its problems by label or catalog slug).
+    #[serde(default)]
+    contest: Option<ContestRef>,
+}
+
+/// A contest named by its id or its slug.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ContestRef {
+    Id(i64),
+    Slug(String),
 }
 
 async fn submit(
@@ -150,10 +163,26 @@ async fn submit(
         source: body.source,
     };
     let problem = entry.problem.clone();
-    let id = intake::submit(&state.ctx, &state.store, state.limits, entry)
-        .await
-        .map_err(|r| ApiError::new(r.status(), r.code(), r.to_string()))?;
+    let taken = match &body.contest {
+        None => intake::submit(&state.ctx, &state.store, state.limits, entry).await,
+        Some(named) => {
+            let name = match named {
+                ContestRef::Id(id) => id.to_string(),
+                ContestRef::Slug(slug) => slug.clone(),
+            };
+            let c = contests::find(&state.store, &name)
+                .await?
+                .ok_or_else(|| ApiError::not_found(format!("no contest {name:?}")))?;
+            let label = contests::label_for(&c, &problem);
+            contests::submit(&state.ctx, &state.store, state.limits, &c, &label, entry).await
+        }
+    };
+    let id = taken.map_err(|r| ApiError::new(r.status(), r.code(), r.to_string()))?;
     state.wake.notify_one();
+    if body.contest.is_some() {
+        // Open scoreboards and contest pages show the new try.
+        state.worker.changes.changed_any();
+    }
     tracing::info!(id, user = %user.name, problem = %problem, "submission queued");
     Ok((
         StatusCode::ACCEPTED,
@@ -235,7 +264,9 @@ struct SubmissionView<'a> {
     compile_output: &'a str,
     tests: Vec<TestView<'a>>,
     groups: Vec<GroupView<'a>>,
-    status: Status,
+    /// `queued`, `judging`, `done`, or `frozen` where a contest's freeze
+    /// hides the result from the caller.
+    status: &'static str,
     user: Option<&'a str>,
     submitted_at: &'a str,
     /// Why the judge failed (admins only).
@@ -248,10 +279,16 @@ struct SubmissionView<'a> {
 }
 
 impl<'a> SubmissionView<'a> {
-    fn new(sub: &'a Submission, caller: &User) -> SubmissionView<'a> {
+    /// `sealed`: the freeze hides its result from the caller (only what
+    /// was submitted shows).
+    fn new(sub: &'a Submission, caller: &User, sealed: bool) -> SubmissionView<'a> {
         let role = Role::of(caller.id, caller.is_admin, sub.user_id);
-        let report: Option<&Report> = sub.report.as_ref();
-        let tests = report.map_or(sub.progress.as_slice(), |r| r.tests.as_slice());
+        let report: Option<&Report> = sub.report.as_ref().filter(|_| !sealed);
+        let tests = match report {
+            Some(r) => r.tests.as_slice(),
+            None if sealed => &[],
+            None => sub.progress.as_slice(),
+        };
         SubmissionView {
             id: sub.id,
             problem: &sub.problem,
@@ -276,7 +313,12 @@ impl<'a> SubmissionView<'a> {
                     .map(|g| GroupView::new(g, &r.tests, role))
                     .collect()
             }),
-            status: sub.status,
+            status: match sub.status {
+                _ if sealed => policy::FROZEN,
+                Status::Queued => "queued",
+                Status::Judging => "judging",
+                Status::Done => "done",
+            },
             user: sub.user.as_deref(),
             submitted_at: &sub.submitted_at,
             error: sub
@@ -326,11 +368,17 @@ async fn submission(
             .get_status(id)
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no submission {id}")))?;
+        // A sealed result answers at once: when it would have changed is
+        // itself a result.
+        let sealed = Seals::new(&state.store, viewer_of(Some(&user)))
+            .submission(&sub)
+            .await?;
         let waiting = sub.status != Status::Done
+            && !sealed
             && tokio::time::Instant::now() < deadline
             && !state.is_stopping();
         if !waiting {
-            let mut view = SubmissionView::new(&sub, &user);
+            let mut view = SubmissionView::new(&sub, &user, sealed);
             // Which machine judged it is the judge's business, like its errors.
             let role = Role::of(user.id, user.is_admin, sub.user_id);
             if policy::shows(role, Part::JudgeError) {
@@ -384,7 +432,7 @@ struct ListQuery {
 
 async fn list(
     State(state): State<AppState>,
-    Caller(_): Caller,
+    Caller(caller): Caller,
     AppQuery(q): AppQuery<ListQuery>,
 ) -> Result<Response, ApiError> {
     if let Some(v) = &q.verdict {
@@ -396,16 +444,14 @@ async fn list(
         }
     }
     let limit = q.limit.unwrap_or(20).clamp(1, 100);
-    let rows = state
-        .store
-        .list(&ListFilter {
-            user: q.user.as_deref(),
-            problem: q.problem.as_deref(),
-            verdict: q.verdict.as_deref(),
-            before: q.before,
-            limit,
-        })
-        .await?;
+    let filter = ListFilter {
+        user: q.user.as_deref(),
+        problem: q.problem.as_deref(),
+        verdict: q.verdict.as_deref(),
+        before: q.before,
+        limit,
+    };
+    let rows = contests::list(&state.store, viewer_of(Some(&caller)), &filter).await?;
     let next = if rows.len() == limit as usize {
         rows.last().map(|r| r.id)
     } else {
@@ -468,12 +514,20 @@ async fn admin_workers(
     Ok(Json(speeds).into_response())
 }
 
-async fn problems(State(state): State<AppState>, Caller(_): Caller) -> Result<Response, ApiError> {
+async fn problems(
+    State(state): State<AppState>,
+    Caller(caller): Caller,
+) -> Result<Response, ApiError> {
     let ctx = state.ctx.clone();
+    // A contest not yet started hides its problems from all but admins.
+    let hidden = match caller.is_admin {
+        true => Vec::new(),
+        false => contests::hidden_all(&state.store).await?,
+    };
     let list = tokio::task::spawn_blocking(move || {
         let slugs = ctx.catalog.slugs()?;
         let mut out = Vec::new();
-        for slug in slugs {
+        for slug in slugs.into_iter().filter(|s| !hidden.contains(s)) {
             // A broken package is the setter's to fix (`grundy verify`);
             // the others are still listed.
             match ctx.catalog.load(&slug) {
@@ -494,9 +548,13 @@ async fn problems(State(state): State<AppState>, Caller(_): Caller) -> Result<Re
 
 async fn problem(
     State(state): State<AppState>,
-    Caller(_): Caller,
+    Caller(caller): Caller,
     AppPath(slug): AppPath<String>,
 ) -> Result<Response, ApiError> {
+    // Hidden, it does not exist as far as the caller can tell.
+    if !caller.is_admin && contests::hidden(&state.store, &slug).await? {
+        return Err(ApiError::not_found(format!("no problem {slug:?}")));
+    }
     let ctx = state.ctx.clone();
     let name = slug.clone();
     let found = tokio::task::spawn_blocking(move || {

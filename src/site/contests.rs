@@ -1,16 +1,17 @@
 //! Contests as both edges serve them: taking a submission to a contest
 //! (within its window, from a participant, to one of its problems), the
-//! scoreboard a viewer may see, and which problems a contest not yet
-//! started hides from everyone but admins.
+//! scoreboard a viewer may see, which submissions' results the freeze
+//! seals from a viewer ([`Seals`], [`list`]), and which problems a
+//! contest not yet started hides from everyone but admins.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::intake::{self, Entry, Refusal};
-use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::format_human;
 use crate::contest::{Board, Contest, Phase, Viewer};
 use crate::context::Context;
-use crate::store::{self, Store, SubmitLimits};
+use crate::store::{self, ListFilter, Store, Submission, SubmitLimits, Summary};
 
 /// Now, as Unix milliseconds.
 pub fn now_ms() -> i64 {
@@ -67,27 +68,170 @@ pub async fn submit(
     intake::take(ctx, store, limits, entry, Some(contest.id)).await
 }
 
+/// The contest named `name`: its slug, else its id.
+///
+/// # Errors
+/// Database failures.
+pub async fn find(store: &Store, name: &str) -> Result<Option<Contest>, store::Error> {
+    if let Some(c) = store.contest(name).await? {
+        return Ok(Some(c));
+    }
+    match name.parse::<i64>() {
+        Ok(id) => store.contest_by_id(id).await,
+        Err(_) => Ok(None),
+    }
+}
+
+/// The label in `contest` of `problem`, a label or a catalog slug (as
+/// given when it is neither: [`submit`] then says it is unknown).
+pub fn label_for(contest: &Contest, problem: &str) -> String {
+    match contest.problem(problem) {
+        Some(p) => p.label.clone(),
+        None => contest.label_of(problem).unwrap_or(problem).to_string(),
+    }
+}
+
 /// The board of `contest` now, as `viewer` may see it.
 ///
 /// # Errors
 /// Database failures.
 pub async fn board(
-    store: &Store,
+    state: &super::AppState,
     contest: &Contest,
     viewer: Viewer,
 ) -> Result<Board, store::Error> {
-    let teams = store.contest_teams(contest).await?;
-    let attempts = store.contest_attempts(contest.id).await?;
-    Ok(scoreboard(contest, &teams, &attempts, viewer, now_ms()))
+    state
+        .boards
+        .board(&state.store, contest, viewer, now_ms())
+        .await
 }
 
 /// Whether catalog problem `slug` is hidden now from a non-admin: it is
-/// in a contest that has not started.
+/// in a contest that has not started. Every edge asks this (or
+/// [`hidden_all`]): the problem lists and pages, the API's problems,
+/// practice submissions.
 ///
 /// # Errors
 /// Database failures.
 pub async fn hidden(store: &Store, slug: &str) -> Result<bool, store::Error> {
     Ok(!store.hiding_contests(slug, now_ms()).await?.is_empty())
+}
+
+/// Every catalog problem [`hidden`] now.
+///
+/// # Errors
+/// Database failures.
+pub async fn hidden_all(store: &Store) -> Result<Vec<String>, store::Error> {
+    store.hidden_problems(now_ms()).await
+}
+
+/// Whether the freeze seals submissions' results from one viewer now
+/// ([`super::policy::sealed`]), reading each contest once per request.
+pub struct Seals<'s> {
+    store: &'s Store,
+    viewer: Viewer,
+    now: i64,
+    contests: HashMap<i64, Option<Contest>>,
+}
+
+impl<'s> Seals<'s> {
+    pub fn new(store: &'s Store, viewer: Viewer) -> Seals<'s> {
+        Seals {
+            store,
+            viewer,
+            now: now_ms(),
+            contests: HashMap::new(),
+        }
+    }
+
+    /// Whether the result of a submission by `author` made at
+    /// `submitted_at` in contest `contest` (if any) is sealed.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn sealed(
+        &mut self,
+        contest: Option<i64>,
+        author: Option<i64>,
+        submitted_at: &str,
+    ) -> Result<bool, store::Error> {
+        let Some(id) = contest else {
+            return Ok(false);
+        };
+        if !self.contests.contains_key(&id) {
+            let c = self.store.contest_by_id(id).await?;
+            self.contests.insert(id, c);
+        }
+        // A time that does not read is taken as late as can be: hidden
+        // while anything is.
+        let at = crate::contest::time::parse_time(submitted_at).unwrap_or(i64::MAX);
+        let contest = self.contests.get(&id).and_then(Option::as_ref);
+        Ok(super::policy::sealed(
+            self.viewer,
+            author,
+            contest,
+            at,
+            self.now,
+        ))
+    }
+
+    /// Whether `sub`'s result is sealed.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn submission(&mut self, sub: &Submission) -> Result<bool, store::Error> {
+        self.sealed(sub.contest_id, sub.user_id, &sub.submitted_at)
+            .await
+    }
+}
+
+/// The most pages of the store's list read for one page shown (when a
+/// verdict filter leaves sealed submissions out).
+const MAX_READS: usize = 100;
+
+/// A page of the submission list as `viewer` may see it: a sealed
+/// submission shows as [`super::policy::FROZEN`] with no result; with a
+/// verdict filter it is left out (whether it matches is its result), and
+/// the list reads on until the page is full.
+///
+/// # Errors
+/// Database failures.
+pub async fn list(
+    store: &Store,
+    viewer: Viewer,
+    filter: &ListFilter<'_>,
+) -> Result<Vec<Summary>, store::Error> {
+    let mut seals = Seals::new(store, viewer);
+    let mut out = Vec::new();
+    let mut page = filter.clone();
+    for _ in 0..MAX_READS {
+        let rows = store.list(&page).await?;
+        let full = rows.len() == page.limit as usize;
+        page.before = rows.last().map(|r| r.id);
+        for mut row in rows {
+            if seals
+                .sealed(row.contest_id, row.user_id, &row.submitted_at)
+                .await?
+            {
+                if filter.verdict.is_some() {
+                    continue;
+                }
+                row.status = super::policy::FROZEN.to_string();
+                row.verdict = None;
+                row.score = None;
+                row.time_ms = None;
+                row.memory_kib = None;
+            }
+            out.push(row);
+            if out.len() == filter.limit as usize {
+                return Ok(out);
+            }
+        }
+        if !full || filter.verdict.is_none() {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// Who `user` is to `contest`'s scoreboard.

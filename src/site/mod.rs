@@ -9,6 +9,7 @@
 //! Knows the context, the judge's plan and the store; nothing of HTTP
 //! beyond status codes.
 
+pub mod boards;
 pub mod contests;
 pub mod intake;
 pub mod policy;

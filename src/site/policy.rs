@@ -7,6 +7,30 @@
 //! so those are for samples and admins: of the secret tests a contestant
 //! sees only the submission's maxima. A source and its compiler output
 //! only when it is theirs.
+//!
+//! The freeze seals a contest submission's result as a whole ([`sealed`]):
+//! made at or after the freeze by someone else, it shows to participants
+//! and the public as [`FROZEN`], with no verdict, score, figures or tests,
+//! until an admin reveals the results. Every edge asks [`sealed`] (through
+//! `site::contests`), the scoreboard and the Contest API included.
+
+use crate::contest::{Contest, Viewer};
+
+/// The status a sealed submission shows instead of its own.
+pub const FROZEN: &str = "frozen";
+
+/// Whether the result of a submission by `author`, made at `at_ms` in
+/// `contest` (`None`: practice, never sealed), is hidden from `viewer` now
+/// ([`Contest::hides`]: a team sees its own, admins everything).
+pub fn sealed(
+    viewer: Viewer,
+    author: Option<i64>,
+    contest: Option<&Contest>,
+    at_ms: i64,
+    now_ms: i64,
+) -> bool {
+    contest.is_some_and(|c| c.hides(viewer, author, at_ms, now_ms))
+}
 
 /// The viewer, as far as one submission is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -191,6 +191,8 @@ pub struct AppState {
     pub wake: Arc<Notify>,
     /// API tokens recently checked, and whose they are.
     pub tokens: Arc<TokenCache>,
+    /// Contests' scoreboard inputs, read again only when they changed.
+    pub boards: Arc<super::boards::Boards>,
     stopping: Arc<AtomicBool>,
     stop: watch::Sender<bool>,
 }
@@ -230,6 +232,7 @@ impl AppState {
             store,
             wake: Arc::new(Notify::new()),
             tokens: Arc::default(),
+            boards: Arc::default(),
             stopping: Arc::new(AtomicBool::new(false)),
             stop,
         }

@@ -217,6 +217,26 @@ impl Store {
         }
     }
 
+    /// One contest by its id.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_by_id(&self, id: i64) -> Result<Option<Contest>, Error> {
+        let row = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, ContestRow>(&sql(
+                d,
+                concat!(contest_columns!(), " FROM contests WHERE id = ?"),
+            ))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        });
+        match row {
+            Some(row) => Ok(Some(self.with_problems(row).await?)),
+            None => Ok(None),
+        }
+    }
+
     async fn with_problems(&self, row: ContestRow) -> Result<Contest, Error> {
         let problems = on_db!(&self.db, pool, d => {
             sqlx::query_as::<_, (String, String)>(&sql(

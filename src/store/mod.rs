@@ -51,6 +51,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use crate::judge::{Report, TestReport};
 
 mod clarifications;
+mod contest_changes;
 mod contests;
 pub(crate) mod db;
 mod finished;
@@ -64,6 +65,7 @@ mod users;
 mod web;
 
 pub use clarifications::Clarification;
+pub use contest_changes::ContestVersion;
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
@@ -163,6 +165,8 @@ pub struct Submission {
     /// While judging: the tests done so far (empty once judged: they are
     /// in the report).
     pub progress: Vec<TestReport>,
+    /// The contest it was made in, if any.
+    pub contest_id: Option<i64>,
 }
 
 /// One line of a submission list.
@@ -178,6 +182,9 @@ pub struct Summary {
     pub time_ms: Option<i64>,
     pub memory_kib: Option<i64>,
     pub submitted_at: String,
+    pub user_id: Option<i64>,
+    /// The contest it was made in, if any.
+    pub contest_id: Option<i64>,
 }
 
 /// What a submission list is filtered by; newest first, ids below `before`.
@@ -215,6 +222,7 @@ struct SubmissionRow {
     time_ms: Option<i64>,
     memory_kib: Option<i64>,
     compile_output: String,
+    contest_id: Option<i64>,
 }
 
 #[derive(sqlx::FromRow)]

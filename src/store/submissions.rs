@@ -161,7 +161,8 @@ impl Store {
             sqlx::query_as::<_, Summary>(&sql(
                 d,
                 "SELECT s.id, u.name AS user, s.problem, s.language, s.status, s.verdict,
-                        s.score, s.time_ms, s.memory_kib, s.submitted_at
+                        s.score, s.time_ms, s.memory_kib, s.submitted_at, s.user_id,
+                        s.contest_id
                  FROM submissions s LEFT JOIN users u ON u.id = s.user_id
                  WHERE (?1 IS NULL OR u.name = ?1) AND (?2 IS NULL OR s.problem = ?2)
                    AND (?3 IS NULL OR s.verdict = ?3) AND (?4 IS NULL OR s.id < ?4)
@@ -233,12 +234,12 @@ impl Store {
         let query = if with_source {
             "SELECT s.id, s.problem, s.language, s.source, s.submitted_at, s.status, s.attempt,
                     u.name AS user_name, s.user_id, s.error, s.verdict, s.score,
-                    s.time_ms, s.memory_kib, s.compile_output
+                    s.time_ms, s.memory_kib, s.compile_output, s.contest_id
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         } else {
             "SELECT s.id, s.problem, s.language, {empty_blob} AS source, s.submitted_at,
                     s.status, s.attempt, u.name AS user_name, s.user_id, s.error, s.verdict,
-                    s.score, s.time_ms, s.memory_kib, s.compile_output
+                    s.score, s.time_ms, s.memory_kib, s.compile_output, s.contest_id
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         };
         let row = on_db!(&self.db, pool, d => {
@@ -299,6 +300,7 @@ impl Store {
             error: row.error,
             report,
             progress,
+            contest_id: row.contest_id,
         }))
     }
 

@@ -307,7 +307,7 @@ async fn live_parts(
 ) -> Result<(String, String), PageError> {
     let now = now_ms();
     let who = viewer_of(viewer.map(|s| &s.user));
-    let board = contests::board(&state.store, c, who).await?;
+    let board = contests::board(state, c, who).await?;
     let (mine, clarifications) = match (page, viewer) {
         (Page::Contest, Some(s)) => {
             let mine = state

@@ -15,6 +15,7 @@ use super::markdown;
 use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Signed, Viewer};
 use crate::problem::{self, Group};
+use crate::site::contests::{self, viewer_of};
 use crate::site::intake::{self, Entry, Refusal};
 use crate::site::AppState;
 use crate::store::{ListFilter, Summary, WebSession};
@@ -75,10 +76,7 @@ pub(super) async fn load_facts(state: &AppState, slug: &str) -> Result<Option<Fa
 /// `grundy verify`; the others are listed).
 async fn all_facts(state: &AppState) -> Result<Vec<Facts>, PageError> {
     let ctx = state.ctx.clone();
-    let hidden = state
-        .store
-        .hidden_problems(crate::site::contests::now_ms())
-        .await?;
+    let hidden = contests::hidden_all(&state.store).await?;
     let list = tokio::task::spawn_blocking(move || {
         let mut out = Vec::new();
         for slug in ctx
@@ -328,16 +326,14 @@ pub async fn mine(
             )));
         }
     }
-    let rows = state
-        .store
-        .list(&ListFilter {
-            user: Some(&session.user.name),
-            problem: problem.as_deref(),
-            verdict: verdict.as_deref(),
-            before: q.before,
-            limit: PAGE_ROWS,
-        })
-        .await?;
+    let filter = ListFilter {
+        user: Some(&session.user.name),
+        problem: problem.as_deref(),
+        verdict: verdict.as_deref(),
+        before: q.before,
+        limit: PAGE_ROWS,
+    };
+    let rows = contests::list(&state.store, viewer_of(Some(&session.user)), &filter).await?;
     let slugs: Vec<String> = all_facts(&state)
         .await?
         .into_iter()
@@ -387,14 +383,13 @@ pub async fn recent(
     Viewer(viewer): Viewer,
     PageQuery(q): PageQuery<ListQuery>,
 ) -> Result<Response, PageError> {
-    let rows = state
-        .store
-        .list(&ListFilter {
-            before: q.before,
-            limit: PAGE_ROWS,
-            ..ListFilter::default()
-        })
-        .await?;
+    let filter = ListFilter {
+        before: q.before,
+        limit: PAGE_ROWS,
+        ..ListFilter::default()
+    };
+    let seer = viewer_of(viewer.as_ref().map(|s| &s.user));
+    let rows = contests::list(&state.store, seer, &filter).await?;
     let next = older_link("/recent", &rows, None, None);
     let html = render(
         "list.html",

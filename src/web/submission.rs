@@ -15,6 +15,7 @@ use super::session::Signed;
 use super::{chart, highlight};
 use crate::judge::TestReport;
 use crate::problem::Group;
+use crate::site::contests::{viewer_of, Seals};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
 use crate::site::AppState;
 use crate::store::{Status, Submission, WebSession};
@@ -33,16 +34,27 @@ fn status_word(s: Status) -> &'static str {
     }
 }
 
-/// What the results section shows, by the API's rules of who sees what.
+/// What the results section shows, by the API's rules of who sees what
+/// (`sealed`: the freeze hides the result, status and progress included).
 fn results(
     state: &AppState,
     sub: &Submission,
     facts: Option<&Facts>,
     viewer: &WebSession,
+    sealed: bool,
 ) -> Vec<(&'static str, Value)> {
     let role = Role::of(viewer.user.id, viewer.user.is_admin, sub.user_id);
-    let report = sub.report.as_ref();
-    let tests: &[TestReport] = report.map_or(sub.progress.as_slice(), |r| r.tests.as_slice());
+    let report = sub.report.as_ref().filter(|_| !sealed);
+    let tests: &[TestReport] = match report {
+        Some(r) => r.tests.as_slice(),
+        None if sealed => &[],
+        None => sub.progress.as_slice(),
+    };
+    let status = if sealed {
+        policy::FROZEN
+    } else {
+        status_word(sub.status)
+    };
     let labels: Vec<String> = tests
         .iter()
         .enumerate()
@@ -66,7 +78,7 @@ fn results(
         .iter()
         .any(|t| shows_message(t) && !t.message.is_empty());
     let planned = facts.map_or(tests.len(), |f| f.tests.len().max(tests.len()));
-    if sub.status != Status::Done {
+    if sub.status != Status::Done && !sealed {
         if let Some(f) = facts {
             for (i, (name, group)) in f.tests.iter().enumerate().skip(tests.len()) {
                 let running = sub.status == Status::Judging && i == tests.len();
@@ -113,7 +125,7 @@ fn results(
     });
     vec![
         ("id", Value::from(sub.id)),
-        ("status", Value::from(status_word(sub.status))),
+        ("status", Value::from(status)),
         ("verdict", Value::from(report.map(|r| r.verdict.as_str()))),
         (
             "verdict_text",
@@ -134,7 +146,7 @@ fn results(
             Value::from(
                 sub.error
                     .as_deref()
-                    .filter(|_| policy::shows(role, Part::JudgeError)),
+                    .filter(|_| !sealed && policy::shows(role, Part::JudgeError)),
             ),
         ),
         ("tests", Value::from_serialize(&labels)),
@@ -186,7 +198,10 @@ pub async fn submission(
 ) -> Result<Response, PageError> {
     let sub = load_submission(&state, &id).await?;
     let facts = load_facts(&state, &sub.problem).await?;
-    let mut fields = results(&state, &sub, facts.as_ref(), &session);
+    let sealed = Seals::new(&state.store, viewer_of(Some(&session.user)))
+        .submission(&sub)
+        .await?;
+    let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
     let sees_source = policy::shows(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
         Part::Source,
@@ -257,19 +272,23 @@ pub async fn live(
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
     let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
     let mut changes = state.worker.changes.subscribe(id);
-    let sub = loop {
+    let viewer = viewer_of(Some(&session.user));
+    let (sub, sealed) = loop {
         let sub = state
             .store
             .get_status(id)
             .await?
             .ok_or_else(PageError::not_found)?;
-        let shown = sub
-            .report
-            .as_ref()
-            .map_or(sub.progress.len(), |r| r.tests.len());
-        let same = q.status.as_deref() == Some(status_word(sub.status)) && q.seen == Some(shown);
+        // Sealed, it stays `frozen` with nothing shown, however it goes.
+        let sealed = Seals::new(&state.store, viewer).submission(&sub).await?;
+        let (status, shown) = match sub.report.as_ref() {
+            _ if sealed => (policy::FROZEN, 0),
+            Some(r) => (status_word(sub.status), r.tests.len()),
+            None => (status_word(sub.status), sub.progress.len()),
+        };
+        let same = q.status.as_deref() == Some(status) && q.seen == Some(shown);
         if !same || tokio::time::Instant::now() >= deadline || state.is_stopping() {
-            break sub;
+            break (sub, sealed);
         }
         let recheck = (tokio::time::Instant::now() + RECHECK).min(deadline);
         tokio::select! {
@@ -278,7 +297,7 @@ pub async fn live(
         }
     };
     let facts = load_facts(&state, &sub.problem).await?;
-    let fields = results(&state, &sub, facts.as_ref(), &session);
+    let fields = results(&state, &sub, facts.as_ref(), &session, sealed);
     let html: Html<String> = render("results.html", Value::from_iter(fields))?;
     Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], html).into_response())
 }

@@ -13,6 +13,7 @@ mod contest_web;
 mod coverage;
 mod distributed;
 mod export;
+mod freeze;
 mod helpers;
 mod kattis;
 mod kattis_formats;

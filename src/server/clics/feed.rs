@@ -5,7 +5,10 @@
 //! the same history. Streaming, it sends new events as they come and a
 //! newline after every [`KEEP_ALIVE`] of silence, and ends once the
 //! contest's results are final (`end_of_updates`), or at once with
-//! `stream=false`.
+//! `stream=false`. An open feed derives its events again only when what
+//! they are derived from changed (the contest's stored version and its
+//! state at the time, read in two cheap statements a poll), not on every
+//! poll.
 
 use std::time::Duration;
 
@@ -53,6 +56,7 @@ pub async fn event_feed(
         })?),
         None => None,
     };
+    let seen = fingerprint(&state, &c).await?;
     let (all, finished) = events(&state, &c, &role).await?;
     let first: Vec<&(Key, Value)> = all
         .iter()
@@ -66,6 +70,7 @@ pub async fn event_feed(
         last: first.last().map(|(k, _)| k.clone()).or(since),
         head: Some(head),
         done: finished,
+        seen: Some(seen),
         state,
         slug: c.slug.clone(),
         role,
@@ -91,7 +96,21 @@ struct Feed {
     head: Option<String>,
     /// Nothing more will come.
     done: bool,
+    /// What the events were last derived from: while it is the same, a
+    /// poll derives nothing again (the feed is a function of it).
+    seen: Option<Fingerprint>,
     quiet_since: tokio::time::Instant,
+}
+
+/// What a contest's events are derived from: its stored history's version
+/// and its state at the time (which moves with the clock alone).
+type Fingerprint = (crate::store::ContestVersion, String);
+
+async fn fingerprint(state: &AppState, c: &Contest) -> Result<Fingerprint, ApiError> {
+    Ok((
+        state.store.contest_version(c).await?,
+        objects::state(c, now_ms()).to_string(),
+    ))
 }
 
 /// The feed's next chunk: new events, a keep-alive newline, or the end.
@@ -107,16 +126,22 @@ async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
         let changes = f.state.worker.changes.clone();
         let changed = changes.any.notified();
         let c = f.state.store.contest(&f.slug).await.ok()??;
-        let (all, finished) = events(&f.state, &c, &f.role).await.ok()?;
-        let new: Vec<&(Key, Value)> = all
-            .iter()
-            .filter(|(k, _)| f.last.as_ref().is_none_or(|l| k > l))
-            .collect();
-        f.done = finished;
-        if let Some((key, _)) = new.last() {
-            f.last = Some(key.clone());
-            f.quiet_since = tokio::time::Instant::now();
-            return Some((Ok(lines(&new)), f));
+        // Read before the events, so a change while they are derived is
+        // seen on the next poll.
+        let print = fingerprint(&f.state, &c).await.ok()?;
+        if f.seen.as_ref() != Some(&print) {
+            let (all, finished) = events(&f.state, &c, &f.role).await.ok()?;
+            f.seen = Some(print);
+            let new: Vec<&(Key, Value)> = all
+                .iter()
+                .filter(|(k, _)| f.last.as_ref().is_none_or(|l| k > l))
+                .collect();
+            f.done = finished;
+            if let Some((key, _)) = new.last() {
+                f.last = Some(key.clone());
+                f.quiet_since = tokio::time::Instant::now();
+                return Some((Ok(lines(&new)), f));
+            }
         }
         if f.done {
             return None;

@@ -98,7 +98,7 @@ async fn scoreboard(
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
-    let board = crate::site::contests::board(&state.store, &c, role.viewer()).await?;
+    let board = crate::site::contests::board(&state, &c, role.viewer()).await?;
     Ok(Json(objects::scoreboard(
         &c,
         &board,

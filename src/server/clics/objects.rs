@@ -257,7 +257,7 @@ pub struct Snapshot {
     submissions: Vec<(ContestSubmission, i64)>,
     runs: Vec<(i64, i64, String, i64)>,
     clarifications: Vec<Clarification>,
-    hide_from: Option<i64>,
+    contest: Contest,
 }
 
 impl Snapshot {
@@ -293,18 +293,20 @@ impl Snapshot {
             submissions,
             runs: store.contest_runs(c.id).await?,
             clarifications,
-            hide_from: match role {
-                Role::Admin => None,
-                _ if c.is_frozen(now) => c.freeze_ms(),
-                _ => None,
-            },
+            contest: c.clone(),
         })
     }
 
-    /// Whether the result of a submission by `team` made at `at` is shown.
+    /// Whether the result of a submission by `team` made at `at` is shown
+    /// (the one rule of the freeze, as everywhere).
     fn shows_result(&self, team: i64, at: i64) -> bool {
-        let own = matches!(self.role, Role::Team(id) if id == team);
-        own || self.hide_from.is_none_or(|f| at < f)
+        !crate::site::policy::sealed(
+            self.role.viewer(),
+            Some(team),
+            Some(&self.contest),
+            at,
+            self.now,
+        )
     }
 
     pub async fn problems(&self, state: &AppState, c: &Contest) -> Result<Vec<Value>, ApiError> {

@@ -141,7 +141,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
     put("judgements.json", &Value::Array(snap.judgements(c)));
     put("runs.json", &Value::Array(snap.runs(c)));
     put("clarifications.json", &Value::Array(snap.clarifications(c)));
-    let board = crate::site::contests::board(&state.store, c, role.viewer())
+    let board = crate::site::contests::board(state, c, role.viewer())
         .await
         .map_err(|e| api(ApiError::from(e)))?;
     let mut scoreboard = objects::scoreboard(c, &board, finalized);

@@ -236,4 +236,53 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
     assert_eq!((all[1].user_id, all[1].user.as_deref()), (None, None));
 }
 
-on_both_databases!(a_contest_keeps_its_problems_participants_tries_and_clarifications);
+/// A contest's version (what cached boards and open event feeds check)
+/// moves with every change they depend on and not otherwise; a try brought
+/// in with its own time keeps it.
+async fn a_contest_version_moves_with_what_its_board_reads(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let root = store.add_user("root", "h", true).await.unwrap();
+    let now = grundy::site::contests::now_ms();
+    let id = store
+        .create_contest(&contest("spring", now - HOUR_MS, None), now)
+        .await
+        .unwrap();
+    let spring = store.contest("spring").await.unwrap().unwrap();
+    let mut last = store.contest_version(&spring).await.unwrap();
+    assert_eq!(store.contest_version(&spring).await.unwrap(), last, "still");
+    let mut moved = |why: &str, now: grundy::store::ContestVersion| {
+        assert_ne!(now, last, "{why}");
+        last = now;
+    };
+    let mut tried = new("nim");
+    tried.user_id = Some(ann);
+    let at = now - HOUR_MS + 61_000;
+    let s = store
+        .insert_contest_submission(tried, id, at)
+        .await
+        .unwrap();
+    moved("a try", store.contest_version(&spring).await.unwrap());
+    let attempts = store.contest_attempts(id).await.unwrap();
+    assert_eq!((attempts[0].id, attempts[0].at_ms), (s, at), "its own time");
+    let lease = store.claim(s, LEASE).await.unwrap().unwrap();
+    assert!(store.finish(lease, &report(Verdict::AC)).await.unwrap());
+    moved("judged", store.contest_version(&spring).await.unwrap());
+    assert!(store.rejudge(s).await.unwrap());
+    moved("re-queued", store.contest_version(&spring).await.unwrap());
+    store.add_user("bob", "h", false).await.unwrap();
+    moved("an account", store.contest_version(&spring).await.unwrap());
+    store.set_disabled("bob", true).await.unwrap();
+    moved("disabled", store.contest_version(&spring).await.unwrap());
+    let q = store.ask(id, Some(ann), None, "?", now).await.unwrap();
+    moved("a question", store.contest_version(&spring).await.unwrap());
+    assert!(store
+        .answer(id, q, "!", false, root, now + 1)
+        .await
+        .unwrap());
+    moved("an answer", store.contest_version(&spring).await.unwrap());
+}
+
+on_both_databases!(
+    a_contest_keeps_its_problems_participants_tries_and_clarifications,
+    a_contest_version_moves_with_what_its_board_reads,
+);

@@ -1,0 +1,364 @@
+//! The contest load figure (issue 25): `cargo bench --bench contest`.
+//!
+//! A 3-hour ICPC contest with 200 teams, 8 problems and 3,000 submissions
+//! is generated from a fixed seed, then replayed against a server on
+//! 127.0.0.1:0 at 20× speed (9 minutes; `GRUNDY_BENCH_SPEEDUP=60` for a
+//! shorter run): each submission is stored with its time in the contest
+//! when the replay reaches it, and its result written through the store
+//! as a worker writes it (no program is run: judging 3,000 sources is not
+//! what is measured). Meanwhile clients poll the scoreboard page and the
+//! Contest API's scoreboard, and, as the baseline of the same run, the
+//! API's health check. At the end the API's board must equal the one
+//! computed from the generated history; the latencies are printed as
+//! p50/p99, with each one's ratio to the baseline's. Target: p99 under
+//! 100 ms. Nothing else is asserted; everything stops by itself.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use grundy::config::Config;
+use grundy::contest::scoreboard::scoreboard;
+use grundy::contest::{Attempt, Judged, Scoring, Team, Viewer};
+use grundy::context::Context;
+use grundy::judge::Report;
+use grundy::server::AppState;
+use grundy::store::{NewContest, NewSubmission, Queue, Store};
+use grundy::verdict::Verdict;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+
+const TEAMS: usize = 200;
+const SUBMISSIONS: usize = 3000;
+const LENGTH_MS: i64 = 3 * 3600 * 1000;
+const PROBLEMS: &[&str] = &[
+    "nim",
+    "anti-nim",
+    "staircase-nim",
+    "lasker-nim",
+    "split-nim",
+    "set-nim",
+    "euclid-game",
+    "plate-game",
+];
+/// Clients polling each scoreboard.
+const POLLERS: usize = 4;
+
+/// One submission of the generated history.
+struct Planned {
+    team: usize,
+    problem: usize,
+    /// From the start of the contest.
+    offset_ms: i64,
+    verdict: Verdict,
+}
+
+/// The history, the same on every run: teams of varied strength try
+/// problems of varied difficulty; a team stops trying a problem once
+/// accepted.
+fn history() -> Vec<Planned> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(25);
+    let strength: Vec<f64> = (0..TEAMS).map(|_| rng.gen_range(0.15..0.9)).collect();
+    let ease: Vec<f64> = (0..PROBLEMS.len()).map(|i| 0.9 - 0.09 * i as f64).collect();
+    let mut offsets: Vec<i64> = (0..SUBMISSIONS)
+        .map(|_| rng.gen_range(0..LENGTH_MS))
+        .collect();
+    offsets.sort_unstable();
+    let mut solved = vec![vec![false; PROBLEMS.len()]; TEAMS];
+    let mut out = Vec::with_capacity(SUBMISSIONS);
+    for offset_ms in offsets {
+        let team = rng.gen_range(0..TEAMS);
+        let open: Vec<usize> = (0..PROBLEMS.len()).filter(|&p| !solved[team][p]).collect();
+        let problem = if open.is_empty() {
+            rng.gen_range(0..PROBLEMS.len())
+        } else {
+            open[rng.gen_range(0..open.len())]
+        };
+        let roll: f64 = rng.gen();
+        let verdict = if roll < 0.05 {
+            Verdict::CE
+        } else if rng.gen::<f64>() < strength[team] * ease[problem] {
+            Verdict::AC
+        } else {
+            [Verdict::WA, Verdict::WA, Verdict::TLE, Verdict::RE][rng.gen_range(0..4)]
+        };
+        if verdict == Verdict::AC {
+            solved[team][problem] = true;
+        }
+        out.push(Planned {
+            team,
+            problem,
+            offset_ms,
+            verdict,
+        });
+    }
+    out
+}
+
+fn config(dir: &Path) -> std::path::PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
+    let body: String = shipped
+        .lines()
+        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    let path = dir.join("config.toml");
+    let head = format!(
+        "data_dir = {:?}\nproblems_dir = {:?}\n",
+        dir.join("var").display().to_string(),
+        repo.join("problems").display().to_string()
+    );
+    std::fs::write(&path, head + &body).expect("write config");
+    path
+}
+
+/// Latencies of one kind of request.
+#[derive(Default)]
+struct Samples(Vec<Duration>);
+
+impl Samples {
+    fn percentile(&mut self, p: f64) -> Duration {
+        self.0.sort_unstable();
+        if self.0.is_empty() {
+            return Duration::ZERO;
+        }
+        let at = ((self.0.len() - 1) as f64 * p).round() as usize;
+        self.0[at]
+    }
+}
+
+/// Polls `url` until `done`, timing each answer (which must be a 200).
+fn poll(url: String, auth: Option<String>, done: Arc<AtomicBool>) -> Samples {
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(60))
+        .build();
+    let mut samples = Samples::default();
+    while !done.load(Ordering::Relaxed) {
+        let started = Instant::now();
+        let mut req = agent.get(&url);
+        if let Some(a) = &auth {
+            req = req.set("Authorization", a);
+        }
+        let body = req
+            .call()
+            .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+            .into_string()
+            .expect("body");
+        samples.0.push(started.elapsed());
+        assert!(!body.is_empty());
+        // A browser's poll rate, not a flood: one request every 100 ms
+        // per client at most.
+        std::thread::sleep(Duration::from_millis(100).saturating_sub(started.elapsed()));
+    }
+    samples
+}
+
+fn main() {
+    let speedup: i64 = std::env::var("GRUNDY_BENCH_SPEEDUP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&s| s >= 1)
+        .unwrap_or(20);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = Config::load(&config(dir.path())).expect("config");
+    std::fs::create_dir_all(&config.data_dir).expect("data dir");
+    let rt = Arc::new(
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime"),
+    );
+    let store = rt
+        .block_on(Store::open(&config.database_url()))
+        .expect("store");
+
+    // The accounts: an admin (who reads the board whole) and the teams.
+    rt.block_on(store.add_user("judge", "unused", true))
+        .expect("admin");
+    let token = grundy::auth::new_token();
+    rt.block_on(store.add_token("judge", &token.hash, &token.prefix))
+        .expect("token");
+    let admin = format!("Bearer {}", token.token);
+    let mut teams = Vec::with_capacity(TEAMS);
+    for i in 0..TEAMS {
+        let name = format!("team{i:03}");
+        let id = rt
+            .block_on(store.add_user(&name, "unused", false))
+            .expect("team");
+        teams.push(Team { id, name });
+    }
+    teams.sort_by(|a, b| a.name.cmp(&b.name));
+    let start_ms = grundy::site::contests::now_ms();
+    let new = NewContest {
+        slug: "load".into(),
+        name: "Load".into(),
+        start_ms,
+        duration_s: LENGTH_MS / 1000,
+        freeze_s: 3600,
+        penalty_min: 20,
+        scoring: Scoring::Icpc,
+        participants: None,
+        problems: grundy::contest::labels(PROBLEMS.len())
+            .into_iter()
+            .zip(PROBLEMS)
+            .map(|(l, p)| (l, p.to_string()))
+            .collect(),
+    };
+    let contest_id = rt
+        .block_on(store.create_contest(&new, start_ms))
+        .expect("contest");
+
+    // The server: pages and APIs, no workers (results come from the replay).
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let state = AppState::new(Arc::new(Context::new(config)), store.clone());
+    let handle = rt.spawn(grundy::hosted::serve(listener, state, 0, async {
+        let _ = rx.await;
+    }));
+    let base = format!("http://{addr}");
+
+    let plan = history();
+    let done = Arc::new(AtomicBool::new(false));
+    let mut pollers = Vec::new();
+    for (kind, url, auth) in [
+        ("page", format!("{base}/contests/load/scoreboard"), None),
+        (
+            "api",
+            format!("{base}/api/contests/load/scoreboard"),
+            Some(admin.clone()),
+        ),
+        ("health", format!("{base}/api/v1/health"), None::<String>),
+    ] {
+        for _ in 0..POLLERS {
+            let (url, auth, done) = (url.clone(), auth.clone(), done.clone());
+            pollers.push((kind, std::thread::spawn(move || poll(url, auth, done))));
+        }
+    }
+
+    // The replay: each submission when its time comes, at `speedup`.
+    eprintln!(
+        "replaying {SUBMISSIONS} submissions by {TEAMS} teams over 3 h at {speedup}x ({} s)",
+        LENGTH_MS / speedup / 1000
+    );
+    let began = Instant::now();
+    let mut attempts = Vec::with_capacity(plan.len());
+    let mut write = Samples::default();
+    for p in &plan {
+        let due = Duration::from_millis((p.offset_ms / speedup) as u64);
+        std::thread::sleep(due.saturating_sub(began.elapsed()));
+        let team = &teams[p.team];
+        let at_ms = start_ms + p.offset_ms;
+        let started = Instant::now();
+        let id = rt
+            .block_on(store.insert_contest_submission(
+                NewSubmission {
+                    problem: PROBLEMS[p.problem],
+                    language: "c",
+                    source: b"int main(void) { return 0; }\n",
+                    user_id: Some(team.id),
+                },
+                contest_id,
+                at_ms,
+            ))
+            .expect("insert");
+        let lease = rt
+            .block_on(store.claim(id, Duration::from_secs(60)))
+            .expect("claim")
+            .expect("claimed");
+        let mut report = Report::failed(p.verdict, String::new());
+        report.score = if p.verdict == Verdict::AC { 100 } else { 0 };
+        assert!(rt.block_on(store.finish(lease, &report)).expect("finish"));
+        write.0.push(started.elapsed());
+        attempts.push(Attempt {
+            id,
+            team: team.id,
+            problem: PROBLEMS[p.problem].to_string(),
+            at_ms,
+            result: Some(Judged {
+                verdict: p.verdict,
+                score: report.score,
+                groups: Vec::new(),
+            }),
+        });
+    }
+    done.store(true, Ordering::Relaxed);
+    let mut samples: Vec<(&str, Samples)> = Vec::new();
+    for (kind, t) in pollers {
+        let s = t.join().expect("poller");
+        match samples.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, all)) => all.0.extend(s.0),
+            None => samples.push((kind, s)),
+        }
+    }
+
+    // The board the server shows must be the one the history gives.
+    let contest = rt
+        .block_on(store.contest("load"))
+        .expect("read")
+        .expect("there");
+    let now = grundy::site::contests::now_ms();
+    let expected = scoreboard(&contest, &teams, &attempts, Viewer::Admin, now);
+    let shown: Value = ureq::get(&format!("{base}/api/contests/load/scoreboard"))
+        .set("Authorization", &admin)
+        .call()
+        .expect("scoreboard")
+        .into_json()
+        .expect("json");
+    let rows = shown["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), expected.rows.len(), "rows on the board");
+    for (got, want) in rows.iter().zip(&expected.rows) {
+        let same = got["team_id"].as_str().and_then(|t| t.parse().ok()) == Some(want.team.id)
+            && got["rank"] == want.rank
+            && got["score"]["num_solved"] == want.solved
+            && got["score"]["total_time"] == want.penalty;
+        assert!(
+            same,
+            "the board differs from the history: {got} vs {want:?}"
+        );
+    }
+    let solved: u32 = expected.rows.iter().map(|r| r.solved).sum();
+    println!(
+        "scoreboard: {} rows equal to the history's ({solved} problems solved; leader {} with {})",
+        rows.len(),
+        expected.rows[0].team.name,
+        expected.rows[0].solved
+    );
+
+    let took = began.elapsed();
+    let mut base_line = Duration::ZERO;
+    for (kind, s) in &mut samples {
+        let (n, p50, p99) = (s.0.len(), s.percentile(0.5), s.percentile(0.99));
+        if *kind == "health" {
+            base_line = p50.max(Duration::from_micros(1));
+        }
+        println!(
+            "{kind:>6}: {n:>6} requests  p50 {:>8.2} ms  p99 {:>8.2} ms",
+            p50.as_secs_f64() * 1e3,
+            p99.as_secs_f64() * 1e3
+        );
+    }
+    for (kind, s) in &mut samples {
+        if *kind != "health" {
+            println!(
+                "{kind:>6}: p99 is {:.1}x the health check's p50 (the run's baseline); target p99 < 100 ms: {}",
+                s.percentile(0.99).as_secs_f64() / base_line.as_secs_f64(),
+                if s.percentile(0.99) < Duration::from_millis(100) { "met" } else { "NOT met" }
+            );
+        }
+    }
+    println!(
+        " write: {} submissions stored and judged through the store, p50 {:.2} ms p99 {:.2} ms; replay took {:.1} s",
+        write.0.len(),
+        write.percentile(0.5).as_secs_f64() * 1e3,
+        write.percentile(0.99).as_secs_f64() * 1e3,
+        took.as_secs_f64()
+    );
+    let _ = tx.send(());
+    let _ = rt.block_on(handle);
+}
