@@ -9,10 +9,12 @@ use super::{Error, NewSubmission, Store};
 use crate::contest::time::format_time;
 use crate::contest::Contest;
 
-/// What a contest's board and event feed depend on, as counts and latest
-/// changes: any submission stored, judged, re-queued or re-judged, any
-/// participant or account added, disabled or made admin, and any question
-/// asked or answered changes it.
+/// What a contest's board and event feed depend on, as counts, sums and
+/// latest changes: any submission stored, judged, re-queued or re-judged,
+/// any participant or account added, disabled or made admin, and any
+/// question asked or answered changes it. Participants and accounts are
+/// summed by id, not counted, so one taken out and another put in within
+/// one poll still change it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct ContestVersion {
     submissions: i64,
@@ -39,10 +41,10 @@ impl Store {
                 "SELECT COUNT(*) AS submissions, COALESCE(MAX(id), 0) AS last_id,
                         COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done,
                         COALESCE(MAX(finished_at), '') AS last_finished,
-                        (SELECT COUNT(*) FROM contest_participants WHERE contest_id = ?1)
-                            AS participants,
-                        (SELECT COUNT(*) FROM users WHERE NOT is_admin AND NOT disabled)
-                            AS accounts,
+                        (SELECT CAST(COALESCE(SUM(user_id), 0) AS BIGINT)
+                         FROM contest_participants WHERE contest_id = ?1) AS participants,
+                        (SELECT CAST(COALESCE(SUM(id), 0) AS BIGINT) FROM users
+                         WHERE NOT is_admin AND NOT disabled) AS accounts,
                         (SELECT COALESCE(MAX(id), 0) FROM users) AS last_account,
                         (SELECT COUNT(*) FROM clarifications WHERE contest_id = ?1)
                             AS questions,
