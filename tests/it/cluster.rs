@@ -209,7 +209,7 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
 
     // Kill worker A with SIGKILL while it holds a submission (bounded).
     let deadline = Instant::now() + Duration::from_secs(240);
-    let killed_holding = loop {
+    loop {
         let processes = rt.block_on(store.worker_processes()).unwrap();
         let holding = processes
             .iter()
@@ -218,10 +218,26 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
         if (holding && done >= 20) || Instant::now() > deadline {
             // SAFETY: a plain signal to our own child.
             unsafe { libc::kill(a_pid as i32, libc::SIGKILL) };
-            break holding;
+            break;
         }
         std::thread::sleep(Duration::from_millis(10));
-    };
+    }
+    // What A held when it died, from the database rather than from its
+    // last heartbeat (which may name a submission it had just finished):
+    // a submission still judging whose latest claim is A's. Read once A's
+    // last writes, if any were on their way, have landed.
+    std::thread::sleep(Duration::from_millis(500));
+    let mut latest: BTreeMap<i64, String> = BTreeMap::new();
+    for (id, _, worker) in rt.block_on(store.claims(None)).unwrap() {
+        latest.insert(id, worker);
+    }
+    let killed_holding = latest.iter().any(|(id, worker)| {
+        worker == &names[0]
+            && rt
+                .block_on(store.get_status(*id))
+                .unwrap()
+                .is_some_and(|s| s.status == grundy::store::Status::Judging)
+    });
 
     // Every submission ends done (bounded).
     let deadline = Instant::now() + Duration::from_secs(400);
