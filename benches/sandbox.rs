@@ -35,6 +35,8 @@ fn compile_c(dir: &Path, source: &str) {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
 }
 
+/// A run of `dir/main`, its directory shown at `/box/prog` as the judge
+/// shows a submission's.
 fn spec(dir: &Path, cwd: &Path, cpu: Duration) -> RunSpec {
     let limits = Limits::new(cpu, 256 << 20)
         .wall(cpu * 3 + Duration::from_secs(1))
@@ -42,7 +44,7 @@ fn spec(dir: &Path, cwd: &Path, cpu: Duration) -> RunSpec {
     RunSpec::new(dir.join("main"), cwd, limits)
         .stdout(Stdio::file(cwd.join("stdout")))
         .stderr(Stdio::file(cwd.join("stderr")))
-        .bind(Bind::read_only(dir))
+        .bind(Bind::read_only(dir).at("/box/prog"))
 }
 
 /// `cargo bench --bench sandbox [trivial|stability|compile]...` runs the

@@ -84,11 +84,7 @@ impl Inner {
             limits,
         };
         self.admit(&b)?;
-        b.wait_prepared()?;
-        if let Some(group) = &mut b.group {
-            // What building the box cost is not the run's.
-            group.reset();
-        }
+        b.wait_prepared(PREPARE_TIMEOUT)?;
         Ok(b)
     }
 
@@ -166,7 +162,7 @@ pub(super) fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-/// What the box's init reported.
+/// What the box's init reported about the current run.
 #[derive(Debug, Default)]
 pub(super) struct Report {
     /// The base file system is built; the box waits for its run.
@@ -174,14 +170,30 @@ pub(super) struct Report {
     pub(super) status: Option<libc::c_int>,
     /// The first failed step and its `errno`.
     pub(super) failure: Option<(Step, i32)>,
-    /// CPU microseconds and peak RSS (KiB) of init's reaped children,
-    /// and init's own peak RSS (KiB).
+    /// CPU microseconds and peak RSS (KiB) of the processes init reaped
+    /// in the run, and init's own peak RSS (KiB).
     pub(super) rusage: Option<(u64, u64, u64)>,
+    /// What a kept box's init reported after the run's status: cleaning
+    /// and arming for the next run, which are not this run's.
+    next: NextRun,
+}
+
+/// What a kept box reported about its next run, while the current one's
+/// report is still being read.
+#[derive(Debug, Default)]
+struct NextRun {
+    prepared: bool,
+    failure: Option<(Step, i32)>,
 }
 
 impl Report {
     fn add(&mut self, record: Record) {
+        let done = self.status.is_some();
         match record {
+            Record::Prepared if done => self.next.prepared = true,
+            Record::Failed { step, errno } if done => {
+                self.next.failure.get_or_insert((step, errno));
+            }
             Record::Prepared => self.prepared = true,
             Record::Status(status) => self.status = Some(status),
             Record::Failed { step, errno } => {
@@ -229,6 +241,17 @@ impl ReportReader {
         }
     }
 
+    /// Starts the report of a kept box's next run with what its init has
+    /// said about it so far.
+    pub(super) fn next_run(&mut self) {
+        let next = std::mem::take(&mut self.report.next);
+        self.report = Report {
+            prepared: next.prepared,
+            failure: next.failure,
+            ..Report::default()
+        };
+    }
+
     /// Reads whatever has arrived and takes in the complete records.
     pub(super) fn pump(&mut self) {
         let mut chunk = [0u8; 256];
@@ -267,19 +290,24 @@ impl std::ops::Deref for ReportReader {
 }
 
 impl Boxed {
-    /// Waits until init has built the base file system (or failed to).
-    fn wait_prepared(&mut self) -> Result<(), Error> {
+    /// Waits up to `timeout` until init has built the base file system, or
+    /// cleaned a kept box (or failed to). What building or cleaning the box
+    /// cost is then not counted against the run.
+    pub(super) fn wait_prepared(&mut self, timeout: Duration) -> Result<(), Error> {
         let start = Instant::now();
         loop {
-            let dead = self.poll(POLL);
+            let dead = self.poll(POLL.min(timeout));
             self.report.pump();
             if let Some(e) = self.report.error("a box") {
                 return Err(e);
             }
             if self.report.prepared {
+                if let Some(group) = &mut self.group {
+                    group.reset();
+                }
                 return Ok(());
             }
-            if dead || start.elapsed() > PREPARE_TIMEOUT {
+            if dead || start.elapsed() > timeout {
                 return Err(Error::Setup {
                     program: "a box".into(),
                     step: Step::Base.what(),

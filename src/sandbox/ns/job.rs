@@ -11,7 +11,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::boxed::Boxed;
 use super::plan::{
-    ancestors, locked_flags, nul_byte, rename, under, Entry, Item, RunMounts, SOURCE_FD,
+    ancestors, locked_flags, nul_byte, rename, under, Entry, Item, RunMounts, SOURCE_FD, WORK,
 };
 use super::Inner;
 use crate::sandbox::limits::{ProcessLimit, Rlimit};
@@ -38,6 +38,13 @@ pub(super) struct Job {
     pub(super) n_rlimits: usize,
     /// The core to pin the program to, or -1.
     pub(super) cpu: i64,
+    /// Init keeps the box for another run of the same mounts after this
+    /// one: it cleans the box, arms a new program's process and says it
+    /// is prepared again, instead of exiting.
+    pub(super) keep: bool,
+    /// The working directory is the box's own tmpfs ([`super::plan::WORK`]),
+    /// emptied between runs like `/tmp`.
+    pub(super) work_tmpfs: bool,
 }
 
 /// What a [`JobOp`] mounts.
@@ -356,7 +363,13 @@ fn mounts(
 
 impl Inner {
     /// Writes the run's [`Job`] into box `b`'s shared memory.
-    pub(super) fn load(&self, b: &Boxed, spec: &RunSpec, run: &RunMounts) -> Result<(), Error> {
+    pub(super) fn load(
+        &self,
+        b: &Boxed,
+        spec: &RunSpec,
+        run: &RunMounts,
+        keep: bool,
+    ) -> Result<(), Error> {
         let root = Path::new(OsStr::from_bytes(self.base.root.as_bytes()));
         let mut arena = Arena {
             shared: &b.shared,
@@ -397,6 +410,8 @@ impl Inner {
             rlimits: arena.put(rlimits.as_slice())?,
             n_rlimits: rlimits.as_slice().len(),
             cpu: spec.cpu.map_or(-1, |c| c as i64),
+            keep,
+            work_tmpfs: run.cwd == Path::new(WORK),
         };
         // SAFETY: `job_at` is aligned room for a Job in the mapping.
         unsafe { job_at.write(job) };

@@ -179,19 +179,19 @@ impl NamespaceSandbox {
         spec: &RunSpec,
         mounts: &RunMounts,
         stdio: [RawFd; 3],
-        program: &str,
+        (program, key, keep): (&str, Option<&str>, bool),
     ) -> Result<(Boxed, Instant), Error> {
         let mut tries = 0;
         loop {
             tries += 1;
             let attempt = if tries == 1 {
-                self.take(&spec.limits)
+                self.take(&spec.limits, key)
             } else {
                 self.inner
                     .prepare((spec.limits.memory, spec.limits.processes))
             };
             let failed = match attempt {
-                Ok(mut b) => match self.start(&mut b, spec, mounts, stdio, program) {
+                Ok(mut b) => match self.start(&mut b, spec, mounts, stdio, (program, keep)) {
                     Ok(start) => return Ok((b, start)),
                     Err(e) => {
                         self.discard(b);
@@ -211,17 +211,17 @@ impl NamespaceSandbox {
         }
     }
 
-    /// Loads the run into box `b` and lets it go; when its wall clock
-    /// started.
+    /// Loads the run into box `b` (to be kept for the next run if `keep`)
+    /// and lets it go; when its wall clock started.
     fn start(
         &self,
         b: &mut Boxed,
         spec: &RunSpec,
         mounts: &RunMounts,
         stdio: [RawFd; 3],
-        program: &str,
+        (program, keep): (&str, bool),
     ) -> Result<Instant, Error> {
-        self.inner.load(b, spec, mounts)?;
+        self.inner.load(b, spec, mounts, keep)?;
         b.set_limits(&spec.limits)?;
         let start = Instant::now();
         // SAFETY: plain system calls on descriptors that are open.
@@ -305,8 +305,12 @@ impl Runner for NamespaceSandbox {
         }
         let BoxStdio { fds, outputs } = open_box_stdio(spec)?;
         let mounts = self.inner.run_entries(spec)?;
+        let key = self.inner.reuse_key(&mounts);
+        // A run like a recent one (the next test of a submission) keeps
+        // its box for the one after.
+        let keep = key.as_deref().is_some_and(|k| self.repeats(k));
         let raw = fds.each_ref().map(AsRawFd::as_raw_fd);
-        let (mut b, start) = self.launch(spec, &mounts, raw, &program)?;
+        let (mut b, start) = self.launch(spec, &mounts, raw, (&program, key.as_deref(), keep))?;
         // The box holds its own copies now.
         drop(fds);
 
@@ -319,7 +323,13 @@ impl Runner for NamespaceSandbox {
         }
         let status = b.report.status;
         let m = measure(&b, &sampled);
-        self.discard(b);
+        // Only a box whose program ended by itself, within its limits, is
+        // kept: a box stopped from outside is dead or in doubt.
+        let clean = status.is_some() && stopped.is_none() && m.oom_kills == 0 && m.limit_hits == 0;
+        match key {
+            Some(key) if keep && clean => self.keep(key, b),
+            _ => self.discard(b),
+        }
         outputs.finish(spec.limits.output)?;
         if status.is_none() && stopped.is_none() && m.oom_kills == 0 {
             return Err(Error::Setup {

@@ -31,7 +31,10 @@ pub(super) struct Base {
     pub(super) paths: Vec<PathBuf>,
     /// Mount options of a run's working directory when the judge gives it
     /// none ([`WORK`]): a tmpfs as small as `/tmp`.
-    pub(super) work: String,
+    pub(super) work: CString,
+    /// Mount options of `/tmp`. A kept box mounts `/tmp` and [`WORK`]
+    /// afresh between runs.
+    pub(super) tmp: CString,
 }
 
 /// Where a run works when its working directory is not one of its
@@ -39,6 +42,8 @@ pub(super) struct Base {
 /// writes reaches the host's disk, however many files, and a neutral path
 /// says nothing of the judge's directories.
 pub(super) const WORK: &str = "/box/work";
+/// [`WORK`] for the child side.
+pub(super) const WORK_C: &std::ffi::CStr = c"/box/work";
 
 /// The largest directory [`crate::sandbox::Bind::at`] copies into a box
 /// (entries, bytes); a larger one is bound instead.
@@ -294,15 +299,12 @@ pub(super) fn ancestors(inside: &Path) -> Vec<PathBuf> {
 
 /// What every box sees: the system paths read-only, a size-bounded
 /// `/tmp`, `/proc`, a few devices and `/etc/passwd`, parents first.
-fn base_entries(system: &[PathBuf], tmp_size_mib: u64) -> Vec<(PathBuf, Entry)> {
+fn base_entries(system: &[PathBuf], tmp: &str) -> Vec<(PathBuf, Entry)> {
     let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
     for path in system {
         add_host(path, false, &mut entries);
     }
-    entries.push((
-        PathBuf::from("/tmp"),
-        Entry::Tmpfs(format!("size={tmp_size_mib}m,mode=1777")),
-    ));
+    entries.push((PathBuf::from("/tmp"), Entry::Tmpfs(tmp.to_string())));
     entries.push((PathBuf::from("/proc"), Entry::Proc));
     for dev in ["null", "zero", "full", "random", "urandom"] {
         entries.push((Path::new("/dev").join(dev), Entry::Dev(dev)));
@@ -423,7 +425,8 @@ impl Base {
             sources: 0,
         };
         let mut paths = Vec::new();
-        for (inside, entry) in base_entries(system, tmp_size_mib) {
+        let tmp = format!("size={tmp_size_mib}m,mode=1777");
+        for (inside, entry) in base_entries(system, &tmp) {
             writer.entry(&inside, entry)?;
             paths.push(inside);
         }
@@ -433,7 +436,8 @@ impl Base {
             ops: writer.ops,
             sources: writer.sources,
             paths,
-            work: format!("size={tmp_size_mib}m,mode=0777"),
+            work: cstr(format!("size={tmp_size_mib}m,mode=0777").as_bytes())?,
+            tmp: cstr(tmp.as_bytes())?,
         })
     }
 }
@@ -492,7 +496,7 @@ impl Inner {
         let inside = if covered {
             cwd
         } else {
-            entries.push((PathBuf::from(WORK), Entry::Tmpfs(self.base.work.clone())));
+            entries.push((PathBuf::from(WORK), Entry::Tmpfs(self.base.work.to_string_lossy().into_owned())));
             PathBuf::from(WORK)
         };
         entries.retain(|(at, _)| !self.base.paths.contains(at));
@@ -506,6 +510,75 @@ impl Inner {
             cwd: inside,
             renames,
         })
+    }
+
+    /// What a box kept after a run must match for another run to use it:
+    /// the run's mounts, each source named with the identity of what is
+    /// there now (device, inode, size, change time), so a host path that
+    /// was replaced or changed since is a new key. `None` when the run
+    /// may not share its box: it writes to the host (a writable bind, which
+    /// cleaning the box cannot empty), it mounts something inside `/tmp`
+    /// (which cleaning mounts afresh), or a cgroup v2 would measure it (its
+    /// peak cannot be started afresh).
+    pub(super) fn reuse_key(&self, run: &RunMounts) -> Option<String> {
+        use std::fmt::Write;
+        use std::os::unix::fs::MetadataExt;
+        let in_tmp = |at: &Path| at.starts_with("/tmp");
+        if self
+            .cgroups
+            .as_ref()
+            .is_some_and(|c| c.kind() == crate::sandbox::Measurement::CgroupV2)
+            || run.entries.iter().any(|(at, _)| in_tmp(at))
+            || run.copies.iter().any(|c| in_tmp(&c.inside))
+        {
+            return None;
+        }
+        let identity = |path: &Path| {
+            std::fs::metadata(path).ok().map(|m| {
+                format!(
+                    "{}:{}:{}:{}.{}:{:o}",
+                    m.dev(),
+                    m.ino(),
+                    m.size(),
+                    m.ctime(),
+                    m.ctime_nsec(),
+                    m.mode()
+                )
+            })
+        };
+        let mut key = format!("cwd {}\n", run.cwd.display());
+        for (at, entry) in &run.entries {
+            let _ = match entry {
+                Entry::Bind { writable: true, .. } => return None,
+                Entry::Bind { source, .. } => writeln!(
+                    key,
+                    "bind {} {} {}",
+                    at.display(),
+                    source.display(),
+                    identity(source)?
+                ),
+                Entry::Symlink(to) => writeln!(key, "link {} {}", at.display(), to.display()),
+                Entry::Tmpfs(options) => writeln!(key, "tmpfs {} {options}", at.display()),
+                Entry::Proc | Entry::Dev(_) | Entry::File(_) => return None,
+            };
+        }
+        for copy in &run.copies {
+            let _ = writeln!(key, "copy {} {}", copy.inside.display(), copy.kib);
+            for (at, item) in &copy.items {
+                let _ = match item {
+                    Item::Dir => writeln!(key, " dir {}", at.display()),
+                    Item::Symlink(to) => writeln!(key, " link {} {}", at.display(), to.display()),
+                    Item::File { source, mode } => writeln!(
+                        key,
+                        " file {} {} {mode:o} {}",
+                        at.display(),
+                        source.display(),
+                        identity(source)?
+                    ),
+                };
+            }
+        }
+        Some(key)
     }
 
     /// The box user must own its writable directories (when the judge is

@@ -2,6 +2,14 @@
 //! refill thread keeps [`POOL`] boxes ready; a run takes one (or waits
 //! for the one being prepared, or prepares its own); a reaper thread
 //! disposes of used boxes, off the runs' path.
+//!
+//! Boxes are also kept across runs, as isolate keeps a box across a
+//! submission's tests: a run whose mounts repeat those of a recent run
+//! (the same program on the next test) asks its box's init to stay, and
+//! after a clean ending the box waits here, keyed by those mounts, while
+//! init empties it and arms the next program's process. The next run with
+//! that key takes it instead of a fresh one. Kept boxes are few
+//! ([`KEPT`]) and short-lived ([`KEPT_FOR`]).
 
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -13,6 +21,14 @@ use crate::sandbox::{Error, Limits};
 
 /// How many boxes are kept prepared.
 const POOL: usize = 2;
+/// How many used boxes are kept for a next run of the same mounts.
+const KEPT: usize = 8;
+/// How long a used box is kept for a next run.
+const KEPT_FOR: Duration = Duration::from_secs(2);
+/// How many recent runs' mounts are remembered, to tell which runs repeat.
+const RECENT: usize = 16;
+/// How long a kept box may take to be cleaned before it is given up.
+const CLEAN_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Prepared boxes, and the limits the next ones are prepared with.
 pub(super) struct Pool {
@@ -25,6 +41,10 @@ pub(super) struct Pool {
 
 struct PoolState {
     ready: Vec<Boxed>,
+    /// Used boxes kept for a next run of the same mounts, oldest first.
+    kept: Vec<Kept>,
+    /// The mounts of recent runs (their reuse keys), latest last.
+    recent: Vec<String>,
     /// Memory and process limits of the latest run: most runs repeat them,
     /// so a box prepared with them needs no cgroup write when taken.
     limits: (u64, u64),
@@ -33,6 +53,13 @@ struct PoolState {
     /// A run is waiting for that box.
     awaited: bool,
     shutdown: bool,
+}
+
+/// A used box kept for a next run with the same key.
+struct Kept {
+    key: String,
+    boxed: Boxed,
+    since: Instant,
 }
 
 /// The pool's threads, started by the first run.
@@ -51,6 +78,8 @@ impl Pool {
         Pool {
             state: Mutex::new(PoolState {
                 ready: Vec::new(),
+                kept: Vec::new(),
+                recent: Vec::new(),
                 limits: (256 << 20, 64),
                 preparing: false,
                 awaited: false,
@@ -63,10 +92,74 @@ impl Pool {
 }
 
 impl NamespaceSandbox {
-    /// A prepared box for a run with `limits`: one from the pool, or a new
-    /// one when none is ready. Starts the pool's threads on first use.
-    pub(super) fn take(&self, limits: &Limits) -> Result<Boxed, Error> {
+    /// Whether a run with reuse key `key` should keep its box for the
+    /// next: whether a recent run had the same mounts.
+    pub(super) fn repeats(&self, key: &str) -> bool {
+        let mut state = lock(&self.pool.state);
+        let seen = match state.recent.iter().position(|k| k == key) {
+            Some(at) => {
+                let k = state.recent.remove(at);
+                state.recent.push(k);
+                true
+            }
+            None => {
+                state.recent.push(key.to_string());
+                false
+            }
+        };
+        if state.recent.len() > RECENT {
+            state.recent.remove(0);
+        }
+        seen
+    }
+
+    /// Keeps used box `b`, which ended its run cleanly, for the next run
+    /// with key `key`.
+    pub(super) fn keep(&self, key: String, b: Boxed) {
+        let old = {
+            let mut state = lock(&self.pool.state);
+            if state.shutdown {
+                Some(b)
+            } else {
+                state.kept.push(Kept {
+                    key,
+                    boxed: b,
+                    since: Instant::now(),
+                });
+                (state.kept.len() > KEPT).then(|| state.kept.remove(0).boxed)
+            }
+        };
+        if let Some(old) = old {
+            self.discard(old);
+        }
+    }
+
+    /// A kept box for key `key`, cleaned and armed for its next run.
+    fn take_kept(&self, key: &str) -> Option<Boxed> {
+        let mut b = {
+            let mut state = lock(&self.pool.state);
+            let at = state.kept.iter().rposition(|k| k.key == key)?;
+            state.kept.remove(at).boxed
+        };
+        b.report.next_run();
+        match b.wait_prepared(CLEAN_TIMEOUT) {
+            Ok(()) => Some(b),
+            Err(e) => {
+                tracing::warn!(error = %crate::errors::chain(&e), "a kept box failed to clean");
+                self.discard(b);
+                None
+            }
+        }
+    }
+
+    /// A prepared box for a run with `limits` (and reuse key `key`): a
+    /// kept one, one from the pool, or a new one when none is ready.
+    /// Starts the pool's threads on first use.
+    pub(super) fn take(&self, limits: &Limits, key: Option<&str>) -> Result<Boxed, Error> {
         self.start_workers();
+        if let Some(b) = key.and_then(|key| self.take_kept(key)) {
+            return Ok(b);
+        }
         let wanted = (limits.memory, limits.processes);
         let ready = {
             let mut state = lock(&self.pool.state);
@@ -110,9 +203,10 @@ impl NamespaceSandbox {
         // Dropping a box kills and reaps its init and removes its cgroup.
         let reaper = std::thread::spawn(move || done.into_iter().for_each(drop));
         let (inner, pool) = (Arc::clone(&self.inner), Arc::clone(&self.pool));
+        let expired = used.clone();
         // Boxes die with the thread that cloned them (PR_SET_PDEATHSIG):
         // this one lives as long as the sandbox.
-        let refill = std::thread::spawn(move || refill(&inner, &pool));
+        let refill = std::thread::spawn(move || refill(&inner, &pool, &expired));
         *workers = Some(Workers {
             refill,
             reaper,
@@ -134,16 +228,29 @@ impl NamespaceSandbox {
     }
 }
 
-/// The refill thread: keeps [`POOL`] boxes prepared until shutdown.
-fn refill(inner: &Inner, pool: &Pool) {
+/// The refill thread: keeps [`POOL`] boxes prepared until shutdown, and
+/// hands kept boxes unused for [`KEPT_FOR`] to the reaper.
+fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
     loop {
         let limits = {
             let mut state = lock(&pool.state);
-            while !state.shutdown && state.ready.len() >= POOL {
+            loop {
+                let now = Instant::now();
+                while state
+                    .kept
+                    .first()
+                    .is_some_and(|k| now.duration_since(k.since) > KEPT_FOR)
+                {
+                    let _ = expired.send(state.kept.remove(0).boxed);
+                }
+                if state.shutdown || state.ready.len() < POOL {
+                    break;
+                }
                 state = pool
                     .wake
-                    .wait(state)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    .wait_timeout(state, KEPT_FOR / 2)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .0;
             }
             if state.shutdown {
                 return;
@@ -185,8 +292,15 @@ impl Drop for NamespaceSandbox {
         let workers = lock(&self.workers).take();
         if let Some(w) = workers {
             let _ = w.refill.join();
-            let ready = std::mem::take(&mut lock(&self.pool.state).ready);
+            let (ready, kept) = {
+                let mut state = lock(&self.pool.state);
+                (
+                    std::mem::take(&mut state.ready),
+                    std::mem::take(&mut state.kept),
+                )
+            };
             drop(ready);
+            drop(kept);
             drop(w.used);
             let _ = w.reaper.join();
         }

@@ -64,6 +64,8 @@ steps! {
     Job => "receiving the run",
     Base => "preparing the box's file system",
     Copy => "copying a file into the box",
+    Clean => "cleaning the box for its next run",
+    Ipc => "giving the run fresh IPC",
 }
 
 impl Step {

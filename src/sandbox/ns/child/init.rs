@@ -8,7 +8,7 @@ use super::mounts::{
 use super::program::program;
 use super::{become_box_user, check, close_all_but, fail, raw_clone, Prep};
 use crate::sandbox::ns::job::{slice, Job, JobKind};
-use crate::sandbox::ns::plan::{Op, SOURCE_FD};
+use crate::sandbox::ns::plan::{Op, SOURCE_FD, WORK_C};
 use crate::sandbox::ns::wire::{self, Control, Record, Step};
 use crate::sandbox::ns::Users;
 
@@ -33,7 +33,9 @@ unsafe fn spawn(
 
 /// The box's init (PID 1 of its namespace): builds the base file system,
 /// arms the program's process, waits for its run, adds the run's mounts,
-/// enters the root, lets the program go, reaps everything, reports.
+/// enters the root, lets the program go, reaps everything, reports. A
+/// kept box ([`Job::keep`]) then cleans itself, arms the next program's
+/// process and waits for the next run of the same mounts.
 ///
 /// # Safety
 /// Only in the child of the fork-like clone in `Inner::clone_init`.
@@ -47,33 +49,77 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         report,
         Step::Hostname,
     );
-    let (stub, to_stub) = arm_program(prep);
-    let mut msg = [0u8; Record::MAX];
-    let len = Record::Prepared.encode(&mut msg);
-    libc::write(report, msg.as_ptr().cast(), len);
+    let (mut stub, mut to_stub) = arm_program(prep, false);
+    say_prepared(report);
 
     // The run: its description in shared memory, its stdio on the socket.
-    let Some(stdio) = wire::receive_run(prep.control) else {
+    let Some(mut stdio) = wire::receive_run(prep.control) else {
         // The judge dropped the box unused.
         libc::_exit(0)
     };
-    let job = &*prep.job;
-    add_run_mounts(prep, job);
+    // The job is read again for every run: the judge rewrites it between
+    // them. The first run's mounts stay for the box's later runs.
+    add_run_mounts(prep, &*prep.job);
     enter_root(prep);
-    if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
-        // The program's threads and children inherit it; it cannot undo
-        // it (seccomp). A core the machine took away since is no pinning.
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(job.cpu as usize, &mut set);
-        libc::sched_setaffinity(stub, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    loop {
+        let job = &*prep.job;
+        if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
+            // The program's threads and children inherit it; it cannot
+            // undo it (seccomp). A core the machine took away since is no
+            // pinning.
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(job.cpu as usize, &mut set);
+            libc::sched_setaffinity(stub, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+        // The file system is ready: the program may go.
+        if wire::send_run(to_stub, &stdio) != 1 {
+            fail(report, Step::Job);
+        }
+        // Init keeps only its channels: the run's stdio are the program's
+        // alone (a pipe's reader must see its end when the program's does).
+        close_all_but(&[report, prep.control]);
+        reap_and_report(stub, report);
+        if !job.keep {
+            libc::_exit(0);
+        }
+        clean(prep, job);
+        (stub, to_stub) = arm_program(prep, true);
+        say_prepared(report);
+        match wire::receive_run(prep.control) {
+            Some(next) => stdio = next,
+            None => libc::_exit(0),
+        }
     }
-    // The file system is ready: the program may go.
-    if wire::send_run(to_stub, &stdio) != 1 {
-        fail(report, Step::Job);
+}
+
+unsafe fn say_prepared(report: RawFd) {
+    let mut msg = [0u8; Record::MAX];
+    let len = Record::Prepared.encode(&mut msg);
+    libc::write(report, msg.as_ptr().cast(), len);
+}
+
+/// Empties what a run could write, for the next run of a kept box: `/tmp`
+/// and the working directory's tmpfs are mounted afresh (the old ones,
+/// with everything in them, go with their last reference). Every process
+/// of the run is gone by now, and with them its sockets; System V and
+/// POSIX IPC are left behind in the run's own IPC namespace.
+unsafe fn clean(prep: &Prep, job: &Job) {
+    let report = prep.report;
+    let mut scratch = [(c"/tmp", prep.base.tmp.as_ptr()); 2];
+    let n = if job.work_tmpfs {
+        scratch[1] = (WORK_C, prep.base.work.as_ptr());
+        2
+    } else {
+        1
+    };
+    for (target, options) in &scratch[..n] {
+        check(
+            libc::umount2(target.as_ptr(), libc::MNT_DETACH),
+            report,
+            Step::Clean,
+        );
+        mount_tmpfs(target.as_ptr(), *options, report, Step::Clean);
     }
-    // Init keeps only the report pipe.
-    close_all_but(&[report]);
-    reap_and_report(stub, report)
 }
 
 /// Dies with the judge's thread, keeps only its own descriptors, waits
@@ -148,7 +194,9 @@ unsafe fn limit_namespace_counts() {
         (c"/proc/sys/user/max_mnt_namespaces", b"0"),
         (c"/proc/sys/user/max_net_namespaces", b"0"),
         (c"/proc/sys/user/max_pid_namespaces", b"0"),
-        (c"/proc/sys/user/max_ipc_namespaces", b"0"),
+        // Init's program processes make one each in a kept box (runs
+        // after the first); the program itself can make none.
+        (c"/proc/sys/user/max_ipc_namespaces", b"256"),
         (c"/proc/sys/user/max_uts_namespaces", b"0"),
         (c"/proc/sys/user/max_cgroup_namespaces", b"0"),
         (c"/proc/sys/user/max_time_namespaces", b"0"),
@@ -196,9 +244,11 @@ unsafe fn build_base_by_helper(prep: &Prep) {
 /// Forks the program's process, which arms itself (box user, no
 /// capabilities, seccomp) while the box waits: only its exec is left for
 /// the run. Its root and working directory are the old root, which
-/// `pivot_root` moves to the new one. Returns its pid and init's end of
-/// the socket to it, once it is armed.
-unsafe fn arm_program(prep: &Prep) -> (libc::pid_t, RawFd) {
+/// `pivot_root` moves to the new one (or, in a kept box, the box's root).
+/// With `fresh_ipc` it makes its own IPC namespace, so that nothing of an
+/// earlier run's System V or POSIX IPC reaches it. Returns its pid and
+/// init's end of the socket to it, once it is armed.
+unsafe fn arm_program(prep: &Prep, fresh_ipc: bool) -> (libc::pid_t, RawFd) {
     let report = prep.report;
     check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
     let mut pair = [0; 2];
@@ -214,7 +264,7 @@ unsafe fn arm_program(prep: &Prep) -> (libc::pid_t, RawFd) {
     let [to_stub, stub_end] = pair;
     let stub = raw_clone(0, std::ptr::null_mut());
     if stub == 0 {
-        program(prep, stub_end);
+        program(prep, stub_end, fresh_ipc);
     }
     if stub < 0 {
         fail(report, Step::Fork);
@@ -296,12 +346,22 @@ unsafe fn enter_root(prep: &Prep) {
 
 /// Reaps every process until the program (`child`) ends, kills the rest
 /// of the namespace, reports the program's status and the rusage of what
-/// was reaped, and exits.
-unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) -> ! {
+/// was reaped in this run, then reaps what was killed: nothing of the run
+/// is left.
+unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) {
     let mut program_status = None;
+    // Each reaped process's own usage and its reaped children's.
+    let us = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000 + tv.tv_usec as u64;
+    let (mut user_us, mut system_us, mut max_rss_kib) = (0, 0, 0);
     loop {
         let mut status = 0;
-        let r = libc::waitpid(-1, &mut status, libc::__WALL);
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let r = libc::wait4(-1, &mut status, libc::__WALL, &mut usage);
+        if r > 0 {
+            user_us += us(usage.ru_utime);
+            system_us += us(usage.ru_stime);
+            max_rss_kib = max_rss_kib.max(usage.ru_maxrss as u64);
+        }
         if r == child {
             program_status = Some(status);
             break;
@@ -312,19 +372,16 @@ unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) -> ! {
     }
     // Nothing outlives the program: kill the rest of the namespace.
     libc::kill(-1, libc::SIGKILL);
-    let mut usage: libc::rusage = std::mem::zeroed();
-    libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
     let mut own: libc::rusage = std::mem::zeroed();
     libc::getrusage(libc::RUSAGE_SELF, &mut own);
-    let us = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000 + tv.tv_usec as u64;
     // One write, so the judge wakes once. (Each record is at most
     // `Record::MAX` bytes, so the slices below are in bounds.)
     let mut msg = [0u8; 2 * Record::MAX];
     let mut one = [0u8; Record::MAX];
     let n = Record::Usage {
-        user_us: us(usage.ru_utime),
-        system_us: us(usage.ru_stime),
-        max_rss_kib: usage.ru_maxrss as u64,
+        user_us,
+        system_us,
+        max_rss_kib,
         inherited_kib: own.ru_maxrss as u64,
     }
     .encode(&mut one);
@@ -336,7 +393,14 @@ unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) -> ! {
         len += n;
     }
     libc::write(report, msg.as_ptr().cast(), len);
-    libc::_exit(0)
+    loop {
+        let mut status = 0;
+        if libc::waitpid(-1, &mut status, libc::__WALL) < 0
+            && *libc::__errno_location() != libc::EINTR
+        {
+            break;
+        }
+    }
 }
 
 extern "C" fn base_entry(prep: *mut libc::c_void) -> libc::c_int {
