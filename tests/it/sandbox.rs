@@ -24,6 +24,8 @@ use grundy::verdict::Verdict;
 
 use super::lang::compile_c;
 
+mod kept;
+
 /// The best sandbox of this machine, or `None` (and a loud message) when
 /// it cannot isolate. `GRUNDY_TEST_TIER=root-namespaces` (or
 /// `user-namespace`) runs the corpus against that tier only, so a machine

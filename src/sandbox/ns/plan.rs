@@ -496,7 +496,10 @@ impl Inner {
         let inside = if covered {
             cwd
         } else {
-            entries.push((PathBuf::from(WORK), Entry::Tmpfs(self.base.work.to_string_lossy().into_owned())));
+            entries.push((
+                PathBuf::from(WORK),
+                Entry::Tmpfs(self.base.work.to_string_lossy().into_owned()),
+            ));
             PathBuf::from(WORK)
         };
         entries.retain(|(at, _)| !self.base.paths.contains(at));
