@@ -137,9 +137,26 @@
 //!   ready box (or prepares one itself when none is, or waits for the one
 //!   being prepared), sends it its description, and hands the used box to
 //!   a reaper thread, which kills and reaps init and removes the cgroup.
-//!   Every box serves exactly one run: nothing of one run's namespaces,
-//!   processes or files is seen by another. What building a box costs is
-//!   not counted in the run's CPU time (counters restart once it is ready).
+//!   What building a box costs is not counted in the run's CPU time
+//!   (counters restart once it is ready).
+//! * **A box is kept across a submission's tests**, as isolate keeps one
+//!   between `--init` and `--cleanup`. Setting up namespaces and mounts is
+//!   most of a box's cost, and it grew with the number of boxes set up at
+//!   once (the kernel serialises namespace and mount creation and teardown
+//!   on global locks and RCU grace periods), so a run whose mounts repeat a
+//!   recent run's (the same program, the next test) asks init to stay.
+//!   After the program ends by itself within its limits, init kills what
+//!   is left, reaps it, reports, mounts `/tmp` and the working directory's
+//!   tmpfs afresh, forks and arms the next program's process in a fresh IPC
+//!   namespace (System V and POSIX IPC cannot outlive a run), and waits.
+//!   The box waits in the pool under a key of its mounts, sources named by
+//!   device, inode, size and change time, so a replaced file is a new key;
+//!   runs that write to the host (a writable bind), mount inside `/tmp`,
+//!   or are measured by cgroup v2 (whose peak cannot restart) never share.
+//!   A box stopped at a limit, or one that fails to clean within a second,
+//!   is discarded. Usage is summed per run from `wait4`, and cgroup v1
+//!   counters and peak restart per run: nothing of one run is seen or
+//!   counted by another (`tests/it/sandbox/kept.rs`).
 //! * **No allocation in the child.** The zygote is a fork of a
 //!   multi-threaded judge, so in it and in every process cloned from it
 //!   nothing may allocate or take a lock (even

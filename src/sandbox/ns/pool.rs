@@ -8,8 +8,9 @@
 //! (the same program on the next test) asks its box's init to stay, and
 //! after a clean ending the box waits here, keyed by those mounts, while
 //! init empties it and arms the next program's process. The next run with
-//! that key takes it instead of a fresh one. Kept boxes are few
-//! ([`KEPT`]) and short-lived ([`KEPT_FOR`]).
+//! that key takes it instead of a fresh one. Kept boxes are few (two a
+//! core: one for each worker's submission, with room for its interactor)
+//! and short-lived ([`KEPT_FOR`]).
 
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -21,12 +22,8 @@ use crate::sandbox::{Error, Limits};
 
 /// How many boxes are kept prepared.
 const POOL: usize = 2;
-/// How many used boxes are kept for a next run of the same mounts.
-const KEPT: usize = 8;
 /// How long a used box is kept for a next run.
 const KEPT_FOR: Duration = Duration::from_secs(2);
-/// How many recent runs' mounts are remembered, to tell which runs repeat.
-const RECENT: usize = 16;
 /// How long a kept box may take to be cleaned before it is given up.
 const CLEAN_TIMEOUT: Duration = Duration::from_secs(1);
 
@@ -37,6 +34,8 @@ pub(super) struct Pool {
     wake: Condvar,
     /// Wakes runs waiting for a box the refill thread is preparing.
     ready: Condvar,
+    /// How many used boxes are kept for a next run of the same mounts.
+    kept_max: usize,
 }
 
 struct PoolState {
@@ -87,6 +86,9 @@ impl Pool {
             }),
             wake: Condvar::new(),
             ready: Condvar::new(),
+            kept_max: std::thread::available_parallelism()
+                .map_or(8, |n| 2 * n.get())
+                .clamp(8, 128),
         }
     }
 }
@@ -107,7 +109,8 @@ impl NamespaceSandbox {
                 false
             }
         };
-        if state.recent.len() > RECENT {
+        // Twice as many as are kept: a key is remembered before its box is.
+        if state.recent.len() > 2 * self.pool.kept_max {
             state.recent.remove(0);
         }
         seen
@@ -126,7 +129,7 @@ impl NamespaceSandbox {
                     boxed: b,
                     since: Instant::now(),
                 });
-                (state.kept.len() > KEPT).then(|| state.kept.remove(0).boxed)
+                (state.kept.len() > self.pool.kept_max).then(|| state.kept.remove(0).boxed)
             }
         };
         if let Some(old) = old {
