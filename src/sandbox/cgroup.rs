@@ -70,6 +70,9 @@ pub struct RunGroup {
     /// readings (v2 counters cannot be reset).
     base: Usage,
     counters: Counters,
+    /// The last reset restarted the peak: v1 always; v2 where
+    /// `memory.peak` takes a reset for its descriptor (Linux 6.12).
+    peak_restarted: bool,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -101,6 +104,28 @@ struct Counter(Option<std::fs::File>);
 impl Counter {
     fn open(path: &Path) -> Counter {
         Counter(std::fs::File::open(path).ok())
+    }
+
+    /// Opened for reading and writing where it may be (a v2 peak that
+    /// takes a reset), for reading otherwise.
+    fn open_writable(path: &Path) -> Counter {
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+        {
+            Ok(file) => Counter(Some(file)),
+            Err(_) => Counter::open(path),
+        }
+    }
+
+    /// Restarts a v2 peak for later reads through this descriptor;
+    /// whether the kernel took it.
+    fn restart_peak(&self) -> bool {
+        use std::io::Write;
+        self.0
+            .as_ref()
+            .is_some_and(|mut f| f.write_all(b"reset\n").is_ok())
     }
 
     fn text(&self) -> Option<String> {
@@ -360,12 +385,13 @@ impl Cgroups {
                     base: Usage::default(),
                     counters: Counters {
                         cpu: Counter::open(&dir.join("cpu.stat")),
-                        peak: Counter::open(&dir.join("memory.peak")),
+                        peak: Counter::open_writable(&dir.join("memory.peak")),
                         events: Counter::open(&dir.join("memory.events")),
                         failcnt: Counter(None),
                     },
                     dirs: vec![dir.clone()],
                     pids: *pids,
+                    peak_restarted: false,
                 };
                 // Absent when swap is not accounted: nothing to limit then.
                 let _ = std::fs::write(dir.join("memory.swap.max"), "0");
@@ -402,6 +428,7 @@ impl Cgroups {
                     },
                     dirs,
                     pids: true,
+                    peak_restarted: false,
                 };
                 let _ = std::fs::write(group.dirs[0].join("memory.swappiness"), "0");
                 group.set_limits(u64::MAX, memory, processes)?;
@@ -465,15 +492,25 @@ impl RunGroup {
         )
     }
 
-    /// Starts counting afresh: what the group used so far (building a box)
-    /// is not the run's. Resets the v1 peak; a v2 peak keeps its history.
+    /// Starts counting afresh: what the group used so far (building a box,
+    /// or a kept box's earlier run) is not the run's. Restarts the v1 peak,
+    /// and the v2 peak where the kernel can (see [`RunGroup::peak_restarted`]).
     pub fn reset(&mut self) {
-        if self.kind == Measurement::CgroupV1 {
-            let _ = std::fs::write(self.dirs[0].join("memory.max_usage_in_bytes"), "0");
-        }
+        self.peak_restarted = match self.kind {
+            Measurement::CgroupV1 => {
+                std::fs::write(self.dirs[0].join("memory.max_usage_in_bytes"), "0").is_ok()
+            }
+            _ => self.counters.peak.restart_peak(),
+        };
         self.base = Usage::default();
         self.base = self.usage();
         self.base.peak_bytes = None;
+    }
+
+    /// Whether the last [`RunGroup::reset`] restarted the peak: a group
+    /// whose peak keeps an earlier run's cannot measure another run.
+    pub fn peak_restarted(&self) -> bool {
+        self.peak_restarted
     }
 
     /// CPU time of the whole tree so far, nanoseconds.

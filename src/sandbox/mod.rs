@@ -151,10 +151,11 @@
 //!   namespace (System V and POSIX IPC cannot outlive a run), and waits.
 //!   The box waits in the pool under a key of its mounts, sources named by
 //!   device, inode, size and change time, so a replaced file is a new key;
-//!   runs that write to the host (a writable bind), mount inside `/tmp`,
-//!   or are measured by cgroup v2 (whose peak cannot restart) never share.
+//!   runs that write to the host (a writable bind) or mount inside `/tmp`
+//!   never share, nor boxes whose cgroup v2 cannot restart `memory.peak`
+//!   (before Linux 6.12).
 //!   A box stopped at a limit, or one that fails to clean within a second,
-//!   is discarded. Usage is summed per run from `wait4`, and cgroup v1
+//!   is discarded. Usage is summed per run from `wait4`, and cgroup
 //!   counters and peak restart per run: nothing of one run is seen or
 //!   counted by another (`tests/it/sandbox/kept.rs`).
 //! * **No allocation in the child.** The zygote is a fork of a

@@ -46,7 +46,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::cgroup::Cgroups;
+use super::cgroup::{Cgroups, RunGroup};
 use super::outcome::{classify, rusage_peak_kib, Ending, RusagePeak, Stopped};
 use super::seccomp::Filter;
 use super::stdio::{open_box_stdio, BoxStdio};
@@ -324,8 +324,13 @@ impl Runner for NamespaceSandbox {
         let status = b.report.status;
         let m = measure(&b, &sampled);
         // Only a box whose program ended by itself, within its limits, is
-        // kept: a box stopped from outside is dead or in doubt.
-        let clean = status.is_some() && stopped.is_none() && m.oom_kills == 0 && m.limit_hits == 0;
+        // kept (a box stopped from outside is dead or in doubt), and only
+        // where the next run's peak memory can be told from this one's.
+        let clean = status.is_some()
+            && stopped.is_none()
+            && m.oom_kills == 0
+            && m.limit_hits == 0
+            && b.group.as_ref().is_none_or(RunGroup::peak_restarted);
         match key {
             Some(key) if keep && clean => self.keep(key, b),
             _ => self.discard(b),

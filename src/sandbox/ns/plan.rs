@@ -520,18 +520,14 @@ impl Inner {
     /// there now (device, inode, size, change time), so a host path that
     /// was replaced or changed since is a new key. `None` when the run
     /// may not share its box: it writes to the host (a writable bind, which
-    /// cleaning the box cannot empty), it mounts something inside `/tmp`
-    /// (which cleaning mounts afresh), or a cgroup v2 would measure it (its
-    /// peak cannot be started afresh).
+    /// cleaning the box cannot empty) or mounts something inside `/tmp`
+    /// (which cleaning mounts afresh). (A box whose cgroup cannot restart
+    /// its peak is not kept either: see `NamespaceSandbox::run`.)
     pub(super) fn reuse_key(&self, run: &RunMounts) -> Option<String> {
         use std::fmt::Write;
         use std::os::unix::fs::MetadataExt;
         let in_tmp = |at: &Path| at.starts_with("/tmp");
-        if self
-            .cgroups
-            .as_ref()
-            .is_some_and(|c| c.kind() == crate::sandbox::Measurement::CgroupV2)
-            || run.entries.iter().any(|(at, _)| in_tmp(at))
+        if run.entries.iter().any(|(at, _)| in_tmp(at))
             || run.copies.iter().any(|c| in_tmp(&c.inside))
         {
             return None;
