@@ -253,3 +253,50 @@ int main(void) {
     after.assert_exited_ok();
     assert!(after.stdout.ends_with(" new\n"), "{}", after.stdout);
 }
+
+#[test]
+fn a_run_cannot_slow_the_next_runs_of_its_box() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    printf("pid %d ", getpid());
+    if (argc > 1 && strcmp(argv[1], "lower") == 0) {
+        /* Init outlives the run in a kept box, and the next run's process
+           is forked from it: lower its priority, and its user's. */
+        struct sched_param p = {0};
+        int denied = 0;
+        denied += setpriority(PRIO_PROCESS, 1, 19) != 0 && errno == EPERM;
+        denied += setpriority(PRIO_USER, 0, 19) != 0 && errno == EPERM;
+        denied += sched_setscheduler(1, SCHED_IDLE, &p) != 0 && errno == EPERM;
+        /* Its own are its own to lower. */
+        int own = setpriority(PRIO_PROCESS, 0, 5) == 0;
+        printf("denied %d own %d\n", denied, own);
+        return 0;
+    }
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);
+    printf("nice %d policy %d\n", nice, sched_getscheduler(0));
+    return 0;
+}"#,
+    );
+    let (lowered, next) = in_one_box(sb.as_ref(), &fx, &["lower"], &["look"]);
+    assert!(
+        lowered.stdout.ends_with("denied 3 own 1\n"),
+        "{}",
+        lowered.stdout
+    );
+    assert!(
+        next.stdout
+            .ends_with(&format!("nice 0 policy {}\n", libc::SCHED_OTHER)),
+        "a run changed the next run's scheduling: {}",
+        next.stdout
+    );
+}
