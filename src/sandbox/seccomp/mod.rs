@@ -37,7 +37,7 @@ const SECCOMP_RET_ALLOW: u32 = 0x7fff_0000;
 /// Offsets in `struct seccomp_data`.
 const OFF_NR: u32 = 0;
 /// `setpriority`'s and `ioprio_set`'s "every process of this user".
-const PRIO_USER: u32 = libc::PRIO_USER as u32;
+const PRIO_USER: u32 = libc::PRIO_USER;
 const IOPRIO_WHO_USER: u32 = 3;
 const OFF_ARCH: u32 = 4;
 /// The low 32 bits of the first argument (little endian).
