@@ -131,6 +131,23 @@ impl Ran {
 }
 
 fn run(runner: &dyn Runner, fixture: &Fixture, args: &[&str], limits: Limits) -> Ran {
+    run_bound(
+        runner,
+        fixture,
+        Bind::read_only(fixture.path()),
+        args,
+        limits,
+    )
+}
+
+/// [`run`] with the fixture's directory shown in the box by `bind`.
+fn run_bound(
+    runner: &dyn Runner,
+    fixture: &Fixture,
+    bind: Bind,
+    args: &[&str],
+    limits: Limits,
+) -> Ran {
     let cwd = tempfile::Builder::new()
         .prefix("grundy-run-")
         .tempdir()
@@ -141,7 +158,7 @@ fn run(runner: &dyn Runner, fixture: &Fixture, args: &[&str], limits: Limits) ->
         .envs(grundy::lang::base_env())
         .stdout(Stdio::file(capture.path().join("stdout")))
         .stderr(Stdio::file(capture.path().join("stderr")))
-        .bind(Bind::read_only(fixture.path()));
+        .bind(bind);
     let start = Instant::now();
     let outcome = runner.run(&spec).expect("the sandbox itself must not fail");
     let elapsed = start.elapsed();

@@ -5,36 +5,20 @@
 //! has a higher pid), and checks that nothing of the earlier run reached
 //! it, measurements included.
 
-use std::path::Path;
 use std::time::Duration;
 
-use grundy::sandbox::{Bind, Limits, Measurement, RunSpec, Runner, Stdio, Termination};
+use grundy::sandbox::{Bind, Limits, Measurement, Runner, Termination};
 
 use super::{
-    assert_no_leftovers, boxed, boxed_with_tiers, limits, marker, Fixture, Ran, NAME_SELF,
+    assert_no_leftovers, boxed, boxed_with_tiers, limits, marker, run_bound, Fixture, Ran,
+    NAME_SELF,
 };
 
 /// Runs `fixture` with its directory at `/box/prog`, as the judge shows a
 /// submission's (a path outside `/tmp`, so its box can be kept).
 fn run_kept(runner: &dyn Runner, fixture: &Fixture, args: &[&str], limits: Limits) -> Ran {
-    let cwd = tempfile::tempdir().unwrap();
-    let capture = tempfile::tempdir().unwrap();
-    let spec = RunSpec::new(fixture.path().join("main"), cwd.path(), limits)
-        .args(args.iter().copied())
-        .envs(grundy::lang::base_env())
-        .stdout(Stdio::file(capture.path().join("stdout")))
-        .stderr(Stdio::file(capture.path().join("stderr")))
-        .bind(Bind::read_only(fixture.path()).at("/box/prog"));
-    let start = std::time::Instant::now();
-    let outcome = runner.run(&spec).expect("the sandbox itself must not fail");
-    let read =
-        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
-    Ran {
-        outcome,
-        stdout: read(&capture.path().join("stdout")),
-        stderr: read(&capture.path().join("stderr")),
-        elapsed: start.elapsed(),
-    }
+    let bind = Bind::read_only(fixture.path()).at("/box/prog");
+    run_bound(runner, fixture, bind, args, limits)
 }
 
 /// The pid a fixture printed first (`pid N ...`).
