@@ -13,6 +13,8 @@
 //! p50/p99, with each one's ratio to the baseline's. Target: p99 under
 //! 100 ms. Nothing else is asserted; everything stops by itself.
 
+mod common;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -97,21 +99,7 @@ fn history() -> Vec<Planned> {
 }
 
 fn config(dir: &Path) -> std::path::PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
-    let body: String = shipped
-        .lines()
-        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
-        .map(|l| l.to_string() + "\n")
-        .collect();
-    let path = dir.join("config.toml");
-    let head = format!(
-        "data_dir = {:?}\nproblems_dir = {:?}\n",
-        dir.join("var").display().to_string(),
-        repo.join("problems").display().to_string()
-    );
-    std::fs::write(&path, head + &body).expect("write config");
-    path
+    common::config(dir, &dir.join("var"), None, str::to_owned)
 }
 
 /// Latencies of one kind of request.

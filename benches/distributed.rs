@@ -10,10 +10,11 @@
 //! PostgreSQL runs as a throwaway cluster of the bench's own (Unix socket
 //! in a temporary directory); without it the bench says so and stops.
 
+mod common;
 #[path = "../tests/it/pg_cluster.rs"]
 mod pg_cluster;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -87,32 +88,6 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
-/// The shipped config.toml with the repository's problems, `data` and `db`.
-fn config(dir: &Path, data: &Path, db: &str) -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
-    let body: String = shipped
-        .lines()
-        .filter(|l| {
-            !l.starts_with("data_dir")
-                && !l.starts_with("problems_dir")
-                && !l.starts_with("database_url")
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let path = dir.join("config.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "data_dir = {:?}\nproblems_dir = {:?}\ndatabase_url = {db:?}\n{body}",
-            data.display().to_string(),
-            repo.join("problems").display().to_string()
-        ),
-    )
-    .expect("write config");
-    path
-}
-
 struct Workers(Vec<Child>);
 
 impl Drop for Workers {
@@ -130,7 +105,7 @@ impl Drop for Workers {
 fn drain(cluster: &pg_cluster::Cluster, data: &Path, workers: usize, round: usize) -> f64 {
     let url = cluster.create_database();
     let dir = tempfile::tempdir().expect("tempdir");
-    let config = config(dir.path(), data, &url);
+    let config = common::config(dir.path(), data, Some(&url), str::to_owned);
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let store = rt.block_on(Store::open(&url)).expect("open");
     // Sources never seen before by the program cache (it outlives a run).

@@ -5,6 +5,8 @@
 //! queue with 2 workers ≥ 1.6× faster than `grundy submit` one by one.
 //! Everything talks to a server on 127.0.0.1:0 and stops by itself.
 
+mod common;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -42,29 +44,16 @@ impl Drop for Running {
     }
 }
 
+/// The shipped configuration, data under `dir`, without the per-user
+/// limits (every submission here is one user's).
 fn config(dir: &Path) -> std::path::PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
-    let body: String = shipped
-        .lines()
-        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
-        .map(|l| {
-            l.replace(
-                "submissions_per_minute = 10 ",
-                "submissions_per_minute = 0 ",
-            )
-            .replace("max_waiting = 5 ", "max_waiting = 0 ")
-                + "\n"
-        })
-        .collect();
-    let path = dir.join("config.toml");
-    let head = format!(
-        "data_dir = {:?}\nproblems_dir = {:?}\n",
-        dir.join("var").display().to_string(),
-        repo.join("problems").display().to_string()
-    );
-    std::fs::write(&path, head + &body).expect("write config");
-    path
+    common::config(dir, &dir.join("var"), None, |l| {
+        l.replace(
+            "submissions_per_minute = 10 ",
+            "submissions_per_minute = 0 ",
+        )
+        .replace("max_waiting = 5 ", "max_waiting = 0 ")
+    })
 }
 
 fn start_server(config_path: &Path, workers: usize) -> Running {

@@ -8,6 +8,8 @@
 //! `rustc -O` of nim's reference solver, outside the sandbox. Dividing by
 //! it makes figures from a busy and an idle machine comparable.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -21,24 +23,6 @@ fn repo() -> PathBuf {
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
     xs[xs.len() / 2]
-}
-
-/// A configuration like the shipped one, with its data directory under `dir`.
-fn config(dir: &Path) -> PathBuf {
-    let shipped = std::fs::read_to_string(repo().join("config.toml")).expect("config.toml");
-    let head = format!(
-        "data_dir = {:?}\nproblems_dir = {:?}\n",
-        dir.join("var").display().to_string(),
-        repo().join("problems").display().to_string(),
-    );
-    let body: String = shipped
-        .lines()
-        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let path = dir.join("config.toml");
-    std::fs::write(&path, head + &body).expect("writing config");
-    path
 }
 
 /// Runs grundy; returns its wall time and exit code.
@@ -104,7 +88,7 @@ fn main() {
         unit.as_secs_f64()
     );
     let dir = tempfile::tempdir().expect("tempdir");
-    let config = config(dir.path());
+    let config = common::config(dir.path(), &dir.path().join("var"), None, str::to_owned);
     if run("gen") {
         let (cold, code) = grundy(&config, &["gen", "--all"]);
         assert_eq!(code, 0, "gen --all failed");

@@ -6,7 +6,7 @@
 //! spread of 10 single runs. Nothing is asserted.
 //! `cargo bench --bench timing` (GRUNDY_CALIBRATION_RUNS overrides 5).
 
-use std::path::Path;
+mod common;
 
 use grundy::config::Config;
 use grundy::context::Context;
@@ -20,21 +20,8 @@ fn spread(values: &[u64]) -> f64 {
 }
 
 fn main() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("tempdir");
-    let shipped = std::fs::read_to_string(repo.join("config.toml")).expect("config.toml");
-    let body: String = shipped
-        .lines()
-        .filter(|l| !l.starts_with("data_dir") && !l.starts_with("problems_dir"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let head = format!(
-        "data_dir = {:?}\nproblems_dir = {:?}\n",
-        dir.path().join("var").display().to_string(),
-        repo.join("problems").display().to_string()
-    );
-    let path = dir.path().join("config.toml");
-    std::fs::write(&path, head + &body).expect("write config");
+    let path = common::config(dir.path(), &dir.path().join("var"), None, str::to_owned);
     let config = Config::load(&path).expect("config");
     let runs: u32 = std::env::var("GRUNDY_CALIBRATION_RUNS")
         .ok()

@@ -185,12 +185,7 @@ impl Language {
                     .map(|d| Bind::read_only(d).at("/box/prepared")),
             );
             let log = work.path().join("compile.log");
-            let spec = RunSpec::new(program, &src_dir, compiler_limits(limits))
-                .args(&compile[1..])
-                .envs(base_env())
-                .stdout(Stdio::file(&log))
-                .stderr(Stdio::file(&log))
-                .binds(binds);
+            let spec = compiler_run(&program, &src_dir, &compile[1..], limits, &log).binds(binds);
             let outcome = runner.run(&spec)?;
             if !outcome.success() {
                 let failed = Failure {
@@ -313,8 +308,25 @@ fn fill_main(arg: &str, main_name: &str) -> String {
     arg.replace("{main}", main_name).replace("{class}", class)
 }
 
+/// A compiler's run (or a package's build script's) of `program` with
+/// `args` in `dir`, under the compile limits, everything it says going to
+/// `log`.
+pub(super) fn compiler_run(
+    program: &Path,
+    dir: &Path,
+    args: &[String],
+    limits: &CompileLimits,
+    log: &Path,
+) -> RunSpec {
+    RunSpec::new(program, dir, compiler_limits(limits))
+        .args(args)
+        .envs(base_env())
+        .stdout(Stdio::file(log))
+        .stderr(Stdio::file(log))
+}
+
 /// The limits of a compiler's run (or a package's build script's).
-pub(super) fn compiler_limits(limits: &CompileLimits) -> Limits {
+fn compiler_limits(limits: &CompileLimits) -> Limits {
     Limits::new(
         Duration::from_secs_f64(limits.cpu_limit),
         limits.memory_limit << 20,

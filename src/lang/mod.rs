@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::LanguageConfig;
-use crate::sandbox::{self, Bind, RunSpec, Runner, Stdio};
+use crate::sandbox::{self, Bind, Runner};
 
 pub use cache::ProgramCache;
-use compile::compiler_limits;
+use compile::compiler_run;
 pub use compile::declares_class;
 use failure::Failure;
 pub use toolchain::resolve;

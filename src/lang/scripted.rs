@@ -7,8 +7,8 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::{base_env, compiler_limits, Compiled, Error, Failure, Languages, Program};
-use super::{Bind, ProgramCache, RunSpec, Runner, Stdio};
+use super::{compiler_run, Compiled, Error, Failure, Languages, Program};
+use super::{Bind, ProgramCache, Runner};
 use crate::config::CompileLimits;
 use crate::digest::Fields;
 
@@ -105,12 +105,14 @@ pub fn build(
     let log = work.path().join("build.log");
     let mut binds: Vec<Bind> = paths.iter().map(Bind::read_only).collect();
     binds.push(Bind::writable(&src_dir));
-    let spec = RunSpec::new(Path::new("/bin/sh"), &src_dir, compiler_limits(limits))
-        .args(&["build".to_string()])
-        .envs(base_env())
-        .stdout(Stdio::file(&log))
-        .stderr(Stdio::file(&log))
-        .binds(binds);
+    let spec = compiler_run(
+        Path::new("/bin/sh"),
+        &src_dir,
+        &["build".to_string()],
+        limits,
+        &log,
+    )
+    .binds(binds);
     let outcome = runner.run(&spec)?;
     if !outcome.success() {
         let failed = Failure {

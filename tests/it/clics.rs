@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::helpers::{
-    repo, require_languages, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST,
-};
+use crate::helpers::{c_judge, repo, NIM_C_AC, NIM_C_WA_FIRST};
 use crate::web::PASSWORD;
 
 /// The standard's schemas, found by their `$id` in the fixtures folder.
@@ -88,18 +86,13 @@ pub(crate) fn basic(name: &str) -> String {
 
 #[test]
 fn every_endpoint_matches_the_standards_schemas_and_roles() {
-    if !require_languages(&["c"]) {
+    let Some((_ws, s)) = c_judge() else {
         return;
-    }
-    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
-    let s = Server::start(&ws, 1);
+    };
     s.account("ann", true);
     let bob_id = s.account("bob", false);
     let cid_id = s.account("cid", false);
-    let token = grundy::auth::new_token();
-    s.rt.block_on(s.store.add_token("bob", &token.hash, &token.prefix))
-        .expect("token");
-    let bob = format!("Bearer {}", token.token);
+    let bob = format!("Bearer {}", s.token("bob"));
     let ann = basic("ann");
     let now = grundy::site::contests::now_ms();
     let new = grundy::store::NewContest {
@@ -120,41 +113,8 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         s.rt.block_on(s.store.contest("wf"))
             .expect("read")
             .expect("there");
-    let submit = |user: i64, source: &str| {
-        let entry = grundy::site::intake::Entry {
-            user_id: user,
-            problem: String::new(),
-            language: "c".into(),
-            source: source.into(),
-        };
-        let c =
-            s.rt.block_on(s.store.contest("wf"))
-                .expect("read")
-                .expect("there");
-        s.rt.block_on(grundy::site::contests::submit(
-            &s.ctx,
-            &s.store,
-            s.state.limits,
-            &c,
-            "A",
-            entry,
-        ))
-        .expect("taken");
-        s.state.wake.notify_one();
-    };
-    let judged = || {
-        let deadline = Instant::now() + Duration::from_secs(300);
-        while s
-            .rt
-            .block_on(s.store.contest_submissions(id, None))
-            .expect("read")
-            .iter()
-            .any(|x| x.status != "done")
-        {
-            assert!(Instant::now() < deadline, "not judged in time");
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    };
+    let submit = |user: i64, source: &str| s.contest_submit("wf", user, source);
+    let judged = || s.contest_judged(id);
     submit(bob_id, NIM_C_WA_FIRST);
     submit(bob_id, NIM_C_AC);
     judged();

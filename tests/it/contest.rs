@@ -4,9 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::helpers::{
-    csrf_of, require_languages, workspace_with_server, Server, Workspace, NIM_C_AC, NIM_C_WA_FIRST,
-};
+use crate::helpers::{c_judge, csrf_of, Server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
 use crate::web::{http, sign_in, Reply};
 
 fn now_ms() -> i64 {
@@ -70,11 +68,9 @@ fn row(html: &str, team: &str) -> String {
 
 #[test]
 fn a_contest_from_before_its_start_to_after_its_end() {
-    if !require_languages(&["c"]) {
+    let Some((_ws, s)) = c_judge() else {
         return;
-    }
-    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
-    let s = Server::start(&ws, 1);
+    };
     s.account("ann", true);
     s.account("bob", false);
     s.account("cid", false);

@@ -8,12 +8,12 @@
 use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::clics::{assert_valid, basic, get, json};
-use crate::helpers::{require_languages, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST};
+use crate::helpers::{c_judge, NIM_C_AC, NIM_C_WA_FIRST};
 
 fn now_ms() -> i64 {
     grundy::site::contests::now_ms()
@@ -227,11 +227,9 @@ fn get_bytes(url: &str, headers: &[(&str, &str)]) -> (u16, String, Vec<u8>) {
 
 #[test]
 fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
-    if !require_languages(&["c"]) {
+    let Some((ws, s)) = c_judge() else {
         return;
-    }
-    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
-    let s = Server::start(&ws, 1);
+    };
     s.account("ann", true);
     let bob = s.account("bob", false);
     let cid = s.account("cid", false);
@@ -252,30 +250,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     let id =
         s.rt.block_on(s.store.create_contest(&new, now_ms()))
             .expect("create");
-    let submit = |user: i64, source: &str| -> i64 {
-        let c =
-            s.rt.block_on(s.store.contest("cup"))
-                .expect("read")
-                .expect("there");
-        let entry = grundy::site::intake::Entry {
-            user_id: user,
-            problem: String::new(),
-            language: "c".into(),
-            source: source.into(),
-        };
-        let id =
-            s.rt.block_on(grundy::site::contests::submit(
-                &s.ctx,
-                &s.store,
-                s.state.limits,
-                &c,
-                "A",
-                entry,
-            ))
-            .expect("taken");
-        s.state.wake.notify_one();
-        id
-    };
+    let submit = |user: i64, source: &str| s.contest_submit("cup", user, source);
     // Before the freeze: bob wrong, a compile error (no penalty), right;
     // cid wrong.
     submit(bob, NIM_C_WA_FIRST);
@@ -290,17 +265,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     submit(cid, NIM_C_AC);
     submit(dan, NIM_C_WA_FIRST);
     wait_until(start + 12_100);
-    let deadline = Instant::now() + Duration::from_secs(300);
-    while s
-        .rt
-        .block_on(s.store.contest_submissions(id, None))
-        .expect("read")
-        .iter()
-        .any(|x| x.status != "done")
-    {
-        assert!(Instant::now() < deadline, "not judged in time");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    s.contest_judged(id);
     let api = format!("{}/api/contests/cup", s.url);
 
     // Ended, still frozen: final for the Resolver to reveal, with every

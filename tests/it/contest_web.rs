@@ -16,9 +16,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::browser::Browser;
-use crate::helpers::{
-    csrf_of, require_languages, workspace_with_server, Server, NIM_C_AC, NIM_C_WA_FIRST,
-};
+use crate::helpers::{c_judge, csrf_of, NIM_C_AC, NIM_C_WA_FIRST};
 use crate::web::http;
 
 fn now_ms() -> i64 {
@@ -71,11 +69,9 @@ fn submit(b: &Browser, source: &str) {
 
 #[test]
 fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
-    if !require_languages(&["c"]) {
+    let Some((_ws, s)) = c_judge() else {
         return;
-    }
-    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
-    let s = Server::start(&ws, 1);
+    };
     s.account("ann", true);
     s.account("bob", false);
     s.account("cid", false);

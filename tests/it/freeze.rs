@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::helpers::{require_languages, workspace_with_server, Server, NIM_C_AC};
+use crate::helpers::{c_judge, workspace_with_server, Server, NIM_C_AC};
 use crate::web::{http, sign_in};
 use grundy::judge::{Report, TestReport};
 use grundy::store::{NewSubmission, Queue};
@@ -27,10 +27,7 @@ fn now_ms() -> i64 {
 
 /// An API token for account `name`.
 fn token(s: &Server, name: &str) -> String {
-    let t = grundy::auth::new_token();
-    s.rt.block_on(s.store.add_token(name, &t.hash, &t.prefix))
-        .expect("token");
-    format!("Bearer {}", t.token)
+    format!("Bearer {}", s.token(name))
 }
 
 /// An API call: status and JSON body.
@@ -326,11 +323,9 @@ fn a_contest_not_started_hides_its_problems_from_the_api() {
 
 #[test]
 fn contest_submissions_through_the_api_and_the_command_line() {
-    if !require_languages(&["c"]) {
+    let Some((ws, s)) = c_judge() else {
         return;
-    }
-    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
-    let s = Server::start(&ws, 1);
+    };
     s.account("bob", false);
     s.account("cid", false);
     s.account("dan", false);

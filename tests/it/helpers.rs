@@ -414,7 +414,73 @@ pub struct Server {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// A workspace and its server with one judge worker and no rate limit,
+/// for tests that judge C submissions; `None` (and the skip said) where C
+/// is missing.
+pub fn c_judge() -> Option<(Workspace, Server)> {
+    if !require_languages(&["c"]) {
+        return None;
+    }
+    let ws = workspace_with_server("submissions_per_minute = 0\nlease_seconds = 30");
+    let s = Server::start(&ws, 1);
+    Some((ws, s))
+}
+
 impl Server {
+    /// A fresh API token of account `name`.
+    pub fn token(&self, name: &str) -> String {
+        let t = grundy::auth::new_token();
+        self.rt
+            .block_on(self.store.add_token(name, &t.hash, &t.prefix))
+            .expect("add token");
+        t.token
+    }
+
+    /// C `source` sent by user `user` to problem A of contest `slug`, as the
+    /// contest's pages take it; its id. A worker is woken for it.
+    pub fn contest_submit(&self, slug: &str, user: i64, source: &str) -> i64 {
+        let contest = self
+            .rt
+            .block_on(self.store.contest(slug))
+            .expect("read")
+            .expect("there");
+        let entry = grundy::site::intake::Entry {
+            user_id: user,
+            problem: String::new(),
+            language: "c".into(),
+            source: source.into(),
+        };
+        let id = self
+            .rt
+            .block_on(grundy::site::contests::submit(
+                &self.ctx,
+                &self.store,
+                self.state.limits,
+                &contest,
+                "A",
+                entry,
+            ))
+            .expect("taken");
+        self.state.wake.notify_one();
+        id
+    }
+
+    /// Waits (up to 5 minutes) until every submission of contest `id` is
+    /// judged.
+    pub fn contest_judged(&self, id: i64) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+        while self
+            .rt
+            .block_on(self.store.contest_submissions(id, None))
+            .expect("read")
+            .iter()
+            .any(|x| x.status != "done")
+        {
+            assert!(std::time::Instant::now() < deadline, "not judged in time");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    }
+
     pub fn start(ws: &Workspace, workers: usize) -> Server {
         use std::sync::Arc;
         let config = grundy::config::Config::load(&ws.config()).expect("config");

@@ -27,11 +27,7 @@ impl Server {
         self.rt
             .block_on(self.store.add_user(name, "unused", admin))
             .expect("add user");
-        let t = auth::new_token();
-        self.rt
-            .block_on(self.store.add_token(name, &t.hash, &t.prefix))
-            .expect("add token");
-        t.token
+        self.token(name)
     }
 }
 
