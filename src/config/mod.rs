@@ -185,6 +185,13 @@ impl Config {
         if s.max_connections == 0 {
             return Err("server.max_connections must be positive".into());
         }
+        if s.max_feeds == 0 || s.max_feeds >= s.max_connections || s.feeds_per_address == 0 {
+            return Err(
+                "server.max_feeds must be positive and below server.max_connections, and \
+                 server.feeds_per_address positive"
+                    .into(),
+            );
+        }
         let t = &self.timing;
         if !(t.reference_ms >= 0.0 && t.reference_ms.is_finite()) {
             return Err("timing.reference_ms must be 0 (the fastest worker) or positive".into());

@@ -211,6 +211,11 @@ pub struct ServerConfig {
     pub header_timeout_seconds: f64,
     /// Connections served at once (default 1024); more wait to be accepted.
     pub max_connections: usize,
+    /// Contest API event feeds open at once (default 256; fewer than
+    /// `max_connections`, so the rest of the server keeps its connections).
+    pub max_feeds: usize,
+    /// Event feeds open at once from one client address (default 8).
+    pub feeds_per_address: usize,
 }
 
 impl Default for ServerConfig {
@@ -228,6 +233,8 @@ impl Default for ServerConfig {
             password_hashers: 0,
             header_timeout_seconds: 10.0,
             max_connections: 1024,
+            max_feeds: 256,
+            feeds_per_address: 8,
         }
     }
 }

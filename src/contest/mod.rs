@@ -5,6 +5,7 @@
 //! Knows only the verdict words: the store reads and writes these types,
 //! the edges (CLI, API, pages) show them.
 
+pub mod clics;
 pub mod scoreboard;
 pub mod time;
 
@@ -67,7 +68,7 @@ pub enum Phase {
 }
 
 /// A contest as stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Contest {
     pub id: i64,
     /// The short name in URLs and the CLICS API's id.

@@ -44,6 +44,7 @@ pub fn routes() -> Router<AppState> {
             api::router().fallback(|| async { ApiError::not_found("no such route") }),
         )
         .nest("/api/contests", clics::router())
+        .route("/api", axum::routing::get(clics::api_info))
 }
 
 /// Serves `app` (the routes over `state`: [`crate::hosted::app`]) on

@@ -26,9 +26,9 @@ struct Kept {
     open_to_all: bool,
     version: ContestVersion,
     inputs: Inputs,
-    /// Boards computed from these inputs, by the contest's settings (as
-    /// text), the viewer (admin or public) and the freeze's time for them.
-    boards: Vec<(String, Viewer, Option<i64>, Board)>,
+    /// Boards computed from these inputs, by the contest's settings, the
+    /// viewer (admin or public) and the freeze's time for them.
+    boards: Vec<(Contest, Viewer, Option<i64>, Board)>,
 }
 
 /// The kept inputs, by contest id (one store per state, so one database).
@@ -72,7 +72,6 @@ impl Boards {
                 now,
             ));
         }
-        let settings = format!("{contest:?}");
         let hidden = contest.hidden_from(viewer, now);
         let found = self
             .lock()
@@ -81,7 +80,7 @@ impl Boards {
             .and_then(|k| {
                 k.boards
                     .iter()
-                    .find(|b| b.0 == settings && b.1 == viewer && b.2 == hidden)
+                    .find(|b| b.0 == *contest && b.1 == viewer && b.2 == hidden)
                     .map(|b| b.3.clone())
             });
         if let Some(board) = found {
@@ -98,7 +97,7 @@ impl Boards {
             if k.boards.len() >= 4 {
                 k.boards.remove(0);
             }
-            k.boards.push((settings, viewer, hidden, board.clone()));
+            k.boards.push((contest.clone(), viewer, hidden, board.clone()));
         }
         Ok(board)
     }
@@ -129,7 +128,7 @@ impl Boards {
             contest.id,
             Kept {
                 open_to_all: contest.open_to_all,
-                version: version.clone(),
+                version,
                 inputs: inputs.clone(),
                 boards: Vec::new(),
             },

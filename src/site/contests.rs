@@ -65,7 +65,7 @@ pub async fn submit(
         problem: problem.slug.clone(),
         ..entry
     };
-    intake::take(ctx, store, limits, entry, Some(contest.id)).await
+    intake::take(ctx, store, limits, entry, Some(contest)).await
 }
 
 /// The contest named `name`: its slug, else its id.

@@ -122,7 +122,7 @@ pub(super) async fn take(
     store: &Store,
     limits: SubmitLimits,
     entry: Entry,
-    contest: Option<i64>,
+    contest: Option<&crate::contest::Contest>,
 ) -> Result<i64, Refusal> {
     if contest.is_none() {
         match super::contests::hidden(store, &entry.problem).await {
@@ -133,9 +133,9 @@ pub(super) async fn take(
     }
     // The user's limits before any work is done for the request.
     match store.over_limits(entry.user_id, limits).await {
-        Ok(None) => {}
         Ok(Some(OverLimit::PerMinute(n))) => return Err(Refusal::PerMinute(n)),
         Ok(Some(OverLimit::Waiting(n))) => return Err(Refusal::TooManyWaiting(n)),
+        Ok(Some(OverLimit::Closed)) | Ok(None) => {}
         Err(e) => return Err(internal::<store::Error>(&e)),
     }
     // The checks of `grundy submit` that need no test data (a toolchain
@@ -167,18 +167,32 @@ pub(super) async fn take(
         source: &admitted.source,
         user_id: Some(entry.user_id),
     };
-    match store.insert_submission_within(new, limits).await {
-        Ok(Ok(id)) => match contest {
-            None => Ok(id),
-            Some(contest) => match store.set_submission_contest(id, contest).await {
-                Ok(()) => Ok(id),
-                Err(e) => Err(internal::<store::Error>(&e)),
-            },
-        },
+    match store
+        .insert_submission_within(new, limits, contest.map(|c| c.id))
+        .await
+    {
+        Ok(Ok(id)) => Ok(id),
         Ok(Err(OverLimit::PerMinute(n))) => Err(Refusal::PerMinute(n)),
         Ok(Err(OverLimit::Waiting(n))) => Err(Refusal::TooManyWaiting(n)),
+        // The database's clock found the window shut: the try is not stored.
+        Ok(Err(OverLimit::Closed)) => Err(match contest {
+            Some(c) if store_clock_before_start(c) => {
+                Refusal::ContestNotStarted(c.name.clone(), crate::contest::time::format_human(c.start_ms))
+            }
+            Some(c) => Refusal::ContestOver {
+                contest: c.name.clone(),
+                practice: format!("/problems/{}", admitted.problem.slug),
+            },
+            None => Refusal::Internal,
+        }),
         Err(e) => Err(internal::<store::Error>(&e)),
     }
+}
+
+/// Whether a try refused by the database's clock was early rather than
+/// late (the window is checked by that clock; this only picks the words).
+fn store_clock_before_start(c: &crate::contest::Contest) -> bool {
+    super::contests::now_ms() < c.start_ms
 }
 
 /// Makes sure `problem`'s test data is built, off the request's path: a

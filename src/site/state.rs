@@ -193,6 +193,8 @@ pub struct AppState {
     pub tokens: Arc<TokenCache>,
     /// Contests' scoreboard inputs, read again only when they changed.
     pub boards: Arc<super::boards::Boards>,
+    /// The event feeds open now, counted per client address and in all.
+    pub feeds: Arc<FeedSlots>,
     stopping: Arc<AtomicBool>,
     stop: watch::Sender<bool>,
 }
@@ -228,6 +230,7 @@ impl AppState {
                 refused: Default::default(),
                 verified: Default::default(),
             },
+            feeds: Arc::new(FeedSlots::new(server.max_feeds, server.feeds_per_address)),
             ctx,
             store,
             wake: Arc::new(Notify::new()),
@@ -252,5 +255,96 @@ impl AppState {
     /// Becomes `true` when the server begins to shut down.
     pub fn stop_signal(&self) -> watch::Receiver<bool> {
         self.stop.subscribe()
+    }
+}
+
+/// The long-lived streams (event feeds) open now: at most `total`, and at
+/// most `per_address` from one client address, so that they cannot take
+/// the connections every other request needs.
+pub struct FeedSlots {
+    total: usize,
+    per_address: usize,
+    open: std::sync::Mutex<(usize, std::collections::HashMap<Option<std::net::IpAddr>, usize>)>,
+}
+
+/// Why no feed could be opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FeedsFull {
+    #[error("{0} event feeds are open from this address, the most allowed; close one first")]
+    Address(usize),
+    #[error("{0} event feeds are open, the most this judge serves; try again later")]
+    Total(usize),
+}
+
+impl FeedsFull {
+    pub fn status(self) -> axum::http::StatusCode {
+        match self {
+            FeedsFull::Address(_) => axum::http::StatusCode::TOO_MANY_REQUESTS,
+            FeedsFull::Total(_) => axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// One open feed, counted until it is dropped.
+pub struct FeedSlot {
+    slots: Arc<FeedSlots>,
+    address: Option<std::net::IpAddr>,
+}
+
+impl FeedSlots {
+    pub fn new(total: usize, per_address: usize) -> FeedSlots {
+        FeedSlots {
+            total,
+            per_address,
+            open: std::sync::Mutex::default(),
+        }
+    }
+
+    /// A slot for a feed from `address`, if one is free.
+    ///
+    /// # Errors
+    /// Which cap is reached.
+    pub fn take(self: &Arc<Self>, address: Option<std::net::IpAddr>) -> Result<FeedSlot, FeedsFull> {
+        let mut open = self.lock();
+        if open.0 >= self.total {
+            return Err(FeedsFull::Total(self.total));
+        }
+        let mine = open.1.entry(address).or_default();
+        if *mine >= self.per_address {
+            return Err(FeedsFull::Address(self.per_address));
+        }
+        *mine += 1;
+        open.0 += 1;
+        Ok(FeedSlot {
+            slots: self.clone(),
+            address,
+        })
+    }
+
+    /// How many feeds are open now.
+    pub fn open(&self) -> usize {
+        self.lock().0
+    }
+
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, (usize, std::collections::HashMap<Option<std::net::IpAddr>, usize>)>
+    {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Drop for FeedSlot {
+    fn drop(&mut self) {
+        let mut open = self.slots.lock();
+        open.0 = open.0.saturating_sub(1);
+        if let Some(n) = open.1.get_mut(&self.address) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.1.remove(&self.address);
+            }
+        }
     }
 }

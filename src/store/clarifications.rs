@@ -3,7 +3,9 @@
 //! databases" in [`super`]). Times are Unix milliseconds.
 
 use super::db::{on_db, sql};
+use super::record::{append_events, clarification_events, locked_contest};
 use super::{Error, Store};
+use crate::contest::clics;
 
 /// A question to the judges, with its answer once given.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -36,7 +38,9 @@ impl Store {
         now_ms: i64,
     ) -> Result<i64, Error> {
         Ok(on_db!(&self.db, pool, d => {
-            sqlx::query_scalar::<_, i64>(&sql(
+            let mut tx = pool.begin().await?;
+            let c = locked_contest!(tx, d, contest);
+            let id = sqlx::query_scalar::<_, i64>(&sql(
                 d,
                 "INSERT INTO clarifications (contest_id, user_id, label, question, asked_ms)
                  VALUES (?, ?, ?, ?, ?) RETURNING id",
@@ -46,8 +50,17 @@ impl Store {
             .bind(label)
             .bind(question)
             .bind(now_ms)
-            .fetch_one(pool)
-            .await?
+            .fetch_one(&mut *tx)
+            .await?;
+            if let Some(c) = c {
+                let q = clics::Clarification {
+                    id, team: user_id, label, question, asked_ms: now_ms,
+                    answer: None, to_all: false, answered_ms: None,
+                };
+                append_events!(tx, d, contest, &clarification_events(&c, &q, false));
+            }
+            tx.commit().await?;
+            id
         }))
     }
 
@@ -65,11 +78,14 @@ impl Store {
         by: i64,
         now_ms: i64,
     ) -> Result<bool, Error> {
-        let done = on_db!(&self.db, pool, d => {
-            sqlx::query(&sql(
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let c = locked_contest!(tx, d, contest);
+            let asked = sqlx::query_as::<_, (Option<i64>, Option<String>, String, i64)>(&sql(
                 d,
                 "UPDATE clarifications SET answer = ?, to_all = ?, answered_by = ?, answered_ms = ?
-                 WHERE id = ? AND contest_id = ?",
+                 WHERE id = ? AND contest_id = ?
+                 RETURNING user_id, label, question, asked_ms",
             ))
             .bind(answer)
             .bind(to_all)
@@ -77,11 +93,21 @@ impl Store {
             .bind(now_ms)
             .bind(id)
             .bind(contest)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        Ok(done == 1)
+            .fetch_optional(&mut *tx)
+            .await?;
+            match (asked, c) {
+                (Some((team, label, question, asked_ms)), Some(c)) => {
+                    let q = clics::Clarification {
+                        id, team, label: label.as_deref(), question: &question, asked_ms,
+                        answer: Some(answer), to_all, answered_ms: Some(now_ms),
+                    };
+                    append_events!(tx, d, contest, &clarification_events(&c, &q, true));
+                    tx.commit().await?;
+                    true
+                }
+                _ => false,
+            }
+        }))
     }
 
     /// The clarifications of `contest` that account `viewer` may read

@@ -4,6 +4,10 @@
 //! Times are Unix milliseconds.
 
 use super::db::{on_db, sql};
+use super::record::{
+    append_events, db_now, locked_contest, settings_events, team_event, teams_in,
+    Audience, NewEvent,
+};
 use super::{Error, Store};
 use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, ContestProblem, Judged, Scoring, Team};
@@ -40,8 +44,9 @@ pub struct ContestSubmission {
     pub finished_at: Option<String>,
 }
 
+/// A contest's row, without its problems.
 #[derive(sqlx::FromRow)]
-struct ContestRow {
+pub(super) struct ContestRow {
     id: i64,
     slug: String,
     name: String,
@@ -56,6 +61,33 @@ struct ContestRow {
     thawed_ms: Option<i64>,
 }
 
+impl ContestRow {
+    /// The contest, with its problems as (label, slug) in order.
+    pub(super) fn into_contest(self, problems: Vec<(String, String)>) -> Result<Contest, Error> {
+        Ok(Contest {
+            id: self.id,
+            scoring: self
+                .scoring
+                .parse()
+                .map_err(|_| Error::BadContest(self.slug.clone(), self.scoring.clone()))?,
+            slug: self.slug,
+            name: self.name,
+            start_ms: self.start_ms,
+            duration_s: self.duration_s,
+            freeze_s: self.freeze_s,
+            penalty_min: self.penalty_min,
+            open_to_all: self.open_to_all,
+            board_public: self.board_public,
+            frozen_ms: self.frozen_ms,
+            thawed_ms: self.thawed_ms,
+            problems: problems
+                .into_iter()
+                .map(|(label, slug)| ContestProblem { label, slug })
+                .collect(),
+        })
+    }
+}
+
 /// The select list of a [`ContestRow`] (a macro, so that it joins
 /// statements at compile time and they stay `&'static str`).
 macro_rules! contest_columns {
@@ -64,6 +96,9 @@ macro_rules! contest_columns {
          scoring, open_to_all, board_public, frozen_ms, thawed_ms"
     };
 }
+
+/// One contest's row by id.
+pub(super) const CONTEST_ROW: &str = concat!(contest_columns!(), " FROM contests WHERE id = ?");
 
 /// Stores `$new`'s problems and named participants for contest `$id`
 /// within transaction `$tx` (a macro: the transaction's type differs
@@ -135,6 +170,11 @@ impl Store {
                 other => other?,
             };
             fill_contest!(tx, d, id, new);
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let now = db_now!(tx, d);
+                let teams = teams_in!(tx, d, id, c.open_to_all);
+                append_events!(tx, d, id, &settings_events(&c, &teams, now));
+            }
             tx.commit().await?;
             id
         }))
@@ -147,6 +187,10 @@ impl Store {
     pub async fn update_contest(&self, id: i64, new: &NewContest) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
+            let Some(before) = locked_contest!(tx, d, id) else {
+                return Ok(());
+            };
+            let teams_before = teams_in!(tx, d, id, before.open_to_all);
             sqlx::query(&sql(
                 d,
                 "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
@@ -172,6 +216,30 @@ impl Store {
                     .await?;
             }
             fill_contest!(tx, d, id, new);
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let now = db_now!(tx, d);
+                let teams = teams_in!(tx, d, id, c.open_to_all);
+                // What is no longer there, deleted; then everything as it is.
+                let mut events: Vec<NewEvent> = before
+                    .problems
+                    .iter()
+                    .filter(|p| c.label_of(&p.slug).is_none())
+                    .map(|p| NewEvent {
+                        kind: "problems",
+                        id: Some(p.slug.clone()),
+                        data: None,
+                        audience: if now < before.start_ms { Audience::Admin } else { Audience::All },
+                    })
+                    .collect();
+                events.extend(
+                    teams_before
+                        .iter()
+                        .filter(|(t, _)| !teams.iter().any(|(n, _)| n == t))
+                        .map(|(t, _)| team_event(*t, None)),
+                );
+                events.extend(settings_events(&c, &teams, now));
+                append_events!(tx, d, id, &events);
+            }
             tx.commit().await?;
         });
         Ok(())
@@ -246,28 +314,8 @@ impl Store {
             .bind(row.id)
             .fetch_all(pool)
             .await?
-        })
-        .into_iter()
-        .map(|(label, slug)| ContestProblem { label, slug })
-        .collect();
-        Ok(Contest {
-            id: row.id,
-            scoring: row
-                .scoring
-                .parse()
-                .map_err(|_| Error::BadContest(row.slug.clone(), row.scoring.clone()))?,
-            slug: row.slug,
-            name: row.name,
-            start_ms: row.start_ms,
-            duration_s: row.duration_s,
-            freeze_s: row.freeze_s,
-            penalty_min: row.penalty_min,
-            open_to_all: row.open_to_all,
-            board_public: row.board_public,
-            frozen_ms: row.frozen_ms,
-            thawed_ms: row.thawed_ms,
-            problems,
-        })
+        });
+        row.into_contest(problems)
     }
 
     /// Freezes the scoreboard of contest `id` at `at_ms` (`None`: only the
@@ -277,34 +325,96 @@ impl Store {
     /// Database failures.
     pub async fn set_contest_frozen(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            if locked_contest!(tx, d, id).is_none() {
+                return Ok(());
+            }
             sqlx::query(&sql(
                 d,
                 "UPDATE contests SET frozen_ms = ?, thawed_ms = NULL WHERE id = ?",
             ))
             .bind(at_ms)
             .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
+            .execute(&mut *tx)
+            .await?;
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let now = db_now!(tx, d);
+                let events = [
+                    NewEvent {
+                        kind: "contest",
+                        id: None,
+                        data: Some(crate::contest::clics::contest(&c)),
+                        audience: Audience::All,
+                    },
+                    NewEvent {
+                        kind: "state",
+                        id: None,
+                        data: Some(crate::contest::clics::state(&c, now)),
+                        audience: Audience::All,
+                    },
+                ];
+                append_events!(tx, d, id, &events);
+            }
+            tx.commit().await?;
         });
         Ok(())
     }
 
-    /// Reveals the frozen results of contest `id` (`None`: hides them again).
+    /// Reveals the frozen results of contest `id` at `at_ms` (`None`: hides
+    /// them again). The results the freeze sealed are appended to the
+    /// contest's record again for everyone who had not read them, before
+    /// the new state: nothing in the record is rewritten.
     ///
     /// # Errors
     /// Database failures.
     pub async fn set_contest_thawed(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
-            sqlx::query(&sql(
-                d,
-                "UPDATE contests SET thawed_ms = ? WHERE id = ?",
-            ))
-            .bind(at_ms)
-            .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
+            let mut tx = pool.begin().await?;
+            if locked_contest!(tx, d, id).is_none() {
+                return Ok(());
+            }
+            sqlx::query(&sql(d, "UPDATE contests SET thawed_ms = ? WHERE id = ?"))
+                .bind(at_ms)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let now = db_now!(tx, d);
+                let mut events = Vec::new();
+                if at_ms.is_some() {
+                    // The latest sealed version of each result not yet revealed.
+                    let sealed = sqlx::query_as::<_, (String, Option<String>, Option<String>, Option<i64>)>(&sql(
+                        d,
+                        "SELECT kind, object_id, data, team_id FROM contest_events e
+                         WHERE contest_id = ?1 AND audience = 'team'
+                           AND kind IN ('judgements', 'runs')
+                           AND seq = (SELECT MAX(seq) FROM contest_events f
+                                      WHERE f.contest_id = ?1 AND f.kind = e.kind
+                                        AND f.object_id = e.object_id)
+                         ORDER BY seq",
+                    ))
+                    .bind(id)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    for (kind, object, data, team) in sealed {
+                        let data = data.and_then(|t| serde_json::from_str(&t).ok());
+                        events.push(NewEvent {
+                            kind: if kind == "runs" { "runs" } else { "judgements" },
+                            id: object,
+                            data,
+                            audience: Audience::Others(team),
+                        });
+                    }
+                }
+                events.push(NewEvent {
+                    kind: "state",
+                    id: None,
+                    data: Some(crate::contest::clics::state(&c, now)),
+                    audience: Audience::All,
+                });
+                append_events!(tx, d, id, &events);
+            }
+            tx.commit().await?;
         });
         Ok(())
     }
@@ -408,25 +518,6 @@ impl Store {
             .fetch_all(pool)
             .await?
         }))
-    }
-
-    /// Marks submission `id` as made in contest `contest_id`.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn set_submission_contest(&self, id: i64, contest_id: i64) -> Result<(), Error> {
-        on_db!(&self.db, pool, d => {
-            sqlx::query(&sql(
-                d,
-                "UPDATE submissions SET contest_id = ? WHERE id = ?",
-            ))
-            .bind(contest_id)
-            .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        Ok(())
     }
 
     /// The contest submission `id` was made in, if any.

@@ -58,6 +58,7 @@ mod finished;
 mod listen;
 mod packages;
 pub mod queue;
+pub mod record;
 mod results;
 mod submissions;
 pub mod timing;
@@ -65,7 +66,7 @@ mod users;
 mod web;
 
 pub use clarifications::Clarification;
-pub use contest_changes::ContestVersion;
+pub use record::{ContestVersion, Event, Reader};
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
@@ -144,6 +145,9 @@ pub struct SubmitLimits {
 pub enum OverLimit {
     PerMinute(u32),
     Waiting(u32),
+    /// The contest's window was not open by the database's clock when the
+    /// try would have been stored.
+    Closed,
 }
 
 /// A stored submission with its test results.

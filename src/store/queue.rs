@@ -21,6 +21,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::db::{on_db, sql};
+use super::record::{record_try, TryChange};
 use super::results::{clear_tests, insert_group, insert_test, transcript_json};
 use super::{Error, NewSubmission, Store, Submission};
 use crate::judge::{Report, TestReport};
@@ -386,6 +387,7 @@ impl Queue for Store {
                 for (position, g) in report.groups.iter().enumerate() {
                     insert_group!(tx, d, lease.id, position, g);
                 }
+                record_try!(tx, d, lease.id, TryChange::Judged);
                 tx.commit().await?;
                 true
             } else {
@@ -426,6 +428,9 @@ impl Queue for Store {
             .await?;
             if status.is_some() {
                 clear_tests!(tx, d, lease.id);
+                if status.as_deref() == Some("done") {
+                    record_try!(tx, d, lease.id, TryChange::Judged);
+                }
                 tx.commit().await?;
             }
             status

@@ -4,6 +4,7 @@
 //! a result into the history.
 
 use super::db::{on_db, sql};
+use super::record::{record_try, TryChange};
 use super::{Error, Store};
 use crate::judge::TestReport;
 
@@ -66,20 +67,27 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
             }
-            let done = sqlx::query(&sql(
+            let reset = sqlx::query_scalar::<_, i64>(&sql(
                 d,
                 "UPDATE submissions SET status = 'queued', priority = 1, tries = 0,
                      verdict = NULL, score = NULL, time_ms = NULL, memory_kib = NULL,
                      compile_output = '', finished_at = NULL, lease_until = NULL, error = NULL,
                      rerun_exclude = NULL, first_verdict = NULL
-                 WHERE status = 'done' AND (id = ?1 OR problem = ?2)",
+                 WHERE status = 'done' AND (id = ?1 OR problem = ?2)
+                 RETURNING id",
             ))
             .bind(id)
             .bind(problem)
-            .execute(&mut *tx)
+            .fetch_all(&mut *tx)
             .await?;
+            let mut reset = reset;
+            // Contests locked in one order by every writer.
+            reset.sort_unstable();
+            for s in &reset {
+                record_try!(tx, d, *s, TryChange::Reset);
+            }
             tx.commit().await?;
-            done.rows_affected()
+            reset.len() as u64
         }))
     }
 }

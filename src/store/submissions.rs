@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::db::{on_db, sql, Dialect};
 use super::finished::Results;
+use super::record::{locked_contest, record_try, TryChange};
 use super::{
     Error, GroupRow, ListFilter, NewSubmission, OverLimit, Status, Store, Submission,
     SubmissionRow, SubmitLimits, Summary, TestRow,
@@ -74,14 +75,20 @@ impl Store {
     /// Waiting submissions are the user's own not yet judged, rejudges
     /// (an admin's doing) not counted.
     ///
+    /// A try in `contest` is stored with its contest in the same statement,
+    /// stamped by the database's clock, and only while that same clock is
+    /// within the contest's window ([`OverLimit::Closed`] otherwise); it is
+    /// appended to the contest's record in the same transaction.
+    ///
     /// # Errors
     /// Database failures.
     pub async fn insert_submission_within(
         &self,
         new: NewSubmission<'_>,
         limits: SubmitLimits,
+        contest: Option<i64>,
     ) -> Result<Result<i64, OverLimit>, Error> {
-        let (id, waiting) = on_db!(&self.db, pool, d => {
+        let (id, waiting, recent) = on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             if let (Dialect::Postgres, Some(user)) = (d, new.user_id) {
                 // One request of a user at a time checks its limits
@@ -91,15 +98,22 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
             }
+            if let Some(cid) = contest {
+                // The contest's record first: its lock orders the try.
+                let _ = locked_contest!(tx, d, cid);
+            }
             let id = sqlx::query_scalar::<_, i64>(&sql(
                 d,
-                "INSERT INTO submissions (problem, language, source, user_id)
-                 SELECT ?1, ?2, ?3, ?4
+                "INSERT INTO submissions (problem, language, source, user_id, contest_id,
+                                          submitted_at)
+                 SELECT ?1, ?2, ?3, ?4, ?7, {now_text}
                  WHERE (?5 = 0 OR (SELECT COUNT(*) FROM submissions
                         WHERE user_id = ?4 AND submitted_at > {minute_ago_text})
                        < ?5)
                    AND (?6 = 0 OR (SELECT COUNT(*) FROM submissions
                         WHERE user_id = ?4 AND status != 'done' AND priority = 0) < ?6)
+                   AND (?7 IS NULL OR EXISTS (SELECT 1 FROM contests WHERE id = ?7
+                        AND start_ms <= {now_ms} AND {now_ms} < start_ms + duration_s * 1000))
                  RETURNING id",
             ))
             .bind(new.problem)
@@ -108,28 +122,35 @@ impl Store {
             .bind(new.user_id)
             .bind(i64::from(limits.per_minute))
             .bind(i64::from(limits.max_waiting))
+            .bind(contest)
             .fetch_optional(&mut *tx)
             .await?;
-            // Which limit refused it, read after the fact: only the message
+            if let Some(id) = id {
+                record_try!(tx, d, id, TryChange::Made);
+            }
+            // What refused it, read after the fact: only the message
             // depends on it.
-            let waiting = sqlx::query_scalar::<_, i64>(&sql(
+            let (waiting, recent) = sqlx::query_as::<_, (i64, i64)>(&sql(
                 d,
-                "SELECT COUNT(*) FROM submissions
-                 WHERE user_id = ? AND status != 'done' AND priority = 0",
+                "SELECT COUNT(CASE WHEN status != 'done' AND priority = 0 THEN 1 END),
+                        COUNT(CASE WHEN submitted_at > {minute_ago_text} THEN 1 END)
+                 FROM submissions WHERE user_id = ?",
             ))
             .bind(new.user_id)
             .fetch_one(&mut *tx)
             .await?;
             tx.commit().await?;
-            (id, waiting)
+            (id, waiting, recent)
         });
         if let Some(id) = id {
             return Ok(Ok(id));
         }
         if limits.max_waiting > 0 && waiting >= i64::from(limits.max_waiting) {
             Ok(Err(OverLimit::Waiting(limits.max_waiting)))
-        } else {
+        } else if limits.per_minute > 0 && recent >= i64::from(limits.per_minute) {
             Ok(Err(OverLimit::PerMinute(limits.per_minute)))
+        } else {
+            Ok(Err(OverLimit::Closed))
         }
     }
 
@@ -149,7 +170,7 @@ impl Store {
             per_minute,
             max_waiting: 0,
         };
-        Ok(self.insert_submission_within(new, limits).await?.ok())
+        Ok(self.insert_submission_within(new, limits, None).await?.ok())
     }
 
     /// Submissions newest first, filtered.

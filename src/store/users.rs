@@ -2,6 +2,7 @@
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
 use super::db::{on_db, sql};
+use super::record::record_account;
 use super::{Error, Store};
 
 /// An account.
@@ -34,17 +35,27 @@ impl Store {
         password_hash: &str,
         is_admin: bool,
     ) -> Result<i64, Error> {
-        let r = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id"))
-        .bind(name)
-        .bind(password_hash)
-        .bind(is_admin)
-        .fetch_one(pool).await);
-        match r {
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                Err(Error::UserExists(name.to_string()))
-            }
-            other => Ok(other?),
-        }
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let r = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id",
+            ))
+            .bind(name)
+            .bind(password_hash)
+            .bind(is_admin)
+            .fetch_one(&mut *tx)
+            .await;
+            let id = match r {
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    return Err(Error::UserExists(name.to_string()))
+                }
+                other => other?,
+            };
+            record_account!(tx, d, id);
+            tx.commit().await?;
+            id
+        }))
     }
 
     /// Every account, by name.
@@ -76,13 +87,32 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_disabled(&self, name: &str, disabled: bool) -> Result<(), Error> {
-        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE users SET disabled = ? WHERE name = ?"))
-            .bind(disabled)
-            .bind(name)
-            .execute(pool).await.map(|r| r.rows_affected()))?;
-        if done == 0 {
-            return Err(Error::NoUser(name.to_string()));
-        }
+        self.set_account_flag(name, "UPDATE users SET disabled = ? WHERE name = ? RETURNING id", disabled)
+            .await
+    }
+
+    /// Sets one flag of account `name` with `update` (binding the flag and
+    /// the name, returning the id), and records the change in the contests
+    /// open to all, in one transaction.
+    pub(super) async fn set_account_flag(
+        &self,
+        name: &str,
+        update: &'static str,
+        flag: bool,
+    ) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let id = sqlx::query_scalar::<_, i64>(&sql(d, update))
+                .bind(flag)
+                .bind(name)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some(id) = id else {
+                return Err(Error::NoUser(name.to_string()));
+            };
+            record_account!(tx, d, id);
+            tx.commit().await?;
+        });
         Ok(())
     }
 

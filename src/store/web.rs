@@ -157,14 +157,8 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_admin(&self, name: &str, is_admin: bool) -> Result<(), Error> {
-        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE users SET is_admin = ? WHERE name = ?"))
-            .bind(is_admin)
-            .bind(name)
-            .execute(pool).await.map(|r| r.rows_affected()))?;
-        if done == 0 {
-            return Err(Error::NoUser(name.to_string()));
-        }
-        Ok(())
+        self.set_account_flag(name, "UPDATE users SET is_admin = ? WHERE name = ? RETURNING id", is_admin)
+            .await
     }
 
     /// Each problem a user has a verdict on, with every distinct verdict

@@ -60,11 +60,14 @@ fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
         source: b"int main(void) { return 0; }\n",
         user_id: Some(user),
     };
+    let open = grundy::store::SubmitLimits {
+        per_minute: 0,
+        max_waiting: 0,
+    };
     let id =
-        s.rt.block_on(s.store.insert_submission(new))
-            .expect("insert");
-    s.rt.block_on(s.store.set_submission_contest(id, contest))
-        .expect("in the contest");
+        s.rt.block_on(s.store.insert_submission_within(new, open, Some(contest)))
+            .expect("insert")
+            .expect("within the contest's window");
     let lease =
         s.rt.block_on(s.store.claim(id, Duration::from_secs(60)))
             .expect("claim")

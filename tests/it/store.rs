@@ -562,3 +562,4 @@ on_both_databases!(
 );
 
 mod contests;
+mod record;

@@ -82,6 +82,66 @@ impl FromRequestParts<AppState> for Role {
     }
 }
 
+/// What a caller signed in with, kept by a long request (an open feed) to
+/// check again while it lasts: a revoked token, a disabled account or a
+/// changed password ends it.
+#[derive(Debug, Clone)]
+pub enum Credential {
+    Anonymous,
+    /// An API token's hash.
+    Token(Vec<u8>),
+    /// An account's name and its password hash when the request began.
+    Password { name: String, hash: String },
+}
+
+impl Credential {
+    /// The credential of a request whose [`Role`] was already checked.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn of(
+        state: &AppState,
+        headers: &axum::http::HeaderMap,
+    ) -> Result<Credential, ApiError> {
+        let header = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        if let Some(token) = header.strip_prefix("Bearer ") {
+            return Ok(Credential::Token(crate::auth::token_hash(token.trim())));
+        }
+        if let Some((name, _)) = header
+            .strip_prefix("Basic ")
+            .and_then(|e| basic(e.trim()))
+        {
+            if let Some((_, hash)) = state.store.user_with_password(&name).await? {
+                return Ok(Credential::Password { name, hash });
+            }
+        }
+        Ok(Credential::Anonymous)
+    }
+
+    /// Whether it still signs in, as the database says now (no cache).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn valid(&self, state: &AppState) -> Result<bool, crate::store::Error> {
+        Ok(match self {
+            Credential::Anonymous => true,
+            Credential::Token(hash) => state
+                .store
+                .user_for_token(hash)
+                .await?
+                .is_some_and(|u| !u.disabled),
+            Credential::Password { name, hash } => state
+                .store
+                .user_with_password(name)
+                .await?
+                .is_some_and(|(u, h)| !u.disabled && h == *hash),
+        })
+    }
+}
+
 /// The name and password of an HTTP Basic credential (base64 of
 /// `name:password`).
 fn basic(encoded: &str) -> Option<(String, String)> {

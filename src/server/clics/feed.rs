@@ -1,37 +1,43 @@
-//! The event feed (NDJSON): every object of the contest as an event, in
-//! the order things happened, each with a token; `since_token` resumes
-//! after one. The feed is derived from the store (the same objects as the
-//! other endpoints, with the same freeze), so reconnecting anywhere sees
-//! the same history. Streaming, it sends new events as they come and a
-//! newline after every [`KEEP_ALIVE`] of silence, and ends once the
-//! contest's results are final (`end_of_updates`), or at once with
-//! `stream=false`. An open feed derives its events again only when what
-//! they are derived from changed (the contest's stored version and its
-//! state at the time, read in two cheap statements a poll), not on every
-//! poll.
+//! The event feed (NDJSON), streamed from the contest's record
+//! ([`crate::store::record`]): each event is read once from the database,
+//! in the order of its number, which is its token. `since_token` resumes
+//! after one (400 for a token the contest has not reached); an open feed
+//! reads only what came after the last event it sent, so a change costs
+//! an open feed the events since, never the history. The record is
+//! brought up to the database's clock (the contest started, froze,
+//! ended) before it is read. Streaming, the feed sends a newline after
+//! every [`KEEP_ALIVE`] of silence, ends once `end_of_updates` is sent, at
+//! once with `stream=false`, and as soon as its credentials stop being
+//! valid (a token revoked, an account disabled or its password changed).
+//! Open feeds are counted per client address and in all
+//! (`[server] feeds_per_address`, `max_feeds`), so they cannot take the
+//! connections the rest of the server needs.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
-use axum::http::header;
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{header, Extensions, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::objects::{self, Snapshot};
+use super::auth::Credential;
+use super::objects;
 use super::{find, ApiError, Role};
-use crate::contest::{Contest, Phase};
-use crate::site::contests::now_ms;
+use crate::contest::Contest;
+use crate::site::state::FeedSlot;
 use crate::site::AppState;
+use crate::store::{Event, Reader};
 
 /// The longest silence on an open feed.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
-/// How often an open feed looks for news (judges in other processes).
+/// How often an open feed looks for news (judges in other processes) and
+/// checks its credentials.
 const POLL: Duration = Duration::from_secs(1);
-
-/// An event's place in the feed: time, kind, id.
-pub(super) type Key = (i64, u8, String);
+/// Events read from the database at once.
+const BATCH: i64 = 500;
 
 #[derive(Deserialize)]
 pub struct FeedQuery {
@@ -44,38 +50,72 @@ pub async fn event_feed(
     role: Role,
     Path(id): Path<String>,
     Query(q): Query<FeedQuery>,
+    headers: HeaderMap,
+    extensions: Extensions,
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
+    state.store.catch_up_contest(c.id).await?;
+    let head = state.store.contest_version(&c).await?.0;
     let since = match &q.since_token {
-        Some(token) => Some(parse_token(token).ok_or_else(|| {
-            ApiError::bad_request(
-                "bad_token",
-                format!("since_token {token:?} is not a token of this feed"),
-            )
-        })?),
+        Some(token) => Some(
+            token
+                .parse::<i64>()
+                .ok()
+                .filter(|t| (0..=head).contains(t))
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "bad_token",
+                        format!("since_token {token:?} is not a token of this feed"),
+                    )
+                })?,
+        ),
         None => None,
     };
-    let seen = fingerprint(&state, &c).await?;
-    let (all, finished) = events(&state, &c, &role).await?;
-    let first: Vec<&(Key, Value)> = all
-        .iter()
-        .filter(|(k, _)| since.as_ref().is_none_or(|s| k > s))
-        .collect();
-    let head = lines(&first);
-    if q.stream == Some(false) {
-        return Ok(ndjson(Body::from(head)));
-    }
-    let feed = Feed {
-        last: first.last().map(|(k, _)| k.clone()).or(since),
-        head: Some(head),
-        done: finished,
-        seen: Some(seen),
-        state,
-        slug: c.slug.clone(),
-        role,
-        quiet_since: tokio::time::Instant::now(),
+    let stream = q.stream != Some(false);
+    let slot = if stream {
+        let address = extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Some(state.feeds.take(address).map_err(|full| {
+            ApiError::new(
+                full.status(),
+                "too_many_feeds",
+                full.to_string(),
+            )
+        })?)
+    } else {
+        None
     };
+    let credential = Credential::of(&state, &headers).await?;
+    let mut feed = Feed {
+        last: since.unwrap_or(0),
+        head: String::new(),
+        done: false,
+        reader: reader(&role),
+        role,
+        credential,
+        contest: c,
+        state,
+        quiet_since: tokio::time::Instant::now(),
+        checked: tokio::time::Instant::now(),
+        caught_up: crate::site::contests::now_ms(),
+        _slot: slot,
+    };
+    if since.is_none() {
+        feed.head = fixed_events(&feed.state);
+    }
+    // Everything up to now: the whole answer when not streaming.
+    loop {
+        let lines = feed.read().await?;
+        feed.head.push_str(&lines);
+        if lines.is_empty() || feed.done {
+            break;
+        }
+    }
+    if !stream {
+        return Ok(ndjson(Body::from(std::mem::take(&mut feed.head))));
+    }
     Ok(ndjson(Body::from_stream(futures_util::stream::unfold(
         feed, next,
     ))))
@@ -85,183 +125,162 @@ fn ndjson(body: Body) -> Response {
     ([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response()
 }
 
+/// Who reads, as the record knows readers.
+fn reader(role: &Role) -> Reader {
+    match role {
+        Role::Admin => Reader::Admin,
+        Role::Team(id) => Reader::Team(*id),
+        Role::User(_) | Role::Public => Reader::Public,
+    }
+}
+
+/// The events that are no change of the contest but the judge's own
+/// settings (judgement types, languages), sent first to a new reader.
+fn fixed_events(state: &AppState) -> String {
+    let mut out = String::new();
+    let mut put = |kind: &str, data: Value| {
+        let event = json!({"type": kind, "id": data["id"], "data": data});
+        out.push_str(&event.to_string());
+        out.push('\n');
+    };
+    for t in objects::judgement_types() {
+        put("judgement-types", t);
+    }
+    for l in objects::languages(&state.ctx) {
+        put("languages", l);
+    }
+    out
+}
+
 /// An open feed's place.
 struct Feed {
     state: AppState,
-    slug: String,
+    contest: Contest,
     role: Role,
-    /// The last event sent.
-    last: Option<Key>,
+    reader: Reader,
+    credential: Credential,
+    /// The token of the last event read.
+    last: i64,
     /// What to send first.
-    head: Option<String>,
-    /// Nothing more will come.
+    head: String,
+    /// `end_of_updates` was sent: nothing more will come.
     done: bool,
-    /// What the events were last derived from: while it is the same, a
-    /// poll derives nothing again (the feed is a function of it).
-    seen: Option<Fingerprint>,
     quiet_since: tokio::time::Instant,
+    /// When the credentials were last checked.
+    checked: tokio::time::Instant,
+    /// When (this server's clock) the record was last brought up to the
+    /// clock: a moment of the contest passed since then asks for it again.
+    caught_up: i64,
+    /// Counts this feed among the open ones until it is dropped.
+    _slot: Option<FeedSlot>,
 }
 
-/// What a contest's events are derived from: its stored history's version
-/// and its state at the time (which moves with the clock alone).
-type Fingerprint = (crate::store::ContestVersion, String);
+impl Feed {
+    /// The next events after `last`, as lines (empty when none).
+    async fn read(&mut self) -> Result<String, ApiError> {
+        let events = self
+            .state
+            .store
+            .contest_events(self.contest.id, self.last, self.reader, BATCH)
+            .await?;
+        let Some(last) = events.last() else {
+            return Ok(String::new());
+        };
+        self.last = last.seq;
+        let mut out = String::new();
+        for e in &events {
+            if let Some(line) = self.render(e).await? {
+                out.push_str(&line);
+                out.push('\n');
+            }
+            if e.kind == "state"
+                && e.data
+                    .as_ref()
+                    .is_some_and(|d| !d["end_of_updates"].is_null())
+            {
+                self.done = true;
+                break;
+            }
+            if matches!(e.kind.as_str(), "contest" | "state") {
+                // Settings changed: the clock's next moments with them.
+                if let Some(c) = self.state.store.contest_by_id(self.contest.id).await? {
+                    self.contest = c;
+                }
+            }
+        }
+        Ok(out)
+    }
 
-async fn fingerprint(state: &AppState, c: &Contest) -> Result<Fingerprint, ApiError> {
-    Ok((
-        state.store.contest_version(c).await?,
-        objects::state(c, now_ms()).to_string(),
-    ))
+    /// One event as the role reads it.
+    async fn render(&self, e: &Event) -> Result<Option<String>, ApiError> {
+        Ok(Some(
+            render(&self.state, &self.contest, &self.role, e)
+                .await?
+                .to_string(),
+        ))
+    }
+}
+
+/// Event `e` of contest `c` as `role` reads it, with its token: a
+/// problem with what its package says, a submission with its files where
+/// the role may read them.
+pub(super) async fn render(
+    state: &AppState,
+    c: &Contest,
+    role: &Role,
+    e: &Event,
+) -> Result<Value, ApiError> {
+    let mut data = e.data.clone();
+    match (e.kind.as_str(), data.as_mut()) {
+        ("problems", Some(p)) => objects::fill_problem(state, p).await?,
+        ("submissions", Some(s)) => {
+            let team = s["team_id"].as_str().and_then(|t| t.parse::<i64>().ok());
+            if team.is_some_and(|t| objects::reads_files(role, t)) {
+                s["files"] = objects::files(c, s["id"].as_str().unwrap_or_default());
+            }
+        }
+        _ => {}
+    }
+    Ok(json!({
+        "type": e.kind, "id": e.id, "data": data, "token": e.seq.to_string(),
+    }))
 }
 
 /// The feed's next chunk: new events, a keep-alive newline, or the end.
 async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
-    if let Some(head) = f.head.take().filter(|h| !h.is_empty()) {
+    if !f.head.is_empty() {
         f.quiet_since = tokio::time::Instant::now();
+        let head = std::mem::take(&mut f.head);
         return Some((Ok(head), f));
     }
     loop {
         if f.done || f.state.is_stopping() {
             return None;
         }
-        let changes = f.state.worker.changes.clone();
-        let changed = changes.any.notified();
-        let c = f.state.store.contest(&f.slug).await.ok()??;
-        // Read before the events, so a change while they are derived is
-        // seen on the next poll.
-        let print = fingerprint(&f.state, &c).await.ok()?;
-        if f.seen.as_ref() != Some(&print) {
-            let (all, finished) = events(&f.state, &c, &f.role).await.ok()?;
-            f.seen = Some(print);
-            let new: Vec<&(Key, Value)> = all
-                .iter()
-                .filter(|(k, _)| f.last.as_ref().is_none_or(|l| k > l))
-                .collect();
-            f.done = finished;
-            if let Some((key, _)) = new.last() {
-                f.last = Some(key.clone());
-                f.quiet_since = tokio::time::Instant::now();
-                return Some((Ok(lines(&new)), f));
+        if f.checked.elapsed() >= POLL {
+            f.checked = tokio::time::Instant::now();
+            if !f.credential.valid(&f.state).await.ok()? {
+                return None;
             }
         }
-        if f.done {
-            return None;
+        let changes = f.state.worker.changes.clone();
+        let changed = changes.any.notified();
+        // The clock's moments (started, frozen, ended) are written by
+        // whoever reads first; each is written once.
+        let now = crate::site::contests::now_ms();
+        if objects::state(&f.contest, now) != objects::state(&f.contest, f.caught_up) {
+            f.state.store.catch_up_contest(f.contest.id).await.ok()?;
+            f.caught_up = now;
+        }
+        let lines = f.read().await.ok()?;
+        if !lines.is_empty() {
+            f.quiet_since = tokio::time::Instant::now();
+            return Some((Ok(lines), f));
         }
         if f.quiet_since.elapsed() >= KEEP_ALIVE {
             f.quiet_since = tokio::time::Instant::now();
             return Some((Ok("\n".to_string()), f));
         }
         let _ = tokio::time::timeout(POLL, changed).await;
-    }
-}
-
-fn token(key: &Key) -> String {
-    format!("{}.{}.{}", key.0, key.1, key.2)
-}
-
-fn parse_token(text: &str) -> Option<Key> {
-    let mut parts = text.splitn(3, '.');
-    Some((
-        parts.next()?.parse().ok()?,
-        parts.next()?.parse().ok()?,
-        parts.next()?.to_string(),
-    ))
-}
-
-pub(super) fn lines(events: &[&(Key, Value)]) -> String {
-    let mut out = String::new();
-    for (key, event) in events {
-        let mut event = event.clone();
-        event["token"] = json!(token(key));
-        out.push_str(&event.to_string());
-        out.push('\n');
-    }
-    out
-}
-
-/// The kinds in the order the feed gives objects of the same moment.
-const KINDS: &[&str] = &[
-    "contest",
-    "judgement-types",
-    "languages",
-    "problems",
-    "teams",
-    "state",
-    "submissions",
-    "judgements",
-    "runs",
-    "clarifications",
-];
-
-pub(super) fn rank(kind: &str) -> u8 {
-    KINDS.iter().position(|k| *k == kind).unwrap_or(KINDS.len()) as u8
-}
-
-/// One event of the feed (its token comes with [`lines`]).
-pub(super) fn event(kind: &str, id: Option<String>, data: Value) -> Value {
-    json!({"type": kind, "id": id, "data": data})
-}
-
-/// Every event `role` may see now, in order, and whether the contest's
-/// updates have ended.
-pub(super) async fn events(
-    state: &AppState,
-    c: &Contest,
-    role: &Role,
-) -> Result<(Vec<(Key, Value)>, bool), ApiError> {
-    let now = now_ms();
-    let snap = Snapshot::load(state, c, role, now).await?;
-    let mut out: Vec<(Key, Value)> = Vec::new();
-    let mut push = |at: i64, kind: &'static str, data: Value| {
-        let id = match kind {
-            "contest" | "state" => None,
-            _ => data["id"].as_str().map(String::from),
-        };
-        let key = (at, rank(kind), id.clone().unwrap_or_default());
-        out.push((key, event(kind, id, data)));
-    };
-    push(0, "contest", objects::contest(c));
-    for t in objects::judgement_types() {
-        push(0, "judgement-types", t);
-    }
-    for l in objects::languages(&state.ctx) {
-        push(0, "languages", l);
-    }
-    // The problems come at the start (before it, to admins only).
-    let problems_at = if matches!(role, Role::Admin) {
-        0
-    } else {
-        c.start_ms
-    };
-    for p in snap.problems(state, c).await? {
-        push(problems_at, "problems", p);
-    }
-    for t in snap.teams() {
-        push(0, "teams", t);
-    }
-    let st = objects::state(c, now);
-    let mut moments: Vec<i64> = ["started", "frozen", "ended", "thawed", "finalized"]
-        .iter()
-        .filter_map(|k| st[*k].as_str().and_then(crate::contest::time::parse_time))
-        .collect();
-    moments.sort_unstable();
-    moments.dedup();
-    for at in moments {
-        push(at, "state", objects::state(c, at));
-    }
-    for (at, kind, data) in snap.timed(c) {
-        push(at, kind, data);
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    let finished = !st["end_of_updates"].is_null() && c.phase(now) == Phase::Ended;
-    Ok((out, finished))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn tokens_round_trip() {
-        let key = (1_800_000_000_123, 6, "17".to_string());
-        assert_eq!(super::parse_token(&super::token(&key)), Some(key));
-        assert_eq!(super::parse_token("nonsense"), None);
     }
 }

@@ -43,6 +43,23 @@ pub fn router() -> Router<AppState> {
         .route("/{contest}/submissions/{id}/files", get(files))
 }
 
+/// The API information object (`GET /api`): the version of the Contest
+/// API served, where it is specified, and who provides it. Tools read it
+/// first.
+pub async fn api_info() -> Response {
+    Json(info()).into_response()
+}
+
+/// The API information object, also the contest package's `api.json`.
+pub fn info() -> Value {
+    serde_json::json!({
+        "version": "2023-06",
+        "version_url": "https://ccs-specs.icpc.io/2023-06/contest_api",
+        "name": "grundy",
+        "provider": {"name": "grundy", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
 async fn find(state: &AppState, id: &str) -> Result<Contest, ApiError> {
     state
         .store

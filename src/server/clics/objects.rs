@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use super::{ApiError, Role};
+use crate::contest::clics::{self, Outcome, Try};
 use crate::contest::time::{format_reltime, format_time, parse_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Team};
 use crate::context::Context;
@@ -12,49 +13,7 @@ use crate::site::AppState;
 use crate::store::{Clarification, ContestSubmission};
 use crate::verdict::Verdict;
 
-pub fn contest(c: &Contest) -> Value {
-    let mut v = json!({
-        "id": c.slug,
-        "name": c.name,
-        "formal_name": c.name,
-        "start_time": format_time(c.start_ms),
-        "countdown_pause_time": null,
-        "duration": format_reltime(c.duration_s * 1000),
-        // The freeze as it happened: an admin's early freeze included.
-        "scoreboard_freeze_duration": c.freeze_ms()
-            .filter(|&f| f < c.end_ms() || c.frozen_ms.is_some())
-            .map(|f| format_reltime((c.end_ms() - f).max(0))),
-        "scoreboard_type": match c.scoring { Scoring::Icpc => "pass-fail", Scoring::Ioi => "score" },
-    });
-    if c.scoring == Scoring::Icpc {
-        v["penalty_time"] = json!(c.penalty_min);
-    }
-    v
-}
-
-/// The times the contest reached each state, `null` until then.
-pub fn state(c: &Contest, now: i64) -> Value {
-    let at = |t: Option<i64>| t.filter(|&t| t <= now).map(format_time);
-    let ended = c.end_ms();
-    // Final once the end passed and nothing is hidden any more.
-    let finalized = if now < ended {
-        None
-    } else {
-        match (c.freeze_ms(), c.thawed_ms) {
-            (None, _) => Some(ended),
-            (Some(_), Some(thawed)) => Some(thawed.max(ended)),
-            (Some(_), None) => None,
-        }
-    };
-    json!({
-        "started": at(Some(c.start_ms)),
-        "frozen": at(c.freeze_ms().filter(|&f| f < ended || c.frozen_ms.is_some())),
-        "ended": at(Some(ended)),
-        "thawed": at(c.thawed_ms),
-        "finalized": at(finalized),
-        "end_of_updates": at(finalized),
-    })
-}
+pub use crate::contest::clics::{contest, state};
 
 pub fn access(role: &Role) -> Value {
     let all = |kind: &str, props: &[&str]| json!({"type": kind, "properties": props});
@@ -157,21 +116,6 @@ pub fn access(role: &Role) -> Value {
     let _ = role;
     endpoints.push(all("event-feed", &["type", "id", "data", "token"]));
     json!({ "capabilities": [], "endpoints": endpoints })
-}
-
-/// grundy's verdict as the standard's judgement type.
-pub fn judgement_type(v: Verdict) -> &'static str {
-    match v {
-        Verdict::AC => "AC",
-        Verdict::WA => "WA",
-        Verdict::PE => "PE",
-        Verdict::TLE => "TLE",
-        Verdict::MLE => "MLE",
-        Verdict::OLE => "OLE",
-        Verdict::RE => "RTE",
-        Verdict::CE => "CE",
-        Verdict::IE => "JE",
-    }
 }
 
 pub fn judgement_types() -> Vec<Value> {
@@ -313,33 +257,20 @@ impl Snapshot {
         if c.phase(self.now) == Phase::Before && !matches!(self.role, Role::Admin) {
             return Ok(Vec::new());
         }
-        let ctx = state.ctx.clone();
-        let problems = c.problems.clone();
-        let list = tokio::task::spawn_blocking(move || {
-            problems
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let problem = ctx.catalog.load(&p.slug)?;
-                    Ok(json!({
-                        "id": p.slug, "label": p.label, "name": problem.manifest.name,
-                        "ordinal": i, "time_limit": problem.manifest.time_limit,
-                        "test_data_count": problem.manifest.tests.len(),
-                    }))
-                })
-                .collect::<Result<Vec<Value>, crate::problem::Error>>()
-        })
-        .await?;
-        list.map_err(|e| ApiError::internal(&e))
+        let mut out = Vec::with_capacity(c.problems.len());
+        for i in 0..c.problems.len() {
+            if let Some(mut p) = clics::problem_place(c, i) {
+                fill_problem(state, &mut p).await?;
+                out.push(p);
+            }
+        }
+        Ok(out)
     }
 
     pub fn teams(&self) -> Vec<Value> {
         self.teams
             .iter()
-            .map(|t| {
-                json!({"id": t.id.to_string(), "name": t.name, "label": t.id.to_string(),
-                       "display_name": t.name, "hidden": false})
-            })
+            .map(|t| clics::team(t.id, &t.name))
             .collect()
     }
 
@@ -353,21 +284,14 @@ impl Snapshot {
     /// Whether the role may read the files of a submission by `team`: an
     /// admin, or the team itself.
     pub fn reads_files(&self, team: i64) -> bool {
-        match self.role {
-            Role::Admin => true,
-            Role::Team(id) => id == team,
-            _ => false,
-        }
+        reads_files(&self.role, team)
     }
 
     /// A submission, with its files where the role may read them.
     fn submission(&self, c: &Contest, s: &ContestSubmission, at: i64) -> Value {
-        let mut v = submission(c, s, at);
+        let mut v = clics::submission(c, &as_try(s, at));
         if self.reads_files(s.user_id) {
-            v["files"] = json!([{
-                "href": format!("contests/{}/submissions/{}/files", c.slug, s.id),
-                "filename": "files.zip", "mime": "application/zip",
-            }]);
+            v["files"] = files(c, &s.id.to_string());
         }
         v
     }
@@ -383,7 +307,7 @@ impl Snapshot {
         self.submissions
             .iter()
             .filter(|(s, at)| self.shows_result(s.user_id, *at))
-            .map(|(s, at)| judgement(c, s, *at))
+            .map(|(s, at)| clics::judgement(c, &as_try(s, *at), outcome(s)))
             .collect()
     }
 
@@ -407,12 +331,7 @@ impl Snapshot {
             .filter_map(|(sub, position, verdict, time_ms)| {
                 let (_, end) = shown.get(sub)?;
                 let verdict = verdict.parse::<Verdict>().ok()?;
-                Some(json!({
-                    "id": format!("{sub}-{}", position + 1), "judgement_id": sub.to_string(),
-                    "ordinal": position + 1, "judgement_type_id": judgement_type(verdict),
-                    "time": format_time(*end), "contest_time": format_reltime(end - c.start_ms),
-                    "run_time": *time_ms as f64 / 1000.0,
-                }))
+                Some(clics::run(c, *sub, *position, verdict, *time_ms, *end))
             })
             .collect()
     }
@@ -420,88 +339,80 @@ impl Snapshot {
     pub fn clarifications(&self, c: &Contest) -> Vec<Value> {
         let mut out = Vec::new();
         for q in &self.clarifications {
-            let problem = q
-                .label
-                .as_deref()
-                .and_then(|l| c.problem(l))
-                .map(|p| p.slug.clone());
-            let team = q.user_id.map(|id| id.to_string());
-            // An announcement is only its answer.
-            if q.user_id.is_some() {
-                out.push(json!({
-                    "id": format!("q{}", q.id), "from_team_id": team, "to_team_id": null,
-                    "reply_to_id": null, "problem_id": problem, "text": q.question,
-                    "time": format_time(q.asked_ms), "contest_time": format_reltime(q.asked_ms - c.start_ms),
-                }));
-            }
-            if let (Some(answer), Some(at)) = (&q.answer, q.answered_ms) {
-                out.push(json!({
-                    "id": format!("a{}", q.id), "from_team_id": null,
-                    "to_team_id": if q.to_all { None } else { team.clone() },
-                    "reply_to_id": q.user_id.map(|_| format!("q{}", q.id)), "problem_id": problem,
-                    "text": answer, "time": format_time(at), "contest_time": format_reltime(at - c.start_ms),
-                }));
-            }
-        }
-        out
-    }
-
-    /// Each shown object with the time it came to be, for the event feed.
-    pub fn timed(&self, c: &Contest) -> Vec<(i64, &'static str, Value)> {
-        let mut out = Vec::new();
-        for (s, at) in &self.submissions {
-            out.push((*at, "submissions", self.submission(c, s, *at)));
-            if self.shows_result(s.user_id, *at) {
-                let end = s.finished_at.as_deref().and_then(parse_time);
-                out.push((*at, "judgements", judgement_started(c, s, *at)));
-                if let Some(end) = end {
-                    out.push((end, "judgements", judgement(c, s, *at)));
-                }
-            }
-        }
-        for run in self.runs(c) {
-            let at = run["time"].as_str().and_then(parse_time).unwrap_or(0);
-            out.push((at, "runs", run));
-        }
-        for q in self.clarifications(c) {
-            let at = q["time"].as_str().and_then(parse_time).unwrap_or(0);
-            out.push((at, "clarifications", q));
+            let q = clics::Clarification {
+                id: q.id,
+                team: q.user_id,
+                label: q.label.as_deref(),
+                question: &q.question,
+                asked_ms: q.asked_ms,
+                answer: q.answer.as_deref(),
+                to_all: q.to_all,
+                answered_ms: q.answered_ms,
+            };
+            out.extend(clics::question(c, &q));
+            out.extend(clics::answer(c, &q));
         }
         out
     }
 }
 
-fn submission(c: &Contest, s: &ContestSubmission, at: i64) -> Value {
-    // Java runs the class of its source file (`Main.java`); the others
-    // have no entry point.
-    let entry_point = (s.language == "java").then_some("Main");
-    json!({
-        "id": s.id.to_string(), "language_id": s.language, "problem_id": s.problem,
-        "team_id": s.user_id.to_string(), "time": format_time(at),
-        "contest_time": format_reltime(at - c.start_ms), "entry_point": entry_point,
-        "files": [],
-    })
-}
-
-fn judgement_started(c: &Contest, s: &ContestSubmission, at: i64) -> Value {
-    json!({
-        "id": s.id.to_string(), "submission_id": s.id.to_string(), "judgement_type_id": null,
-        "start_time": format_time(at), "start_contest_time": format_reltime(at - c.start_ms),
-        "end_time": null, "end_contest_time": null,
-    })
-}
-
-fn judgement(c: &Contest, s: &ContestSubmission, at: i64) -> Value {
-    let mut v = judgement_started(c, s, at);
-    let verdict = s.verdict.as_deref().and_then(|v| v.parse::<Verdict>().ok());
-    if let (Some(verdict), Some(end)) = (verdict, s.finished_at.as_deref().and_then(parse_time)) {
-        v["judgement_type_id"] = json!(judgement_type(verdict));
-        v["end_time"] = json!(format_time(end));
-        v["end_contest_time"] = json!(format_reltime(end - c.start_ms));
-        v["max_run_time"] = json!(s.time_ms.unwrap_or(0) as f64 / 1000.0);
-        if c.scoring == Scoring::Ioi {
-            v["score"] = json!(s.score.unwrap_or(0));
-        }
+/// Whether `role` may read the files of a submission by `team`: an admin,
+/// or the team itself.
+pub fn reads_files(role: &Role, team: i64) -> bool {
+    match role {
+        Role::Admin => true,
+        Role::Team(id) => *id == team,
+        _ => false,
     }
-    v
+}
+
+/// The `files` of submission `id` of contest `c`.
+pub fn files(c: &Contest, id: &str) -> Value {
+    json!([{
+        "href": format!("contests/{}/submissions/{id}/files", c.slug),
+        "filename": "files.zip", "mime": "application/zip",
+    }])
+}
+
+/// Problem `p` (its place in the contest) with what its package says.
+///
+/// # Errors
+/// A package that cannot be read.
+pub async fn fill_problem(state: &AppState, p: &mut Value) -> Result<(), ApiError> {
+    let ctx = state.ctx.clone();
+    let slug = p["id"].as_str().unwrap_or_default().to_string();
+    let manifest = tokio::task::spawn_blocking(move || {
+        ctx.catalog.load(&slug).map(|problem| {
+            (
+                problem.manifest.name.clone(),
+                problem.manifest.time_limit,
+                problem.manifest.tests.len(),
+            )
+        })
+    })
+    .await?
+    .map_err(|e| ApiError::internal(&e))?;
+    p["name"] = json!(manifest.0);
+    p["time_limit"] = json!(manifest.1);
+    p["test_data_count"] = json!(manifest.2);
+    Ok(())
+}
+
+fn as_try(s: &ContestSubmission, at: i64) -> Try<'_> {
+    Try {
+        id: s.id,
+        team: s.user_id,
+        problem: &s.problem,
+        language: &s.language,
+        at_ms: at,
+    }
+}
+
+fn outcome(s: &ContestSubmission) -> Option<Outcome> {
+    Some(Outcome {
+        verdict: s.verdict.as_deref()?.parse().ok()?,
+        score: s.score.unwrap_or(0),
+        time_ms: s.time_ms.unwrap_or(0),
+        end_ms: s.finished_at.as_deref().and_then(parse_time)?,
+    })
 }

@@ -16,10 +16,11 @@
 
 use serde_json::{json, Value};
 
-use super::feed::{self, Key};
+use super::feed;
 use super::objects::{self, Snapshot};
 use super::{zip, ApiError, Role};
-use crate::contest::time::{format_human, format_time, parse_time};
+use crate::store::{Event, Reader};
+use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
 use crate::site::AppState;
 
@@ -91,11 +92,30 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
             first,
         });
     }
-    let (events, _) = feed::events(state, c, &role).await.map_err(api)?;
-    // Final once the end passed and the last result (or answer) is in.
+    state
+        .store
+        .catch_up_contest(c.id)
+        .await
+        .map_err(|e| api(ApiError::from(e)))?;
+    let mut events = Vec::new();
+    loop {
+        let after = events.last().map_or(0, |e: &Event| e.seq);
+        let batch = state
+            .store
+            .contest_events(c.id, after, Reader::Admin, 1000)
+            .await
+            .map_err(|e| api(ApiError::from(e)))?;
+        if batch.is_empty() {
+            break;
+        }
+        events.extend(batch);
+    }
+    // Final once the end passed and the last change (a result, an answer)
+    // is in.
     let finalized = events
         .iter()
-        .map(|((at, _, _), _)| *at)
+        .filter(|e| e.kind != "state")
+        .map(|e| e.at_ms)
         .fold(c.end_ms(), i64::max);
     let full = final_state(c, finalized);
     let mut warnings = Vec::new();
@@ -113,14 +133,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         text.push(b'\n');
         files.push((name.to_string(), text));
     };
-    put(
-        "api.json",
-        &json!({
-            "version": "2023-06",
-            "version_url": "https://ccs-specs.icpc.io/2023-06/contest_api",
-            "provider": {"name": "grundy", "version": env!("CARGO_PKG_VERSION")},
-        }),
-    );
+    put("api.json", &super::info());
     put("contest.json", &objects::contest(c));
     put("state.json", &full);
     put("access.json", &objects::access(&role));
@@ -150,7 +163,10 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
 
     files.push((
         "event-feed.ndjson".to_string(),
-        final_feed(events, &full).into_bytes(),
+        final_feed(state, c, &role, &events, &full)
+            .await
+            .map_err(api)?
+            .into_bytes(),
     ));
     for (s, at) in snap.stored() {
         let source = files_zip(state, s.id, &s.language, *at)
@@ -183,53 +199,41 @@ pub fn final_state(c: &Contest, finalized: i64) -> Value {
     st
 }
 
-/// `full` with the moments after `at` not reached yet.
-fn state_at(full: &Value, at: i64) -> Value {
-    let mut st = full.clone();
-    if let Some(map) = st.as_object_mut() {
-        for v in map.values_mut() {
-            if v.as_str().and_then(parse_time).is_some_and(|t| t > at) {
-                *v = Value::Null;
-            }
+/// The admin's feed as the contest's record holds it, in its order, with
+/// `full` (the final state) the very last line: a state the record holds
+/// with `end_of_updates` is left out, as nothing may follow it.
+async fn final_feed(
+    state: &AppState,
+    c: &Contest,
+    role: &Role,
+    events: &[Event],
+    full: &Value,
+) -> Result<String, ApiError> {
+    let mut out = String::new();
+    let mut push = |v: &Value| {
+        out.push_str(&v.to_string());
+        out.push('\n');
+    };
+    for t in objects::judgement_types() {
+        push(&json!({"type": "judgement-types", "id": t["id"], "data": t}));
+    }
+    for l in objects::languages(&state.ctx) {
+        push(&json!({"type": "languages", "id": l["id"], "data": l}));
+    }
+    for e in events {
+        let ends = e.kind == "state"
+            && e.data
+                .as_ref()
+                .is_some_and(|d| !d["end_of_updates"].is_null());
+        if !ends {
+            push(&feed::render(state, c, role, e).await?);
         }
     }
-    st
-}
-
-/// The admin's feed with its state events replaced by the final ones:
-/// each moment of `full` in its place, and `end_of_updates`, where there
-/// is one, the very last line.
-fn final_feed(events: Vec<(Key, Value)>, full: &Value) -> String {
-    let mut out: Vec<(Key, Value)> = events
-        .into_iter()
-        .filter(|(_, e)| e["type"] != "state")
-        .collect();
-    let end = full["end_of_updates"].as_str().and_then(parse_time);
-    let mut moments: Vec<i64> = full
-        .as_object()
-        .into_iter()
-        .flat_map(|m| m.values())
-        .filter_map(|v| v.as_str().and_then(parse_time))
-        .filter(|t| Some(*t) != end)
-        .collect();
-    moments.sort_unstable();
-    moments.dedup();
-    let rank = feed::rank("state");
-    for at in moments {
-        let mut st = state_at(full, at);
-        st["end_of_updates"] = Value::Null;
-        out.push(((at, rank, String::new()), feed::event("state", None, st)));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    if let Some(end) = end {
-        // After everything, even what happened in the same millisecond.
-        out.push((
-            (end, u8::MAX, String::new()),
-            feed::event("state", None, full.clone()),
-        ));
-    }
-    let refs: Vec<&(Key, Value)> = out.iter().collect();
-    feed::lines(&refs)
+    // The final state, last: `finalized` for the Resolver, and
+    // `end_of_updates` once nothing is hidden.
+    let token = events.last().map_or(0, |e| e.seq);
+    push(&json!({"type": "state", "id": null, "data": full, "token": token.to_string()}));
+    Ok(out)
 }
 
 /// Why a submission's files could not be packed.

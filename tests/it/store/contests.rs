@@ -123,12 +123,17 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
     // a practice submission stays out of the contest.
     let mut judged = new("nim");
     judged.user_id = Some(ann);
-    let first = store.enqueue(judged.clone()).await.unwrap();
-    let second = store.enqueue(judged.clone()).await.unwrap();
-    let practice = store.enqueue(judged).await.unwrap();
-    for s in [first, second] {
-        store.set_submission_contest(s, id).await.unwrap();
+    let open = grundy::store::SubmitLimits {
+        per_minute: 0,
+        max_waiting: 0,
+    };
+    let mut tries = Vec::new();
+    for _ in 0..2 {
+        let s = store.insert_submission_within(judged.clone(), open, Some(id));
+        tries.push(s.await.unwrap().expect("within the window"));
     }
+    let (first, second) = (tries[0], tries[1]);
+    let practice = store.enqueue(judged).await.unwrap();
     assert_eq!(store.contest_of_submission(first).await.unwrap(), Some(id));
     assert_eq!(store.contest_of_submission(practice).await.unwrap(), None);
     let lease = store.claim(first, LEASE).await.unwrap().unwrap();

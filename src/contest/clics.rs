@@ -1,0 +1,188 @@
+//! A contest's objects in the shapes of the CLICS Contest API (2023-06):
+//! times as TIME and RELTIME text, ids as strings. Pure functions of the
+//! contest and one stored fact each, so the store can write them into the
+//! contest's record in the transaction that makes the change, and the API
+//! can serve its collections in the very same shapes.
+
+use serde_json::{json, Value};
+
+use super::time::{format_reltime, format_time};
+use super::{Contest, Scoring};
+use crate::verdict::Verdict;
+
+/// The contest object.
+pub fn contest(c: &Contest) -> Value {
+    let mut v = json!({
+        "id": c.slug,
+        "name": c.name,
+        "formal_name": c.name,
+        "start_time": format_time(c.start_ms),
+        "countdown_pause_time": null,
+        "duration": format_reltime(c.duration_s * 1000),
+        // The freeze as it happened: an admin's early freeze included.
+        "scoreboard_freeze_duration": c.freeze_ms()
+            .filter(|&f| f < c.end_ms() || c.frozen_ms.is_some())
+            .map(|f| format_reltime((c.end_ms() - f).max(0))),
+        "scoreboard_type": match c.scoring { Scoring::Icpc => "pass-fail", Scoring::Ioi => "score" },
+    });
+    if c.scoring == Scoring::Icpc {
+        v["penalty_time"] = json!(c.penalty_min);
+    }
+    v
+}
+
+/// The times the contest reached each state by `now`, `null` until then.
+pub fn state(c: &Contest, now: i64) -> Value {
+    let at = |t: Option<i64>| t.filter(|&t| t <= now).map(format_time);
+    let ended = c.end_ms();
+    // Final once the end passed and nothing is hidden any more.
+    let finalized = if now < ended {
+        None
+    } else {
+        match (c.freeze_ms(), c.thawed_ms) {
+            (None, _) => Some(ended),
+            (Some(_), Some(thawed)) => Some(thawed.max(ended)),
+            (Some(_), None) => None,
+        }
+    };
+    json!({
+        "started": at(Some(c.start_ms)),
+        "frozen": at(c.freeze_ms().filter(|&f| f < ended || c.frozen_ms.is_some())),
+        "ended": at(Some(ended)),
+        "thawed": at(c.thawed_ms),
+        "finalized": at(finalized),
+        "end_of_updates": at(finalized),
+    })
+}
+
+/// grundy's verdict as the standard's judgement type.
+pub fn judgement_type(v: Verdict) -> &'static str {
+    match v {
+        Verdict::AC => "AC",
+        Verdict::WA => "WA",
+        Verdict::PE => "PE",
+        Verdict::TLE => "TLE",
+        Verdict::MLE => "MLE",
+        Verdict::OLE => "OLE",
+        Verdict::RE => "RTE",
+        Verdict::CE => "CE",
+        Verdict::IE => "JE",
+    }
+}
+
+/// A team: an account.
+pub fn team(id: i64, name: &str) -> Value {
+    json!({"id": id.to_string(), "name": name, "label": id.to_string(),
+           "display_name": name, "hidden": false})
+}
+
+/// What the record keeps of a problem: its place in the contest. The API
+/// adds what the package says (name, time limit, tests) when it serves it.
+pub fn problem_place(c: &Contest, ordinal: usize) -> Option<Value> {
+    let p = c.problems.get(ordinal)?;
+    Some(json!({"id": p.slug, "label": p.label, "ordinal": ordinal}))
+}
+
+/// One try as the record and the API know it.
+#[derive(Debug, Clone)]
+pub struct Try<'a> {
+    pub id: i64,
+    pub team: i64,
+    pub problem: &'a str,
+    pub language: &'a str,
+    /// When it was made.
+    pub at_ms: i64,
+}
+
+/// A try's result.
+#[derive(Debug, Clone, Copy)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub score: i64,
+    pub time_ms: i64,
+    pub end_ms: i64,
+}
+
+/// A submission, without its files (those depend on who reads it).
+pub fn submission(c: &Contest, s: &Try<'_>) -> Value {
+    // Java runs the class of its source file (`Main.java`); the others
+    // have no entry point.
+    let entry_point = (s.language == "java").then_some("Main");
+    json!({
+        "id": s.id.to_string(), "language_id": s.language, "problem_id": s.problem,
+        "team_id": s.team.to_string(), "time": format_time(s.at_ms),
+        "contest_time": format_reltime(s.at_ms - c.start_ms), "entry_point": entry_point,
+        "files": [],
+    })
+}
+
+/// A try's judgement (its id is the submission's), final once `outcome`
+/// is known.
+pub fn judgement(c: &Contest, s: &Try<'_>, outcome: Option<Outcome>) -> Value {
+    let mut v = json!({
+        "id": s.id.to_string(), "submission_id": s.id.to_string(), "judgement_type_id": null,
+        "start_time": format_time(s.at_ms), "start_contest_time": format_reltime(s.at_ms - c.start_ms),
+        "end_time": null, "end_contest_time": null,
+    });
+    if let Some(o) = outcome {
+        v["judgement_type_id"] = json!(judgement_type(o.verdict));
+        v["end_time"] = json!(format_time(o.end_ms));
+        v["end_contest_time"] = json!(format_reltime(o.end_ms - c.start_ms));
+        v["max_run_time"] = json!(o.time_ms as f64 / 1000.0);
+        if c.scoring == Scoring::Ioi {
+            v["score"] = json!(o.score);
+        }
+    }
+    v
+}
+
+/// Test `position` (from 0) of submission `sub`'s judgement, ended at `end_ms`.
+pub fn run(c: &Contest, sub: i64, position: i64, verdict: Verdict, time_ms: i64, end_ms: i64) -> Value {
+    json!({
+        "id": format!("{sub}-{}", position + 1), "judgement_id": sub.to_string(),
+        "ordinal": position + 1, "judgement_type_id": judgement_type(verdict),
+        "time": format_time(end_ms), "contest_time": format_reltime(end_ms - c.start_ms),
+        "run_time": time_ms as f64 / 1000.0,
+    })
+}
+
+/// A question to the judges, or an answer.
+#[derive(Debug, Clone)]
+pub struct Clarification<'a> {
+    pub id: i64,
+    /// The asker (`None`: an announcement, which is only its answer).
+    pub team: Option<i64>,
+    /// The problem's label.
+    pub label: Option<&'a str>,
+    pub question: &'a str,
+    pub asked_ms: i64,
+    pub answer: Option<&'a str>,
+    pub to_all: bool,
+    pub answered_ms: Option<i64>,
+}
+
+/// The question `q<N>`, where there is one.
+pub fn question(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
+    let team = q.team?;
+    Some(json!({
+        "id": format!("q{}", q.id), "from_team_id": team.to_string(), "to_team_id": null,
+        "reply_to_id": null, "problem_id": problem_of(c, q.label), "text": q.question,
+        "time": format_time(q.asked_ms), "contest_time": format_reltime(q.asked_ms - c.start_ms),
+    }))
+}
+
+/// The answer `a<N>`, once given.
+pub fn answer(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
+    let (answer, at) = (q.answer?, q.answered_ms?);
+    let team = q.team.map(|t| t.to_string());
+    Some(json!({
+        "id": format!("a{}", q.id), "from_team_id": null,
+        "to_team_id": if q.to_all { None } else { team },
+        "reply_to_id": q.team.map(|_| format!("q{}", q.id)), "problem_id": problem_of(c, q.label),
+        "text": answer, "time": format_time(at), "contest_time": format_reltime(at - c.start_ms),
+    }))
+}
+
+fn problem_of(c: &Contest, label: Option<&str>) -> Option<String> {
+    label.and_then(|l| c.problem(l)).map(|p| p.slug.clone())
+}

@@ -1,0 +1,631 @@
+//! Each contest's record: the ordered list of every change a client of the
+//! Contest API can see (the contest and its state, problems, teams,
+//! submissions, judgements, runs, clarifications), appended in the very
+//! transaction that makes the change. Feeds and the contest package read
+//! it; nothing derives a contest's history again.
+//!
+//! **Order.** An event's number is `contests.event_seq` bumped by one. The
+//! bump is the writer's first statement about the contest, so it holds the
+//! contest's row (PostgreSQL: a row lock until commit) or the database
+//! (SQLite: one writer at a time) until it commits. A later writer waits
+//! for it, and takes the next number only after the earlier one is
+//! committed: numbers commit in their order, and a reader that read up to
+//! number N and resumes after it cannot miss an event that commits later
+//! with a smaller number, since there is none. The bumped number is also
+//! the contest's version, which the boards are cached on.
+//!
+//! **Who reads what.** Each event has an audience: everyone; admins only
+//! (a contest's problems before it starts); one team and the admins (a
+//! team's question, a result the freeze seals); or everyone but the admins
+//! and that team, who read it earlier (a sealed result revealed at the
+//! unfreeze, a question once answered to all, the problems at the start).
+//! The unfreeze appends the revealed results as new events: nothing is
+//! rewritten in the past.
+
+use serde_json::Value;
+
+use super::db::{on_db, sql};
+use super::{Error, Store};
+use crate::contest::clics::{self, Outcome, Try};
+use crate::contest::{Contest, Viewer};
+use crate::verdict::Verdict;
+
+/// Who reads an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    All,
+    Admin,
+    /// Admins and one team.
+    Team(i64),
+    /// Everyone but admins and, where named, one team.
+    Others(Option<i64>),
+}
+
+impl Audience {
+    fn as_str(self) -> &'static str {
+        match self {
+            Audience::All => "all",
+            Audience::Admin => "admin",
+            Audience::Team(_) => "team",
+            Audience::Others(_) => "others",
+        }
+    }
+
+    fn team(self) -> Option<i64> {
+        match self {
+            Audience::Team(t) => Some(t),
+            Audience::Others(t) => t,
+            _ => None,
+        }
+    }
+}
+
+/// An event to append.
+#[derive(Debug, Clone)]
+pub struct NewEvent {
+    pub kind: &'static str,
+    pub id: Option<String>,
+    /// `None`: the object was deleted.
+    pub data: Option<Value>,
+    pub audience: Audience,
+}
+
+impl NewEvent {
+    fn of(kind: &'static str, data: Value, audience: Audience) -> NewEvent {
+        let id = match kind {
+            "contest" | "state" => None,
+            _ => data["id"].as_str().map(String::from),
+        };
+        NewEvent {
+            kind,
+            id,
+            data: Some(data),
+            audience,
+        }
+    }
+}
+
+/// An event as read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// Its number in the contest's record: the feed's token.
+    pub seq: i64,
+    pub kind: String,
+    pub id: Option<String>,
+    pub data: Option<Value>,
+    /// The database's clock when it was written.
+    pub at_ms: i64,
+}
+
+/// Who reads a contest's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    Admin,
+    Team(i64),
+    Public,
+}
+
+/// A contest's version: the number of its last event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ContestVersion(pub i64);
+
+/// What happened to a try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TryChange {
+    /// Stored: its submission and its judgement begun.
+    Made,
+    /// Judged (or given up on, as a judging error).
+    Judged,
+    /// Sent back to be judged again.
+    Reset,
+}
+
+/// Locks contest `$cid`'s record within `$tx` (the first statement about
+/// it in the transaction) and reads the contest as it is there: `None`
+/// when there is none. A macro: the transaction's type differs between the
+/// databases.
+macro_rules! locked_contest {
+    ($tx:ident, $d:ident, $cid:expr) => {{
+        let cid: i64 = $cid;
+        sqlx::query(&$crate::store::db::sql(
+            $d,
+            "UPDATE contests SET event_seq = event_seq WHERE id = ?",
+        ))
+        .bind(cid)
+        .execute(&mut *$tx)
+        .await?;
+        let row = sqlx::query_as::<_, $crate::store::contests::ContestRow>(
+            &$crate::store::db::sql($d, $crate::store::contests::CONTEST_ROW),
+        )
+        .bind(cid)
+        .fetch_optional(&mut *$tx)
+        .await?;
+        match row {
+            None => None,
+            Some(row) => {
+                let problems = sqlx::query_as::<_, (String, String)>(&$crate::store::db::sql(
+                    $d,
+                    "SELECT label, problem FROM contest_problems WHERE contest_id = ?
+                     ORDER BY position",
+                ))
+                .bind(cid)
+                .fetch_all(&mut *$tx)
+                .await?;
+                Some(row.into_contest(problems)?)
+            }
+        }
+    }};
+}
+pub(super) use locked_contest;
+
+/// Appends `$events` (a slice of [`NewEvent`]) to contest `$cid`'s record
+/// within `$tx`, which must hold it ([`locked_contest!`]).
+macro_rules! append_events {
+    ($tx:ident, $d:ident, $cid:expr, $events:expr) => {{
+        let cid: i64 = $cid;
+        let events: &[$crate::store::record::NewEvent] = $events;
+        for e in events {
+            let seq = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+                $d,
+                "UPDATE contests SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
+            ))
+            .bind(cid)
+            .fetch_one(&mut *$tx)
+            .await?;
+            sqlx::query(&$crate::store::db::sql(
+                $d,
+                "INSERT INTO contest_events (contest_id, seq, kind, object_id, data, audience,
+                                             team_id, at_ms)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, {now_ms})",
+            ))
+            .bind(cid)
+            .bind(seq)
+            .bind(e.kind)
+            .bind(e.id.as_deref())
+            .bind(e.data.as_ref().map(|v| v.to_string()))
+            .bind($crate::store::record::audience_text(e.audience))
+            .bind($crate::store::record::audience_team(e.audience))
+            .execute(&mut *$tx)
+            .await?;
+        }
+    }};
+}
+pub(super) use append_events;
+
+/// The database's clock within `$tx`, Unix milliseconds.
+macro_rules! db_now {
+    ($tx:ident, $d:ident) => {
+        sqlx::query_scalar::<_, i64>(&$crate::store::db::sql($d, "SELECT {now_ms}"))
+            .fetch_one(&mut *$tx)
+            .await?
+    };
+}
+pub(super) use db_now;
+
+/// Records what happened to submission `$id` (`$change`, a [`TryChange`])
+/// in its contest's record within `$tx`, after the change was written
+/// there; nothing for a practice submission.
+macro_rules! record_try {
+    ($tx:ident, $d:ident, $id:expr, $change:expr) => {{
+        let id: i64 = $id;
+        let row = sqlx::query_as::<_, (Option<i64>, Option<i64>, String, String, String, Option<String>, Option<i64>, Option<i64>, Option<String>)>(
+            &$crate::store::db::sql(
+                $d,
+                "SELECT contest_id, user_id, problem, language, submitted_at, verdict, score,
+                        time_ms, finished_at
+                 FROM submissions WHERE id = ?",
+            ),
+        )
+        .bind(id)
+        .fetch_optional(&mut *$tx)
+        .await?;
+        if let Some((Some(cid), Some(team), problem, language, at, verdict, score, time_ms, end)) = row {
+            if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
+                let runs = sqlx::query_as::<_, (i64, String, i64)>(&$crate::store::db::sql(
+                    $d,
+                    "SELECT position, verdict, time_ms FROM test_results
+                     WHERE submission_id = ? ORDER BY position",
+                ))
+                .bind(id)
+                .fetch_all(&mut *$tx)
+                .await?;
+                let now = $crate::store::record::db_now!($tx, $d);
+                let stored = $crate::store::record::StoredTry {
+                    id, team, problem: &problem, language: &language, at: &at,
+                    verdict: verdict.as_deref(), score, time_ms, end: end.as_deref(),
+                };
+                let events = $crate::store::record::try_events(&c, &stored, &runs, $change, now)?;
+                $crate::store::record::append_events!($tx, $d, cid, &events);
+            }
+        }
+    }};
+}
+pub(super) use record_try;
+
+/// A try as its row holds it.
+pub struct StoredTry<'a> {
+    pub id: i64,
+    pub team: i64,
+    pub problem: &'a str,
+    pub language: &'a str,
+    pub at: &'a str,
+    pub verdict: Option<&'a str>,
+    pub score: Option<i64>,
+    pub time_ms: Option<i64>,
+    pub end: Option<&'a str>,
+}
+
+pub(super) fn audience_text(a: Audience) -> &'static str {
+    a.as_str()
+}
+
+pub(super) fn audience_team(a: Audience) -> Option<i64> {
+    a.team()
+}
+
+/// The audience of a result of a try by `team` made at `at`, judged at
+/// `now`: sealed from others while the freeze hides it (the freeze's one
+/// rule, [`Contest::hides`]).
+fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
+    if c.hides(Viewer::Public, Some(team), at, now) {
+        Audience::Team(team)
+    } else {
+        Audience::All
+    }
+}
+
+/// The events of `change` to try `s`, with its test results `runs`
+/// (position, verdict, CPU ms), at the database's time `now`.
+///
+/// # Errors
+/// A stored time or verdict that is not one.
+pub(super) fn try_events(
+    c: &Contest,
+    s: &StoredTry<'_>,
+    runs: &[(i64, String, i64)],
+    change: TryChange,
+    now: i64,
+) -> Result<Vec<NewEvent>, Error> {
+    let parse = |t: &str| {
+        crate::contest::time::parse_time(t).ok_or_else(|| Error::BadContest(s.id.to_string(), t.to_string()))
+    };
+    let at_ms = parse(s.at)?;
+    let t = Try {
+        id: s.id,
+        team: s.team,
+        problem: s.problem,
+        language: s.language,
+        at_ms,
+    };
+    let sealed = result_audience(c, s.team, at_ms, now);
+    let mut out = Vec::new();
+    match change {
+        TryChange::Made => {
+            out.push(NewEvent::of("submissions", clics::submission(c, &t), Audience::All));
+            out.push(NewEvent::of("judgements", clics::judgement(c, &t, None), sealed));
+        }
+        TryChange::Reset => {
+            out.push(NewEvent::of("judgements", clics::judgement(c, &t, None), sealed));
+        }
+        TryChange::Judged => {
+            let (Some(v), Some(end)) = (s.verdict, s.end) else {
+                return Ok(out);
+            };
+            let verdict = v
+                .parse::<Verdict>()
+                .map_err(|_| Error::BadVerdict(s.id, v.to_string()))?;
+            let end_ms = parse(end)?;
+            let outcome = Outcome {
+                verdict,
+                score: s.score.unwrap_or(0),
+                time_ms: s.time_ms.unwrap_or(0),
+                end_ms,
+            };
+            out.push(NewEvent::of("judgements", clics::judgement(c, &t, Some(outcome)), sealed));
+            for (position, verdict, time_ms) in runs {
+                let Ok(verdict) = verdict.parse::<Verdict>() else {
+                    continue;
+                };
+                let run = clics::run(c, s.id, *position, verdict, *time_ms, end_ms);
+                out.push(NewEvent::of("runs", run, sealed));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The events of a clarification `q` just asked (`answered` false) or
+/// answered.
+pub(super) fn clarification_events(
+    c: &Contest,
+    q: &clics::Clarification<'_>,
+    answered: bool,
+) -> Vec<NewEvent> {
+    let mut out = Vec::new();
+    if !answered {
+        if let (Some(v), Some(team)) = (clics::question(c, q), q.team) {
+            out.push(NewEvent::of("clarifications", v, Audience::Team(team)));
+        }
+        return out;
+    }
+    let Some(answer) = clics::answer(c, q) else {
+        return out;
+    };
+    match (q.team, q.to_all) {
+        (Some(team), true) => {
+            // The question, now everyone's too.
+            if let Some(v) = clics::question(c, q) {
+                out.push(NewEvent::of("clarifications", v, Audience::Others(Some(team))));
+            }
+            out.push(NewEvent::of("clarifications", answer, Audience::All));
+        }
+        (Some(team), false) => {
+            out.push(NewEvent::of("clarifications", answer, Audience::Team(team)));
+        }
+        (None, _) => out.push(NewEvent::of("clarifications", answer, Audience::All)),
+    }
+    out
+}
+
+/// The contest's problems as the record keeps them, for `audience`.
+pub(super) fn problem_events(c: &Contest, audience: Audience) -> Vec<NewEvent> {
+    (0..c.problems.len())
+        .filter_map(|i| clics::problem_place(c, i))
+        .map(|p| NewEvent::of("problems", p, audience))
+        .collect()
+}
+
+/// The contest object, its problems and its teams, as a change of its
+/// settings at `now` records them.
+pub(super) fn settings_events(c: &Contest, teams: &[(i64, String)], now: i64) -> Vec<NewEvent> {
+    let mut out = vec![NewEvent::of("contest", clics::contest(c), Audience::All)];
+    let problems = if now < c.start_ms {
+        Audience::Admin
+    } else {
+        Audience::All
+    };
+    out.extend(problem_events(c, problems));
+    out.extend(
+        teams
+            .iter()
+            .map(|(id, name)| NewEvent::of("teams", clics::team(*id, name), Audience::All)),
+    );
+    out.push(NewEvent::of("state", clics::state(c, now), Audience::All));
+    out
+}
+
+/// A team's event: `Some(name)` present, `None` gone.
+pub(super) fn team_event(id: i64, name: Option<&str>) -> NewEvent {
+    match name {
+        Some(name) => NewEvent::of("teams", clics::team(id, name), Audience::All),
+        None => NewEvent {
+            kind: "teams",
+            id: Some(id.to_string()),
+            data: None,
+            audience: Audience::All,
+        },
+    }
+}
+
+/// The teams of contest `$cid` (open to all or not: `$open`) within `$tx`,
+/// as [`Store::contest_teams`] reads them.
+macro_rules! teams_in {
+    ($tx:ident, $d:ident, $cid:expr, $open:expr) => {
+        sqlx::query_as::<_, (i64, String)>(&$crate::store::db::sql(
+            $d,
+            "SELECT u.id, u.name FROM users u
+             WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
+                OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
+                OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+             ORDER BY u.name",
+        ))
+        .bind($cid)
+        .bind($open)
+        .fetch_all(&mut *$tx)
+        .await?
+    };
+}
+pub(super) use teams_in;
+
+/// Records a change of account `$user` within `$tx`: in every contest
+/// open to all, the team is there (enabled, not an admin) or gone.
+macro_rules! record_account {
+    ($tx:ident, $d:ident, $user:expr) => {{
+        let user: i64 = $user;
+        let found = sqlx::query_as::<_, (String, bool, bool)>(&$crate::store::db::sql(
+            $d,
+            "SELECT name, is_admin, disabled FROM users WHERE id = ?",
+        ))
+        .bind(user)
+        .fetch_optional(&mut *$tx)
+        .await?;
+        let open = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+            $d,
+            "SELECT id FROM contests WHERE open_to_all ORDER BY id",
+        ))
+        .fetch_all(&mut *$tx)
+        .await?;
+        if let Some((name, is_admin, disabled)) = found {
+            for cid in open {
+                if $crate::store::record::locked_contest!($tx, $d, cid).is_some() {
+                    let present = (!is_admin && !disabled).then_some(name.as_str());
+                    let events = [$crate::store::record::team_event(user, present)];
+                    $crate::store::record::append_events!($tx, $d, cid, &events);
+                }
+            }
+        }
+    }};
+}
+pub(super) use record_account;
+
+impl Store {
+    /// The version of `contest`'s record now: the number of its last event.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_version(&self, contest: &Contest) -> Result<ContestVersion, Error> {
+        Ok(ContestVersion(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, i64>(&sql(d, "SELECT event_seq FROM contests WHERE id = ?"))
+                .bind(contest.id)
+                .fetch_optional(pool)
+                .await?
+                .unwrap_or(0)
+        })))
+    }
+
+    /// Up to `limit` events of contest `contest` after number `after` that
+    /// `reader` may read, in order.
+    ///
+    /// # Errors
+    /// Database failures, or an event whose data is not JSON.
+    pub async fn contest_events(
+        &self,
+        contest: i64,
+        after: i64,
+        reader: Reader,
+        limit: i64,
+    ) -> Result<Vec<Event>, Error> {
+        let (admin, team) = match reader {
+            Reader::Admin => (true, -1),
+            Reader::Team(t) => (false, t),
+            Reader::Public => (false, -1),
+        };
+        let rows = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, String, Option<String>, Option<String>, i64)>(&sql(
+                d,
+                "SELECT seq, kind, object_id, data, at_ms FROM contest_events
+                 WHERE contest_id = ?1 AND seq > ?2
+                   AND CASE WHEN ?3 THEN audience <> 'others'
+                       ELSE audience = 'all' OR (audience = 'team' AND team_id = ?4)
+                            OR (audience = 'others' AND (team_id IS NULL OR team_id <> ?4))
+                       END
+                 ORDER BY seq LIMIT ?5",
+            ))
+            .bind(contest)
+            .bind(after)
+            .bind(admin)
+            .bind(team)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        });
+        rows.into_iter()
+            .map(|(seq, kind, id, data, at_ms)| {
+                let data = match data {
+                    Some(text) => Some(
+                        serde_json::from_str(&text)
+                            .map_err(|_| Error::BadContest(format!("event {seq}"), text))?,
+                    ),
+                    None => None,
+                };
+                Ok(Event {
+                    seq,
+                    kind,
+                    id,
+                    data,
+                    at_ms,
+                })
+            })
+            .collect()
+    }
+
+    /// Brings contest `id`'s record up to the database's clock: the state
+    /// it reached since its last state event (started, frozen, ended,
+    /// final), and its problems for everyone once it started. A contest
+    /// with no record yet (made before records were kept) gets its whole
+    /// history first. Writes nothing when nothing changed; `true` when it
+    /// appended.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn catch_up_contest(&self, id: i64) -> Result<bool, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            // A read first: most calls find nothing to do and take no lock.
+            let (now, head, last) = sqlx::query_as::<_, (i64, i64, Option<String>)>(&sql(
+                d,
+                "SELECT {now_ms}, event_seq,
+                        (SELECT data FROM contest_events
+                         WHERE contest_id = ?1 AND kind = 'state' ORDER BY seq DESC LIMIT 1)
+                 FROM contests WHERE id = ?1",
+            ))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+            .unwrap_or((0, -1, None));
+            if head < 0 {
+                return Ok(false);
+            }
+            let Some(c) = self.contest_by_id(id).await? else {
+                return Ok(false);
+            };
+            if head > 0 && last.as_deref() == Some(&clics::state(&c, now).to_string()) {
+                return Ok(false);
+            }
+            let mut tx = pool.begin().await?;
+            let Some(c) = locked_contest!(tx, d, id) else {
+                return Ok(false);
+            };
+            let now = db_now!(tx, d);
+            let (head, last) = sqlx::query_as::<_, (i64, Option<String>)>(&sql(
+                d,
+                "SELECT event_seq, (SELECT data FROM contest_events
+                                    WHERE contest_id = ?1 AND kind = 'state'
+                                    ORDER BY seq DESC LIMIT 1)
+                 FROM contests WHERE id = ?1",
+            ))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+            let state = clics::state(&c, now);
+            let mut events = Vec::new();
+            if head == 0 {
+                let teams = teams_in!(tx, d, id, c.open_to_all);
+                events = settings_events(&c, &teams, now);
+                events.pop();
+            } else if last.as_deref() == Some(&state.to_string()) {
+                return Ok(false);
+            } else {
+                let was: Option<Value> = last.and_then(|t| serde_json::from_str(&t).ok());
+                let started_before = was.as_ref().is_some_and(|w| !w["started"].is_null());
+                if !started_before && !state["started"].is_null() {
+                    events.extend(problem_events(&c, Audience::Others(None)));
+                }
+            }
+            events.push(NewEvent::of("state", state, Audience::All));
+            append_events!(tx, d, id, &events);
+            if head == 0 {
+                // The history before the record: every try as it stands.
+                let ids = sqlx::query_scalar::<_, i64>(&sql(
+                    d,
+                    "SELECT id FROM submissions WHERE contest_id = ? ORDER BY id",
+                ))
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+                for s in ids {
+                    record_try!(tx, d, s, TryChange::Made);
+                    record_try!(tx, d, s, TryChange::Judged);
+                }
+                let qs = sqlx::query_as::<_, (i64, Option<i64>, Option<String>, String, i64, Option<String>, bool, Option<i64>)>(&sql(
+                    d,
+                    "SELECT id, user_id, label, question, asked_ms, answer, to_all, answered_ms
+                     FROM clarifications WHERE contest_id = ? ORDER BY id",
+                ))
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+                for (qid, team, label, question, asked_ms, answer, to_all, answered_ms) in &qs {
+                    let q = clics::Clarification {
+                        id: *qid, team: *team, label: label.as_deref(), question, asked_ms: *asked_ms,
+                        answer: answer.as_deref(), to_all: *to_all, answered_ms: *answered_ms,
+                    };
+                    let mut events = clarification_events(&c, &q, false);
+                    events.extend(clarification_events(&c, &q, true));
+                    append_events!(tx, d, id, &events);
+                }
+            }
+            tx.commit().await?;
+            true
+        }))
+    }
+}
