@@ -137,7 +137,14 @@ pub fn judgement(c: &Contest, s: &Try<'_>, outcome: Option<Outcome>) -> Value {
 }
 
 /// Test `position` (from 0) of submission `sub`'s judgement, ended at `end_ms`.
-pub fn run(c: &Contest, sub: i64, position: i64, verdict: Verdict, time_ms: i64, end_ms: i64) -> Value {
+pub fn run(
+    c: &Contest,
+    sub: i64,
+    position: i64,
+    verdict: Verdict,
+    time_ms: i64,
+    end_ms: i64,
+) -> Value {
     json!({
         "id": format!("{sub}-{}", position + 1), "judgement_id": sub.to_string(),
         "ordinal": position + 1, "judgement_type_id": judgement_type(verdict),

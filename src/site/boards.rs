@@ -97,7 +97,8 @@ impl Boards {
             if k.boards.len() >= 4 {
                 k.boards.remove(0);
             }
-            k.boards.push((contest.clone(), viewer, hidden, board.clone()));
+            k.boards
+                .push((contest.clone(), viewer, hidden, board.clone()));
         }
         Ok(board)
     }

@@ -176,9 +176,10 @@ pub(super) async fn take(
         Ok(Err(OverLimit::Waiting(n))) => Err(Refusal::TooManyWaiting(n)),
         // The database's clock found the window shut: the try is not stored.
         Ok(Err(OverLimit::Closed)) => Err(match contest {
-            Some(c) if store_clock_before_start(c) => {
-                Refusal::ContestNotStarted(c.name.clone(), crate::contest::time::format_human(c.start_ms))
-            }
+            Some(c) if store_clock_before_start(c) => Refusal::ContestNotStarted(
+                c.name.clone(),
+                crate::contest::time::format_human(c.start_ms),
+            ),
             Some(c) => Refusal::ContestOver {
                 contest: c.name.clone(),
                 practice: format!("/problems/{}", admitted.problem.slug),

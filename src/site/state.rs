@@ -264,7 +264,10 @@ impl AppState {
 pub struct FeedSlots {
     total: usize,
     per_address: usize,
-    open: std::sync::Mutex<(usize, std::collections::HashMap<Option<std::net::IpAddr>, usize>)>,
+    open: std::sync::Mutex<(
+        usize,
+        std::collections::HashMap<Option<std::net::IpAddr>, usize>,
+    )>,
 }
 
 /// Why no feed could be opened.
@@ -304,7 +307,10 @@ impl FeedSlots {
     ///
     /// # Errors
     /// Which cap is reached.
-    pub fn take(self: &Arc<Self>, address: Option<std::net::IpAddr>) -> Result<FeedSlot, FeedsFull> {
+    pub fn take(
+        self: &Arc<Self>,
+        address: Option<std::net::IpAddr>,
+    ) -> Result<FeedSlot, FeedsFull> {
         let mut open = self.lock();
         if open.0 >= self.total {
             return Err(FeedsFull::Total(self.total));
@@ -328,8 +334,13 @@ impl FeedSlots {
 
     fn lock(
         &self,
-    ) -> std::sync::MutexGuard<'_, (usize, std::collections::HashMap<Option<std::net::IpAddr>, usize>)>
-    {
+    ) -> std::sync::MutexGuard<
+        '_,
+        (
+            usize,
+            std::collections::HashMap<Option<std::net::IpAddr>, usize>,
+        ),
+    > {
         self.open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

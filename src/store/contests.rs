@@ -5,8 +5,8 @@
 
 use super::db::{on_db, sql};
 use super::record::{
-    append_events, db_now, locked_contest, settings_events, team_event, teams_in,
-    Audience, NewEvent,
+    append_events, db_now, locked_contest, settings_events, team_event, teams_in, Audience,
+    NewEvent,
 };
 use super::{Error, Store};
 use crate::contest::time::parse_time;

@@ -66,10 +66,10 @@ mod users;
 mod web;
 
 pub use clarifications::Clarification;
-pub use record::{ContestVersion, Event, Reader};
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
+pub use record::{ContestVersion, Event, Reader};
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
 pub use users::{Revoked, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};

@@ -208,18 +208,31 @@ pub(super) use db_now;
 macro_rules! record_try {
     ($tx:ident, $d:ident, $id:expr, $change:expr) => {{
         let id: i64 = $id;
-        let row = sqlx::query_as::<_, (Option<i64>, Option<i64>, String, String, String, Option<String>, Option<i64>, Option<i64>, Option<String>)>(
-            &$crate::store::db::sql(
-                $d,
-                "SELECT contest_id, user_id, problem, language, submitted_at, verdict, score,
+        let row = sqlx::query_as::<
+            _,
+            (
+                Option<i64>,
+                Option<i64>,
+                String,
+                String,
+                String,
+                Option<String>,
+                Option<i64>,
+                Option<i64>,
+                Option<String>,
+            ),
+        >(&$crate::store::db::sql(
+            $d,
+            "SELECT contest_id, user_id, problem, language, submitted_at, verdict, score,
                         time_ms, finished_at
                  FROM submissions WHERE id = ?",
-            ),
-        )
+        ))
         .bind(id)
         .fetch_optional(&mut *$tx)
         .await?;
-        if let Some((Some(cid), Some(team), problem, language, at, verdict, score, time_ms, end)) = row {
+        if let Some((Some(cid), Some(team), problem, language, at, verdict, score, time_ms, end)) =
+            row
+        {
             if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
                 let runs = sqlx::query_as::<_, (i64, String, i64)>(&$crate::store::db::sql(
                     $d,
@@ -231,8 +244,15 @@ macro_rules! record_try {
                 .await?;
                 let now = $crate::store::record::db_now!($tx, $d);
                 let stored = $crate::store::record::StoredTry {
-                    id, team, problem: &problem, language: &language, at: &at,
-                    verdict: verdict.as_deref(), score, time_ms, end: end.as_deref(),
+                    id,
+                    team,
+                    problem: &problem,
+                    language: &language,
+                    at: &at,
+                    verdict: verdict.as_deref(),
+                    score,
+                    time_ms,
+                    end: end.as_deref(),
                 };
                 let events = $crate::store::record::try_events(&c, &stored, &runs, $change, now)?;
                 $crate::store::record::append_events!($tx, $d, cid, &events);
@@ -287,7 +307,8 @@ pub(super) fn try_events(
     now: i64,
 ) -> Result<Vec<NewEvent>, Error> {
     let parse = |t: &str| {
-        crate::contest::time::parse_time(t).ok_or_else(|| Error::BadContest(s.id.to_string(), t.to_string()))
+        crate::contest::time::parse_time(t)
+            .ok_or_else(|| Error::BadContest(s.id.to_string(), t.to_string()))
     };
     let at_ms = parse(s.at)?;
     let t = Try {
@@ -301,11 +322,23 @@ pub(super) fn try_events(
     let mut out = Vec::new();
     match change {
         TryChange::Made => {
-            out.push(NewEvent::of("submissions", clics::submission(c, &t), Audience::All));
-            out.push(NewEvent::of("judgements", clics::judgement(c, &t, None), sealed));
+            out.push(NewEvent::of(
+                "submissions",
+                clics::submission(c, &t),
+                Audience::All,
+            ));
+            out.push(NewEvent::of(
+                "judgements",
+                clics::judgement(c, &t, None),
+                sealed,
+            ));
         }
         TryChange::Reset => {
-            out.push(NewEvent::of("judgements", clics::judgement(c, &t, None), sealed));
+            out.push(NewEvent::of(
+                "judgements",
+                clics::judgement(c, &t, None),
+                sealed,
+            ));
         }
         TryChange::Judged => {
             let (Some(v), Some(end)) = (s.verdict, s.end) else {
@@ -321,7 +354,11 @@ pub(super) fn try_events(
                 time_ms: s.time_ms.unwrap_or(0),
                 end_ms,
             };
-            out.push(NewEvent::of("judgements", clics::judgement(c, &t, Some(outcome)), sealed));
+            out.push(NewEvent::of(
+                "judgements",
+                clics::judgement(c, &t, Some(outcome)),
+                sealed,
+            ));
             for (position, verdict, time_ms) in runs {
                 let Ok(verdict) = verdict.parse::<Verdict>() else {
                     continue;
@@ -355,7 +392,11 @@ pub(super) fn clarification_events(
         (Some(team), true) => {
             // The question, now everyone's too.
             if let Some(v) = clics::question(c, q) {
-                out.push(NewEvent::of("clarifications", v, Audience::Others(Some(team))));
+                out.push(NewEvent::of(
+                    "clarifications",
+                    v,
+                    Audience::Others(Some(team)),
+                ));
             }
             out.push(NewEvent::of("clarifications", answer, Audience::All));
         }

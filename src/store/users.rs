@@ -87,8 +87,12 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_disabled(&self, name: &str, disabled: bool) -> Result<(), Error> {
-        self.set_account_flag(name, "UPDATE users SET disabled = ? WHERE name = ? RETURNING id", disabled)
-            .await
+        self.set_account_flag(
+            name,
+            "UPDATE users SET disabled = ? WHERE name = ? RETURNING id",
+            disabled,
+        )
+        .await
     }
 
     /// Sets one flag of account `name` with `update` (binding the flag and

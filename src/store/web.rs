@@ -157,8 +157,12 @@ impl Store {
     /// # Errors
     /// [`Error::NoUser`]; database failures.
     pub async fn set_admin(&self, name: &str, is_admin: bool) -> Result<(), Error> {
-        self.set_account_flag(name, "UPDATE users SET is_admin = ? WHERE name = ? RETURNING id", is_admin)
-            .await
+        self.set_account_flag(
+            name,
+            "UPDATE users SET is_admin = ? WHERE name = ? RETURNING id",
+            is_admin,
+        )
+        .await
     }
 
     /// Each problem a user has a verdict on, with every distinct verdict

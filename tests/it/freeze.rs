@@ -53,7 +53,7 @@ fn api(method: &str, url: &str, auth: &str, body: Option<Value>) -> (u16, Value)
 
 /// A judged submission by `user` to contest `contest`, stored now, with
 /// `verdict` on one sample test, as a worker writes it.
-fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
+pub(crate) fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
     let new = NewSubmission {
         problem: "nim",
         language: "c",
@@ -101,7 +101,7 @@ fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
     id
 }
 
-fn contest(s: &Server, slug: &str, start_ms: i64) -> i64 {
+pub(crate) fn contest(s: &Server, slug: &str, start_ms: i64) -> i64 {
     let new = grundy::store::NewContest {
         slug: slug.into(),
         name: slug.into(),
@@ -411,7 +411,7 @@ fn contest_submissions_through_the_api_and_the_command_line() {
 }
 
 /// The type and id of each event on the lines read so far.
-fn event_of(line: &str) -> Option<(String, String, Value)> {
+pub(crate) fn event_of(line: &str) -> Option<(String, String, Value)> {
     let v: Value = serde_json::from_str(line).ok()?;
     Some((
         v["type"].as_str()?.to_string(),

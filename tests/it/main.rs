@@ -13,6 +13,7 @@ mod contest_web;
 mod coverage;
 mod distributed;
 mod export;
+mod feed;
 mod freeze;
 mod helpers;
 mod kattis;

@@ -91,7 +91,10 @@ pub enum Credential {
     /// An API token's hash.
     Token(Vec<u8>),
     /// An account's name and its password hash when the request began.
-    Password { name: String, hash: String },
+    Password {
+        name: String,
+        hash: String,
+    },
 }
 
 impl Credential {
@@ -110,10 +113,7 @@ impl Credential {
         if let Some(token) = header.strip_prefix("Bearer ") {
             return Ok(Credential::Token(crate::auth::token_hash(token.trim())));
         }
-        if let Some((name, _)) = header
-            .strip_prefix("Basic ")
-            .and_then(|e| basic(e.trim()))
-        {
+        if let Some((name, _)) = header.strip_prefix("Basic ").and_then(|e| basic(e.trim())) {
             if let Some((_, hash)) = state.store.user_with_password(&name).await? {
                 return Ok(Credential::Password { name, hash });
             }

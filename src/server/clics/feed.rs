@@ -77,13 +77,12 @@ pub async fn event_feed(
         let address = extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
-        Some(state.feeds.take(address).map_err(|full| {
-            ApiError::new(
-                full.status(),
-                "too_many_feeds",
-                full.to_string(),
-            )
-        })?)
+        Some(
+            state
+                .feeds
+                .take(address)
+                .map_err(|full| ApiError::new(full.status(), "too_many_feeds", full.to_string()))?,
+        )
     } else {
         None
     };

@@ -19,10 +19,10 @@ use serde_json::{json, Value};
 use super::feed;
 use super::objects::{self, Snapshot};
 use super::{zip, ApiError, Role};
-use crate::store::{Event, Reader};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
 use crate::site::AppState;
+use crate::store::{Event, Reader};
 
 /// Why a contest is not exported.
 #[derive(Debug, thiserror::Error)]

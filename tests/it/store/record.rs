@@ -137,17 +137,17 @@ async fn the_unfreeze_appends_what_it_reveals(store: Store) {
 
     let public_seen = last(&events(&store, cup, public0, Reader::Public).await).max(public0);
     let admin_seen = last(&events(&store, cup, admin0, Reader::Admin).await);
-    store
-        .set_contest_thawed(cup, Some(now_ms()))
-        .await
-        .unwrap();
+    store.set_contest_thawed(cup, Some(now_ms())).await.unwrap();
     // The public resumes where it stopped and gets the result, then the
     // new state.
     let revealed = events(&store, cup, public_seen, Reader::Public).await;
     let k = kinds(&revealed);
     assert!(k.contains(&judgement) && k.contains(&run), "{k:?}");
     let at = |x: &(String, String)| k.iter().position(|y| y == x).unwrap();
-    assert!(at(&judgement) < at(&("state".into(), String::new())), "{k:?}");
+    assert!(
+        at(&judgement) < at(&("state".into(), String::new())),
+        "{k:?}"
+    );
     assert!(revealed.iter().all(|e| e.seq > public_seen));
     let verdict = revealed
         .iter()
@@ -196,7 +196,10 @@ async fn the_version_moves_with_every_change(store: Store) {
     let q = store.ask(id, Some(u1), None, "?", now_ms()).await.unwrap();
     let asked = store.contest_version(&c).await.unwrap();
     assert!(asked > after);
-    assert!(store.answer(id, q, "!", false, root, now_ms()).await.unwrap());
+    assert!(store
+        .answer(id, q, "!", false, root, now_ms())
+        .await
+        .unwrap());
     assert!(store.contest_version(&c).await.unwrap() > asked);
     // u5 left: the record says so.
     let u5 = store.user("u5").await.unwrap().unwrap().id.to_string();
@@ -240,7 +243,8 @@ macro_rules! crossing_writers {
 
             let raw = <$pool>::connect(&url).await.unwrap();
             let mut a = raw.begin().await.unwrap();
-            let bump = "UPDATE contests SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq";
+            let bump =
+                "UPDATE contests SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq";
             let seq_a: i64 = sqlx::query_scalar(bump)
                 .bind(cup)
                 .fetch_one(&mut *a)
@@ -253,7 +257,10 @@ macro_rules! crossing_writers {
                 tokio::spawn(async move { store.ask(cup, Some(ann), None, "B?", now_ms()).await })
             };
             tokio::time::sleep(Duration::from_millis(300)).await;
-            assert!(!b.is_finished(), "B committed while A held a smaller number");
+            assert!(
+                !b.is_finished(),
+                "B committed while A held a smaller number"
+            );
             assert!(events(&store, cup, seen, Reader::Admin).await.is_empty());
 
             sqlx::query(

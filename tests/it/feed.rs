@@ -1,0 +1,248 @@
+//! The Contest API's event feed as a scoreboard client reads it (issue
+//! 32): an open feed gets what the unfreeze reveals, `since_token` resumes
+//! and refuses a token the contest never reached, a feed ends when its
+//! token is revoked, open feeds are capped per address while the rest of
+//! the server answers, and `GET /api` says which API this is.
+
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::freeze::{contest, event_of, judged};
+use crate::helpers::{workspace_with_server, Server};
+use grundy::verdict::Verdict;
+
+fn now_ms() -> i64 {
+    grundy::site::contests::now_ms()
+}
+
+/// An open feed's lines, read as they come.
+struct Feed {
+    lines: std::io::Lines<std::io::BufReader<Box<dyn std::io::Read + Send + Sync>>>,
+}
+
+impl Feed {
+    /// Opens `url` with `auth` (`None`: the public).
+    fn open(url: &str, auth: Option<&str>) -> Result<Feed, (u16, String)> {
+        let agent = ureq::AgentBuilder::new()
+            .timeout_read(Duration::from_secs(30))
+            .build();
+        let mut req = agent.get(url);
+        if let Some(auth) = auth {
+            req = req.set("Authorization", auth);
+        }
+        match req.call() {
+            Ok(r) => Ok(Feed {
+                lines: std::io::BufReader::new(r.into_reader()).lines(),
+            }),
+            Err(ureq::Error::Status(code, r)) => Err((code, r.into_string().unwrap_or_default())),
+            Err(e) => panic!("{url}: {e}"),
+        }
+    }
+
+    /// Events until one satisfies `stop` (returned with those before it),
+    /// or the feed ends (`None`), within a minute.
+    fn until(
+        &mut self,
+        stop: impl Fn(&(String, String, Value)) -> bool,
+    ) -> Option<Vec<(String, String, Value)>> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            let line = self.lines.next()?.ok()?;
+            let Some(e) = event_of(&line) else { continue };
+            let done = stop(&e);
+            seen.push(e);
+            if done {
+                return Some(seen);
+            }
+        }
+        panic!("nothing ended the wait within a minute: {seen:?}");
+    }
+}
+
+/// A feed opened during the freeze and kept open across the unfreeze gets
+/// the judgements the unfreeze reveals, after what it had read.
+#[test]
+fn an_open_feed_gets_what_the_unfreeze_reveals() {
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let cid = s.account("cid", false);
+    let cup = contest(&s, "cup", now_ms() - 60_000);
+    s.rt.block_on(s.store.set_contest_frozen(cup, Some(now_ms() - 1000)))
+        .expect("freeze");
+    let sealed: Vec<String> = (0..4)
+        .map(|i| {
+            let who = if i % 2 == 0 { bob } else { cid };
+            judged(&s, who, cup, Verdict::AC).to_string()
+        })
+        .collect();
+    let mut feed =
+        Feed::open(&format!("{}/api/contests/cup/event-feed", s.url), None).expect("open");
+    let last = sealed.last().unwrap().clone();
+    let before = feed
+        .until(|e| e.0 == "submissions" && e.1 == last)
+        .expect("the submissions");
+    assert!(
+        !before
+            .iter()
+            .any(|e| e.0 == "judgements" && e.2["judgement_type_id"].is_string()),
+        "a sealed result before the unfreeze: {before:?}"
+    );
+    s.rt.block_on(s.store.set_contest_thawed(cup, Some(now_ms())))
+        .expect("unfreeze");
+    let after = feed
+        .until(|e| e.0 == "state" && e.2["thawed"].is_string())
+        .expect("the thaw");
+    for id in &sealed {
+        assert!(
+            after
+                .iter()
+                .any(|e| e.0 == "judgements" && e.1 == *id && e.2["judgement_type_id"] == "AC"),
+            "judgement {id} not revealed: {after:?}"
+        );
+    }
+}
+
+/// `since_token` resumes after an event; a token beyond the record is 400.
+#[test]
+fn since_token_resumes_and_refuses_a_token_never_given() {
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    s.account("cid", false);
+    let cup = contest(&s, "cup", now_ms() - 60_000);
+    let first = judged(&s, bob, cup, Verdict::WA);
+    let url = format!("{}/api/contests/cup/event-feed?stream=false", s.url);
+    let all = ureq::get(&url).call().expect("feed").into_string().unwrap();
+    let tokens: Vec<(String, String)> = all
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| {
+            Some((
+                v["token"].as_str()?.to_string(),
+                v["id"].as_str().unwrap_or("").to_string(),
+            ))
+        })
+        .collect();
+    let (token, _) = tokens
+        .iter()
+        .find(|(_, id)| *id == first.to_string())
+        .expect("the try's token")
+        .clone();
+    let second = judged(&s, bob, cup, Verdict::AC);
+    let resumed = ureq::get(&format!("{url}&since_token={token}"))
+        .call()
+        .expect("resumed")
+        .into_string()
+        .unwrap();
+    let ids: Vec<String> = resumed.lines().filter_map(event_of).map(|e| e.1).collect();
+    assert!(ids.contains(&second.to_string()), "{resumed}");
+    assert!(
+        !ids.iter().any(|i| *i == "cup" || *i == "nim"),
+        "the contest and its problems again: {resumed}"
+    );
+    let head: i64 = tokens.last().unwrap().0.parse().unwrap();
+    for bad in [
+        format!("{}", head + 1000),
+        "1.2.x".to_string(),
+        "-1".to_string(),
+    ] {
+        let r = ureq::get(&format!("{url}&since_token={bad}")).call();
+        assert!(
+            matches!(r, Err(ureq::Error::Status(400, _))),
+            "{bad}: {r:?}"
+        );
+    }
+}
+
+/// A feed opened with a token ends once the token is revoked, and one
+/// opened by an account once the account is disabled.
+#[test]
+fn a_feed_ends_when_its_credentials_stop_being_valid() {
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("cid", false);
+    contest(&s, "cup", now_ms() - 60_000);
+    let url = format!("{}/api/contests/cup/event-feed", s.url);
+    for how in ["revoked", "disabled"] {
+        let token = s.token("ann");
+        let mut feed = Feed::open(&url, Some(&format!("Bearer {token}"))).expect("open");
+        feed.until(|e| e.0 == "state").expect("the state");
+        match how {
+            "revoked" => {
+                let hash = grundy::auth::token_hash(&token);
+                assert!(s.rt.block_on(s.store.revoke_token(&hash)).expect("revoke"));
+            }
+            _ => {
+                s.rt.block_on(s.store.set_disabled("ann", true))
+                    .expect("disable")
+            }
+        }
+        assert!(
+            feed.until(|_| false).is_none(),
+            "the feed went on after its token was {how}"
+        );
+    }
+}
+
+/// Feeds past the cap of one address are refused (429) while those open
+/// stay open, and `/api/v1/health` still answers.
+#[test]
+fn open_feeds_are_capped_and_the_server_still_answers() {
+    let ws =
+        workspace_with_server("submissions_per_minute = 0\nfeeds_per_address = 3\nmax_feeds = 10");
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("cid", false);
+    contest(&s, "cup", now_ms() - 60_000);
+    let url = format!("{}/api/contests/cup/event-feed", s.url);
+    let open: Vec<Feed> = (0..3)
+        .map(|_| Feed::open(&url, None).expect("within the cap"))
+        .collect();
+    for _ in 0..5 {
+        match Feed::open(&url, None) {
+            Err((429, body)) => assert!(body.contains("too_many_feeds"), "{body}"),
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("a feed past the cap"),
+        }
+    }
+    let health = ureq::get(&format!("{}/api/v1/health", s.url))
+        .call()
+        .expect("health");
+    assert_eq!(health.status(), 200);
+    // One closed: one more may open.
+    drop(open);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        match Feed::open(&url, None) {
+            Ok(_) => break,
+            Err((429, _)) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+}
+
+/// `GET /api`: the API information object of the 2023-06 Contest API.
+#[test]
+fn the_api_says_its_version() {
+    let ws = workspace_with_server("");
+    let s = Server::start(&ws, 0);
+    let info: Value = ureq::get(&format!("{}/api", s.url))
+        .call()
+        .expect("GET /api")
+        .into_json()
+        .unwrap();
+    assert_eq!(info["version"], "2023-06");
+    assert!(info["version_url"].as_str().unwrap().contains("2023-06"));
+    assert_eq!(info["provider"]["name"], "grundy");
+}
