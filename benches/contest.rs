@@ -12,6 +12,14 @@
 //! computed from the generated history; the latencies are printed as
 //! p50/p99, with each one's ratio to the baseline's. Target: p99 under
 //! 100 ms. Nothing else is asserted; everything stops by itself.
+//!
+//! Issue 32: the replay runs twice in one process, the second time with
+//! 100 public and 20 admin event feeds open throughout. Each run reports
+//! the server's CPU per change of the contest's record (the CPU of the
+//! server's runtime threads and the database's threads, read from
+//! `/proc/self/task`, over the record's events), and the two runs are
+//! compared side by side. Target: feeds add under 10% CPU, and the API's
+//! p99 stays under 100 ms.
 
 mod common;
 
@@ -46,6 +54,9 @@ const PROBLEMS: &[&str] = &[
 ];
 /// Clients polling each scoreboard.
 const POLLERS: usize = 4;
+/// Event feeds kept open in the second run: the public's and admins'.
+const PUBLIC_FEEDS: usize = 100;
+const ADMIN_FEEDS: usize = 20;
 
 /// One submission of the generated history.
 struct Planned {
@@ -99,7 +110,68 @@ fn history() -> Vec<Planned> {
 }
 
 fn config(dir: &Path) -> std::path::PathBuf {
-    common::config(dir, &dir.join("var"), None, str::to_owned)
+    common::config(dir, &dir.join("var"), None, |line| {
+        if line.starts_with("feeds_per_address") {
+            format!("feeds_per_address = {}", PUBLIC_FEEDS + ADMIN_FEEDS)
+        } else {
+            line.to_owned()
+        }
+    })
+}
+
+/// CPU time so far of this process's threads whose names start with one
+/// of `prefixes` (live ones: the runs keep their threads alive).
+fn cpu_of(prefixes: &[&str]) -> Duration {
+    let ticks = 100.0; // USER_HZ
+    let mut total = 0.0;
+    for task in std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let name = &stat[open + 1..close];
+        if !prefixes.iter().any(|p| name.starts_with(p)) {
+            continue;
+        }
+        let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
+        // utime and stime: the 14th and 15th fields of the line.
+        let used: f64 =
+            fields[11].parse::<f64>().unwrap_or(0.0) + fields[12].parse::<f64>().unwrap_or(0.0);
+        total += used / ticks;
+    }
+    Duration::from_secs_f64(total)
+}
+
+/// Reads an event feed until the server closes it; the events read.
+fn follow(url: String, auth: Option<String>) -> usize {
+    use std::io::BufRead;
+    let mut req = ureq::AgentBuilder::new().build().get(&url);
+    if let Some(a) = &auth {
+        req = req.set("Authorization", a);
+    }
+    let reply = req.call().unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    std::io::BufReader::new(reply.into_reader())
+        .lines()
+        .map_while(Result::ok)
+        .filter(|l| !l.is_empty())
+        .count()
+}
+
+/// What one replay measured.
+struct Run {
+    samples: Vec<(&'static str, Samples)>,
+    /// The server's CPU over the replay.
+    cpu: Duration,
+    /// The events the contest's record holds at the end.
+    changes: i64,
+    /// Events read by each open feed.
+    feeds: Vec<usize>,
 }
 
 /// Latencies of one kind of request.
@@ -149,12 +221,55 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .filter(|&s| s >= 1)
         .unwrap_or(20);
+    let plan = history();
+    let mut quiet = replay(&plan, speedup, false, "srv-quiet");
+    println!();
+    let mut busy = replay(&plan, speedup, true, "srv-feeds");
+    println!();
+    let per = |r: &Run| r.cpu.as_secs_f64() * 1e6 / r.changes.max(1) as f64;
+    println!(
+        "server CPU per change: {:.0} us without feeds ({:.2} s over {} events), {:.0} us with {} public and {} admin feeds open ({:.2} s over {} events): {:+.1}% (target under +10%)",
+        per(&quiet),
+        quiet.cpu.as_secs_f64(),
+        quiet.changes,
+        per(&busy),
+        PUBLIC_FEEDS,
+        ADMIN_FEEDS,
+        busy.cpu.as_secs_f64(),
+        busy.changes,
+        (per(&busy) / per(&quiet) - 1.0) * 100.0
+    );
+    let (least, most) = (
+        busy.feeds.iter().min().copied().unwrap_or(0),
+        busy.feeds.iter().max().copied().unwrap_or(0),
+    );
+    println!(
+        "feeds: {} read between {least} and {most} events each",
+        busy.feeds.len()
+    );
+    for (kind, q) in &mut quiet.samples {
+        if let Some((_, b)) = busy.samples.iter_mut().find(|(k, _)| k == kind) {
+            println!(
+                "{kind:>6}: p99 {:.2} ms without feeds, {:.2} ms with them",
+                q.percentile(0.99).as_secs_f64() * 1e3,
+                b.percentile(0.99).as_secs_f64() * 1e3,
+            );
+        }
+    }
+}
+
+/// One replay of `plan` against a fresh server (with the feeds open where
+/// `feeds`), whose runtime threads are named `name`.
+fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Run {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = Config::load(&config(dir.path())).expect("config");
     std::fs::create_dir_all(&config.data_dir).expect("data dir");
     let rt = Arc::new(
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
+            .thread_name(name)
+            // Threads that end take their CPU time with them.
+            .thread_keep_alive(Duration::from_secs(3600))
             .enable_all()
             .build()
             .expect("runtime"),
@@ -211,7 +326,6 @@ fn main() {
     }));
     let base = format!("http://{addr}");
 
-    let plan = history();
     let done = Arc::new(AtomicBool::new(false));
     let mut pollers = Vec::new();
     for (kind, url, auth) in [
@@ -229,6 +343,18 @@ fn main() {
         }
     }
 
+    let mut followers = Vec::new();
+    if feeds {
+        let url = format!("{base}/api/contests/load/event-feed");
+        for i in 0..PUBLIC_FEEDS + ADMIN_FEEDS {
+            let auth = (i >= PUBLIC_FEEDS).then(|| admin.clone());
+            let url = url.clone();
+            followers.push(std::thread::spawn(move || follow(url, auth)));
+        }
+    }
+    let threads = [name, "sqlx-sqlite"];
+    let cpu_before = cpu_of(&threads);
+
     // The replay: each submission when its time comes, at `speedup`.
     eprintln!(
         "replaying {SUBMISSIONS} submissions by {TEAMS} teams over 3 h at {speedup}x ({} s)",
@@ -237,7 +363,7 @@ fn main() {
     let began = Instant::now();
     let mut attempts = Vec::with_capacity(plan.len());
     let mut write = Samples::default();
-    for p in &plan {
+    for p in plan {
         let due = Duration::from_millis((p.offset_ms / speedup) as u64);
         std::thread::sleep(due.saturating_sub(began.elapsed()));
         let team = &teams[p.team];
@@ -276,6 +402,7 @@ fn main() {
         });
     }
     done.store(true, Ordering::Relaxed);
+    let cpu = cpu_of(&threads).saturating_sub(cpu_before);
     let mut samples: Vec<(&str, Samples)> = Vec::new();
     for (kind, t) in pollers {
         let s = t.join().expect("poller");
@@ -347,6 +474,20 @@ fn main() {
         write.percentile(0.99).as_secs_f64() * 1e3,
         took.as_secs_f64()
     );
+    let changes = rt
+        .block_on(store.contest_version(&contest))
+        .expect("version")
+        .0;
     let _ = tx.send(());
     let _ = rt.block_on(handle);
+    let feeds = followers
+        .into_iter()
+        .map(|f| f.join().expect("feed"))
+        .collect();
+    Run {
+        samples,
+        cpu,
+        changes,
+        feeds,
+    }
 }
