@@ -9,6 +9,7 @@ use super::record::{
     NewEvent,
 };
 use super::{Error, Store};
+use crate::contest::clics;
 use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, ContestProblem, Judged, Scoring, Team};
 use crate::verdict::Verdict;
@@ -340,18 +341,8 @@ impl Store {
             if let Some(c) = locked_contest!(tx, d, id) {
                 let now = db_now!(tx, d);
                 let events = [
-                    NewEvent {
-                        kind: "contest",
-                        id: None,
-                        data: Some(crate::contest::clics::contest(&c)),
-                        audience: Audience::All,
-                    },
-                    NewEvent {
-                        kind: "state",
-                        id: None,
-                        data: Some(crate::contest::clics::state(&c, now)),
-                        audience: Audience::All,
-                    },
+                    NewEvent::of("contest", clics::contest(&c), Audience::All),
+                    NewEvent::of("state", clics::state(&c, now), Audience::All),
                 ];
                 append_events!(tx, d, id, &events);
             }
@@ -406,12 +397,7 @@ impl Store {
                         });
                     }
                 }
-                events.push(NewEvent {
-                    kind: "state",
-                    id: None,
-                    data: Some(crate::contest::clics::state(&c, now)),
-                    audience: Audience::All,
-                });
+                events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 append_events!(tx, d, id, &events);
             }
             tx.commit().await?;

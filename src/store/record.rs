@@ -71,7 +71,7 @@ pub struct NewEvent {
 }
 
 impl NewEvent {
-    fn of(kind: &'static str, data: Value, audience: Audience) -> NewEvent {
+    pub(super) fn of(kind: &'static str, data: Value, audience: Audience) -> NewEvent {
         let id = match kind {
             "contest" | "state" => None,
             _ => data["id"].as_str().map(String::from),

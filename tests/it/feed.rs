@@ -10,11 +10,23 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::freeze::{contest, event_of, judged};
-use crate::helpers::{workspace_with_server, Server};
+use crate::helpers::{workspace_with_server, Server, Workspace};
 use grundy::verdict::Verdict;
 
 fn now_ms() -> i64 {
     grundy::site::contests::now_ms()
+}
+
+/// A server (`[server]` lines `server` added) with an admin ann, teams
+/// bob and cid (their ids), and contest `cup` (its id) running for a
+/// minute.
+fn cup(server: &str) -> (Workspace, Server, [i64; 2], i64) {
+    let ws = workspace_with_server(&format!("submissions_per_minute = 0\n{server}"));
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    let teams = [s.account("bob", false), s.account("cid", false)];
+    let cup = contest(&s, "cup", now_ms() - 60_000);
+    (ws, s, teams, cup)
 }
 
 /// An open feed's lines, read as they come.
@@ -66,12 +78,7 @@ impl Feed {
 /// the judgements the unfreeze reveals, after what it had read.
 #[test]
 fn an_open_feed_gets_what_the_unfreeze_reveals() {
-    let ws = workspace_with_server("submissions_per_minute = 0");
-    let s = Server::start(&ws, 0);
-    s.account("ann", true);
-    let bob = s.account("bob", false);
-    let cid = s.account("cid", false);
-    let cup = contest(&s, "cup", now_ms() - 60_000);
+    let (_ws, s, [bob, cid], cup) = cup("");
     s.rt.block_on(s.store.set_contest_frozen(cup, Some(now_ms() - 1000)))
         .expect("freeze");
     let sealed: Vec<String> = (0..4)
@@ -110,12 +117,7 @@ fn an_open_feed_gets_what_the_unfreeze_reveals() {
 /// `since_token` resumes after an event; a token beyond the record is 400.
 #[test]
 fn since_token_resumes_and_refuses_a_token_never_given() {
-    let ws = workspace_with_server("submissions_per_minute = 0");
-    let s = Server::start(&ws, 0);
-    s.account("ann", true);
-    let bob = s.account("bob", false);
-    s.account("cid", false);
-    let cup = contest(&s, "cup", now_ms() - 60_000);
+    let (_ws, s, [bob, _], cup) = cup("");
     let first = judged(&s, bob, cup, Verdict::WA);
     let url = format!("{}/api/contests/cup/event-feed?stream=false", s.url);
     let all = ureq::get(&url).call().expect("feed").into_string().unwrap();
@@ -164,12 +166,7 @@ fn since_token_resumes_and_refuses_a_token_never_given() {
 /// opened by an account once the account is disabled.
 #[test]
 fn a_feed_ends_when_its_credentials_stop_being_valid() {
-    let ws = workspace_with_server("submissions_per_minute = 0");
-    let s = Server::start(&ws, 0);
-    s.account("ann", true);
-    s.account("bob", false);
-    s.account("cid", false);
-    contest(&s, "cup", now_ms() - 60_000);
+    let (_ws, s, _, _) = cup("");
     let url = format!("{}/api/contests/cup/event-feed", s.url);
     for how in ["revoked", "disabled"] {
         let token = s.token("ann");
@@ -196,13 +193,7 @@ fn a_feed_ends_when_its_credentials_stop_being_valid() {
 /// stay open, and `/api/v1/health` still answers.
 #[test]
 fn open_feeds_are_capped_and_the_server_still_answers() {
-    let ws =
-        workspace_with_server("submissions_per_minute = 0\nfeeds_per_address = 3\nmax_feeds = 10");
-    let s = Server::start(&ws, 0);
-    s.account("ann", true);
-    s.account("bob", false);
-    s.account("cid", false);
-    contest(&s, "cup", now_ms() - 60_000);
+    let (_ws, s, _, _) = cup("feeds_per_address = 3\nmax_feeds = 10");
     let url = format!("{}/api/contests/cup/event-feed", s.url);
     let open: Vec<Feed> = (0..3)
         .map(|_| Feed::open(&url, None).expect("within the cap"))
