@@ -47,7 +47,9 @@ pub enum Cgroups {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Usage {
     pub cpu_ns: u64,
-    /// `None` where the kernel keeps no peak (cgroup v2 before 5.19).
+    /// The most memory the run held above what its box held when it
+    /// began (see [`RunGroup::held`]); `None` where the kernel keeps no
+    /// peak (cgroup v2 before 5.19).
     pub peak_bytes: Option<u64>,
     /// Processes the kernel killed for the memory limit.
     pub oom_kills: u64,
@@ -73,6 +75,11 @@ pub struct RunGroup {
     /// The last reset restarted the peak: v1 always; v2 where
     /// `memory.peak` takes a reset for its descriptor (Linux 6.12).
     peak_restarted: bool,
+    /// What the box holds that is not the run's, bytes: its init, the
+    /// program's process before its exec, its file system (the program's
+    /// copied directory included). Measured at the last reset, raised by
+    /// [`RunGroup::hold`]; the memory limit is the run's above it.
+    held: u64,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -155,6 +162,8 @@ struct Counters {
     events: Counter,
     /// v1 `memory.failcnt`.
     failcnt: Counter,
+    /// v2 `memory.current`, v1 `memory.usage_in_bytes`.
+    current: Counter,
 }
 
 /// Mount points of cgroup file systems: (fs type, mount point, options).
@@ -388,10 +397,12 @@ impl Cgroups {
                         peak: Counter::open_writable(&dir.join("memory.peak")),
                         events: Counter::open(&dir.join("memory.events")),
                         failcnt: Counter(None),
+                        current: Counter::open(&dir.join("memory.current")),
                     },
                     dirs: vec![dir.clone()],
                     pids: *pids,
                     peak_restarted: false,
+                    held: 0,
                 };
                 // Absent when swap is not accounted: nothing to limit then.
                 let _ = std::fs::write(dir.join("memory.swap.max"), "0");
@@ -425,10 +436,12 @@ impl Cgroups {
                         peak: Counter::open(&mem.join("memory.max_usage_in_bytes")),
                         events: Counter::open(&mem.join("memory.oom_control")),
                         failcnt: Counter::open(&mem.join("memory.failcnt")),
+                        current: Counter::open(&mem.join("memory.usage_in_bytes")),
                     },
                     dirs,
                     pids: true,
                     peak_restarted: false,
+                    held: 0,
                 };
                 let _ = std::fs::write(group.dirs[0].join("memory.swappiness"), "0");
                 group.set_limits(u64::MAX, memory, processes)?;
@@ -454,9 +467,9 @@ impl RunGroup {
         Ok(())
     }
 
-    /// Sets the memory limit (from `old`, the one in force: with swap
-    /// accounted, `memsw` may never be below the memory limit) and the
-    /// process limit.
+    /// Sets the memory limit to `memory` (from `old`, the one in force:
+    /// with swap accounted, `memsw` may never be below the memory limit)
+    /// and the process limit. See [`RunGroup::limit_for`].
     ///
     /// # Errors
     /// When the kernel refuses a limit.
@@ -505,6 +518,24 @@ impl RunGroup {
         self.base = Usage::default();
         self.base = self.usage();
         self.base.peak_bytes = None;
+        self.held = self.counters.current.value().unwrap_or(0);
+    }
+
+    /// Counts `bytes` more as the box's, not the run's: a fresh box's
+    /// copy of the program's directory, made after the reset.
+    pub fn hold(&mut self, bytes: u64) {
+        self.held += bytes;
+    }
+
+    /// What the box holds that is not the run's (bytes).
+    pub fn held(&self) -> u64 {
+        self.held
+    }
+
+    /// The cgroup's memory limit for a run limited to `memory`: the run's
+    /// own above what the box holds.
+    pub fn limit_for(&self, memory: u64) -> u64 {
+        memory.saturating_add(self.held)
     }
 
     /// Whether the last [`RunGroup::reset`] restarted the peak: a group
@@ -531,7 +562,7 @@ impl RunGroup {
         };
         Usage {
             cpu_ns: self.cpu_ns(),
-            peak_bytes: c.peak.value(),
+            peak_bytes: c.peak.value().map(|peak| peak.saturating_sub(self.held)),
             oom_kills: c
                 .events
                 .keyed("oom_kill")

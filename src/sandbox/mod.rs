@@ -147,17 +147,31 @@
 //!   recent run's (the same program, the next test) asks init to stay.
 //!   After the program ends by itself within its limits, init kills what
 //!   is left, reaps it, reports, mounts `/tmp` and the working directory's
-//!   tmpfs afresh, forks and arms the next program's process in a fresh IPC
-//!   namespace (System V and POSIX IPC cannot outlive a run), and waits.
+//!   tmpfs afresh, and waits until every socket of the run is gone, those
+//!   that only a cycle of descriptors in flight (`SCM_RIGHTS`) keeps alive
+//!   included: it enters the run's network namespace, releases a socket
+//!   there (which sets the kernel's collector to work) and reads the
+//!   namespace's socket count (`/proc/net/sockstat`) until it is 0, so
+//!   what they held (a `flock`, a pipe's or a socket's buffers) is
+//!   released before the next run. It then sets the PID namespace's last
+//!   pid back (`ns_last_pid`), so the next run gets the pids the box's
+//!   first run got, and forks and arms the next program's process in a
+//!   fresh IPC namespace and a fresh network namespace made for it (every
+//!   run has its own, the first included: System V and POSIX IPC, sockets,
+//!   abstract names and the counters of `/proc/net` cannot outlive a run),
+//!   all before the next run is asked for, and waits.
 //!   The box waits in the pool under a key of its mounts, sources named by
 //!   device, inode, size and change time, so a replaced file is a new key;
 //!   runs that write to the host (a writable bind) or mount inside `/tmp`
 //!   never share, nor boxes whose cgroup v2 cannot restart `memory.peak`
 //!   (before Linux 6.12).
-//!   A box stopped at a limit, or one that fails to clean within a second,
-//!   is discarded. Usage is summed per run from `wait4`, and cgroup
-//!   counters and peak restart per run: nothing of one run is seen or
-//!   counted by another (`tests/it/sandbox/kept.rs`).
+//!   A box stopped at a limit, one that fails to clean within a second,
+//!   one whose cgroup holds more than 8 MiB beyond what it held at its
+//!   first run once cleaned, or one whose limits the kernel refuses for
+//!   the next run, is discarded (the run then takes a fresh box: a limit
+//!   change is never `IE`). Usage is summed per run from `wait4`, and
+//!   cgroup counters and peak restart per run: nothing of one run is seen
+//!   or counted by another (`tests/it/sandbox/kept.rs`).
 //! * **No allocation in the child.** The zygote is a fork of a
 //!   multi-threaded judge, so in it and in every process cloned from it
 //!   nothing may allocate or take a lock (even
@@ -232,25 +246,44 @@
 //!   cgroup's (`cpuacct.usage` or `cpu.stat`): every thread and child,
 //!   reaped or not; peak memory is the cgroup's high-water mark
 //!   (`memory.max_usage_in_bytes` or `memory.peak`), page cache written by
-//!   the program included; the kernel enforces the memory limit and the
-//!   process limit (`pids.max`: fork and thread bombs meet it). A run the
+//!   the program included, above what the box held when the run began
+//!   (its init, the program's process before its `execve`, and the copy
+//!   of the program's directory, which is the box's: the pages of the
+//!   program's file it maps are the copy's, and a table the program writes
+//!   is counted once, as the pages it wrote), with the largest process's
+//!   own resident peak as the floor. So `memory_kib` is what the run's
+//!   processes held, resident pages and the kernel memory they made
+//!   (pipes, sockets, IPC), never the box's. The kernel enforces the
+//!   memory limit, set at the run's limit above what the box holds, and
+//!   the process limit (`pids.max`: fork and thread bombs meet it). A run the
 //!   kernel OOM-killed (`oom_kill` in `memory.oom_control` or
 //!   `memory.events`), or that failed after meeting the limit (`failcnt`,
 //!   `max`), is [`Termination::MemoryExceeded`]. Without a cgroup: the
-//!   rusage of init's reaped children, which init reports (CPU of reaped
-//!   processes, peak RSS of the largest), and the largest of the judge's
+//!   rusage of init's reaped children, which init reports once it has
+//!   reaped every process of the run, those killed at the program's end
+//!   included (exact CPU time of every process and thread, however short
+//!   each ran; peak RSS of the largest), and the largest of the judge's
 //!   samples of the whole box in `/proc` (every process below init: the
 //!   sum of their resident memory, and of their CPU time, what each has
 //!   reaped and what init has reaped during the run), which stop it near
-//!   the limits.
+//!   the limits. Memory that no resident set shows cannot be measured
+//!   there, so it is refused or bounded (by the seccomp filter,
+//!   `seccomp::Filter::new`): no memory file, no System V object
+//!   (segment, message queue, semaphore set), and no socket's or pipe's
+//!   buffer above the kernel's default (208 KiB, 64 KiB). Bounded is not
+//!   counted: a box of P processes and F open files can still hold up to
+//!   about P × F × 208 KiB of socket buffers and P × F × 64 KiB of pipe
+//!   buffers (the kernel's per-user `fs.pipe-user-pages-soft` shrinks new
+//!   pipes to 8 KiB past 64 MiB), so the rusage tier's memory limit is
+//!   as good as its process and file limits; a cgroup counts all of it.
 //! * **Watching.** The judge's thread waits on init's report pipe and a
 //!   pidfd of init, waking every 10 ms: past the wall-clock limit, or past
 //!   the CPU limit by the cgroup's count, it kills init. Whatever it
 //!   enforced is recorded, so the outcome names the limit that stopped the
 //!   run.
 //! * **Kill path.** When the program ends, init `kill(-1, SIGKILL)`s the
-//!   rest of its namespace, reports the program's wait status and rusage
-//!   and exits; when init dies (by itself, by the judge's `SIGKILL` sent
+//!   rest of its namespace, reaps it, reports the program's wait status
+//!   and rusage and exits (or, kept, cleans); when init dies (by itself, by the judge's `SIGKILL` sent
 //!   through its pidfd, or by `PR_SET_PDEATHSIG` when the zygote dies,
 //!   which dies with the judge's thread that forked it) the kernel kills
 //!   every process of the PID namespace. The reaper then checks the

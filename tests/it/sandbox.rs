@@ -1825,3 +1825,90 @@ int main(void) {
     let ran = run(sb.as_ref(), &fx, &[], limits);
     assert_eq!(ran.verdict(), Some(Verdict::TLE), "{:?}", ran.outcome);
 }
+
+// Issue 34: without a cgroup, processes and threads that each burned less
+// than a clock tick and lived until the program's end were killed with
+// it and never counted: 314 ms reported against 1,263 ms burned, AC under
+// a 1 s limit. Init now reaps everything of the run before it reports.
+#[test]
+fn r34_processes_and_threads_alive_at_the_end_count_their_time() {
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+static int done[2];
+static void spin_ms(int ms, clockid_t clock) {
+    struct timespec t0, t;
+    clock_gettime(clock, &t0);
+    do clock_gettime(clock, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+static void *worker(void *arg) {
+    (void)arg;
+    spin_ms(7, CLOCK_THREAD_CPUTIME_ID);
+    write(done[1], "", 1);
+    for (;;) pause();
+}
+int main(void) {
+    if (pipe(done) != 0) return 1;
+    /* 150 processes and 150 threads of another, each under a tick, all
+       alive until the program ends. */
+    for (int i = 0; i < 150; i++)
+        if (fork() == 0) { spin_ms(7, CLOCK_PROCESS_CPUTIME_ID); write(done[1], "", 1); for (;;) pause(); }
+    if (fork() == 0) {
+        pthread_t t;
+        for (int i = 0; i < 150; i++) pthread_create(&t, 0, worker, 0);
+        for (;;) pause();
+    }
+    char c;
+    for (int i = 0; i < 300; i++)
+        if (read(done[0], &c, 1) != 1) return 1;
+    return 0;
+}"#,
+    );
+    // The wall limit is a bound on the test, not what it measures.
+    let limits = Limits::new(Duration::from_secs(1), 256 << 20)
+        .wall(Duration::from_secs(30))
+        .processes(512);
+    let ran = run(sb.as_ref(), &fx, &[], limits);
+    assert_eq!(ran.verdict(), Some(Verdict::TLE), "{:?}", ran.outcome);
+}
+
+// Issue 34: without a cgroup, System V message queues and pipe buffers
+// held over 400 MiB against a 256 MiB limit, reported at 1.3 MiB. There
+// a box can make no System V object, nor grow a pipe past its default;
+// with a cgroup, which counts them, it can.
+#[test]
+fn r34_without_a_cgroup_queues_semaphores_and_big_pipes_cannot_be_made() {
+    let Some((sb, tiers)) = boxed_with_tiers() else {
+        return;
+    };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <unistd.h>
+int main(void) {
+    int p[2];
+    if (pipe(p) != 0) return 1;
+    printf("msg %d sem %d pipe %d\n", msgget(IPC_PRIVATE, IPC_CREAT | 0600) >= 0,
+           semget(IPC_PRIVATE, 1, IPC_CREAT | 0600) >= 0, fcntl(p[1], F_SETPIPE_SZ, 1 << 20) > 0);
+    return 0;
+}"#,
+    );
+    let ran = run(sb.as_ref(), &fx, &[], limits());
+    ran.assert_exited_ok();
+    let want = if tiers.measurement == Measurement::Rusage {
+        "msg 0 sem 0 pipe 0\n"
+    } else {
+        "msg 1 sem 1 pipe 1\n"
+    };
+    assert_eq!(ran.stdout, want);
+}

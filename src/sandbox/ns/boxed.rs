@@ -29,8 +29,13 @@ pub(super) struct Boxed {
     pub(super) report: ReportReader,
     pub(super) group: Option<RunGroup>,
     pub(super) shared: Shared,
-    /// The cgroup's memory and process limits.
+    /// The cgroup's memory and process limits, as written (the memory
+    /// limit is the run's above what the box holds).
     limits: (u64, u64),
+    /// The run's mounts are in place (a kept box's, since its first run).
+    mounted: bool,
+    /// What the box held when its first run began (bytes, cgroup only).
+    pub(super) first_held: Option<u64>,
 }
 
 /// The judge's ends of a new box's channels, and init's.
@@ -82,6 +87,8 @@ impl Inner {
             group,
             shared,
             limits,
+            mounted: false,
+            first_held: None,
         };
         self.admit(&b)?;
         b.wait_prepared(PREPARE_TIMEOUT)?;
@@ -342,14 +349,33 @@ impl Boxed {
         fds[1].revents != 0
     }
 
-    /// Sets the cgroup's limits where they differ from the box's.
-    pub(super) fn set_limits(&mut self, limits: &Limits) -> Result<(), Error> {
-        let wanted = (limits.memory, limits.processes);
-        if let Some(group) = &self.group {
-            if self.limits != wanted {
-                group.set_limits(self.limits.0, wanted.0, wanted.1)?;
-                self.limits = wanted;
-            }
+    /// Sets the cgroup's limits for a run limited to `limits` where they
+    /// differ from the box's: the run's memory above what the box holds,
+    /// which for a fresh box's first run includes the `copied` bytes of
+    /// directories init is about to copy into it. A limit the kernel
+    /// refuses is a box that failed to come up (another is used).
+    pub(super) fn set_limits(&mut self, limits: &Limits, copied: u64) -> Result<(), Error> {
+        let mounted = std::mem::replace(&mut self.mounted, true);
+        let Some(group) = &mut self.group else {
+            return Ok(());
+        };
+        if !mounted {
+            group.hold(copied);
+        }
+        self.first_held.get_or_insert(group.held());
+        let wanted = (group.limit_for(limits.memory), limits.processes);
+        if self.limits != wanted {
+            group
+                .set_limits(self.limits.0, wanted.0, wanted.1)
+                .map_err(|e| Error::Setup {
+                    program: "a box".into(),
+                    step: "setting the box's limits",
+                    source: match e {
+                        Error::Cgroup { source, .. } => source,
+                        other => std::io::Error::other(other.to_string()),
+                    },
+                })?;
+            self.limits = wanted;
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
-//! The `namespaces` tier: each run gets fresh user, PID, mount, network,
-//! IPC, UTS and cgroup namespaces, a private root, an unprivileged uid, a
-//! seccomp filter and (where the machine has them) a cgroup. See the
-//! theory of operation in the parent module.
+//! The `namespaces` tier: each box gets fresh user, PID, mount, UTS and
+//! cgroup namespaces, a private root, an unprivileged uid, a seccomp
+//! filter and (where the machine has them) a cgroup; each run its own
+//! network and IPC namespaces, and the pids its box's first run got. See
+//! the theory of operation in the parent module.
 //!
 //! Boxes are prepared ahead of the runs that use them: a background thread
 //! keeps a few boxes whose init has made its namespaces, joined a fresh
@@ -9,7 +10,8 @@
 //! the program's process (which has locked itself down), and waits for one
 //! run's description; another thread reaps used boxes. A run takes a
 //! prepared box (or prepares one itself when none is ready), so namespace
-//! creation and teardown stay off its path. Every box serves one run only.
+//! creation and teardown stay off its path. A box serves one run, or a
+//! submission's tests in turn when kept (`pool.rs`).
 //!
 //! The code between `clone` and `execve` runs in a child of a possibly
 //! multi-threaded judge, so it must not allocate, lock or unwind: the
@@ -222,7 +224,7 @@ impl NamespaceSandbox {
         (program, keep): (&str, bool),
     ) -> Result<Instant, Error> {
         self.inner.load(b, spec, mounts, keep)?;
-        b.set_limits(&spec.limits)?;
+        b.set_limits(&spec.limits, mounts.copied_bytes())?;
         let start = Instant::now();
         // SAFETY: plain system calls on descriptors that are open.
         if unsafe { wire::send_run(b.control.as_raw_fd(), &stdio) } != 1 {
@@ -254,18 +256,20 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
     match &b.group {
         Some(g) => {
             let u = g.usage();
-            // The cgroup charges only the box's own pages. memory.peak
-            // needs Linux 5.19; before it, the largest process's peak is
-            // the floor.
+            // The cgroup's peak above what the box held before the run
+            // (its init, its copy of the program's directory): the run's
+            // pages and kernel objects, but not the pages of the program's
+            // file it maps, which the box's copy holds. The largest
+            // process's own resident peak is the floor (memory.peak needs
+            // Linux 5.19; before it, that is all there is).
+            let (_, rss, inherited) = rusage.unwrap_or_default();
+            let floor = rusage_peak_kib(rss, inherited, 0);
             let peak = match u.peak_bytes {
                 Some(bytes) => RusagePeak {
-                    reported: bytes / 1024,
-                    own: bytes / 1024,
+                    reported: (bytes / 1024).max(floor.reported),
+                    own: (bytes / 1024).max(floor.own),
                 },
-                None => {
-                    let (_, rss, inherited) = rusage.unwrap_or_default();
-                    rusage_peak_kib(rss, inherited, 0)
-                }
+                None => floor,
             };
             Measured {
                 cpu_ms: u.cpu_ns / 1_000_000,

@@ -61,11 +61,21 @@ pub(super) struct RunMounts {
     pub(super) renames: Vec<(String, String)>,
 }
 
+impl RunMounts {
+    /// What the copied directories take in the box, bytes: the box's,
+    /// not the run's (see [`crate::sandbox::cgroup::RunGroup::hold`]).
+    pub(super) fn copied_bytes(&self) -> u64 {
+        self.copies.iter().map(|c| c.bytes).sum()
+    }
+}
+
 /// A host directory copied into a read-only tmpfs of the box.
 pub(super) struct Copied {
     pub(super) inside: PathBuf,
     /// Size of the tmpfs, KiB.
     pub(super) kib: u64,
+    /// What its files take, bytes (whole pages).
+    pub(super) bytes: u64,
     /// What it holds, parents first, at their paths inside the box.
     pub(super) items: Vec<(PathBuf, Item)>,
 }
@@ -115,6 +125,7 @@ fn plan_copy(dir: &Path, inside: &Path) -> Option<Copied> {
     Some(Copied {
         inside: inside.to_path_buf(),
         kib: bytes / 1024 + 4 * items.len() as u64 + 1024,
+        bytes,
         items,
     })
 }

@@ -24,6 +24,10 @@ use crate::sandbox::{Error, Limits};
 const POOL: usize = 2;
 /// How long a used box is kept for a next run.
 const KEPT_FOR: Duration = Duration::from_secs(2);
+/// How much more memory than at its first run a cleaned box may hold and
+/// still be kept: the kernel frees an ended run's network namespace a
+/// little later.
+const HELD_SLACK: u64 = 8 << 20;
 /// How long a kept box may take to be cleaned before it is given up.
 const CLEAN_TIMEOUT: Duration = Duration::from_secs(1);
 
@@ -146,6 +150,11 @@ impl NamespaceSandbox {
         };
         b.report.next_run();
         match b.wait_prepared(CLEAN_TIMEOUT) {
+            Ok(()) if grown(&b) => {
+                tracing::debug!("a kept box held more memory after cleaning than before");
+                self.discard(b);
+                None
+            }
             Ok(()) => Some(b),
             Err(e) => {
                 tracing::warn!(error = %crate::errors::chain(&e), "a kept box failed to clean");
@@ -229,6 +238,16 @@ impl NamespaceSandbox {
             None => drop(b),
         }
     }
+}
+
+/// Whether a cleaned box holds more memory than when its first run began
+/// (beyond [`HELD_SLACK`]): something of an earlier run is still charged
+/// to it, which the next run would pay for.
+fn grown(b: &Boxed) -> bool {
+    b.group
+        .as_ref()
+        .zip(b.first_held)
+        .is_some_and(|(g, first)| g.held() > first + HELD_SLACK)
 }
 
 /// The refill thread: keeps [`POOL`] boxes prepared until shutdown, and

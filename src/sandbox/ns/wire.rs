@@ -65,7 +65,9 @@ steps! {
     Base => "preparing the box's file system",
     Copy => "copying a file into the box",
     Clean => "cleaning the box for its next run",
-    Ipc => "giving the run fresh IPC",
+    Ipc => "giving the run fresh IPC and network namespaces",
+    Pids => "starting the next run's pids where the first run's started",
+    Drain => "waiting until the run's sockets are gone",
 }
 
 impl Step {

@@ -47,6 +47,9 @@ const OFF_ARG1: u32 = 24;
 /// The low 32 bits of the third argument (little endian).
 const OFF_ARG2: u32 = 32;
 
+/// `fcntl`'s command that sizes a pipe's buffer.
+const F_SETPIPE_SZ: u32 = 1031;
+
 /// The `SOL_SOCKET` options that size a socket's buffers: without a
 /// cgroup a box may not set them (see [`Filter::new`]).
 const BUFFER_SIZES: [u32; 4] = [
@@ -136,11 +139,18 @@ fn denied() -> Vec<libc::c_long> {
 }
 
 /// System calls that make memory only a cgroup counts: an anonymous
-/// memory file or a System V segment holds pages no process maps (and so
-/// no resident set shows).
+/// memory file, a System V segment, message queue or semaphore set holds
+/// pages no process maps (and so no resident set shows); the kernel's own
+/// bounds on the last two (32,000 queues of 16 KiB each, 32,000 sets of
+/// 32,000 semaphores) are far above any memory limit.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn unmeasured() -> Vec<libc::c_long> {
-    vec![libc::SYS_memfd_create, libc::SYS_shmget]
+    vec![
+        libc::SYS_memfd_create,
+        libc::SYS_shmget,
+        libc::SYS_msgget,
+        libc::SYS_semget,
+    ]
 }
 
 /// A compiled filter, ready for `prctl(PR_SET_SECCOMP)`.
@@ -251,11 +261,11 @@ impl Filter {
     /// system call table for it (the sandbox then says so). Without a
     /// cgroup (`counted = false`) memory outside every process's resident
     /// set cannot be measured, so the box may not make it: `memfd_create`
-    /// and System V shared memory are denied too, and a socket's buffers
-    /// (what was sent and not read) cannot be made larger than the
-    /// kernel's default (`net.core.wmem_default`, 208 KiB): what a box can
-    /// hold there is bounded by its open files and processes, not by what
-    /// it asks. (The Java runtime makes a local socket pair at start, so
+    /// and System V IPC are denied too, and neither a socket's buffers
+    /// (what was sent and not read) nor a pipe's can be made larger than
+    /// the kernel's default (`net.core.wmem_default`, 208 KiB; 16 pages):
+    /// what a box can hold there is bounded by its open files and
+    /// processes, not by what it asks. (The Java runtime makes a local socket pair at start, so
     /// local sockets themselves stay.)
     pub fn new(counted: bool) -> Option<Filter> {
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -268,7 +278,7 @@ impl Filter {
             let (kill, deny, nosys, clone) = (asm.label(), asm.label(), asm.label(), asm.label());
             let (socket, socketpair, self_only) = (asm.label(), asm.label(), asm.label());
             let (own_nice, own_io) = (asm.label(), asm.label());
-            let sockopt = asm.label();
+            let (sockopt, pipe_size) = (asm.label(), asm.label());
             let (no_family, no_protocol, inet, netlink, allow) = (
                 asm.label(),
                 asm.label(),
@@ -294,6 +304,7 @@ impl Filter {
             calls.push((libc::SYS_socketpair as u32, socketpair));
             if !counted {
                 calls.push((libc::SYS_setsockopt as u32, sockopt));
+                calls.push((libc::SYS_fcntl as u32, pipe_size));
             }
             calls.push((libc::SYS_prlimit64 as u32, self_only));
             for nr in [
@@ -364,6 +375,13 @@ impl Filter {
                 To::Label(allow),
                 To::Label(no_family),
             );
+            // fcntl(fd, cmd, ...), without a cgroup: a pipe's buffer stays
+            // at the kernel's default size, as a socket's does.
+            if !counted {
+                asm.place(pipe_size);
+                asm.stmt(LD_W_ABS, OFF_ARG1);
+                asm.jump(JEQ, F_SETPIPE_SZ, To::Label(deny), To::Label(allow));
+            }
             // setsockopt(fd, level, name, ...), without a cgroup: a socket's
             // buffers stay at the kernel's default size (the data a local
             // socket holds unread is memory no process maps).

@@ -146,6 +146,43 @@ fn filter_denies_exactly_the_listed_calls() {
     assert!(f.code.len() < 2 * denied.len() + 60, "{}", f.code.len());
 }
 
+/// Issue 34: without a cgroup, a box may not make kernel memory that no
+/// resident set shows beyond the kernel's small defaults: no System V
+/// message queue or semaphore set, no pipe grown past its default.
+#[test]
+fn without_a_cgroup_queues_semaphores_and_big_pipes_are_refused() {
+    let eperm = SECCOMP_RET_ERRNO | libc::EPERM as u32;
+    let counted = Filter::new(true).expect("supported architecture");
+    let uncounted = Filter::new(false).expect("supported architecture");
+    for nr in [libc::SYS_msgget, libc::SYS_semget] {
+        assert_eq!(
+            verdict(&counted, AUDIT_ARCH, nr as u32, 0),
+            SECCOMP_RET_ALLOW
+        );
+        assert_eq!(verdict(&uncounted, AUDIT_ARCH, nr as u32, 0), eperm);
+    }
+    let fcntl = |f: &Filter, cmd: u64| {
+        run(
+            f,
+            AUDIT_ARCH,
+            libc::SYS_fcntl as u32,
+            [3, cmd, 1 << 20, 0, 0, 0],
+        )
+    };
+    let set_size = libc::F_SETPIPE_SZ as u64;
+    assert_eq!(F_SETPIPE_SZ as u64, set_size);
+    assert_eq!(fcntl(&uncounted, set_size), eperm);
+    assert_eq!(fcntl(&counted, set_size), SECCOMP_RET_ALLOW);
+    for cmd in [
+        libc::F_GETPIPE_SZ,
+        libc::F_GETFL,
+        libc::F_SETFD,
+        libc::F_DUPFD_CLOEXEC,
+    ] {
+        assert_eq!(fcntl(&uncounted, cmd as u64), SECCOMP_RET_ALLOW, "{cmd}");
+    }
+}
+
 /// The families `Filter::new` lets `socket` open.
 const SOCKET_FAMILIES: [u32; 4] = [
     libc::AF_UNIX as u32,

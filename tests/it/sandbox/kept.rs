@@ -1,9 +1,12 @@
 //! Issue 20: a box kept across runs of the same mounts (a submission's
 //! tests) is emptied between them. Each test first makes the box kept (a
 //! run whose mounts repeat a recent run's keeps its box), proves the later
-//! run used that same box (its PID namespace counts on: a later process
-//! has a higher pid), and checks that nothing of the earlier run reached
-//! it, measurements included.
+//! run used that same box (the same mount namespace and the same init,
+//! [`BOX`]), and checks that nothing of the earlier run reached it,
+//! measurements included. Issue 34: nor anything the box's namespaces
+//! count (pids, network counters), nor what only descriptors in flight
+//! kept alive; and the box's own memory (its copy of the program) is not
+//! the run's.
 
 use std::time::Duration;
 
@@ -21,13 +24,51 @@ fn run_kept(runner: &dyn Runner, fixture: &Fixture, args: &[&str], limits: Limit
     run_bound(runner, fixture, bind, args, limits)
 }
 
-/// The pid a fixture printed first (`pid N ...`).
-fn pid(ran: &Ran) -> u32 {
+/// C: `print_box()` prints which box a run is in, `box ID pid P `: its
+/// mount namespace and its init's start time (a kept box keeps both; a
+/// fresh one has its own), and the run's pid.
+const BOX: &str = r#"
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static void print_box(void) {
+    char ns[64] = "";
+    ssize_t n = readlink("/proc/self/ns/mnt", ns, sizeof ns - 1);
+    if (n > 0) ns[n] = 0;
+    char stat[512] = "";
+    FILE *f = fopen("/proc/1/stat", "r");
+    if (f) { size_t got = fread(stat, 1, sizeof stat - 1, f); stat[got] = 0; fclose(f); }
+    const char *p = strrchr(stat, ')');
+    unsigned long long start = 0;
+    for (int field = 2; p && *p && field < 22; p++) if (*p == ' ') field++;
+    if (p) sscanf(p, "%llu", &start);
+    printf("box %s-%llu pid %d ", ns, start, getpid());
+}
+"#;
+
+/// A C fixture that has [`BOX`]'s `print_box()`.
+fn with_box(source: &str) -> Fixture {
+    Fixture::c(&format!("{BOX}{source}"))
+}
+
+/// The word after `key ` in what a fixture printed.
+fn word<'a>(ran: &'a Ran, key: &str) -> &'a str {
     ran.stdout
-        .strip_prefix("pid ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no pid in {:?} ({})", ran.stdout, ran.stderr))
+        .split_whitespace()
+        .skip_while(|w| *w != key)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {key} in {:?} ({})", ran.stdout, ran.stderr))
+}
+
+/// The box a fixture said it ran in ([`BOX`]).
+fn box_of(ran: &Ran) -> &str {
+    word(ran, "box")
+}
+
+/// The pid a fixture printed ([`BOX`]).
+fn pid(ran: &Ran) -> u32 {
+    word(ran, "pid").parse().expect("a pid")
 }
 
 /// Runs `first` until its box is kept and `then` runs in that same box,
@@ -44,7 +85,7 @@ fn in_one_box(runner: &dyn Runner, fx: &Fixture, first: &[&str], then: &[&str]) 
         a.assert_exited_ok();
         let b = run_kept(runner, fx, then, limits());
         b.assert_exited_ok();
-        if pid(&b) > pid(&a) {
+        if box_of(&b) == box_of(&a) {
             return (a, b);
         }
     }
@@ -75,7 +116,7 @@ static int abstract(int listening) {
     return connect(s, (struct sockaddr *)&a, len) == 0;
 }
 int main(int argc, char **argv) {
-    printf("pid %d ", getpid());
+    print_box();
     if (strcmp(argv[1], "leave") == 0) {
         int made = 0;
         FILE *f = fopen("/tmp/left", "w"); if (f) { fputs("x", f); fclose(f); made++; }
@@ -114,19 +155,20 @@ fn nothing_of_a_run_reaches_the_next_in_a_kept_box() {
     let Some((sb, tiers)) = boxed_with_tiers() else {
         return;
     };
-    let fx = Fixture::c(&format!("{NAME_SELF}{LEAVE_AND_LOOK}"));
+    let fx = Fixture::c(&format!("{NAME_SELF}{BOX}{LEAVE_AND_LOOK}"));
     let m = marker("kept");
     let (left, looked) = in_one_box(sb.as_ref(), &fx, &["leave", &m], &["look"]);
     // What the first run made, it made: the check below means something.
-    let shm = if tiers.measurement == Measurement::Rusage {
-        // Without a cgroup a System V segment cannot be made at all.
+    let sysv = if tiers.measurement == Measurement::Rusage {
+        // Without a cgroup no System V object can be made at all.
         0
     } else {
         1
     };
     assert!(
-        left.stdout
-            .ends_with(&format!("files 2 shm {shm} sem 1 msg 1 sock 1\n")),
+        left.stdout.ends_with(&format!(
+            "files 2 shm {sysv} sem {sysv} msg {sysv} sock 1\n"
+        )),
         "{} {}",
         left.stdout,
         left.stderr
@@ -144,7 +186,7 @@ fn nothing_of_a_run_reaches_the_next_in_a_kept_box() {
 #[test]
 fn a_kept_box_measures_each_run_alone() {
     let Some(sb) = boxed() else { return };
-    let fx = Fixture::c(
+    let fx = with_box(
         r#"
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,7 +194,8 @@ fn a_kept_box_measures_each_run_alone() {
 #include <time.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
-    printf("pid %d\n", getpid());
+    print_box();
+    puts("");
     if (strcmp(argv[1], "big") == 0) {
         size_t n = 96u << 20;
         /* volatile: the compiler may not drop the allocation. */
@@ -183,32 +226,30 @@ int main(int argc, char **argv) {
 #[test]
 fn a_box_stopped_at_a_limit_is_not_kept() {
     let Some(sb) = boxed() else { return };
-    let fx = Fixture::c(
+    let fx = with_box(
         r#"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
-    printf("pid %d\n", getpid());
+    print_box();
+    puts("");
     fflush(stdout);
     if (strcmp(argv[1], "spin") == 0) for (volatile int i = 0;; i++) {}
     return 0;
 }"#,
     );
-    let fresh = run_kept(sb.as_ref(), &fx, &["once"], limits());
-    fresh.assert_exited_ok();
     let tight = Limits::new(Duration::from_millis(200), 256 << 20)
         .wall(Duration::from_secs(2))
         .processes(32);
-    let (_, spun) = in_one_box(sb.as_ref(), &fx, &["pid"], &["pid"]);
-    let _ = spun;
+    in_one_box(sb.as_ref(), &fx, &["pid"], &["pid"]);
     let stopped = run_kept(sb.as_ref(), &fx, &["spin"], tight);
     assert_eq!(stopped.outcome.termination, Termination::CpuTimeout);
     let after = run_kept(sb.as_ref(), &fx, &["once"], limits());
     after.assert_exited_ok();
-    assert_eq!(
-        pid(&after),
-        pid(&fresh),
+    assert_ne!(
+        box_of(&after),
+        box_of(&stopped),
         "the run after a stopped one did not get a fresh box"
     );
 }
@@ -216,14 +257,15 @@ int main(int argc, char **argv) {
 #[test]
 fn a_kept_box_is_not_used_once_its_files_change() {
     let Some(sb) = boxed() else { return };
-    let fx = Fixture::c(
+    let fx = with_box(
         r#"
 #include <stdio.h>
 int main(void) {
     char line[64] = "";
     FILE *f = fopen("/box/prog/data", "r");
     if (f) { fgets(line, sizeof line, f); fclose(f); }
-    printf("pid %d %s\n", getpid(), line);
+    print_box();
+    printf("%s\n", line);
     return 0;
 }"#,
     );
@@ -241,7 +283,7 @@ int main(void) {
 #[test]
 fn a_run_cannot_slow_the_next_runs_of_its_box() {
     let Some(sb) = boxed() else { return };
-    let fx = Fixture::c(
+    let fx = with_box(
         r#"
 #define _GNU_SOURCE
 #include <errno.h>
@@ -251,7 +293,7 @@ fn a_run_cannot_slow_the_next_runs_of_its_box() {
 #include <sys/resource.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
-    printf("pid %d ", getpid());
+    print_box();
     if (argc > 1 && strcmp(argv[1], "lower") == 0) {
         /* Init outlives the run in a kept box, and the next run's process
            is forked from it: lower its priority, and its user's. */
@@ -283,4 +325,229 @@ int main(int argc, char **argv) {
         "a run changed the next run's scheduling: {}",
         next.stdout
     );
+}
+
+// Issue 34: a kept box's PID and network namespaces outlived a run, so a
+// run could leave a number for the next in the pids it would get or in a
+// counter of /proc/net. Every run now gets the pids the box's first run
+// got, and a network namespace of its own.
+#[test]
+fn a_run_leaves_no_count_for_the_next_in_its_pids_or_network() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(
+        r#"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    print_box();
+    /* The IP counters of the network namespace, as the run finds them. */
+    char line[1024], values[1024] = "";
+    int seen = 0;
+    FILE *f = fopen("/proc/net/snmp", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "Ip: ", 4) == 0 && ++seen == 2) strcpy(values, line + 4);
+    for (char *c = values; *c; c++) if (*c == ' ' || *c == '\n') *c = '_';
+    printf("ip %s ", values);
+    if (strcmp(argv[1], "move") == 0) {
+        /* Twenty pids used, and five packets without a route. */
+        for (int i = 0; i < 20; i++) if (fork() == 0) _exit(0);
+        while (wait(NULL) > 0) {}
+        int s = socket(AF_INET, SOCK_DGRAM, 0);
+        struct sockaddr_in to = {0};
+        to.sin_family = AF_INET;
+        to.sin_port = htons(9);
+        to.sin_addr.s_addr = inet_addr("10.3.4.5");
+        for (int i = 0; i < 5; i++) sendto(s, "x", 1, 0, (struct sockaddr *)&to, sizeof to);
+    }
+    puts("");
+    return 0;
+}"#,
+    );
+    let (moved, next) = in_one_box(sb.as_ref(), &fx, &["move"], &["look"]);
+    assert_eq!(
+        pid(&next),
+        pid(&moved),
+        "the run before moved the pids this one got"
+    );
+    assert_eq!(
+        word(&next, "ip"),
+        word(&moved, "ip"),
+        "the run before moved the network counters this one sees"
+    );
+}
+
+// Issue 34: what only a cycle of descriptors in flight keeps alive
+// (SCM_RIGHTS) outlived the run that made it: the kernel collects it
+// later. The next run of the box found an abstract socket name still
+// bound, a `flock` still held, and the cycle's socket buffers charged to
+// its memory. The box now waits until the run's sockets are gone.
+#[test]
+fn what_descriptors_in_flight_held_is_gone_before_the_next_run() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(
+        r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+static int abstract(int listening) {
+    struct sockaddr_un a = {0};
+    a.sun_family = AF_UNIX;
+    memcpy(a.sun_path, "\0grundy-cycle", 13);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    socklen_t len = sizeof(sa_family_t) + 13;
+    if (listening) return bind(s, (struct sockaddr *)&a, len) == 0 && listen(s, 1) == 0 ? s : -1;
+    return connect(s, (struct sockaddr *)&a, len) == 0;
+}
+/* Sends `fds` over `from` (to its peer). */
+static int pass(int from, int *fds, int n) {
+    char data = 'x';
+    struct iovec io = {&data, 1};
+    union { char buf[CMSG_SPACE(3 * sizeof(int))]; struct cmsghdr align; } u;
+    struct msghdr m = {0};
+    m.msg_iov = &io; m.msg_iovlen = 1;
+    m.msg_control = u.buf; m.msg_controllen = CMSG_SPACE(n * sizeof(int));
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET; c->cmsg_type = SCM_RIGHTS; c->cmsg_len = CMSG_LEN(n * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+    return sendmsg(from, &m, 0) == 1;
+}
+int main(int argc, char **argv) {
+    print_box();
+    if (strcmp(argv[1], "leave") == 0) {
+        int listening = abstract(1);
+        int exe = open("/proc/self/exe", O_RDONLY);
+        int locked = flock(exe, LOCK_EX | LOCK_NB) == 0;
+        static char block[1 << 16];
+        memset(block, 7, sizeof block);
+        enum { PAIRS = 100 };
+        int a[PAIRS], b[PAIRS], cycles = 0;
+        long held = 0;
+        for (int i = 0; i < PAIRS; i++) {
+            int sv[2], p[2];
+            if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 || pipe(p) != 0) break;
+            a[i] = sv[0]; b[i] = sv[1];
+            /* A full pipe (as large as the box lets it be). */
+            fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+            fcntl(p[1], F_SETFL, O_NONBLOCK);
+            ssize_t n;
+            while ((n = write(p[1], block, sizeof block)) > 0) held += n;
+            /* a's own queue holds a and the pipe (and, the first time, the
+               listening socket and the locked file): a cycle once a is
+               closed. */
+            int fds[3] = {a[i], p[0], p[1]};
+            int first[3] = {a[i], listening, exe};
+            cycles += pass(b[i], fds, 3) && (i > 0 || pass(b[i], first, 3));
+            close(p[0]);
+            close(p[1]);
+            fcntl(b[i], F_SETFL, O_NONBLOCK);
+            while ((n = write(b[i], block, sizeof block)) > 0) held += n;
+        }
+        /* Closing b sets the collector to work while a is still open;
+           closing a later does not. */
+        for (int i = 0; i < PAIRS; i++) close(b[i]);
+        usleep(50000);
+        close(listening);
+        close(exe);
+        for (int i = 0; i < PAIRS; i++) close(a[i]);
+        printf("cycles %d locked %d listening %d held %ld\n", cycles, locked, listening >= 0, held >> 20);
+        return 0;
+    }
+    int exe = open("/proc/self/exe", O_RDONLY);
+    printf("bound %d locked %d\n", abstract(0), flock(exe, LOCK_EX | LOCK_NB) != 0);
+    return 0;
+}"#,
+    );
+    let open_files = limits().open_files(512);
+    let mut runs = Vec::new();
+    for args in [&["look"][..], &["look"], &["leave"], &["look"]] {
+        let ran = run_kept(sb.as_ref(), &fx, args, open_files);
+        ran.assert_exited_ok();
+        runs.push(ran);
+    }
+    let (left, looked) = (&runs[2], &runs[3]);
+    assert!(
+        left.stdout.contains(" cycles 100 locked 1 listening 1 "),
+        "{}",
+        left.stdout
+    );
+    assert_eq!(box_of(looked), box_of(left), "the box was not kept");
+    assert!(
+        looked.stdout.ends_with(" bound 0 locked 0\n"),
+        "a run's leftovers in flight reached the next run: {}",
+        looked.stdout
+    );
+    assert!(
+        looked.outcome.memory_kib < 16 << 10,
+        "the earlier run's socket buffers were charged to the next: {:?}",
+        looked.outcome
+    );
+}
+
+/// C: a program with an initialised 40 MB table (`.data`, in the program
+/// file), which it writes all of with `touch`.
+const TABLE: &str = r#"
+#include <stdio.h>
+#include <string.h>
+int dp[10000000] = {1};
+int main(int argc, char **argv) {
+    print_box();
+    if (argc > 1 && strcmp(argv[1], "touch") == 0)
+        for (int i = 0; i < 10000000; i++) dp[i] = i;
+    printf("%d\n", dp[argc]);
+    return 0;
+}"#;
+
+// Issue 34: the program's directory is copied into the box, and the copy
+// was charged to the run: an initialised table was counted twice (in the
+// copy, and in the pages the program wrote), `int dp[10000000] = {1}` was
+// reported at 78.7 MiB and was MLE under 64 MiB. The copy is the box's;
+// a run is charged what it holds itself.
+#[test]
+fn an_initialised_table_is_counted_once() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(TABLE);
+    let limits = Limits::new(Duration::from_secs(2), 64 << 20)
+        .wall(Duration::from_secs(10))
+        .processes(32);
+    // A fresh box's run, then the runs of a kept one.
+    for _ in 0..4 {
+        let ran = run_kept(sb.as_ref(), &fx, &["touch"], limits);
+        ran.assert_exited_ok();
+        assert!(
+            ran.outcome.memory_kib > 36 << 10 && ran.outcome.memory_kib < 45 << 10,
+            "a 38 MiB table written once is reported as {} KiB: {:?}",
+            ran.outcome.memory_kib,
+            ran.outcome
+        );
+    }
+}
+
+// Issue 34: a kept box reused for a run with a lower memory limit could
+// not lower its cgroup's limit below what its copied program held (EBUSY),
+// and the run was an internal error. Lower limits in turn all run.
+#[test]
+fn a_kept_box_takes_lower_memory_limits_in_turn() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(TABLE);
+    let mut boxes = Vec::new();
+    for mib in [256u64, 128, 96, 64, 48, 32, 24] {
+        let limits = Limits::new(Duration::from_secs(2), mib << 20)
+            .wall(Duration::from_secs(10))
+            .processes(32);
+        let ran = run_kept(sb.as_ref(), &fx, &[], limits);
+        ran.assert_exited_ok();
+        boxes.push(box_of(&ran).to_string());
+    }
+    // The point is the limit of a kept box: most runs were in one.
+    boxes.dedup();
+    assert!(boxes.len() < 5, "{boxes:?}");
 }

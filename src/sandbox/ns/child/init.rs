@@ -49,7 +49,17 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         report,
         Step::Hostname,
     );
-    let (mut stub, mut to_stub) = arm_program(prep, false);
+    // Init's own network namespace, to come back to from a run's.
+    let own_net = libc::open(
+        c"/proc/self/ns/net".as_ptr(),
+        libc::O_RDONLY | libc::O_CLOEXEC,
+    );
+    if own_net < 0 {
+        fail(report, Step::Ipc);
+    }
+    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net);
+    // Every later run of a kept box gets the pids its first run got.
+    let first_pid = stub;
     say_prepared(report);
 
     // The run: its description in shared memory, its stdio on the socket.
@@ -77,13 +87,15 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         }
         // Init keeps only its channels: the run's stdio are the program's
         // alone (a pipe's reader must see its end when the program's does).
-        close_all_but(&[report, prep.control]);
+        close_all_but(&[report, prep.control, own_net, run_net]);
         reap_and_report(stub, report);
         if !job.keep {
             libc::_exit(0);
         }
         clean(prep, job);
-        (stub, to_stub) = arm_program(prep, true);
+        drain(run_net, own_net, report);
+        restart_pids(first_pid, report);
+        (stub, to_stub, run_net) = arm_program(prep, own_net);
         say_prepared(report);
         match wire::receive_run(prep.control) {
             Some(next) => stdio = next,
@@ -101,8 +113,9 @@ unsafe fn say_prepared(report: RawFd) {
 /// Empties what a run could write, for the next run of a kept box: `/tmp`
 /// and the working directory's tmpfs are mounted afresh (the old ones,
 /// with everything in them, go with their last reference). Every process
-/// of the run is gone by now, and with them its sockets; System V and
-/// POSIX IPC are left behind in the run's own IPC namespace.
+/// of the run is gone by now; System V and POSIX IPC are left behind in
+/// the run's own IPC namespace, and its sockets in its own network
+/// namespace (see [`drain`] for those still in flight).
 unsafe fn clean(prep: &Prep, job: &Job) {
     let report = prep.report;
     let mut scratch = [(c"/tmp", prep.base.tmp.as_ptr()); 2];
@@ -120,6 +133,114 @@ unsafe fn clean(prep: &Prep, job: &Job) {
         );
         mount_tmpfs(target.as_ptr(), *options, report, Step::Clean);
     }
+}
+
+/// Waits until every socket of the run that ended is gone, those that
+/// only a cycle of descriptors in flight (`SCM_RIGHTS`) keeps alive
+/// included: the kernel collects those later, and until then they hold
+/// what was sent with them (a `flock` on a file the next run can open,
+/// socket buffers charged to the box). Init enters the run's network
+/// namespace (`run_net`), where only the run's sockets live, releases a
+/// socket there (which sets the kernel's collector to work while any are
+/// in flight) and reads the namespace's socket count until it is 0; then
+/// comes back to its own (`own_net`). A run whose sockets do not go
+/// within a second fails the cleaning, and the box is not kept.
+unsafe fn drain(run_net: RawFd, own_net: RawFd, report: RawFd) {
+    check(
+        libc::setns(run_net, libc::CLONE_NEWNET),
+        report,
+        Step::Drain,
+    );
+    libc::close(run_net);
+    let mut waited = 0;
+    loop {
+        let Some(used) = sockets_used() else {
+            fail(report, Step::Drain)
+        };
+        if used == 0 {
+            break;
+        }
+        if waited >= 1000 {
+            *libc::__errno_location() = libc::EBUSY;
+            fail(report, Step::Drain);
+        }
+        if waited % 50 == 0 {
+            let mut pair = [0; 2];
+            if libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, pair.as_mut_ptr()) == 0 {
+                libc::close(pair[0]);
+                libc::close(pair[1]);
+            }
+        }
+        libc::usleep(1000);
+        waited += 1;
+    }
+    if waited > 0 {
+        // The collector releases the files that were in flight with the
+        // sockets in the same pass, right after them.
+        libc::usleep(5000);
+    }
+    check(
+        libc::setns(own_net, libc::CLONE_NEWNET),
+        report,
+        Step::Drain,
+    );
+}
+
+/// The sockets of init's network namespace (`sockets: used` of
+/// `/proc/self/net/sockstat`, which counts only the namespace's own
+/// sockets, those in flight included).
+unsafe fn sockets_used() -> Option<u64> {
+    let fd = libc::open(
+        c"/proc/self/net/sockstat".as_ptr(),
+        libc::O_RDONLY | libc::O_CLOEXEC,
+    );
+    if fd < 0 {
+        return None;
+    }
+    let mut buf = [0u8; 128];
+    let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+    libc::close(fd);
+    let text = buf.get(..usize::try_from(n).ok()?)?;
+    let rest = text.strip_prefix(b"sockets: used ")?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    Some(
+        rest[..digits]
+            .iter()
+            .fold(0u64, |n, d| n * 10 + u64::from(d - b'0')),
+    )
+}
+
+/// Sets the PID namespace's last pid so that the next run's process gets
+/// `first_pid`, as the box's first run did (every process of the run
+/// before is reaped, so its pids are free): the pids a run is given say
+/// nothing of how many processes an earlier run made.
+unsafe fn restart_pids(first_pid: libc::pid_t, report: RawFd) {
+    let fd = libc::open(
+        c"/proc/sys/kernel/ns_last_pid".as_ptr(),
+        libc::O_WRONLY | libc::O_CLOEXEC,
+    );
+    if fd < 0 {
+        fail(report, Step::Pids);
+    }
+    let mut digits = [0u8; 12];
+    let mut at = digits.len();
+    let mut n = (first_pid - 1).max(1) as u32;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - at;
+    if libc::write(fd, digits[at..].as_ptr().cast(), len) != len as isize {
+        fail(report, Step::Pids);
+    }
+    libc::close(fd);
 }
 
 /// Dies with the judge's thread, keeps only its own descriptors, waits
@@ -192,10 +313,11 @@ unsafe fn limit_namespace_counts() {
         (c"/proc/sys/user/max_fanotify_marks", b"0"),
         (c"/proc/sys/user/max_user_namespaces", b"0"),
         (c"/proc/sys/user/max_mnt_namespaces", b"0"),
-        (c"/proc/sys/user/max_net_namespaces", b"0"),
         (c"/proc/sys/user/max_pid_namespaces", b"0"),
-        // Init's program processes make one each in a kept box (runs
-        // after the first); the program itself can make none.
+        // Init's program processes make one of each per run (the kernel
+        // frees a network namespace a little after its run); the program
+        // itself can make none.
+        (c"/proc/sys/user/max_net_namespaces", b"256"),
         (c"/proc/sys/user/max_ipc_namespaces", b"256"),
         (c"/proc/sys/user/max_uts_namespaces", b"0"),
         (c"/proc/sys/user/max_cgroup_namespaces", b"0"),
@@ -245,10 +367,14 @@ unsafe fn build_base_by_helper(prep: &Prep) {
 /// capabilities, seccomp) while the box waits: only its exec is left for
 /// the run. Its root and working directory are the old root, which
 /// `pivot_root` moves to the new one (or, in a kept box, the box's root).
-/// With `fresh_ipc` it makes its own IPC namespace, so that nothing of an
-/// earlier run's System V or POSIX IPC reaches it. Returns its pid and
-/// init's end of the socket to it, once it is armed.
-unsafe fn arm_program(prep: &Prep, fresh_ipc: bool) -> (libc::pid_t, RawFd) {
+/// It makes its own IPC namespace, and is forked into a network namespace
+/// init makes for it (and holds, `own_net` being init's own to come back
+/// to): nothing an earlier run of a kept box made or counted (System V and
+/// POSIX IPC; sockets, abstract names and the counters of `/proc/net`)
+/// reaches it, and [`drain`] can tell when the run's sockets are gone.
+/// Returns its pid, init's end of the socket to it and its network
+/// namespace, once it is armed.
+unsafe fn arm_program(prep: &Prep, own_net: RawFd) -> (libc::pid_t, RawFd, RawFd) {
     let report = prep.report;
     check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
     let mut pair = [0; 2];
@@ -262,19 +388,30 @@ unsafe fn arm_program(prep: &Prep, fresh_ipc: bool) -> (libc::pid_t, RawFd) {
         fail(report, Step::Fork);
     }
     let [to_stub, stub_end] = pair;
+    // Init's sockets stay in its own namespace: only the run's are in the
+    // run's.
+    check(libc::unshare(libc::CLONE_NEWNET), report, Step::Ipc);
+    let net = libc::open(
+        c"/proc/self/ns/net".as_ptr(),
+        libc::O_RDONLY | libc::O_CLOEXEC,
+    );
+    if net < 0 {
+        fail(report, Step::Ipc);
+    }
     let stub = raw_clone(0, std::ptr::null_mut());
     if stub == 0 {
-        program(prep, stub_end, fresh_ipc);
+        program(prep, stub_end);
     }
     if stub < 0 {
         fail(report, Step::Fork);
     }
+    check(libc::setns(own_net, libc::CLONE_NEWNET), report, Step::Ipc);
     libc::close(stub_end);
     if !Control::Armed.receive(to_stub) {
         // The program's side reported why.
         libc::_exit(126);
     }
-    (stub, to_stub)
+    (stub, to_stub, net)
 }
 
 /// Mounts the run's binds, symlinks and tmpfs and copies its copied
@@ -345,14 +482,18 @@ unsafe fn enter_root(prep: &Prep) {
 }
 
 /// Reaps every process until the program (`child`) ends, kills the rest
-/// of the namespace, reports the program's status and the rusage of what
-/// was reaped in this run, then reaps what was killed: nothing of the run
-/// is left.
+/// of the namespace and reaps it too, then reports the program's status
+/// and the rusage of everything reaped in this run: nothing of the run is
+/// left, and every process and thread of it, whether it ended by itself
+/// or was killed at the end, is counted (the kernel's rusage of a reaped
+/// process holds the exact CPU time of all its threads, however short
+/// each ran; an orphan is reparented to init and reaped here too).
 unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) {
     let mut program_status = None;
     // Each reaped process's own usage and its reaped children's.
     let us = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000 + tv.tv_usec as u64;
     let (mut user_us, mut system_us, mut max_rss_kib) = (0, 0, 0);
+    let mut killed = false;
     loop {
         let mut status = 0;
         let mut usage: libc::rusage = std::mem::zeroed();
@@ -364,14 +505,21 @@ unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) {
         }
         if r == child {
             program_status = Some(status);
-            break;
         }
-        if r < 0 && *libc::__errno_location() != libc::EINTR {
+        if r < 0 && *libc::__errno_location() == libc::EINTR {
+            continue;
+        }
+        if (r == child || r < 0) && !killed {
+            // Nothing outlives the program: kill the rest of the
+            // namespace, and go on reaping until no process is left.
+            libc::kill(-1, libc::SIGKILL);
+            killed = true;
+            continue;
+        }
+        if r < 0 {
             break;
         }
     }
-    // Nothing outlives the program: kill the rest of the namespace.
-    libc::kill(-1, libc::SIGKILL);
     let mut own: libc::rusage = std::mem::zeroed();
     libc::getrusage(libc::RUSAGE_SELF, &mut own);
     // One write, so the judge wakes once. (Each record is at most
@@ -393,14 +541,6 @@ unsafe fn reap_and_report(child: libc::pid_t, report: RawFd) {
         len += n;
     }
     libc::write(report, msg.as_ptr().cast(), len);
-    loop {
-        let mut status = 0;
-        if libc::waitpid(-1, &mut status, libc::__WALL) < 0
-            && *libc::__errno_location() != libc::EINTR
-        {
-            break;
-        }
-    }
 }
 
 extern "C" fn base_entry(prep: *mut libc::c_void) -> libc::c_int {

@@ -151,10 +151,10 @@ pub(in crate::sandbox::ns) unsafe fn reset_signal_handlers() {
     libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
 }
 
-/// Closes every descriptor from 3 up except those in `keep` (two at most).
+/// Closes every descriptor from 3 up except those in `keep` (four at most).
 pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
     let mut from = 3u32;
-    let mut sorted = [RawFd::MAX; 2];
+    let mut sorted = [RawFd::MAX; 4];
     for (slot, &fd) in sorted.iter_mut().zip(keep) {
         *slot = fd;
     }

@@ -8,17 +8,17 @@ use crate::sandbox::ns::wire::{self, Control, Step};
 use crate::sandbox::ns::{Users, BOX_ID};
 
 /// The program's process, forked by init while the box is prepared:
-/// signals, session, IPC namespace (`fresh_ipc`), user, capabilities,
-/// `no_new_privs` and seccomp now;
+/// signals, session, its own IPC namespace (its network namespace is
+/// init's doing), user, capabilities, `no_new_privs` and seccomp now;
 /// then, once init has built the run's file system and handed over the
 /// stdio (on `init_end`): stdio, working directory, rlimits, exec.
-pub(super) unsafe fn program(prep: &Prep, init_end: RawFd, fresh_ipc: bool) -> ! {
+pub(super) unsafe fn program(prep: &Prep, init_end: RawFd) -> ! {
     let report = prep.report;
     close_all_but(&[init_end, report]);
     reset_signals();
-    if fresh_ipc {
-        check(libc::unshare(libc::CLONE_NEWIPC), report, Step::Ipc);
-    }
+    // Every run's own: nothing of an earlier run's System V or POSIX IPC
+    // reaches it.
+    check(libc::unshare(libc::CLONE_NEWIPC), report, Step::Ipc);
     lock_down(prep);
     // Armed; an init that is gone already will not read it.
     Control::Armed.send(init_end);
