@@ -11,7 +11,7 @@
 //! the pages), never `web`.
 
 mod api;
-pub mod calibration;
+mod calibration;
 mod clics;
 mod error;
 pub mod packages;
