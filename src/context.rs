@@ -69,6 +69,12 @@ impl Context {
         &self.sandbox().runner
     }
 
+    /// How many runs the sandbox runs at once (each on a core of its own
+    /// where there are as many cores).
+    pub fn slots(&self) -> usize {
+        self.sandbox().slots
+    }
+
     /// The isolation and measurement tiers in force, and what is missing.
     pub fn tiers(&self) -> &Tiers {
         &self.sandbox().tiers

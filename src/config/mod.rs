@@ -315,7 +315,7 @@ mod tests {
             (t.reference_ms, t.spread, t.rerun_margin),
             (0.0, 0.05, 0.10)
         );
-        assert_eq!(t.calibration_runs, 5);
+        assert_eq!((t.calibration_runs, t.recalibrate_seconds), (5, 600));
         for (text, key) in [
             ("rerun_margin = 1.5", "timing.rerun_margin"),
             ("spread = -0.1", "timing.spread"),

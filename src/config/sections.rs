@@ -157,9 +157,14 @@ pub struct TimingConfig {
     /// least `1 - margin` of it, a TLE within `1 + margin`) is judged once
     /// more, on another worker where there is one (default 0.10; 0: never).
     pub rerun_margin: f64,
-    /// Runs of the calibration program at a worker's start; their median
-    /// is its speed (default 5; 0: not calibrated, factor 1).
+    /// Runs of the calibration program in a calibration, each with every
+    /// worker slot busy; their median is the worker's speed (default 5; 0:
+    /// not calibrated, factor 1).
     pub calibration_runs: u32,
+    /// Seconds between a worker's calibrations after the first at start
+    /// (default 600); a change in the machine's other load calibrates
+    /// sooner. 0: at start only.
+    pub recalibrate_seconds: u64,
 }
 
 impl Default for TimingConfig {
@@ -170,6 +175,7 @@ impl Default for TimingConfig {
             spread: 0.05,
             rerun_margin: 0.10,
             calibration_runs: 5,
+            recalibrate_seconds: 600,
         }
     }
 }

@@ -47,7 +47,7 @@ fn share(passed: usize, total: usize) -> u32 {
 
 /// Checkers print shares with a few decimals; this much short of a whole
 /// share still counts as whole.
-const EPSILON: f64 = 1e-9;
+pub(crate) const EPSILON: f64 = 1e-9;
 
 /// The result of one test group.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

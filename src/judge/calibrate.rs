@@ -52,16 +52,71 @@ pub fn median(values: &[u64]) -> u64 {
     }
 }
 
+/// Why a worker calibrates again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recalibration {
+    /// Its interval passed since the last calibration.
+    Interval,
+    /// The machine's other work changed by at least [`Schedule::load_step`]
+    /// since then.
+    Load,
+}
+
+/// When a worker calibrates again after its first calibration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Schedule {
+    /// The longest time between two calibrations; zero: never again.
+    pub every: Duration,
+    /// The change in the machine's other load (runnable tasks beside this
+    /// worker's own runs) that calibrates sooner.
+    pub load_step: f64,
+    /// The shortest time between two calibrations that a change of load
+    /// starts: each holds back the worker's claims while it runs, and the
+    /// load average it reads settles over a minute.
+    pub load_gap: Duration,
+}
+
+impl Schedule {
+    /// Every `every` (zero: never), sooner after a change of load of one
+    /// runnable task (a neighbour that took or left a core), at most
+    /// once a minute.
+    pub fn every(every: Duration) -> Schedule {
+        Schedule {
+            every,
+            load_step: 1.0,
+            load_gap: Duration::from_secs(60),
+        }
+    }
+
+    /// Whether a worker that last calibrated `since` ago, when the
+    /// machine's other load was `load_then`, calibrates again now that it
+    /// is `load_now`.
+    pub fn due(&self, since: Duration, load_then: f64, load_now: f64) -> Option<Recalibration> {
+        if self.every.is_zero() {
+            None
+        } else if since >= self.every {
+            Some(Recalibration::Interval)
+        } else if since >= self.load_gap && (load_now - load_then).abs() >= self.load_step {
+            Some(Recalibration::Load)
+        } else {
+            None
+        }
+    }
+}
+
 impl Judge {
-    /// Measures this machine's speed: compiles the calibration program (or
-    /// finds it in the program cache) and runs it `runs` times (at least
-    /// once) in the sandbox.
+    /// Measures this machine's speed as a judged run meets it: compiles
+    /// the calibration program (or finds it in the program cache) and runs
+    /// it `runs` times (at least once), each time as `copies` runs at once
+    /// (at least one), in the sandbox: with `copies` the worker's slots,
+    /// every slot is busy, as while it judges. The figure is the median of
+    /// every copy's every run.
     ///
     /// # Errors
     /// No C or C++ language configured, a toolchain that fails, a sandbox
     /// failure, or a run that does not end cleanly with the checksum: the
     /// judge's own failures (the worker then judges uncalibrated, factor 1).
-    pub fn calibrate(&self, runs: u32) -> Result<Calibration, Error> {
+    pub fn calibrate(&self, runs: u32, copies: usize) -> Result<Calibration, Error> {
         let language = ["c", "cpp"]
             .iter()
             .find_map(|id| self.languages.get(id).ok())
@@ -93,24 +148,35 @@ impl Judge {
             .output(1 << 10)
             .open_files(64);
         let (command, args) = program.command(limits.memory >> 20);
+        let outputs: Vec<_> = (0..copies.max(1))
+            .map(|i| work.path().join(format!("stdout-{i}")))
+            .collect();
         let mut runs_ms = Vec::new();
         for _ in 0..runs.max(1) {
-            let stdout = work.path().join("stdout");
-            let spec = RunSpec::new(command.clone(), work.path(), limits)
-                .args(args.clone())
-                .envs(crate::lang::base_env())
-                .stdout(Stdio::file(&stdout))
-                .binds(program.binds());
-            let outcome = self.runner.run(&spec)?;
-            let printed = std::fs::read_to_string(&stdout).unwrap_or_default();
-            if !outcome.success() || printed.trim() != CHECKSUM {
-                return Err(Error::Calibration(format!(
-                    "a run ended {:?} printing {:?}, not the checksum",
-                    outcome.termination,
-                    printed.trim()
-                )));
+            let specs = outputs
+                .iter()
+                .map(|stdout| {
+                    RunSpec::new(command.clone(), work.path(), limits)
+                        .args(args.clone())
+                        .envs(crate::lang::base_env())
+                        .stdout(Stdio::file(stdout))
+                        .binds(program.binds())
+                })
+                .collect();
+            // All at once: each copy meets the others as a judged run
+            // meets the runs of the worker's other slots.
+            for (outcome, stdout) in self.runner.run_together(specs).into_iter().zip(&outputs) {
+                let outcome = outcome?;
+                let printed = std::fs::read_to_string(stdout).unwrap_or_default();
+                if !outcome.success() || printed.trim() != CHECKSUM {
+                    return Err(Error::Calibration(format!(
+                        "a run ended {:?} printing {:?}, not the checksum",
+                        outcome.termination,
+                        printed.trim()
+                    )));
+                }
+                runs_ms.push(outcome.cpu_ms);
             }
-            runs_ms.push(outcome.cpu_ms);
         }
         Ok(Calibration {
             median_ms: median(&runs_ms).max(1),
@@ -139,5 +205,19 @@ mod tests {
             language: "c".into(),
         };
         assert!((c.spread() - 1.1).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_worker_calibrates_again_after_its_interval_or_a_change_of_load() {
+        let s = Schedule::every(Duration::from_secs(600));
+        let min = |m: u64| Duration::from_secs(60 * m);
+        assert_eq!(s.due(min(5), 0.0, 0.5), None);
+        assert_eq!(s.due(min(10), 0.0, 0.0), Some(Recalibration::Interval));
+        assert_eq!(s.due(min(2), 0.2, 1.3), Some(Recalibration::Load));
+        assert_eq!(s.due(min(2), 3.0, 1.5), Some(Recalibration::Load));
+        // Not twice a minute, however the load moves.
+        assert_eq!(s.due(Duration::from_secs(30), 0.0, 4.0), None);
+        // Zero: at start only.
+        assert_eq!(Schedule::every(Duration::ZERO).due(min(60), 0.0, 9.0), None);
     }
 }

@@ -4,7 +4,8 @@
 //! applies a [`Scaling`] to every run; the workers decide the rest (see
 //! `docs/timing.md`).
 
-use super::Report;
+use super::aggregate::{test_share, EPSILON};
+use super::{Report, TestReport};
 use crate::verdict::Verdict;
 
 /// How one judging's time limits are scaled.
@@ -91,9 +92,15 @@ pub enum CloseCall {
 ///   wall clock (a sleeping program, its CPU time under the limit) is
 ///   never close.
 /// - Every other verdict is decided by what the program did, not by time.
+///
+/// A problem with groups (IOI scoring) is judged on its points instead:
+/// see [`group_close_call`].
 pub fn close_call(report: &Report, limit_ms: u64, margin: f64) -> Option<CloseCall> {
     if margin.is_nan() || margin <= 0.0 || limit_ms == 0 {
         return None;
+    }
+    if !report.groups.is_empty() {
+        return group_close_call(report, limit_ms, margin);
     }
     let limit = limit_ms as f64;
     match report.verdict {
@@ -115,10 +122,74 @@ pub fn close_call(report: &Report, limit_ms: u64, margin: f64) -> Option<CloseCa
     }
 }
 
+/// Whether a test within `margin` of its limit decides a group's points
+/// (IOI scoring): had it landed on the other side of the limit, a group
+/// of the report would score differently or change whether it is full
+/// (which its dependents' points and the verdict follow). Per test, in
+/// every group that was judged (not skipped):
+///
+/// - one that ran under its limit but at least `(1 - margin) * limit_ms`,
+///   and earned a share of its group's points: had it been a TLE (share
+///   0), the group would score 0 and not be full; it decides when the
+///   group scored points or was full ([`CloseCall::UnderLimit`]).
+/// - a TLE that ended inside the grace band (over the limit, under the
+///   stopping point `(1 + margin) * limit_ms`): had it passed (share 1),
+///   the group would score as its other tests let it, the ones its TLE
+///   kept from running counted as passing (a re-run runs them); it decides
+///   when that is more points, or a full group ([`CloseCall::OverLimit`]).
+///
+/// A near-limit test whose group scores nothing and is not full either
+/// way (another test of it failed) decides nothing. A report with an `IE`
+/// is the judge's fault, never a close call. `OverLimit` when any
+/// deciding test is over its limit, else `UnderLimit`.
+pub fn group_close_call(report: &Report, limit_ms: u64, margin: f64) -> Option<CloseCall> {
+    if margin.is_nan() || margin <= 0.0 || limit_ms == 0 || report.verdict == Verdict::IE {
+        return None;
+    }
+    let limit = limit_ms as f64;
+    let stop = (1.0 + margin) * limit;
+    let near = (1.0 - margin) * limit;
+    let mut close = None;
+    for group in report.groups.iter().filter(|g| !g.skipped) {
+        let ran: Vec<&TestReport> = report
+            .tests
+            .iter()
+            .filter(|t| t.group == group.name && group.tests.contains(&t.name))
+            .collect();
+        let least = ran.iter().map(|t| test_share(t)).fold(1.0, f64::min);
+        let full = group.verdict == Some(Verdict::AC) && least >= 1.0 - EPSILON;
+        for (i, t) in ran.iter().enumerate() {
+            let ms = t.time_ms as f64;
+            if t.verdict == Verdict::TLE && t.time_ms > limit_ms && ms < stop {
+                // Had it passed: the group's other tests decide.
+                let others = ran.iter().enumerate().filter(|(j, _)| *j != i);
+                let least = others
+                    .clone()
+                    .map(|(_, o)| test_share(o))
+                    .fold(1.0, f64::min);
+                let score = (f64::from(group.points) * least + EPSILON).floor() as u32;
+                let full =
+                    others.clone().all(|(_, o)| o.verdict.is_accepted()) && least >= 1.0 - EPSILON;
+                if score > group.score || full {
+                    return Some(CloseCall::OverLimit);
+                }
+            } else if t.verdict != Verdict::TLE
+                && ms >= near
+                && t.time_ms <= limit_ms
+                && test_share(t) > 0.0
+                && (group.score > 0 || full)
+            {
+                // Had it been a TLE: the group would score 0, not full.
+                close = Some(CloseCall::UnderLimit);
+            }
+        }
+    }
+    close
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::TestReport;
     use crate::problem::Group;
 
     fn report(verdict: Verdict, times: &[(Verdict, u64)]) -> Report {
@@ -202,5 +273,105 @@ mod tests {
             assert_eq!(close_call(&r, 1000, 0.10), want, "{:?}", r.tests);
         }
         assert_eq!(close_call(&report(AC, &[(AC, 999)]), 1000, 0.0), None);
+    }
+
+    /// A report of a problem with groups: each `(points, tests)` is one
+    /// group (no dependencies), its tests in judging order; a group that
+    /// failed has one more test that its failure kept from running.
+    fn ioi(groups: &[(u32, &[(Verdict, u64)])]) -> Report {
+        let mut tests = Vec::new();
+        let mut reports = Vec::new();
+        for (g, (points, ran)) in groups.iter().enumerate() {
+            let name = Group::parse(&format!("g{g}")).unwrap();
+            let mut names = Vec::new();
+            for (i, (verdict, ms)) in ran.iter().enumerate() {
+                let mut t = report(*verdict, &[(*verdict, *ms)]).tests.remove(0);
+                t.name = format!("g{g}t{i}");
+                t.group = name.clone();
+                names.push(t.name.clone());
+                tests.push(t);
+            }
+            if ran.iter().any(|(v, _)| !v.is_accepted()) {
+                names.push(format!("g{g}later"));
+            }
+            let spec = crate::problem::GroupSpec {
+                name,
+                points: *points,
+                depends: Vec::new(),
+            };
+            let mine: Vec<&TestReport> = tests[tests.len() - ran.len()..].iter().collect();
+            reports.push(crate::judge::aggregate::group(&spec, names, &mine, false).0);
+        }
+        let (verdict, score) = crate::judge::aggregate::scored(&tests, &reports);
+        Report {
+            verdict,
+            score,
+            tests,
+            groups: reports,
+            ..Report::failed(verdict, String::new())
+        }
+    }
+
+    #[test]
+    fn an_ioi_group_decided_by_a_test_within_the_margin_is_a_close_call() {
+        use Verdict::*;
+        // The first group is lost to a wrong answer (the verdict is WA);
+        // the second's points hang on one test near its limit.
+        let cases: [(&[(Verdict, u64)], _); 6] = [
+            // Over the limit inside the grace: had it passed, 70 points.
+            (&[(AC, 100), (TLE, 1050)], Some(CloseCall::OverLimit)),
+            // Under the limit by less than the margin: had it been over,
+            // none.
+            (&[(AC, 950), (AC, 100)], Some(CloseCall::UnderLimit)),
+            // Outside the margin, either side.
+            (&[(AC, 899), (AC, 100)], None),
+            (&[(AC, 100), (TLE, 1100)], None),
+            // A sleeping program: the wall clock stopped it.
+            (&[(TLE, 3)], None),
+            // Near the limit, but the group is lost to a wrong answer
+            // either way.
+            (&[(AC, 950), (WA, 10)], None),
+        ];
+        for (second, want) in cases {
+            let r = ioi(&[(30, &[(WA, 10)]), (70, second)]);
+            assert_eq!(r.verdict, WA, "{second:?}");
+            assert_eq!(close_call(&r, 1000, 0.10), want, "{second:?}");
+        }
+    }
+
+    #[test]
+    fn an_ioi_near_limit_test_that_decides_no_group_is_not_a_close_call() {
+        use Verdict::*;
+        // A TLE inside the grace, in a group another test already lost:
+        // it would score nothing had it passed.
+        let mut r = ioi(&[(30, &[(AC, 10)]), (70, &[(WA, 10), (TLE, 1050)])]);
+        assert_eq!((r.verdict, r.score), (WA, 30));
+        assert_eq!(close_call(&r, 1000, 0.10), None);
+        // A partial share before it: had it passed, half the points.
+        r.tests[1].score = Some(0.5);
+        r.groups[1] = crate::judge::aggregate::group(
+            &crate::problem::GroupSpec {
+                name: r.groups[1].name.clone(),
+                points: 70,
+                depends: Vec::new(),
+            },
+            r.groups[1].tests.clone(),
+            &[&r.tests[1], &r.tests[2]],
+            false,
+        )
+        .0;
+        assert_eq!(close_call(&r, 1000, 0.10), Some(CloseCall::OverLimit));
+        // A full group's near-limit test decides it; at the margin 0
+        // nothing does.
+        let r = ioi(&[(30, &[(AC, 10)]), (70, &[(AC, 990)])]);
+        assert_eq!(close_call(&r, 1000, 0.10), Some(CloseCall::UnderLimit));
+        assert_eq!(close_call(&r, 1000, 0.0), None);
+        // A close TLE beside a clear one in another group still decides
+        // its own group's points.
+        let r = ioi(&[(30, &[(TLE, 1100)]), (70, &[(TLE, 1020)])]);
+        assert_eq!(close_call(&r, 1000, 0.10), Some(CloseCall::OverLimit));
+        // The judge's own failure is never re-run.
+        let r = ioi(&[(30, &[(IE, 0)]), (70, &[(AC, 990)])]);
+        assert_eq!(close_call(&r, 1000, 0.10), None);
     }
 }

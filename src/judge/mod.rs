@@ -23,7 +23,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 pub use aggregate::{aggregate, GroupReport};
-pub use calibrate::Calibration;
+pub use calibrate::{Calibration, Recalibration, Schedule};
 pub use checking::Checking;
 pub use fair::{CloseCall, Scaling};
 pub use outcome::{program_run_verdict, run_verdict};

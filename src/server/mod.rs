@@ -11,6 +11,7 @@
 //! the pages), never `web`.
 
 mod api;
+mod calibration;
 mod clics;
 mod error;
 pub mod packages;
@@ -187,7 +188,7 @@ async fn start_workers(
         Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
         Err(e) => return Err(std::io::Error::other(e)),
     }
-    calibrate(state).await;
+    calibrate(state, workers).await;
     let ctx = state.ctx.clone();
     let languages = tokio::task::spawn_blocking(move || registry::languages(&ctx))
         .await
@@ -230,6 +231,7 @@ async fn start_workers(
             state.stop_signal(),
         ))
     }));
+    handles.push(tokio::spawn(calibration::keep(state.clone(), workers)));
     let registry = tokio::spawn(registry::run(
         state.store.clone(),
         state.ctx.clone(),
@@ -243,36 +245,15 @@ async fn start_workers(
 }
 
 /// Measures this machine's speed before its workers claim anything (a
-/// limit scaled by a speed not yet known would be unfair), records it for
-/// the admins and the other workers, and keeps it for this process's
-/// workers. A failure is logged: the workers then judge with factor 1.
-async fn calibrate(state: &AppState) {
-    let runs = state.ctx.config.timing.calibration_runs;
-    if runs == 0 || state.worker.timing.calibration.get().is_some() {
+/// limit scaled by a speed not yet known would be unfair), with a copy of
+/// the calibration program in each of their slots. Skipped where a
+/// calibration is already known (set by a test) or calibration is off.
+async fn calibrate(state: &AppState, workers: usize) {
+    if state.ctx.config.timing.calibration_runs == 0 || state.worker.timing.calibration().is_some()
+    {
         return;
     }
-    let judge = state.ctx.judge();
-    let measured = match tokio::task::spawn_blocking(move || judge.calibrate(runs)).await {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => {
-            tracing::warn!(error = %crate::errors::chain(&e), "calibration failed; judging with factor 1");
-            return;
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "calibration panicked; judging with factor 1");
-            return;
-        }
-    };
-    tracing::info!(
-        median_ms = measured.median_ms,
-        runs_ms = ?measured.runs_ms,
-        "calibrated this worker's speed"
-    );
-    let name = &state.worker.timing.name;
-    if let Err(e) = state.store.record_calibration(name, &measured).await {
-        tracing::warn!(error = %crate::errors::chain(&e), "could not record the calibration");
-    }
-    let _ = state.worker.timing.calibration.set(measured);
+    calibration::measure(state, calibration::copies(state, workers), None).await;
 }
 
 async fn join_workers(handles: Vec<tokio::task::JoinHandle<()>>) {

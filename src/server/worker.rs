@@ -76,7 +76,7 @@ pub async fn try_judge_next<Q: Queue + FairTiming>(
 /// close TLE's time known.
 async fn scaling<Q: FairTiming>(queue: &Q, env: &WorkerEnv) -> Result<Scaling, store::Error> {
     let timing = &env.ctx.config.timing;
-    let factor = match env.timing.calibration.get() {
+    let factor = match env.timing.calibration() {
         Some(mine) if timing.fair => {
             let live: Vec<f64> = queue
                 .live_speeds(LIVE)
@@ -418,7 +418,12 @@ pub async fn run<Q: Queue + FairTiming>(
         let woken = wake.notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
-        let idle = match try_judge_next(&queue, &env).await {
+        // A slot of this process, held while it claims and judges: a
+        // calibration waits for it, and holds the next claim back.
+        let slot = env.timing.slot().await;
+        let step = try_judge_next(&queue, &env).await;
+        drop(slot);
+        let idle = match step {
             Ok(WorkOutcome::QueueEmpty) => true,
             Ok(_) => false,
             Err(e) => {

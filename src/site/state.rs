@@ -48,17 +48,56 @@ pub struct WorkerTiming {
     /// The process's name among the judge's workers ([`process_name`]);
     /// a re-run is kept from the worker of this name while another lives.
     pub name: String,
-    /// Its calibration, once measured; until then (or when it failed) it
-    /// judges with factor 1.
-    pub calibration: std::sync::OnceLock<crate::judge::Calibration>,
+    /// Its latest calibration; until the first (or when every one failed)
+    /// it judges with factor 1.
+    calibration: std::sync::RwLock<Option<crate::judge::Calibration>>,
+    /// The worker slots: each judging holds a read guard, a calibration
+    /// the write guard, so a calibration waits for the judgings under way,
+    /// holds new claims back, and has every slot to itself to fill with
+    /// its copies.
+    slots: tokio::sync::RwLock<()>,
 }
 
 impl WorkerTiming {
     pub fn named(name: impl Into<String>) -> WorkerTiming {
         WorkerTiming {
             name: name.into(),
-            calibration: std::sync::OnceLock::new(),
+            calibration: std::sync::RwLock::new(None),
+            slots: tokio::sync::RwLock::new(()),
         }
+    }
+
+    /// The latest calibration, if any.
+    pub fn calibration(&self) -> Option<crate::judge::Calibration> {
+        self.calibration
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Keeps `c` as this process's speed from the next claim on.
+    pub fn set_calibration(&self, c: crate::judge::Calibration) {
+        *self
+            .calibration
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(c);
+    }
+
+    /// One worker slot, held while it claims and judges (waits while a
+    /// calibration runs).
+    pub async fn slot(&self) -> tokio::sync::RwLockReadGuard<'_, ()> {
+        self.slots.read().await
+    }
+
+    /// Every worker slot, for a calibration: waits for the judgings under
+    /// way to end; no claim is made until it is dropped.
+    pub async fn all_slots(&self) -> tokio::sync::RwLockWriteGuard<'_, ()> {
+        self.slots.write().await
+    }
+
+    /// Whether a calibration holds the slots now.
+    pub fn calibrating(&self) -> bool {
+        self.slots.try_read().is_err()
     }
 }
 

@@ -81,7 +81,7 @@ impl Bench {
             })
             .expect("register");
         let timing = WorkerTiming::named(name);
-        timing.calibration.set(c).expect("calibration unset");
+        timing.set_calibration(c);
         WorkerEnv {
             ctx: self.ctx.clone(),
             lease: Duration::from_secs(60),
@@ -415,4 +415,113 @@ fn calibration_is_measured_in_the_box_and_shown_to_admins() {
     let page = crate::web::http("GET", &sub_url, Some(&cid), None);
     assert_eq!(page.status, 200);
     assert!(!page.body.contains("Judged by"), "{}", page.body);
+}
+
+/// Passes runs on to the sandbox; a calibration's run first waits
+/// (bounded) until `together` of them are in flight, and the most seen in
+/// flight at once is kept.
+struct Overlapping {
+    inner: Arc<dyn grundy::sandbox::Runner>,
+    together: usize,
+    in_flight: std::sync::Mutex<(usize, usize)>,
+    arrived: std::sync::Condvar,
+}
+
+impl grundy::sandbox::Runner for Overlapping {
+    fn run(
+        &self,
+        spec: &grundy::sandbox::RunSpec,
+    ) -> Result<grundy::sandbox::Outcome, grundy::sandbox::Error> {
+        let calibration = spec.cwd.to_string_lossy().contains("grundy-calibrate-");
+        if calibration {
+            let mut n = self.in_flight.lock().unwrap();
+            n.0 += 1;
+            n.1 = n.1.max(n.0);
+            self.arrived.notify_all();
+            // Runs one after the other never get here together: the first
+            // goes on alone once the wait ends.
+            let _ = self
+                .arrived
+                .wait_timeout_while(n, Duration::from_secs(20), |n| n.0 < self.together)
+                .unwrap();
+        }
+        let outcome = self.inner.run(spec);
+        if calibration {
+            self.in_flight.lock().unwrap().0 -= 1;
+        }
+        outcome
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+#[test]
+fn a_calibration_runs_a_copy_in_every_slot_at_once() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let b = Bench::new(Workspace::new());
+    let overlapping = Arc::new(Overlapping {
+        inner: b.ctx.runner().clone(),
+        together: 2,
+        in_flight: std::sync::Mutex::new((0, 0)),
+        arrived: std::sync::Condvar::new(),
+    });
+    let judge = grundy::judge::Judge {
+        runner: overlapping.clone(),
+        ..b.ctx.judge()
+    };
+    let c = judge.calibrate(2, 2).expect("calibration");
+    // Two rounds of two copies: every run counts, and the two of a round
+    // ran at once.
+    assert_eq!(c.runs_ms.len(), 4, "{c:?}");
+    assert_eq!(overlapping.in_flight.lock().unwrap().1, 2);
+}
+
+#[test]
+fn a_worker_calibrates_again_with_every_slot_busy_after_its_interval() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let ws = workspace_with_server("lease_seconds = 60");
+    set_key(&ws, "calibration_runs", "1");
+    set_key(&ws, "recalibrate_seconds", "1");
+    let s = Server::start(&ws, 2);
+    let name = s.state.worker.timing.name.clone();
+    let mine = || {
+        let speeds = s.rt.block_on(s.store.worker_speeds()).unwrap();
+        speeds.into_iter().find(|w| w.worker == name)
+    };
+    // The first calibration, before the workers start; then another once
+    // the interval passed (bounded waits: no duration is asserted).
+    let mut first = None;
+    for _ in 0..1200 {
+        first = mine();
+        if first.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let first = first.expect("a first calibration recorded");
+    let mut again = None;
+    for _ in 0..1200 {
+        again = mine().filter(|w| w.measured_at > first.measured_at);
+        if again.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let again = again.expect("a second calibration recorded after the interval");
+    // Each is one run of a copy per worker slot (no more than the sandbox
+    // runs at once).
+    let copies = 2.min(s.ctx.slots());
+    for w in [&first, &again] {
+        let runs: Vec<u64> = serde_json::from_str(&w.runs_ms).unwrap();
+        assert_eq!(runs.len(), copies, "{w:?}");
+    }
+    // The workers judge with the latest.
+    let kept = s.state.worker.timing.calibration().expect("calibrated");
+    assert!(kept.runs_ms.len() == copies && kept.median_ms > 0);
 }
