@@ -8,13 +8,14 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
 use super::report::{self, JsonReport};
 use crate::context::Context;
 use crate::judge::{Event, Plan, PlanError, Report, Request};
-use crate::store::{NewSubmission, Queue};
+use crate::store::{ClaimAs, NewSubmission, Queue};
 use crate::verdict::Verdict;
 
 pub fn run(
@@ -77,9 +78,16 @@ pub fn run(
         source: plan.source(),
         user_id: None,
     }))?;
-    let Some(lease) = rt.block_on(store.claim(id, LOCAL_LEASE))? else {
+    let worker = crate::site::state::process_name();
+    let own = ClaimAs {
+        worker: &worker,
+        only: Some(id),
+        ..ClaimAs::default()
+    };
+    let Some(claim) = rt.block_on(store.claim(LOCAL_LEASE, &own))? else {
         bail!("submission {id} was claimed by another judge");
     };
+    let lease = claim.lease;
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -124,7 +132,7 @@ pub fn run(
         }
     };
     let recorded = rt
-        .block_on(store.finish(lease, &report))
+        .block_on(store.finish(lease, &report, None))
         .with_context(|| format!("recording the verdict of submission {id}"))?;
     rt.block_on(store.close());
     if let Some(e) = store_error {
@@ -154,7 +162,7 @@ pub fn run(
 /// How long a local claim lasts without a test finishing (a compilation
 /// or one slow test): long enough that a hosted judge sharing the database
 /// does not take it over from a live `grundy submit`.
-const LOCAL_LEASE: std::time::Duration = std::time::Duration::from_secs(300);
+const LOCAL_LEASE: Duration = Duration::from_secs(300);
 
 /// Reads a source file, never more than one byte past the limit.
 fn read_source(file: &Path, limit_kib: u64) -> anyhow::Result<Vec<u8>> {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use grundy::store::{ClaimAs, NewSubmission, Queue, Store};
 
-use crate::helpers::workspace_with_server;
+use crate::helpers::{claim_any, workspace_with_server};
 
 const LEASE: Duration = Duration::from_secs(60);
 
@@ -30,7 +30,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// A fresh SQLite file (kept while the guard lives) or PostgreSQL database.
-fn database(postgres: bool) -> Option<(String, Option<tempfile::TempDir>)> {
+pub fn database(postgres: bool) -> Option<(String, Option<tempfile::TempDir>)> {
     if postgres {
         return crate::pg::database().map(|url| (url, None));
     }
@@ -57,7 +57,7 @@ fn concurrent_claims_take_each_submission_once(postgres: bool) {
             let store = Store::open(&url).await.unwrap();
             claimers.push(tokio::spawn(async move {
                 let mut mine = Vec::new();
-                while let Some(claim) = store.claim_next(LEASE).await.unwrap() {
+                while let Some(claim) = claim_any(&store, LEASE).await {
                     mine.push(claim.lease.id);
                 }
                 mine
@@ -86,7 +86,7 @@ fn as_with(languages: &[String]) -> ClaimAs<'_> {
     ClaimAs {
         worker: "test:1",
         languages: Some(languages),
-        refused: &[],
+        ..ClaimAs::default()
     }
 }
 
@@ -100,18 +100,15 @@ fn a_worker_claims_only_its_languages(postgres: bool) {
         let cpp = store.enqueue(new("cpp")).await.unwrap();
         let c = store.enqueue(new("c")).await.unwrap();
         let only_c = ["c".to_string()];
-        let claim = store.claim_next_as(LEASE, &as_with(&only_c)).await.unwrap();
+        let claim = store.claim(LEASE, &as_with(&only_c)).await.unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(c));
         assert!(store
-            .claim_next_as(LEASE, &as_with(&only_c))
+            .claim(LEASE, &as_with(&only_c))
             .await
             .unwrap()
             .is_none());
         let with_cpp = ["c".to_string(), "cpp".to_string()];
-        let claim = store
-            .claim_next_as(LEASE, &as_with(&with_cpp))
-            .await
-            .unwrap();
+        let claim = store.claim(LEASE, &as_with(&with_cpp)).await.unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(cpp));
     });
 }
@@ -146,7 +143,7 @@ fn new_work_wakes_the_workers_of_another_process_on_postgres() {
         tokio::time::timeout(Duration::from_secs(30), woken)
             .await
             .expect("a NOTIFY for a stored submission");
-        let lease = worker.claim_next(LEASE).await.unwrap().unwrap().lease;
+        let lease = claim_any(&worker, LEASE).await.unwrap().lease;
         let woken = wake.notified();
         tokio::pin!(woken);
         woken.as_mut().enable();

@@ -66,9 +66,12 @@ fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
     s.rt.block_on(s.store.set_submission_contest(id, contest))
         .expect("in the contest");
     let lease =
-        s.rt.block_on(s.store.claim(id, Duration::from_secs(60)))
-            .expect("claim")
-            .expect("claimed");
+        s.rt.block_on(crate::helpers::claim_own(
+            &s.store,
+            id,
+            Duration::from_secs(60),
+        ))
+        .expect("claimed");
     let test = TestReport {
         name: "sample-1".into(),
         group: grundy::problem::Group::sample(),
@@ -93,7 +96,7 @@ fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
     };
     assert!(s
         .rt
-        .block_on(s.store.finish(lease, &report))
+        .block_on(s.store.finish(lease, &report, None))
         .expect("finish"));
     id
 }
