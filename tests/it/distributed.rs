@@ -297,3 +297,96 @@ fn the_database_url_from_the_environment_wins() {
         assert!(configured.published("nim").await.unwrap().is_none());
     });
 }
+
+/// Issue 32: `grundy submit` on the database a server's workers also use.
+/// The database here takes each new submission the moment it is stored,
+/// as another judge's worker may: `submit` waits for that judge's verdict
+/// and tells it as its own (a WA: exit 1). Where that judge's lease has
+/// expired (it died), `submit` judges the submission itself.
+#[test]
+fn submit_on_a_shared_database_waits_for_the_verdict_whoever_judges_it() {
+    if !crate::helpers::require_languages(&["c"]) {
+        return;
+    }
+    let ws = crate::helpers::Workspace::new();
+    let source = ws.file("nim.c", crate::helpers::NIM_C_AC);
+    let source = source.to_str().unwrap();
+    let url = grundy::config::Config::load(&ws.config())
+        .unwrap()
+        .database_url();
+    let rt = runtime();
+    let store = rt.block_on(Store::open(&url)).unwrap();
+    let taken_by_another = |lease_ms: i64| {
+        rt.block_on(async {
+            let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+            sqlx::query("DROP TRIGGER IF EXISTS taken")
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::query(&format!(
+                "CREATE TRIGGER taken AFTER INSERT ON submissions BEGIN
+                     UPDATE submissions SET status = 'judging', attempt = attempt + 1,
+                         tries = tries + 1, lease_until = {lease_ms}
+                     WHERE id = NEW.id;
+                 END"
+            ))
+            .execute(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+        })
+    };
+
+    // Another judge holds it (its lease lasts for ages).
+    taken_by_another(1 << 53);
+    std::thread::scope(|scope| {
+        let submit = scope.spawn(|| ws.grundy(&["submit", "nim", source]));
+        let lease = grundy::store::Lease { id: 1, attempt: 1 };
+        let mut finished = false;
+        for _ in 0..3000 {
+            if submit.is_finished() {
+                break;
+            }
+            let sub = rt.block_on(store.get(1)).unwrap();
+            if sub.is_some_and(|s| s.status == grundy::store::Status::Judging) {
+                let wa = crate::store::report(grundy::verdict::Verdict::WA);
+                finished = rt.block_on(store.finish(lease, &wa, None)).unwrap();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let out = submit.join().unwrap();
+        assert!(finished, "the other judge never held it: {}", out.stderr);
+        assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        assert!(
+            lines[0].starts_with("submission 1: nim in C"),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            lines[2].contains("01") && lines[2].contains("WA"),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            lines[3].starts_with("submission 1: WA (wrong answer), score 0"),
+            "{}",
+            out.stdout
+        );
+    });
+
+    // Another judge took it and died: its lease has expired.
+    taken_by_another(0);
+    let out = ws.grundy(&["submit", "nim", source]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("submission 2: AC"), "{}", out.stdout);
+    let claims = rt.block_on(store.claims(Some(2))).unwrap();
+    assert_eq!(
+        claims.len(),
+        1,
+        "claimed here, at its second attempt: {claims:?}"
+    );
+    assert_eq!(claims[0].1, 2);
+    rt.block_on(store.close());
+}
