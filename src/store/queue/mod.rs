@@ -18,7 +18,7 @@
 //! transaction it settles what can no longer be claimed: a submission
 //! abandoned on every try ends `IE`; a close call whose re-run no worker
 //! took before its deadline, or whose re-run failed on every try, gets its
-//! first judging back, recorded as standing (see [`result`]).
+//! first judging back, recorded as standing (`result.rs`).
 //!
 //! # Files
 //! - `mod.rs`: the interface ([`Queue`]) and its types;
