@@ -11,13 +11,15 @@ use std::time::Duration;
 use grundy::config::Config;
 use grundy::context::Context;
 use grundy::judge::Calibration;
+use grundy::judge::Report;
 use grundy::server::{self, WorkOutcome, WorkerEnv};
 use grundy::site::state::WorkerTiming;
-use grundy::store::{FairTiming, NewSubmission, Queue, Status, Store};
+use grundy::store::{FairTiming, NewSubmission, Queue, Status, Store, Timed};
+use grundy::verdict::Verdict;
 
 use crate::helpers::{
-    claim_own, copy_dir, repo, require_languages, workspace_with_server, Server, Workspace,
-    NIM_C_AC,
+    claim_any, claim_own, copy_dir, repo, require_languages, workspace_with_server, Server,
+    Workspace, NIM_C_AC,
 };
 
 /// Sets `key = value` in the workspace's configuration (the first line
@@ -375,6 +377,70 @@ fn a_rerun_goes_only_to_a_worker_that_can_run_it() {
     assert_eq!(t.judged_by.as_deref(), Some("a"));
     assert_eq!(t.first.map(|f| f.judged_by), Some(Some("a".to_string())));
     assert_eq!(t.first_stands, None, "the re-run's verdict stands");
+}
+
+/// A close call whose re-run no worker took in time: its first judging
+/// stands, and admins are told why, in the API and on its page.
+#[test]
+fn admins_are_told_when_the_first_judging_stands() {
+    let ws = workspace_with_server("lease_seconds = 60");
+    let s = Server::start(&ws, 0);
+    let lease = Duration::from_secs(60);
+    let id = s.rt.block_on(async {
+        let id = s
+            .store
+            .enqueue(NewSubmission {
+                problem: "nim",
+                language: "c",
+                source: NIM_C_AC.as_bytes(),
+                user_id: None,
+            })
+            .await
+            .unwrap();
+        let claim = claim_any(&s.store, lease).await.unwrap();
+        let mut first = Report::failed(Verdict::AC, String::new());
+        first.score = 100;
+        let timed = Timed {
+            worker: "judge-1:7",
+            factor: 1.0,
+            limit_ms: 1000,
+        };
+        assert!(s
+            .store
+            .defer_rerun(claim.lease, timed, &first, Duration::ZERO)
+            .await
+            .unwrap());
+        assert!(claim_any(&s.store, lease).await.is_none(), "settled");
+        id
+    });
+    let why = "no worker that could re-run it took it in time";
+    let admin = s.user("root", true);
+    let (code, seen) = crate::server::call(
+        "GET",
+        &format!("{}/api/v1/submissions/{id}", s.url),
+        Some(&admin),
+        None,
+    );
+    assert_eq!(code, 200, "{seen}");
+    assert_eq!(seen["verdict"], "AC", "{seen}");
+    assert_eq!(seen["timing"]["first_stands"], why, "{seen}");
+    assert_eq!(seen["timing"]["judged_by"], "judge-1:7", "{seen}");
+    s.account("boss", true);
+    let cookie = crate::web::sign_in(&s.url, "boss");
+    let page = crate::web::http(
+        "GET",
+        &format!("{}/submissions/{id}", s.url),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(&format!(
+            "the re-run did not happen ({why}); the first judging stands"
+        )),
+        "{}",
+        page.body
+    );
 }
 
 #[test]
