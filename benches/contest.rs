@@ -34,7 +34,7 @@ use grundy::contest::{Attempt, Judged, Scoring, Team, Viewer};
 use grundy::context::Context;
 use grundy::judge::Report;
 use grundy::server::AppState;
-use grundy::store::{NewContest, NewSubmission, Queue, Store};
+use grundy::store::{ClaimAs, NewContest, NewSubmission, Queue, Store};
 use grundy::verdict::Verdict;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
@@ -381,13 +381,20 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
                 at_ms,
             ))
             .expect("insert");
+        let own = ClaimAs {
+            only: Some(id),
+            ..ClaimAs::default()
+        };
         let lease = rt
-            .block_on(store.claim(id, Duration::from_secs(60)))
+            .block_on(store.claim(Duration::from_secs(60), &own))
             .expect("claim")
-            .expect("claimed");
+            .expect("claimed")
+            .lease;
         let mut report = Report::failed(p.verdict, String::new());
         report.score = if p.verdict == Verdict::AC { 100 } else { 0 };
-        assert!(rt.block_on(store.finish(lease, &report)).expect("finish"));
+        assert!(rt
+            .block_on(store.finish(lease, &report, None))
+            .expect("finish"));
         write.0.push(started.elapsed());
         attempts.push(Attempt {
             id,

@@ -19,7 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use grundy::judge::Report;
-use grundy::store::{NewSubmission, Queue, Store};
+use grundy::store::{ClaimAs, NewSubmission, Queue, Store};
 use grundy::verdict::Verdict;
 
 const CLAIMS: usize = 400;
@@ -62,13 +62,16 @@ async fn claim_cycles(url: &str, claimers: usize) -> (Vec<Duration>, f64) {
             loop {
                 let t = Instant::now();
                 let Some(claim) = store
-                    .claim_next(Duration::from_secs(60))
+                    .claim(Duration::from_secs(60), &ClaimAs::default())
                     .await
                     .expect("claim")
                 else {
                     break;
                 };
-                assert!(store.finish(claim.lease, &report()).await.expect("finish"));
+                assert!(store
+                    .finish(claim.lease, &report(), None)
+                    .await
+                    .expect("finish"));
                 lat.push(t.elapsed());
             }
             lat

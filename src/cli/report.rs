@@ -104,6 +104,19 @@ pub fn table_row<'a>(
     transcript(out, t.name, t.transcript)
 }
 
+/// The tests' table of a stored report, as it was printed while judging
+/// (nothing when no test ran).
+pub fn table(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
+    if report.tests.is_empty() {
+        return Ok(());
+    }
+    table_header(out)?;
+    for (i, t) in report.tests.iter().enumerate() {
+        table_row(out, i, t)?;
+    }
+    Ok(())
+}
+
 /// A sample's transcript (interactive problems) under its row: `>` what the submission wrote,
 /// `<` what the interactor wrote.
 fn transcript(out: &mut dyn Write, name: &str, tr: Option<&Transcript>) -> std::io::Result<()> {

@@ -31,12 +31,7 @@ pub fn run(ctx: &Context, id: i64, json: bool) -> anyhow::Result<u8> {
     )?;
     match (&sub.report, sub.status) {
         (Some(r), _) => {
-            if !r.tests.is_empty() {
-                report::table_header(&mut out)?;
-                for (i, t) in r.tests.iter().enumerate() {
-                    report::table_row(&mut out, i, t)?;
-                }
-            }
+            report::table(&mut out, r)?;
             report::summary(&mut out, sub.id, r)?;
         }
         (None, Status::Judging) => writeln!(out, "status: judging")?,

@@ -8,13 +8,14 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 
 use super::report::{self, JsonReport};
 use crate::context::Context;
 use crate::judge::{Event, Plan, PlanError, Report, Request};
-use crate::store::{NewSubmission, Queue};
+use crate::store::{ClaimAs, Lease, NewSubmission, Queue, Status, Store};
 use crate::verdict::Verdict;
 
 pub fn run(
@@ -70,15 +71,39 @@ pub fn run(
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;
     // The same queue as a hosted judge's workers: stored, claimed with a
-    // lease renewed at every test, each test recorded as it finishes.
+    // lease renewed at every test, each test recorded as it finishes. A
+    // server sharing the database may claim it first: then its verdict is
+    // waited for and told the same way.
     let id = rt.block_on(store.enqueue(NewSubmission {
         problem: slug,
         language: &language.id,
         source: plan.source(),
         user_id: None,
     }))?;
-    let Some(lease) = rt.block_on(store.claim(id, LOCAL_LEASE))? else {
-        bail!("submission {id} was claimed by another judge");
+    let worker = crate::site::state::process_name();
+    let own = ClaimAs {
+        worker: &worker,
+        only: Some(id),
+        ..ClaimAs::default()
+    };
+    let lease = match rt.block_on(claim_or_wait(&store, id, &own, json))? {
+        Mine::Claimed(lease) => lease,
+        Mine::JudgedElsewhere(report) => {
+            rt.block_on(store.close());
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            if json {
+                report::print_json(
+                    &mut out,
+                    &JsonReport::new(id, slug, &language.id, Some(&report)),
+                )?;
+            } else {
+                writeln!(out, "submission {id}: {slug} in {}", language.config.name)?;
+                report::table(&mut out, &report)?;
+                report::summary(&mut out, id, &report)?;
+            }
+            return Ok(report::exit_code(&report));
+        }
     };
 
     let stdout = std::io::stdout();
@@ -124,7 +149,7 @@ pub fn run(
         }
     };
     let recorded = rt
-        .block_on(store.finish(lease, &report))
+        .block_on(store.finish(lease, &report, None))
         .with_context(|| format!("recording the verdict of submission {id}"))?;
     rt.block_on(store.close());
     if let Some(e) = store_error {
@@ -154,7 +179,57 @@ pub fn run(
 /// How long a local claim lasts without a test finishing (a compilation
 /// or one slow test): long enough that a hosted judge sharing the database
 /// does not take it over from a live `grundy submit`.
-const LOCAL_LEASE: std::time::Duration = std::time::Duration::from_secs(300);
+const LOCAL_LEASE: Duration = Duration::from_secs(300);
+
+/// Who judges a local submission.
+enum Mine {
+    /// This process, under this lease.
+    Claimed(Lease),
+    /// Another judge on the same database (a server's worker), which
+    /// gave it this verdict.
+    JudgedElsewhere(Report),
+}
+
+/// How often a submission judged elsewhere is looked at, and for how long
+/// at most: a judge that stops judging it lets its lease expire (a
+/// server's lasts seconds) and it is claimed here, so this bound is only
+/// met by a judging that never ends.
+const WAIT_POLL: Duration = Duration::from_millis(200);
+const WAIT_ELSEWHERE: Duration = Duration::from_secs(3600);
+
+/// Claims submission `id` for judging here, or, while another judge holds
+/// it (a server sharing the database claimed it first), waits for that
+/// judge's verdict; a submission it gives up on (its lease expired, or
+/// given back) is claimed here after all.
+async fn claim_or_wait(
+    store: &Store,
+    id: i64,
+    own: &ClaimAs<'_>,
+    json: bool,
+) -> anyhow::Result<Mine> {
+    let deadline = Instant::now() + WAIT_ELSEWHERE;
+    let mut told = false;
+    loop {
+        if let Some(claim) = store.claim(LOCAL_LEASE, own).await? {
+            return Ok(Mine::Claimed(claim.lease));
+        }
+        let sub = store
+            .get_status(id)
+            .await?
+            .with_context(|| format!("submission {id} vanished from the database"))?;
+        if let (Status::Done, Some(report)) = (sub.status, sub.report) {
+            return Ok(Mine::JudgedElsewhere(report));
+        }
+        if !told && !json {
+            eprintln!("submission {id} is being judged by another judge on this database; waiting for its verdict");
+            told = true;
+        }
+        if Instant::now() >= deadline {
+            bail!("submission {id}: another judge on this database has held it for {} s without a verdict; see `grundy status {id}` later", WAIT_ELSEWHERE.as_secs());
+        }
+        tokio::time::sleep(WAIT_POLL).await;
+    }
+}
 
 /// Reads a source file, never more than one byte past the limit.
 fn read_source(file: &Path, limit_kib: u64) -> anyhow::Result<Vec<u8>> {

@@ -37,9 +37,9 @@ pub enum WorkOutcome {
 
 pub use crate::site::WorkerEnv;
 
-/// Claims the next submission, if any, and judges it to the end: a
-/// close call waiting for its re-run first (see [`crate::store::timing`]),
-/// else the queue's next.
+/// Claims the next submission this worker can judge, if any, and judges
+/// it to the end: a close call waiting for its re-run first (see
+/// [`crate::store::timing`]), else the queue's next.
 ///
 /// # Errors
 /// Database failures (the claim, if any, then expires and is retried).
@@ -58,17 +58,16 @@ pub async fn try_judge_next<Q: Queue + FairTiming>(
         worker: &env.timing.name,
         languages: env.languages.as_deref(),
         refused: &refused,
+        alive: LIVE,
+        only: None,
     };
-    let (claim, rerun) = match queue.claim_rerun(&env.timing.name, env.lease, LIVE).await? {
-        Some(claim) => (claim, true),
-        None => match queue.claim_next_as(env.lease, &by).await? {
-            Some(claim) => (claim, false),
-            None => return Ok(WorkOutcome::QueueEmpty),
-        },
+    let Some(claim) = queue.claim(env.lease, &by).await? else {
+        return Ok(WorkOutcome::QueueEmpty);
     };
+    let rerun = claim.rerun;
     let lease = claim.lease;
     let span = tracing::info_span!("submission", id = lease.id, attempt = lease.attempt, problem = %claim.submission.problem, rerun);
-    judge_claim(queue, env, claim, rerun).instrument(span).await
+    judge_claim(queue, env, claim).instrument(span).await
 }
 
 /// This worker's scaling now: its factor against the live workers (or
@@ -99,9 +98,9 @@ async fn judge_claim<Q: Queue + FairTiming>(
     queue: &Q,
     env: &WorkerEnv,
     claim: store::Claim,
-    rerun: bool,
 ) -> Result<WorkOutcome, store::Error> {
     let lease = claim.lease;
+    let rerun = claim.rerun;
     let id = lease.id;
     let _held = Held::new(&env.busy, id);
     env.changed(id);
@@ -221,8 +220,7 @@ async fn judge_claim<Q: Queue + FairTiming>(
             if let Some(close) = close {
                 tracing::info!(verdict = %report.verdict, time_ms = report.time_ms, limit_ms, ?close, "within the margin of the limit: judging once more");
                 let deferred =
-                    persist(|| queue.defer_rerun(lease, timed, report.verdict, report.time_ms))
-                        .await?;
+                    persist(|| queue.defer_rerun(lease, timed, &report, RERUN_WAIT)).await?;
                 env.changed(id);
                 return Ok(if deferred {
                     WorkOutcome::Deferred(id)
@@ -233,9 +231,7 @@ async fn judge_claim<Q: Queue + FairTiming>(
             // A result is only thrown away when another attempt holds the
             // submission (a late renewal alone loses nothing: `finish`
             // checks the attempt, not the clock).
-            if persist(|| queue.record_timing(lease, timed, rerun)).await?
-                && persist(|| queue.finish(lease, &report)).await?
-            {
+            if persist(|| queue.finish(lease, &report, Some(timed))).await? {
                 tracing::info!(verdict = %report.verdict, "judged");
                 WorkOutcome::Judged(id)
             } else {
@@ -316,8 +312,10 @@ async fn refuse<Q: Queue>(
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .insert(problem.to_string());
-    let worker = super::registry::process_name();
-    persist(|| queue.refuse_package(&worker, problem, hash, reason)).await?;
+    // Under the name it claims with, so that a re-run of the problem is
+    // not kept waiting for this process.
+    let worker = &env.timing.name;
+    persist(|| queue.refuse_package(worker, problem, hash, reason)).await?;
     persist(|| queue.release(lease)).await?;
     Ok(WorkOutcome::Refused(lease.id))
 }
@@ -379,10 +377,16 @@ async fn fail<Q: Queue>(
     Ok(
         match persist(|| queue.fail(lease, reason, retry_after)).await? {
             Failed::LeaseLost => WorkOutcome::Discarded(lease.id),
-            Failed::Requeued | Failed::GaveUp => WorkOutcome::Failed(lease.id),
+            Failed::Requeued | Failed::GaveUp | Failed::FirstStands => {
+                WorkOutcome::Failed(lease.id)
+            }
         },
     )
 }
+
+/// How long a close call waits for a worker that may re-run it (another
+/// one that can, while one lives) before its first judging stands.
+const RERUN_WAIT: Duration = Duration::from_secs(300);
 
 /// The pause before a failed submission is tried again, times its attempt.
 const RETRY_PAUSE: Duration = Duration::from_secs(1);

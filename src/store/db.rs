@@ -81,6 +81,8 @@ pub const WORDS: &[(&str, &str, &str)] = &[
     ("{skip_locked}", "", "FOR UPDATE SKIP LOCKED"),
     // An empty blob.
     ("{empty_blob}", "X''", "'\\x'::bytea"),
+    // A line feed.
+    ("{newline}", "char(10)", "chr(10)"),
 ];
 
 /// `text` (SQLite's spelling, with `{word}`s) for `dialect`.

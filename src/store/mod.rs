@@ -5,8 +5,8 @@
 //! the judging queue (`queued` → `judging` → `done`, see [`queue`]); a
 //! judge killed mid-run leaves a `judging` row whose lease expires, and
 //! the submission is judged again from scratch. A verdict and its final
-//! test results are written in one transaction, so a crash never leaves
-//! half a result.
+//! test results and its timing record are written in one transaction, so
+//! a crash never leaves half a result.
 //!
 //! # One method, two databases
 //! [`Store`] is the one interface; each method is written once and runs on
@@ -55,11 +55,9 @@ mod contest_changes;
 mod contests;
 pub(crate) mod db;
 mod finished;
-mod listen;
 mod packages;
 pub mod queue;
 pub mod record;
-mod results;
 mod submissions;
 pub mod timing;
 mod users;

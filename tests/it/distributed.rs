@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use grundy::store::{ClaimAs, NewSubmission, Queue, Store};
 
-use crate::helpers::workspace_with_server;
+use crate::helpers::{claim_any, workspace_with_server};
 
 const LEASE: Duration = Duration::from_secs(60);
 
@@ -30,7 +30,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// A fresh SQLite file (kept while the guard lives) or PostgreSQL database.
-fn database(postgres: bool) -> Option<(String, Option<tempfile::TempDir>)> {
+pub fn database(postgres: bool) -> Option<(String, Option<tempfile::TempDir>)> {
     if postgres {
         return crate::pg::database().map(|url| (url, None));
     }
@@ -57,7 +57,7 @@ fn concurrent_claims_take_each_submission_once(postgres: bool) {
             let store = Store::open(&url).await.unwrap();
             claimers.push(tokio::spawn(async move {
                 let mut mine = Vec::new();
-                while let Some(claim) = store.claim_next(LEASE).await.unwrap() {
+                while let Some(claim) = claim_any(&store, LEASE).await {
                     mine.push(claim.lease.id);
                 }
                 mine
@@ -86,7 +86,7 @@ fn as_with(languages: &[String]) -> ClaimAs<'_> {
     ClaimAs {
         worker: "test:1",
         languages: Some(languages),
-        refused: &[],
+        ..ClaimAs::default()
     }
 }
 
@@ -100,18 +100,15 @@ fn a_worker_claims_only_its_languages(postgres: bool) {
         let cpp = store.enqueue(new("cpp")).await.unwrap();
         let c = store.enqueue(new("c")).await.unwrap();
         let only_c = ["c".to_string()];
-        let claim = store.claim_next_as(LEASE, &as_with(&only_c)).await.unwrap();
+        let claim = store.claim(LEASE, &as_with(&only_c)).await.unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(c));
         assert!(store
-            .claim_next_as(LEASE, &as_with(&only_c))
+            .claim(LEASE, &as_with(&only_c))
             .await
             .unwrap()
             .is_none());
         let with_cpp = ["c".to_string(), "cpp".to_string()];
-        let claim = store
-            .claim_next_as(LEASE, &as_with(&with_cpp))
-            .await
-            .unwrap();
+        let claim = store.claim(LEASE, &as_with(&with_cpp)).await.unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(cpp));
     });
 }
@@ -146,7 +143,7 @@ fn new_work_wakes_the_workers_of_another_process_on_postgres() {
         tokio::time::timeout(Duration::from_secs(30), woken)
             .await
             .expect("a NOTIFY for a stored submission");
-        let lease = worker.claim_next(LEASE).await.unwrap().unwrap().lease;
+        let lease = claim_any(&worker, LEASE).await.unwrap().lease;
         let woken = wake.notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
@@ -299,4 +296,97 @@ fn the_database_url_from_the_environment_wins() {
         let configured = Store::open(&configured).await.unwrap();
         assert!(configured.published("nim").await.unwrap().is_none());
     });
+}
+
+/// Issue 32: `grundy submit` on the database a server's workers also use.
+/// The database here takes each new submission the moment it is stored,
+/// as another judge's worker may: `submit` waits for that judge's verdict
+/// and tells it as its own (a WA: exit 1). Where that judge's lease has
+/// expired (it died), `submit` judges the submission itself.
+#[test]
+fn submit_on_a_shared_database_waits_for_the_verdict_whoever_judges_it() {
+    if !crate::helpers::require_languages(&["c"]) {
+        return;
+    }
+    let ws = crate::helpers::Workspace::new();
+    let source = ws.file("nim.c", crate::helpers::NIM_C_AC);
+    let source = source.to_str().unwrap();
+    let url = grundy::config::Config::load(&ws.config())
+        .unwrap()
+        .database_url();
+    let rt = runtime();
+    let store = rt.block_on(Store::open(&url)).unwrap();
+    let taken_by_another = |lease_ms: i64| {
+        rt.block_on(async {
+            let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+            sqlx::query("DROP TRIGGER IF EXISTS taken")
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::query(&format!(
+                "CREATE TRIGGER taken AFTER INSERT ON submissions BEGIN
+                     UPDATE submissions SET status = 'judging', attempt = attempt + 1,
+                         tries = tries + 1, lease_until = {lease_ms}
+                     WHERE id = NEW.id;
+                 END"
+            ))
+            .execute(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+        })
+    };
+
+    // Another judge holds it (its lease lasts for ages).
+    taken_by_another(1 << 53);
+    std::thread::scope(|scope| {
+        let submit = scope.spawn(|| ws.grundy(&["submit", "nim", source]));
+        let lease = grundy::store::Lease { id: 1, attempt: 1 };
+        let mut finished = false;
+        for _ in 0..3000 {
+            if submit.is_finished() {
+                break;
+            }
+            let sub = rt.block_on(store.get(1)).unwrap();
+            if sub.is_some_and(|s| s.status == grundy::store::Status::Judging) {
+                let wa = crate::store::report(grundy::verdict::Verdict::WA);
+                finished = rt.block_on(store.finish(lease, &wa, None)).unwrap();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let out = submit.join().unwrap();
+        assert!(finished, "the other judge never held it: {}", out.stderr);
+        assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        assert!(
+            lines[0].starts_with("submission 1: nim in C"),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            lines[2].contains("01") && lines[2].contains("WA"),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            lines[3].starts_with("submission 1: WA (wrong answer), score 0"),
+            "{}",
+            out.stdout
+        );
+    });
+
+    // Another judge took it and died: its lease has expired.
+    taken_by_another(0);
+    let out = ws.grundy(&["submit", "nim", source]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("submission 2: AC"), "{}", out.stdout);
+    let claims = rt.block_on(store.claims(Some(2))).unwrap();
+    assert_eq!(
+        claims.len(),
+        1,
+        "claimed here, at its second attempt: {claims:?}"
+    );
+    assert_eq!(claims[0].1, 2);
+    rt.block_on(store.close());
 }

@@ -557,3 +557,28 @@ pub fn csrf_of(html: &str) -> String {
 pub fn cookie_pair(set_cookie: &str) -> String {
     set_cookie.split(';').next().unwrap_or("").to_string()
 }
+
+/// The queue's next submission, claimed as a worker with every language
+/// (the one claim, [`Queue::claim`](grundy::store::Queue::claim)).
+pub async fn claim_any(
+    store: &grundy::store::Store,
+    lease: std::time::Duration,
+) -> Option<grundy::store::Claim> {
+    use grundy::store::{ClaimAs, Queue};
+    store.claim(lease, &ClaimAs::default()).await.unwrap()
+}
+
+/// Submission `id`'s first judging, claimed as a local `grundy submit`
+/// claims its own.
+pub async fn claim_own(
+    store: &grundy::store::Store,
+    id: i64,
+    lease: std::time::Duration,
+) -> Option<grundy::store::Lease> {
+    use grundy::store::{ClaimAs, Queue};
+    let own = ClaimAs {
+        only: Some(id),
+        ..ClaimAs::default()
+    };
+    Some(store.claim(lease, &own).await.unwrap()?.lease)
+}

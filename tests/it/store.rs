@@ -7,6 +7,8 @@ use grundy::store::{Failed, ListFilter, NewSubmission, Queue, Revoked, Status, S
 use grundy::verdict::Verdict;
 use sqlx::SqlitePool;
 
+use crate::helpers::{claim_any, claim_own};
+
 const LEASE: Duration = Duration::from_secs(60);
 /// A lease that has expired by the time anyone looks at it.
 const EXPIRED: Duration = Duration::ZERO;
@@ -20,7 +22,7 @@ fn new(problem: &str) -> NewSubmission<'_> {
     }
 }
 
-fn test(name: &str, verdict: Verdict) -> TestReport {
+pub fn test(name: &str, verdict: Verdict) -> TestReport {
     TestReport {
         name: name.into(),
         group: grundy::problem::Group::sample(),
@@ -36,7 +38,7 @@ fn test(name: &str, verdict: Verdict) -> TestReport {
     }
 }
 
-fn report(verdict: Verdict) -> Report {
+pub fn report(verdict: Verdict) -> Report {
     Report {
         verdict,
         score: if verdict == Verdict::AC { 100 } else { 0 },
@@ -101,34 +103,34 @@ async fn inserted_submission_is_queued(store: Store) {
 async fn claim_next_takes_the_oldest_once_with_attempt_one(store: Store) {
     let a = store.enqueue(new("nim")).await.unwrap();
     let b = store.enqueue(new("nim")).await.unwrap();
-    let first = store.claim_next(LEASE).await.unwrap().unwrap();
+    let first = claim_any(&store, LEASE).await.unwrap();
     assert_eq!((first.lease.id, first.lease.attempt), (a, 1));
     assert_eq!(first.submission.status, Status::Judging);
-    assert_eq!(store.claim_next(LEASE).await.unwrap().unwrap().lease.id, b);
-    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+    assert_eq!(claim_any(&store, LEASE).await.unwrap().lease.id, b);
+    assert!(claim_any(&store, LEASE).await.is_none());
     assert!(
-        store.claim(a, LEASE).await.unwrap().is_none(),
+        claim_own(&store, a, LEASE).await.is_none(),
         "a claimed submission is not claimed twice"
     );
 }
 
 async fn a_specific_claim_takes_only_a_queued_submission(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
-    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&store, id, LEASE).await.unwrap();
     assert_eq!(lease.attempt, 1);
-    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+    assert!(claim_any(&store, LEASE).await.is_none());
 }
 
 async fn finished_submission_round_trips_its_report(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
-    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&store, id, LEASE).await.unwrap();
     let r = report(Verdict::WA);
-    assert!(store.finish(lease, &r).await.unwrap());
+    assert!(store.finish(lease, &r, None).await.unwrap());
     let sub = store.get(id).await.unwrap().unwrap();
     assert_eq!(sub.status, Status::Done);
     assert_eq!(sub.report.unwrap(), r);
     assert!(
-        !store.finish(lease, &r).await.unwrap(),
+        !store.finish(lease, &r, None).await.unwrap(),
         "a submission ends done once"
     );
 }
@@ -138,7 +140,7 @@ async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_t
     use grundy::judge::GroupReport;
     use grundy::problem::Group;
     let id = store.enqueue(new("nim")).await.unwrap();
-    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&store, id, LEASE).await.unwrap();
     let mut r = report(Verdict::WA);
     r.tests[0].score = Some(0.25);
     r.tests[0].transcript = Some(Transcript {
@@ -173,13 +175,13 @@ async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_t
             tests: vec!["large-1".into(), "large-2".into()],
         },
     ];
-    assert!(store.finish(lease, &r).await.unwrap());
+    assert!(store.finish(lease, &r, None).await.unwrap());
     assert_eq!(store.get(id).await.unwrap().unwrap().report.unwrap(), r);
 
     assert!(store.rejudge(id).await.unwrap());
-    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&store, id, LEASE).await.unwrap();
     let plain = report(Verdict::AC);
-    assert!(store.finish(lease, &plain).await.unwrap());
+    assert!(store.finish(lease, &plain, None).await.unwrap());
     let again = store.get(id).await.unwrap().unwrap().report.unwrap();
     assert!(again.groups.is_empty(), "{:?}", again.groups);
     assert_eq!(again, plain);
@@ -187,7 +189,7 @@ async fn groups_partial_scores_and_transcripts_round_trip_and_a_rejudge_clears_t
 
 async fn tests_are_visible_while_judging(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
-    let lease = store.claim(id, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&store, id, LEASE).await.unwrap();
     assert!(store
         .record_test(lease, 0, &test("01", Verdict::AC))
         .await
@@ -204,8 +206,8 @@ async fn tests_are_visible_while_judging(store: Store) {
 
 async fn renewing_keeps_a_lease_and_fails_once_it_is_lost(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
-    let old = store.claim(id, EXPIRED).await.unwrap().unwrap();
-    let new_claim = store.claim_next(LEASE).await.unwrap().unwrap();
+    let old = claim_own(&store, id, EXPIRED).await.unwrap();
+    let new_claim = claim_any(&store, LEASE).await.unwrap();
     assert_eq!(new_claim.lease.attempt, 2);
     assert!(!store.renew(old, LEASE).await.unwrap());
     assert!(store.renew(new_claim.lease, LEASE).await.unwrap());
@@ -215,12 +217,12 @@ async fn renewing_keeps_a_lease_and_fails_once_it_is_lost(store: Store) {
 /// newer attempt's result, neither a test nor the verdict.
 async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
-    let stale = store.claim_next(EXPIRED).await.unwrap().unwrap().lease;
+    let stale = claim_any(&store, EXPIRED).await.unwrap().lease;
     assert!(store
         .record_test(stale, 0, &test("stale", Verdict::WA))
         .await
         .unwrap());
-    let current = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    let current = claim_any(&store, LEASE).await.unwrap().lease;
     assert_eq!(current.id, id);
     assert!(
         store.get(id).await.unwrap().unwrap().progress.is_empty(),
@@ -230,8 +232,14 @@ async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(store: 
         .record_test(stale, 0, &test("stale", Verdict::WA))
         .await
         .unwrap());
-    assert!(store.finish(current, &report(Verdict::AC)).await.unwrap());
-    assert!(!store.finish(stale, &report(Verdict::WA)).await.unwrap());
+    assert!(store
+        .finish(current, &report(Verdict::AC), None)
+        .await
+        .unwrap());
+    assert!(!store
+        .finish(stale, &report(Verdict::WA), None)
+        .await
+        .unwrap());
     assert_eq!(
         store.fail(stale, "late", Duration::ZERO).await.unwrap(),
         Failed::LeaseLost
@@ -244,7 +252,7 @@ async fn a_worker_whose_lease_expired_cannot_overwrite_the_newer_attempt(store: 
 async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     for _ in 0..2 {
-        let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+        let lease = claim_any(&store, LEASE).await.unwrap().lease;
         assert_eq!(
             store
                 .fail(lease, "box broke", Duration::ZERO)
@@ -254,7 +262,7 @@ async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(store
         );
         assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
     }
-    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    let lease = claim_any(&store, LEASE).await.unwrap().lease;
     assert_eq!(lease.attempt, 3);
     assert_eq!(
         store
@@ -267,28 +275,28 @@ async fn a_failed_attempt_is_retried_and_the_third_ends_ie_with_the_reason(store
     assert_eq!(sub.status, Status::Done);
     assert_eq!(sub.report.unwrap().verdict, Verdict::IE);
     assert_eq!(sub.error.as_deref(), Some("box broke"));
-    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+    assert!(claim_any(&store, LEASE).await.is_none());
 }
 
 async fn a_failed_attempt_waits_its_pause_before_the_next_try(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
-    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    let lease = claim_any(&store, LEASE).await.unwrap().lease;
     let pause = Duration::from_secs(3600);
     assert_eq!(
         store.fail(lease, "box broke", pause).await.unwrap(),
         Failed::Requeued
     );
     assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
-    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+    assert!(claim_any(&store, LEASE).await.is_none());
 }
 
 async fn a_lease_that_expires_on_every_try_ends_ie_instead_of_looping(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     for attempt in 1..=3 {
-        let claim = store.claim_next(EXPIRED).await.unwrap().unwrap();
+        let claim = claim_any(&store, EXPIRED).await.unwrap();
         assert_eq!(claim.lease.attempt, attempt);
     }
-    assert!(store.claim_next(LEASE).await.unwrap().is_none());
+    assert!(claim_any(&store, LEASE).await.is_none());
     let sub = store.get(id).await.unwrap().unwrap();
     assert_eq!(sub.status, Status::Done);
     assert_eq!(sub.report.unwrap().verdict, Verdict::IE);
@@ -298,22 +306,28 @@ async fn a_lease_that_expires_on_every_try_ends_ie_instead_of_looping(store: Sto
 async fn a_released_claim_is_queued_again_without_counting_a_try(store: Store) {
     let id = store.enqueue(new("nim")).await.unwrap();
     for _ in 0..5 {
-        let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+        let lease = claim_any(&store, LEASE).await.unwrap().lease;
         assert!(store.release(lease).await.unwrap());
     }
     assert_eq!(store.get(id).await.unwrap().unwrap().status, Status::Queued);
-    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
-    assert!(store.finish(lease, &report(Verdict::AC)).await.unwrap());
+    let lease = claim_any(&store, LEASE).await.unwrap().lease;
+    assert!(store
+        .finish(lease, &report(Verdict::AC), None)
+        .await
+        .unwrap());
 }
 
 async fn only_expired_leases_are_requeued(store: Store) {
     let expired = store.enqueue(new("nim")).await.unwrap();
     let live = store.enqueue(new("nim")).await.unwrap();
     let done = store.enqueue(new("nim")).await.unwrap();
-    store.claim(expired, EXPIRED).await.unwrap().unwrap();
-    store.claim(live, LEASE).await.unwrap().unwrap();
-    let lease = store.claim(done, LEASE).await.unwrap().unwrap();
-    store.finish(lease, &report(Verdict::AC)).await.unwrap();
+    claim_own(&store, expired, EXPIRED).await.unwrap();
+    claim_own(&store, live, LEASE).await.unwrap();
+    let lease = claim_own(&store, done, LEASE).await.unwrap();
+    store
+        .finish(lease, &report(Verdict::AC), None)
+        .await
+        .unwrap();
     // The judge died here; on restart:
     assert_eq!(store.requeue_expired().await.unwrap(), 1);
     let status = |id| {
@@ -333,19 +347,22 @@ async fn a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones(st
     let old = store.enqueue(new("nim")).await.unwrap();
     let other = store.enqueue(new("euclid-game")).await.unwrap();
     for _ in 0..2 {
-        let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
-        store.finish(lease, &report(Verdict::WA)).await.unwrap();
+        let lease = claim_any(&store, LEASE).await.unwrap().lease;
+        store
+            .finish(lease, &report(Verdict::WA), None)
+            .await
+            .unwrap();
     }
     assert!(store.rejudge(old).await.unwrap());
     assert!(!store.rejudge(old).await.unwrap(), "already queued");
     let live = store.enqueue(new("nim")).await.unwrap();
-    assert_eq!(
-        store.claim_next(LEASE).await.unwrap().unwrap().lease.id,
-        live
-    );
-    let lease = store.claim_next(LEASE).await.unwrap().unwrap().lease;
+    assert_eq!(claim_any(&store, LEASE).await.unwrap().lease.id, live);
+    let lease = claim_any(&store, LEASE).await.unwrap().lease;
     assert_eq!(lease.id, old);
-    store.finish(lease, &report(Verdict::AC)).await.unwrap();
+    store
+        .finish(lease, &report(Verdict::AC), None)
+        .await
+        .unwrap();
     let sub = store.get(old).await.unwrap().unwrap();
     assert_eq!(sub.report.unwrap().verdict, Verdict::AC);
     assert_eq!(store.history_verdicts(old).await.unwrap(), ["WA"]);
@@ -484,8 +501,11 @@ async fn a_finished_result_read_again_follows_a_rejudge_made_elsewhere(
     writer: Store,
 ) {
     let id = writer.enqueue(new("nim")).await.unwrap();
-    let lease = writer.claim(id, LEASE).await.unwrap().unwrap();
-    assert!(writer.finish(lease, &report(Verdict::WA)).await.unwrap());
+    let lease = claim_own(&writer, id, LEASE).await.unwrap();
+    assert!(writer
+        .finish(lease, &report(Verdict::WA), None)
+        .await
+        .unwrap());
     for _ in 0..2 {
         let read = reader.get_status(id).await.unwrap().unwrap();
         assert_eq!(read.report.unwrap(), report(Verdict::WA));
@@ -494,10 +514,10 @@ async fn a_finished_result_read_again_follows_a_rejudge_made_elsewhere(
     let queued = reader.get_status(id).await.unwrap().unwrap();
     assert_eq!(queued.status, Status::Queued);
     assert!(queued.report.is_none() && queued.progress.is_empty());
-    let lease = writer.claim(id, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&writer, id, LEASE).await.unwrap();
     let mut again = report(Verdict::AC);
     again.tests.push(test("02", Verdict::AC));
-    assert!(writer.finish(lease, &again).await.unwrap());
+    assert!(writer.finish(lease, &again, None).await.unwrap());
     let read = reader.get_status(id).await.unwrap().unwrap();
     assert_eq!(read.report.unwrap(), again, "not the first judging's tests");
 }
@@ -563,3 +583,4 @@ on_both_databases!(
 
 mod contests;
 mod record;
+mod reruns;

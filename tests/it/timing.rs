@@ -11,12 +11,15 @@ use std::time::Duration;
 use grundy::config::Config;
 use grundy::context::Context;
 use grundy::judge::Calibration;
+use grundy::judge::Report;
 use grundy::server::{self, WorkOutcome, WorkerEnv};
 use grundy::site::state::WorkerTiming;
-use grundy::store::{FairTiming, NewSubmission, Queue, Status, Store};
+use grundy::store::{FairTiming, NewSubmission, Queue, Status, Store, Timed};
+use grundy::verdict::Verdict;
 
 use crate::helpers::{
-    copy_dir, repo, require_languages, workspace_with_server, Server, Workspace, NIM_C_AC,
+    claim_any, claim_own, copy_dir, repo, require_languages, workspace_with_server, Server,
+    Workspace, NIM_C_AC,
 };
 
 /// Sets `key = value` in the workspace's configuration (the first line
@@ -92,6 +95,19 @@ impl Bench {
             verified: Default::default(),
             timing: Arc::new(timing),
         }
+    }
+
+    /// [`Bench::worker`] on a machine that has only `languages`, and
+    /// announces them.
+    fn limited(&self, name: &str, languages: &[&str]) -> WorkerEnv {
+        let mut env = self.worker(name, 100);
+        let text: Vec<String> = languages.iter().map(|l| format!("{l} 1.0")).collect();
+        self.rt
+            .block_on(self.store.announce_workers(name, 1, &text.join("\n")))
+            .expect("announce");
+        let languages: Vec<String> = languages.iter().map(|l| l.to_string()).collect();
+        env.languages = Some(languages.into());
+        env
     }
 
     fn enqueue(&self, problem: &str, source: &str) -> i64 {
@@ -294,12 +310,10 @@ fn a_close_call_is_rerun_once_on_another_worker_and_marked() {
     assert_eq!(first.time_limit_ms, Some(1000));
 
     // Not on the worker that judged it first while another is alive, and
-    // never by the ordinary claim.
+    // never by a local `grundy submit` claiming its own submission.
     assert_eq!(b.step(&a), WorkOutcome::QueueEmpty);
     assert_eq!(
-        b.rt.block_on(b.store.claim_next(Duration::from_secs(60)))
-            .unwrap()
-            .map(|c| c.lease.id),
+        b.rt.block_on(claim_own(&b.store, id, Duration::from_secs(60))),
         None
     );
     // The other worker re-runs it; its verdict stands, once.
@@ -324,6 +338,109 @@ fn a_close_call_is_rerun_once_on_another_worker_and_marked() {
     assert_eq!(t.judged_by.as_deref(), Some("a"));
     assert_eq!(t.first.map(|f| f.judged_by), Some(Some("a".to_string())));
     drop(b.ws);
+}
+
+/// Issue 32's findings: a live worker without the submission's language
+/// took its re-run (and, where it lacked the toolchain, failed it into IE);
+/// one that refused the problem's package took it and gave it back
+/// forever. Neither takes it now; with no other worker that can run it,
+/// the worker that judged it first re-runs it.
+#[test]
+fn a_rerun_goes_only_to_a_worker_that_can_run_it() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let ws = workspace_with_server("lease_seconds = 60");
+    set_key(&ws, "rerun_margin", "1.0");
+    let b = Bench::new(ws);
+    let a = b.worker("a", 100);
+    let no_c = b.limited("no-c", &["python"]);
+    let refuser = b.worker("refuser", 100);
+    refuser.refused.lock().unwrap().insert("nim".into());
+    b.rt.block_on(
+        b.store
+            .refuse_package("refuser", "nim", "", "its tests differ"),
+    )
+    .unwrap();
+
+    let id = b.enqueue("nim", NIM_C_AC);
+    assert_eq!(b.step(&a), WorkOutcome::Deferred(id));
+    assert_eq!(b.step(&no_c), WorkOutcome::QueueEmpty, "it has no C");
+    assert_eq!(
+        b.step(&refuser),
+        WorkOutcome::QueueEmpty,
+        "it refused nim's package"
+    );
+    assert_eq!(b.step(&a), WorkOutcome::Judged(id));
+    assert_eq!(b.verdict(id).as_deref(), Some("AC"));
+    let t = b.timing(id);
+    assert_eq!(t.judged_by.as_deref(), Some("a"));
+    assert_eq!(t.first.map(|f| f.judged_by), Some(Some("a".to_string())));
+    assert_eq!(t.first_stands, None, "the re-run's verdict stands");
+}
+
+/// A close call whose re-run no worker took in time: its first judging
+/// stands, and admins are told why, in the API and on its page.
+#[test]
+fn admins_are_told_when_the_first_judging_stands() {
+    let ws = workspace_with_server("lease_seconds = 60");
+    let s = Server::start(&ws, 0);
+    let lease = Duration::from_secs(60);
+    let id = s.rt.block_on(async {
+        let id = s
+            .store
+            .enqueue(NewSubmission {
+                problem: "nim",
+                language: "c",
+                source: NIM_C_AC.as_bytes(),
+                user_id: None,
+            })
+            .await
+            .unwrap();
+        let claim = claim_any(&s.store, lease).await.unwrap();
+        let mut first = Report::failed(Verdict::AC, String::new());
+        first.score = 100;
+        let timed = Timed {
+            worker: "judge-1:7",
+            factor: 1.0,
+            limit_ms: 1000,
+        };
+        assert!(s
+            .store
+            .defer_rerun(claim.lease, timed, &first, Duration::ZERO)
+            .await
+            .unwrap());
+        assert!(claim_any(&s.store, lease).await.is_none(), "settled");
+        id
+    });
+    let why = "no worker that could re-run it took it in time";
+    let admin = s.user("root", true);
+    let (code, seen) = crate::server::call(
+        "GET",
+        &format!("{}/api/v1/submissions/{id}", s.url),
+        Some(&admin),
+        None,
+    );
+    assert_eq!(code, 200, "{seen}");
+    assert_eq!(seen["verdict"], "AC", "{seen}");
+    assert_eq!(seen["timing"]["first_stands"], why, "{seen}");
+    assert_eq!(seen["timing"]["judged_by"], "judge-1:7", "{seen}");
+    s.account("boss", true);
+    let cookie = crate::web::sign_in(&s.url, "boss");
+    let page = crate::web::http(
+        "GET",
+        &format!("{}/submissions/{id}", s.url),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(&format!(
+            "the re-run did not happen ({why}); the first judging stands"
+        )),
+        "{}",
+        page.body
+    );
 }
 
 #[test]

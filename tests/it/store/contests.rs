@@ -9,6 +9,7 @@ use grundy::store::{Error, NewContest, Queue, Store};
 use grundy::verdict::Verdict;
 
 use super::{new, report, run, LEASE};
+use crate::helpers::claim_own;
 
 const HOUR_MS: i64 = 3_600_000;
 
@@ -136,7 +137,7 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
     let practice = store.enqueue(judged).await.unwrap();
     assert_eq!(store.contest_of_submission(first).await.unwrap(), Some(id));
     assert_eq!(store.contest_of_submission(practice).await.unwrap(), None);
-    let lease = store.claim(first, LEASE).await.unwrap().unwrap();
+    let lease = claim_own(&store, first, LEASE).await.unwrap();
     let mut r = report(Verdict::WA);
     r.score = 30;
     r.groups = vec![
@@ -157,7 +158,7 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
             tests: vec!["02".into()],
         },
     ];
-    assert!(store.finish(lease, &r).await.unwrap());
+    assert!(store.finish(lease, &r, None).await.unwrap());
 
     let subs = store.contest_submissions(id, None).await.unwrap();
     let ids: Vec<_> = subs.iter().map(|s| (s.id, s.status.as_str())).collect();
@@ -269,8 +270,11 @@ async fn a_contest_version_moves_with_what_its_board_reads(store: Store) {
     moved("a try", store.contest_version(&spring).await.unwrap());
     let attempts = store.contest_attempts(id).await.unwrap();
     assert_eq!((attempts[0].id, attempts[0].at_ms), (s, at), "its own time");
-    let lease = store.claim(s, LEASE).await.unwrap().unwrap();
-    assert!(store.finish(lease, &report(Verdict::AC)).await.unwrap());
+    let lease = claim_own(&store, s, LEASE).await.unwrap();
+    assert!(store
+        .finish(lease, &report(Verdict::AC), None)
+        .await
+        .unwrap());
     moved("judged", store.contest_version(&spring).await.unwrap());
     assert!(store.rejudge(s).await.unwrap());
     moved("re-queued", store.contest_version(&spring).await.unwrap());

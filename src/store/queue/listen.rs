@@ -10,8 +10,8 @@ use std::time::Duration;
 use sqlx::postgres::PgListener;
 use tokio::sync::Notify;
 
-use super::db::Db;
-use super::{Error, Store};
+use crate::store::db::Db;
+use crate::store::{Error, Store};
 
 /// The channel the queue's trigger notifies.
 pub const QUEUE_CHANNEL: &str = "grundy_queue";
