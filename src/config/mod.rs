@@ -185,12 +185,8 @@ impl Config {
         if s.max_connections == 0 {
             return Err("server.max_connections must be positive".into());
         }
-        if s.max_feeds == 0 || s.max_feeds >= s.max_connections || s.feeds_per_address == 0 {
-            return Err(
-                "server.max_feeds must be positive and below server.max_connections, and \
-                 server.feeds_per_address positive"
-                    .into(),
-            );
+        if s.max_feeds == 0 || s.feeds_per_address == 0 {
+            return Err("server.max_feeds and server.feeds_per_address must be positive".into());
         }
         let t = &self.timing;
         if !(t.reference_ms >= 0.0 && t.reference_ms.is_finite()) {

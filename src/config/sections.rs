@@ -217,8 +217,8 @@ pub struct ServerConfig {
     pub header_timeout_seconds: f64,
     /// Connections served at once (default 1024); more wait to be accepted.
     pub max_connections: usize,
-    /// Contest API event feeds open at once (default 256; fewer than
-    /// `max_connections`, so the rest of the server keeps its connections).
+    /// Contest API event feeds open at once (default 256; at most
+    /// `max_connections` - 1, so the rest of the server keeps connections).
     pub max_feeds: usize,
     /// Event feeds open at once from one client address (default 8).
     pub feeds_per_address: usize,

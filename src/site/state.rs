@@ -269,7 +269,13 @@ impl AppState {
                 refused: Default::default(),
                 verified: Default::default(),
             },
-            feeds: Arc::new(FeedSlots::new(server.max_feeds, server.feeds_per_address)),
+            // Feeds never take every connection: one is always left for the rest.
+            feeds: Arc::new(FeedSlots::new(
+                server
+                    .max_feeds
+                    .min(server.max_connections.saturating_sub(1).max(1)),
+                server.feeds_per_address,
+            )),
             ctx,
             store,
             wake: Arc::new(Notify::new()),

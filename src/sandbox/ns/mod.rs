@@ -265,8 +265,11 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
             let (_, rss, inherited) = rusage.unwrap_or_default();
             let floor = rusage_peak_kib(rss, inherited, 0);
             let peak = match u.peak_bytes {
+                // Only a peak of the program's own is a floor: a peak no
+                // higher than what its process inherited from the judge
+                // (`own` 0) is the judge's memory, never the program's.
                 Some(bytes) => RusagePeak {
-                    reported: (bytes / 1024).max(floor.reported),
+                    reported: (bytes / 1024).max(floor.own),
                     own: (bytes / 1024).max(floor.own),
                 },
                 None => floor,
