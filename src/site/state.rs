@@ -313,6 +313,32 @@ pub struct FeedSlots {
         usize,
         std::collections::HashMap<Option<std::net::IpAddr>, usize>,
     )>,
+    /// The lines the open feeds of one contest and reader share.
+    tails: std::sync::Mutex<Tails>,
+}
+
+type Tails = std::collections::HashMap<(i64, crate::store::Reader), Arc<tokio::sync::Mutex<Tail>>>;
+
+/// One event of a contest's record as a feed sends it.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub seq: i64,
+    pub line: Arc<str>,
+    /// It is the state that ends the updates.
+    pub ends: bool,
+    /// It changed the contest's settings or state.
+    pub settings: bool,
+}
+
+/// What the open feeds of one contest and one reader share: every event
+/// after `base` up to `head` that the reader may read, rendered.
+#[derive(Debug, Default)]
+pub struct Tail {
+    pub base: i64,
+    pub head: i64,
+    pub lines: std::collections::VecDeque<Rendered>,
+    /// When it was last read from the database (`None`: never).
+    pub read_at: Option<std::time::Instant>,
 }
 
 /// Why no feed could be opened.
@@ -345,7 +371,22 @@ impl FeedSlots {
             total,
             per_address,
             open: std::sync::Mutex::default(),
+            tails: std::sync::Mutex::default(),
         }
+    }
+
+    /// The lines the feeds of `contest` for `reader` share.
+    pub fn tail(
+        &self,
+        contest: i64,
+        reader: crate::store::Reader,
+    ) -> Arc<tokio::sync::Mutex<Tail>> {
+        self.tails
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry((contest, reader))
+            .or_default()
+            .clone()
     }
 
     /// A slot for a feed from `address`, if one is free.

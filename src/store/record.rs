@@ -98,7 +98,7 @@ pub struct Event {
 }
 
 /// Who reads a contest's record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reader {
     Admin,
     Team(i64),

@@ -27,7 +27,7 @@ use super::auth::Credential;
 use super::objects;
 use super::{find, ApiError, Role};
 use crate::contest::Contest;
-use crate::site::state::FeedSlot;
+use crate::site::state::{FeedSlot, Rendered};
 use crate::site::AppState;
 use crate::store::{Event, Reader};
 
@@ -38,6 +38,11 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 const POLL: Duration = Duration::from_secs(1);
 /// Events read from the database at once.
 const BATCH: i64 = 500;
+/// How long the lines the public's (or admins') open feeds share are
+/// served before the database is asked again: one read for all of them.
+const SHARED_FRESH: std::time::Duration = std::time::Duration::from_millis(200);
+/// Lines the open feeds of one contest and reader share.
+const SHARED_LINES: usize = 2048;
 
 #[derive(Deserialize)]
 pub struct FeedQuery {
@@ -177,30 +182,20 @@ struct Feed {
 impl Feed {
     /// The next events after `last`, as lines (empty when none).
     async fn read(&mut self) -> Result<String, ApiError> {
-        let events = self
-            .state
-            .store
-            .contest_events(self.contest.id, self.last, self.reader, BATCH)
-            .await?;
-        let Some(last) = events.last() else {
-            return Ok(String::new());
+        let lines = match self.read_shared().await? {
+            Some(lines) => lines,
+            None => self.read_own().await?,
         };
-        self.last = last.seq;
         let mut out = String::new();
-        for e in &events {
-            if let Some(line) = self.render(e).await? {
-                out.push_str(&line);
-                out.push('\n');
-            }
-            if e.kind == "state"
-                && e.data
-                    .as_ref()
-                    .is_some_and(|d| !d["end_of_updates"].is_null())
-            {
+        for l in &lines {
+            self.last = l.seq;
+            out.push_str(&l.line);
+            out.push('\n');
+            if l.ends {
                 self.done = true;
                 break;
             }
-            if matches!(e.kind.as_str(), "contest" | "state") {
+            if l.settings {
                 // Settings changed: the clock's next moments with them.
                 if let Some(c) = self.state.store.contest_by_id(self.contest.id).await? {
                     self.contest = c;
@@ -210,14 +205,93 @@ impl Feed {
         Ok(out)
     }
 
-    /// One event as the role reads it.
-    async fn render(&self, e: &Event) -> Result<Option<String>, ApiError> {
+    /// The next events from the database, rendered for this feed alone.
+    async fn read_own(&self) -> Result<Vec<Rendered>, ApiError> {
+        let events = self
+            .state
+            .store
+            .contest_events(self.contest.id, self.last, self.reader, BATCH)
+            .await?;
+        let mut out = Vec::with_capacity(events.len());
+        for e in &events {
+            out.push(rendered(&self.state, &self.contest, &self.role, e).await?);
+        }
+        Ok(out)
+    }
+
+    /// The next events from the lines that the open feeds of the same
+    /// contest and reader (the public, or admins) share: read from the
+    /// database and rendered once for all of them, at most every
+    /// [`SHARED_FRESH`]. `None` when this feed is behind what they keep
+    /// (it reads its own way until it catches up) or reads for one team.
+    async fn read_shared(&self) -> Result<Option<Vec<Rendered>>, ApiError> {
+        if !matches!(self.reader, Reader::Admin | Reader::Public) {
+            return Ok(None);
+        }
+        let shared = self.state.feeds.tail(self.contest.id, self.reader);
+        let mut tail = shared.lock().await;
+        if tail.read_at.is_none() {
+            // New: it keeps what comes after the record's head now.
+            let head = self.state.store.contest_version(&self.contest).await?.0;
+            tail.base = head;
+            tail.head = head;
+        }
+        if self.last < tail.base {
+            return Ok(None);
+        }
+        if tail.read_at.is_none_or(|at| at.elapsed() >= SHARED_FRESH) {
+            loop {
+                let events = self
+                    .state
+                    .store
+                    .contest_events(self.contest.id, tail.head, self.reader, BATCH)
+                    .await?;
+                for e in &events {
+                    let r = rendered(&self.state, &self.contest, &self.role, e).await?;
+                    tail.head = r.seq;
+                    tail.lines.push_back(r);
+                }
+                if (events.len() as i64) < BATCH {
+                    break;
+                }
+            }
+            while tail.lines.len() > SHARED_LINES {
+                if let Some(gone) = tail.lines.pop_front() {
+                    tail.base = gone.seq;
+                }
+            }
+            tail.read_at = Some(std::time::Instant::now());
+        }
+        if self.last < tail.base {
+            return Ok(None);
+        }
         Ok(Some(
-            render(&self.state, &self.contest, &self.role, e)
-                .await?
-                .to_string(),
+            tail.lines
+                .iter()
+                .filter(|l| l.seq > self.last)
+                .cloned()
+                .collect(),
         ))
     }
+}
+
+/// Event `e` as `role` reads it, as one line with what the feed needs to
+/// know of it.
+async fn rendered(
+    state: &AppState,
+    c: &Contest,
+    role: &Role,
+    e: &Event,
+) -> Result<Rendered, ApiError> {
+    Ok(Rendered {
+        seq: e.seq,
+        line: render(state, c, role, e).await?.to_string().into(),
+        ends: e.kind == "state"
+            && e.data
+                .as_ref()
+                .is_some_and(|d| !d["end_of_updates"].is_null()),
+        settings: matches!(e.kind.as_str(), "contest" | "state"),
+    })
 }
 
 /// Event `e` of contest `c` as `role` reads it, with its token: a
