@@ -6,6 +6,7 @@ use axum::http::request::Parts;
 
 use super::ApiError;
 use crate::contest::{Contest, Viewer};
+use crate::site::policy::Who;
 use crate::site::AppState;
 use crate::store::User;
 
@@ -28,6 +29,16 @@ impl Role {
             Role::User(_) => Role::Public,
             other => other,
         })
+    }
+
+    /// Who the role is to the contest it was taken [`Role::within`], for
+    /// the access policy.
+    pub fn who(&self) -> Who {
+        match self {
+            Role::Admin => Who::Admin,
+            Role::Team(id) => Who::Participant(*id),
+            Role::User(_) | Role::Public => Who::Other,
+        }
     }
 
     pub fn viewer(&self) -> Viewer {
