@@ -234,14 +234,15 @@ macro_rules! record_try {
             row
         {
             if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
-                let runs = sqlx::query_as::<_, (i64, String, i64, String)>(&$crate::store::db::sql(
-                    $d,
-                    "SELECT position, verdict, time_ms, test_group FROM test_results
+                let runs =
+                    sqlx::query_as::<_, (i64, String, i64, String)>(&$crate::store::db::sql(
+                        $d,
+                        "SELECT position, verdict, time_ms, test_group FROM test_results
                      WHERE submission_id = ? ORDER BY position",
-                ))
-                .bind(id)
-                .fetch_all(&mut *$tx)
-                .await?;
+                    ))
+                    .bind(id)
+                    .fetch_all(&mut *$tx)
+                    .await?;
                 let now = $crate::store::record::db_now!($tx, $d);
                 let stored = $crate::store::record::StoredTry {
                     id,
