@@ -63,20 +63,16 @@ pub fn info() -> Value {
 }
 
 /// `Ok` where `role` may reach `what` of `c` ([`crate::site::policy::may`]),
-/// else the refusal: 401 to the public (credentials may open it), 403 to
-/// an account.
+/// else 403.
 pub(super) fn reaches(c: &Contest, role: &Role, what: Object) -> Result<(), ApiError> {
     if may(c, role.who(), what) {
         return Ok(());
     }
-    Err(match role {
-        Role::Public => ApiError::unauthorized(),
-        _ => ApiError::new(
-            axum::http::StatusCode::FORBIDDEN,
-            "forbidden",
-            "the contest's scoreboard is closed to all but its participants",
-        ),
-    })
+    Err(ApiError::new(
+        axum::http::StatusCode::FORBIDDEN,
+        "forbidden",
+        "the contest's scoreboard is closed to all but its participants",
+    ))
 }
 
 async fn find(state: &AppState, id: &str) -> Result<Contest, ApiError> {
