@@ -334,3 +334,65 @@ fn a_number_names_a_contest_by_its_id_never_by_a_slug() {
             .expect("found");
     assert_eq!(found.id, first);
 }
+
+/// An HTTP Basic credential.
+fn basic(name: &str, password: &str) -> String {
+    use base64::Engine;
+    let text = format!("{name}:{password}");
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(text)
+    )
+}
+
+/// A sign-in on the form with `password`: its status.
+fn form_sign_in(url: &str, name: &str, password: &str) -> u16 {
+    let form = http("GET", &format!("{url}/signin"), None, None);
+    let pre = crate::helpers::cookie_pair(
+        form.set_cookies
+            .iter()
+            .find(|c| c.starts_with("grundy_signin="))
+            .expect("the form's cookie"),
+    );
+    let csrf = crate::helpers::csrf_of(&form.body);
+    let fields = [
+        ("csrf", csrf.as_str()),
+        ("name", name),
+        ("password", password),
+        ("next", "/problems"),
+    ];
+    http("POST", &format!("{url}/signin"), Some(&pre), Some(&fields)).status
+}
+
+#[test]
+fn http_basic_signs_in_through_the_forms_throttle_pool_and_timing() {
+    let (_ws, s) = server();
+    let url = &s.url;
+    let state = format!("{url}/api/contests");
+    let right = crate::web::PASSWORD;
+    assert_eq!(api("GET", &state, &basic("bob", right), None).0, 200);
+    // Wrong passwords through Basic lock the name (5 by default), for the
+    // right password too, on Basic and on the form.
+    let mut locked = false;
+    for _ in 0..10 {
+        let (status, _) = api("GET", &state, &basic("bob", "guess"), None);
+        if status == 429 {
+            locked = true;
+            break;
+        }
+        assert_eq!(status, 401);
+    }
+    assert!(locked, "Basic guesses are throttled");
+    assert_eq!(api("GET", &state, &basic("bob", right), None).0, 429);
+    assert_eq!(form_sign_in(url, "bob", right), 429);
+    // A name locked on the form is locked on Basic.
+    for _ in 0..5 {
+        form_sign_in(url, "cid", "guess");
+    }
+    assert_eq!(form_sign_in(url, "cid", right), 429);
+    assert_eq!(api("GET", &state, &basic("cid", right), None).0, 429);
+    // An unknown name costs an argon2 verification, as a known one does.
+    let before = s.state.passwords.verified();
+    assert_eq!(api("GET", &state, &basic("nobody", "guess"), None).0, 401);
+    assert_eq!(s.state.passwords.verified(), before + 1);
+}
