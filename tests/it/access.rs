@@ -396,3 +396,47 @@ fn http_basic_signs_in_through_the_forms_throttle_pool_and_timing() {
     assert_eq!(api("GET", &state, &basic("nobody", "guess"), None).0, 401);
     assert_eq!(s.state.passwords.verified(), before + 1);
 }
+
+#[test]
+fn revoking_a_token_or_disabling_its_user_takes_effect_at_once_and_ends_a_long_poll() {
+    let (_ws, s) = server();
+    let url = &s.url;
+    let list = format!("{url}/api/v1/submissions");
+    // Revoked: the next read is refused, with no grace.
+    let raw = s.token("bob");
+    let bob = format!("Bearer {raw}");
+    assert_eq!(api("GET", &list, &bob, None).0, 200);
+    let hash = grundy::auth::token_hash(&raw);
+    assert!(s.rt.block_on(s.store.revoke_token(&hash)).expect("revoke"));
+    assert_eq!(api("GET", &list, &bob, None).0, 401);
+    // Disabled: likewise, on /api/v1 and the Contest API.
+    let cid = token(&s, "cid");
+    let contests = format!("{url}/api/contests");
+    assert_eq!(api("GET", &list, &cid, None).0, 200);
+    assert_eq!(api("GET", &contests, &cid, None).0, 200);
+    s.rt.block_on(s.store.set_disabled("cid", true))
+        .expect("disable");
+    assert_eq!(api("GET", &list, &cid, None).0, 401);
+    assert_eq!(api("GET", &contests, &cid, None).0, 401);
+    // A long poll of a submission no one judges ends when its token is
+    // revoked, refused, rather than answering when its wait is over.
+    let raw = s.token("eve");
+    let eve = format!("Bearer {raw}");
+    let eve_id = s.rt.block_on(s.store.user("eve")).unwrap().unwrap().id;
+    let queued = NewSubmission {
+        problem: "anti-nim",
+        language: "c",
+        source: b"int main(void) { return 0; }\n",
+        user_id: Some(eve_id),
+    };
+    let id = s.rt.block_on(s.store.enqueue(queued)).expect("queued");
+    let poll = format!("{list}/{id}?wait=20");
+    let waiting = std::thread::spawn(move || api("GET", &poll, &eve, None));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(s
+        .rt
+        .block_on(s.store.revoke_token(&grundy::auth::token_hash(&raw)))
+        .expect("revoke"));
+    let (status, v) = waiting.join().expect("the poll");
+    assert_eq!(status, 401, "{v}");
+}

@@ -63,16 +63,10 @@ impl FromRequestParts<AppState> for Role {
             return Ok(Role::Public);
         };
         let user = if let Some(token) = header.strip_prefix("Bearer ") {
+            // Checked on every request: a revoked token or a disabled
+            // account is refused at once.
             let hash = crate::auth::token_hash(token.trim());
-            if let Some(user) = state.tokens.get(&hash) {
-                Some(user)
-            } else {
-                let user = state.store.user_for_token(&hash).await?;
-                if let Some(u) = &user {
-                    state.tokens.put(hash, u);
-                }
-                user
-            }
+            state.store.user_for_token(&hash).await?
         } else if let Some(encoded) = header.strip_prefix("Basic ") {
             let (name, password) = basic(encoded.trim()).ok_or_else(ApiError::unauthorized)?;
             // The sign-in form's own check: its throttle, pool and timing.
