@@ -213,10 +213,29 @@ pub async fn ask(
     if let Some(error) = error {
         return contest_page(&state, &session, &c, Some(error), StatusCode::BAD_REQUEST).await;
     }
-    state
+    let per_minute = state.ctx.config.server.questions_per_minute;
+    let asked = state
         .store
-        .ask(c.id, Some(session.user.id), label, question, now_ms())
+        .ask_within(
+            c.id,
+            Some(session.user.id),
+            label,
+            question,
+            now_ms(),
+            per_minute,
+        )
         .await?;
+    if asked.is_none() {
+        let error = format!("At most {per_minute} questions a minute; ask again in a moment.");
+        return contest_page(
+            &state,
+            &session,
+            &c,
+            Some(error),
+            StatusCode::TOO_MANY_REQUESTS,
+        )
+        .await;
+    }
     state.worker.changes.changed_any();
     Ok(Redirect::to(&format!("/contests/{}#clarifications", c.slug)).into_response())
 }

@@ -440,3 +440,35 @@ fn revoking_a_token_or_disabling_its_user_takes_effect_at_once_and_ends_a_long_p
     let (status, v) = waiting.join().expect("the poll");
     assert_eq!(status, 401, "{v}");
 }
+
+#[test]
+fn questions_to_the_judges_are_limited_per_team_and_minute() {
+    let (_ws, s) = server();
+    let url = &s.url;
+    let cup = contest(&s, "cup", now_ms() - 60_000);
+    let bob = sign_in(url, "bob");
+    let page = http("GET", &format!("{url}/contests/cup"), Some(&bob), None);
+    let csrf = crate::helpers::csrf_of(&page.body);
+    let ask = |question: &str| {
+        let form = [
+            ("csrf", csrf.as_str()),
+            ("label", ""),
+            ("question", question),
+        ];
+        http(
+            "POST",
+            &format!("{url}/contests/cup/ask"),
+            Some(&bob),
+            Some(&form),
+        )
+        .status
+    };
+    // Three a minute by default, then 429; an oversized one is refused.
+    assert_eq!(ask(&"x".repeat(4001)), 400);
+    let statuses: Vec<u16> = (0..5).map(|i| ask(&format!("question {i}"))).collect();
+    assert_eq!(statuses, [303, 303, 303, 429, 429]);
+    let asked =
+        s.rt.block_on(s.store.clarifications(cup, None))
+            .expect("read");
+    assert_eq!(asked.len(), 3);
+}
