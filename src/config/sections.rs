@@ -198,6 +198,9 @@ pub struct ServerConfig {
     /// Marks the web pages' cookies `Secure` (default false): set it when
     /// the judge is reached over HTTPS (behind a proxy that terminates it).
     pub secure_cookies: bool,
+    /// Questions to the judges one team may ask per contest per minute
+    /// (default 3; 0: no limit).
+    pub questions_per_minute: u32,
     /// Submissions of one user waiting to be judged at once (default 5; 0:
     /// no limit); rejudges are not counted.
     pub max_waiting: u32,
@@ -233,6 +236,7 @@ impl Default for ServerConfig {
             submissions_per_minute: 10,
             secure_cookies: false,
             max_waiting: 5,
+            questions_per_minute: 3,
             signin_failures_per_name: 5,
             signin_failures_per_address: 30,
             signin_backoff_seconds: 30.0,

@@ -136,7 +136,13 @@ pub fn judgement(c: &Contest, s: &Try<'_>, outcome: Option<Outcome>) -> Value {
     v
 }
 
-/// Test `position` (from 0) of submission `sub`'s judgement, ended at `end_ms`.
+/// The key a run of a secret test carries in the record until it is read
+/// ([`run_as_read`]); never shown.
+const SECRET: &str = "secret_test";
+
+/// Test `position` (from 0) of submission `sub`'s judgement, ended at
+/// `end_ms`; `sample`: its data is in the statement (else its figures are
+/// the admins' only, [`run_as_read`]).
 pub fn run(
     c: &Contest,
     sub: i64,
@@ -144,13 +150,30 @@ pub fn run(
     verdict: Verdict,
     time_ms: i64,
     end_ms: i64,
+    sample: bool,
 ) -> Value {
-    json!({
+    let mut v = json!({
         "id": format!("{sub}-{}", position + 1), "judgement_id": sub.to_string(),
         "ordinal": position + 1, "judgement_type_id": judgement_type(verdict),
         "time": format_time(end_ms), "contest_time": format_reltime(end_ms - c.start_ms),
         "run_time": time_ms as f64 / 1000.0,
-    })
+    });
+    if !sample {
+        v[SECRET] = json!(true);
+    }
+    v
+}
+
+/// Run `v` ([`run`]) as a reader reads it: without the secret test's
+/// time unless `secret_figures` (an admin). The time of a secret test, to
+/// the millisecond, carries bits of its hidden input.
+pub fn run_as_read(v: &mut Value, secret_figures: bool) {
+    let Some(o) = v.as_object_mut() else {
+        return;
+    };
+    if o.remove(SECRET).is_some() && !secret_figures {
+        o.remove("run_time");
+    }
 }
 
 /// A question to the judges, or an answer.

@@ -174,13 +174,16 @@ pub fn labels(n: usize) -> Vec<String> {
 }
 
 /// Whether `slug` may name a contest: 1 to 36 letters, digits, `-`, `_`,
-/// `.`, not starting with `-` or `.` (the CLICS API's id rule).
+/// `.`, not starting with `-` or `.` (the CLICS API's id rule), and not
+/// all digits (a number is a contest's id).
 pub fn valid_slug(slug: &str) -> bool {
     (1..=36).contains(&slug.len())
         && slug
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
         && !slug.starts_with(['-', '.'])
+        // A number names a contest by its id.
+        && !slug.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -265,6 +268,7 @@ mod tests {
         assert!(valid_slug("nwerc-2026"));
         assert!(!valid_slug(".hidden") && !valid_slug("") && !valid_slug("a b"));
         assert!(!valid_slug(&"x".repeat(37)));
+        assert!(!valid_slug("1") && !valid_slug("007") && valid_slug("2026a"));
         assert_eq!("ioi".parse::<Scoring>(), Ok(Scoring::Ioi));
         assert!("acm".parse::<Scoring>().is_err());
     }

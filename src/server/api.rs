@@ -42,33 +42,32 @@ pub fn router() -> Router<AppState> {
 /// disabling its user takes effect at once).
 pub struct Caller(pub User);
 
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let token = parts
-            .headers
+impl Caller {
+    /// The account of a request with `headers`, as the database says now.
+    ///
+    /// # Errors
+    /// 401 for no token, a revoked one or a disabled account.
+    pub async fn of(state: &AppState, headers: &axum::http::HeaderMap) -> Result<User, ApiError> {
+        let token = headers
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::trim)
             .ok_or_else(ApiError::unauthorized)?;
-        let hash = auth::token_hash(token);
-        // Reads (status polls, most of the traffic) may use a token
-        // checked in the last seconds; anything that changes something
-        // checks it now, so a revoked token or a disabled user can do
-        // nothing more at once.
-        let read = parts.method == axum::http::Method::GET;
-        if let Some(user) = state.tokens.get(&hash).filter(|_| read) {
-            return Ok(Caller(user));
-        }
-        let user = state
+        state
             .store
-            .user_for_token(&hash)
+            .user_for_token(&auth::token_hash(token))
             .await?
-            .ok_or_else(ApiError::unauthorized)?;
-        state.tokens.put(hash, &user);
-        Ok(Caller(user))
+            .filter(|u| !u.disabled)
+            .ok_or_else(ApiError::unauthorized)
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        Caller::of(state, &parts.headers).await.map(Caller)
     }
 }
 
@@ -348,6 +347,7 @@ async fn submission(
     Caller(user): Caller,
     AppPath(id): AppPath<String>,
     AppQuery(q): AppQuery<WaitQuery>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
     let wait = q.wait.unwrap_or(0.0);
@@ -395,6 +395,8 @@ async fn submission(
             _ = changes.changed() => {}
             _ = stop.wait_for(|s| *s) => {}
         }
+        // A token revoked or a user disabled meanwhile ends the wait.
+        Caller::of(&state, &headers).await?;
     }
 }
 

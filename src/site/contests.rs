@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::intake::{self, Entry, Refusal};
+use super::policy::{Object, Who};
 use crate::contest::time::format_human;
 use crate::contest::{Board, Contest, Phase, Viewer};
 use crate::context::Context;
@@ -68,17 +69,15 @@ pub async fn submit(
     intake::take(ctx, store, limits, entry, Some(contest)).await
 }
 
-/// The contest named `name`: its slug, else its id.
+/// The contest named `name`: its id where `name` is a number (no slug is
+/// one: [`crate::contest::valid_slug`]), else its slug.
 ///
 /// # Errors
 /// Database failures.
 pub async fn find(store: &Store, name: &str) -> Result<Option<Contest>, store::Error> {
-    if let Some(c) = store.contest(name).await? {
-        return Ok(Some(c));
-    }
     match name.parse::<i64>() {
         Ok(id) => store.contest_by_id(id).await,
-        Err(_) => Ok(None),
+        Err(_) => store.contest(name).await,
     }
 }
 
@@ -106,15 +105,21 @@ pub async fn board(
         .await
 }
 
-/// Whether catalog problem `slug` is hidden now from a non-admin: it is
-/// in a contest that has not started. Every edge asks this (or
+/// Whether catalog problem `slug` is closed now to a non-admin outside
+/// its contests: a contest that holds it has not ended
+/// ([`super::policy::practice_open`]; before the end its problems are
+/// reached through the contest). Every edge asks this (or
 /// [`hidden_all`]): the problem lists and pages, the API's problems,
-/// practice submissions.
+/// practice submissions, `/recent`.
 ///
 /// # Errors
 /// Database failures.
 pub async fn hidden(store: &Store, slug: &str) -> Result<bool, store::Error> {
-    Ok(!store.hiding_contests(slug, now_ms()).await?.is_empty())
+    let all = store.contests().await?;
+    let holders = all
+        .iter()
+        .filter(|c| c.problems.iter().any(|p| p.slug == slug));
+    Ok(!super::policy::practice_open(holders, now_ms()))
 }
 
 /// Every catalog problem [`hidden`] now.
@@ -122,7 +127,38 @@ pub async fn hidden(store: &Store, slug: &str) -> Result<bool, store::Error> {
 /// # Errors
 /// Database failures.
 pub async fn hidden_all(store: &Store) -> Result<Vec<String>, store::Error> {
-    store.hidden_problems(now_ms()).await
+    let now = now_ms();
+    let mut out: Vec<String> = store
+        .contests()
+        .await?
+        .iter()
+        .filter(|c| !super::policy::practice_open([*c], now))
+        .flat_map(|c| c.problems.iter().map(|p| p.slug.clone()))
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Who account `user` (`None`: no account) is to `contest`.
+///
+/// # Errors
+/// Database failures.
+pub async fn who(
+    store: &Store,
+    contest: &Contest,
+    user: Option<&store::User>,
+) -> Result<Who, store::Error> {
+    Ok(match user {
+        Some(u) if u.is_admin => Who::Admin,
+        Some(u) if store.takes_part(contest, u.id).await? => Who::Participant(u.id),
+        _ => Who::Other,
+    })
+}
+
+/// Whether `who` may reach `what` of `contest` now ([`super::policy::may`]).
+pub fn may(contest: &Contest, who: Who, what: Object) -> bool {
+    super::policy::may(contest, who, what, now_ms())
 }
 
 /// Whether the freeze seals submissions' results from one viewer now
@@ -202,6 +238,10 @@ pub async fn list(
     filter: &ListFilter<'_>,
 ) -> Result<Vec<Summary>, store::Error> {
     let mut seals = Seals::new(store, viewer);
+    let closed = match viewer {
+        Viewer::Admin => Vec::new(),
+        _ => hidden_all(store).await?,
+    };
     let mut out = Vec::new();
     let mut page = filter.clone();
     for _ in 0..MAX_READS {
@@ -209,6 +249,9 @@ pub async fn list(
         let full = rows.len() == page.limit as usize;
         page.before = rows.last().map(|r| r.id);
         for mut row in rows {
+            if row.contest_id.is_none() && closed.contains(&row.problem) {
+                continue;
+            }
             if seals
                 .sealed(row.contest_id, row.user_id, &row.submitted_at)
                 .await?
@@ -227,7 +270,7 @@ pub async fn list(
                 return Ok(out);
             }
         }
-        if !full || filter.verdict.is_none() {
+        if !full || (filter.verdict.is_none() && closed.is_empty()) {
             break;
         }
     }
@@ -290,7 +333,7 @@ pub fn check_settings(
     let slug = settings.slug.trim().to_string();
     if !crate::contest::valid_slug(&slug) {
         return Err(format!(
-            "contest name {slug:?}: use 1 to 36 letters, digits, '-', '_' and '.', not starting with '-' or '.'"
+            "contest name {slug:?}: use 1 to 36 letters, digits, '-', '_' and '.', not starting with '-' or '.', not all digits"
         ));
     }
     let start = settings.start.trim();

@@ -114,9 +114,121 @@ pub fn test_label(role: Role, kind: TestKind, name: &str, number: usize) -> Stri
     }
 }
 
+/// Who someone is to one contest, for [`may`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    Admin,
+    /// An account that takes part in the contest.
+    Participant(i64),
+    /// A signed-in account that does not take part, or no account.
+    Other,
+}
+
+/// What of a contest [`may`] is asked about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Object {
+    /// Which catalog problems it holds: their slugs and names (the
+    /// Contest API's problems, the scoreboard's columns).
+    ProblemNames,
+    /// Its problems' statements and limits, and practice submissions to
+    /// them ([`practice_open`]).
+    Statements,
+    /// The standings and what they are made of: the scoreboard, the
+    /// teams, the submissions, judgements and runs, the event feed, the
+    /// pages' live updates.
+    Board,
+    /// A secret test's figures (time, memory, name, message) in a run.
+    SecretFigures,
+}
+
+/// The one access rule of a contest's objects, per role, at `now`: every
+/// edge (`/api/v1`, the pages and their live updates, the Contest API
+/// and its feed, `/recent`, the contest package) asks it.
+///
+/// - Admins reach everything.
+/// - Before the start no one else learns which problems a contest holds.
+/// - While it runs, frozen or not, its statements are its participants'
+///   only, read through the contest; practice opens after the end (what
+///   DOMjudge and Codeforces do).
+/// - The board is public unless an admin closed it; then it is the
+///   participants'.
+/// - A secret test's figures are the admins' only ([`shows`]).
+pub fn may(c: &Contest, who: Who, what: Object, now: i64) -> bool {
+    use crate::contest::Phase;
+    let participant = matches!(who, Who::Participant(_));
+    match (who, what) {
+        (Who::Admin, _) => true,
+        (_, Object::SecretFigures) => false,
+        (_, Object::ProblemNames) => c.phase(now) != Phase::Before,
+        (_, Object::Statements) => match c.phase(now) {
+            Phase::Before => false,
+            Phase::Running => participant,
+            Phase::Ended => true,
+        },
+        (_, Object::Board) => participant || c.board_public,
+    }
+}
+
+/// Whether a catalog problem is open to practice by a non-admin at `now`,
+/// given the contests that hold it: only when none of them is yet to end
+/// (before the end a contest's problems are reached through it).
+pub fn practice_open<'c>(holders: impl IntoIterator<Item = &'c Contest>, now: i64) -> bool {
+    holders
+        .into_iter()
+        .all(|c| may(c, Who::Other, Object::Statements, now))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_of_contest_objects_by_role_and_phase() {
+        use crate::contest::Contest;
+        let mut c = Contest {
+            id: 1,
+            slug: "c".into(),
+            name: "C".into(),
+            start_ms: 1000,
+            duration_s: 10,
+            freeze_s: 5,
+            penalty_min: 20,
+            scoring: crate::contest::Scoring::Icpc,
+            open_to_all: false,
+            board_public: true,
+            frozen_ms: None,
+            thawed_ms: None,
+            problems: vec![],
+        };
+        let (before, running, ended) = (0, 5000, 20_000);
+        let team = Who::Participant(3);
+        for now in [before, running, ended] {
+            for what in [
+                Object::ProblemNames,
+                Object::Statements,
+                Object::Board,
+                Object::SecretFigures,
+            ] {
+                assert!(may(&c, Who::Admin, what, now), "{what:?} {now}");
+            }
+            assert!(!may(&c, team, Object::SecretFigures, now));
+            assert!(!may(&c, Who::Other, Object::SecretFigures, now));
+        }
+        assert!(!may(&c, team, Object::ProblemNames, before));
+        assert!(!may(&c, team, Object::Statements, before));
+        assert!(may(&c, team, Object::Statements, running));
+        assert!(!may(&c, Who::Other, Object::Statements, running));
+        assert!(may(&c, Who::Other, Object::Statements, ended));
+        assert!(may(&c, Who::Other, Object::ProblemNames, running));
+        assert!(!practice_open([&c], before));
+        assert!(!practice_open([&c], running));
+        assert!(practice_open([&c], ended));
+        c.board_public = false;
+        assert!(may(&c, team, Object::Board, running));
+        assert!(!may(&c, Who::Other, Object::Board, running));
+        c.board_public = true;
+        assert!(may(&c, Who::Other, Object::Board, running));
+    }
 
     #[test]
     fn the_table_of_role_test_kind_and_field() {

@@ -177,6 +177,69 @@ fn forget_one(entries: &mut HashMap<Key, Entry>, now: Instant) {
 #[error("the judge is busy checking passwords; try again in a moment")]
 pub struct Busy;
 
+/// What a name and password come to ([`check`]).
+#[derive(Debug)]
+pub enum Checked {
+    /// Right, and the account enabled.
+    User(crate::store::User),
+    /// Wrong name or password, or the account disabled.
+    Wrong,
+    /// The name or the address is locked for this long.
+    Throttled(Duration),
+    /// The hashing pool is full.
+    Busy,
+}
+
+/// The one sign-in check of a name and password, for the form and the
+/// Contest API's HTTP Basic alike: the same throttle by name and address,
+/// the same hashing pool, and for an unknown name the same argon2
+/// verification (of a hash no one knows) as for a known one, so the time
+/// taken does not say which names exist.
+///
+/// # Errors
+/// Database failures.
+pub async fn check(
+    state: &super::AppState,
+    name: &str,
+    password: String,
+    address: Option<IpAddr>,
+) -> Result<Checked, crate::store::Error> {
+    let name = name.trim();
+    // A locked name or address is refused before any password is checked:
+    // guessing on gains nothing, and costs the judge nothing.
+    if let Some(wait) = state.throttle.wait(name, address) {
+        return Ok(Checked::Throttled(wait));
+    }
+    let (user, hash) = match state.store.user_with_password(name).await? {
+        Some((user, hash)) => (Some(user), hash),
+        None => (None, dummy_hash().to_string()),
+    };
+    let Ok(ok) = state.passwords.verify(password, hash).await else {
+        return Ok(Checked::Busy);
+    };
+    // Guesses sent at once all passed the check above; a lock that other
+    // guesses set meanwhile holds for this one too, right or wrong.
+    if let Some(wait) = state.throttle.wait(name, address) {
+        return Ok(Checked::Throttled(wait));
+    }
+    match user {
+        Some(u) if ok && !u.disabled => {
+            state.throttle.succeeded(name);
+            Ok(Checked::User(u))
+        }
+        _ => Ok(match state.throttle.failed(name, address) {
+            Some(wait) => Checked::Throttled(wait),
+            None => Checked::Wrong,
+        }),
+    }
+}
+
+/// A valid argon2 hash of nothing anyone knows, made once.
+fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| auth::hash_password(&auth::new_token().token).unwrap_or_default())
+}
+
 /// argon2 on a bounded number of blocking threads.
 #[derive(Debug)]
 pub struct Passwords {
@@ -185,6 +248,8 @@ pub struct Passwords {
     /// Hashes running now and at most, shared with the blocking tasks.
     running: Arc<AtomicUsize>,
     peak: Arc<AtomicUsize>,
+    /// Passwords verified so far.
+    verified: Arc<AtomicUsize>,
 }
 
 impl Passwords {
@@ -196,6 +261,7 @@ impl Passwords {
             wait,
             running: Arc::default(),
             peak: Arc::default(),
+            verified: Arc::default(),
         }
     }
 
@@ -204,9 +270,13 @@ impl Passwords {
     /// # Errors
     /// [`Busy`] when no hasher was free within the wait.
     pub async fn verify(&self, password: String, hash: String) -> Result<bool, Busy> {
-        self.run(move || auth::verify_password(&password, &hash))
-            .await
-            .map(|ok| ok.unwrap_or(false))
+        let verified = self.verified.clone();
+        self.run(move || {
+            verified.fetch_add(1, Ordering::SeqCst);
+            auth::verify_password(&password, &hash)
+        })
+        .await
+        .map(|ok| ok.unwrap_or(false))
     }
 
     /// A new hash of `password`.
@@ -220,6 +290,11 @@ impl Passwords {
     }
 
     /// The most hashes that ran at once since start (for tests and metrics).
+    /// How many passwords were verified (a dummy hash's included).
+    pub fn verified(&self) -> usize {
+        self.verified.load(Ordering::SeqCst)
+    }
+
     pub fn peak(&self) -> usize {
         self.peak.load(Ordering::SeqCst)
     }

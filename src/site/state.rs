@@ -161,54 +161,6 @@ impl Changes {
     }
 }
 
-/// Tokens checked against the database in the last [`TOKEN_FRESH`]: a
-/// read (a status poll, the most frequent request) then costs no query
-/// for its caller. Requests that change something always check the
-/// token; a token revoked (or a user disabled) from another process can
-/// still read for that long; this process's own changes to users empty
-/// the cache at once ([`TokenCache::clear`]).
-#[derive(Default)]
-pub struct TokenCache {
-    by_hash: Mutex<std::collections::HashMap<Vec<u8>, (crate::store::User, std::time::Instant)>>,
-}
-
-/// How long a checked token is believed.
-pub const TOKEN_FRESH: Duration = Duration::from_secs(2);
-
-/// The most tokens remembered (more are checked every time).
-const TOKENS_KEPT: usize = 10_000;
-
-impl TokenCache {
-    /// The user of the token with `hash`, if checked recently.
-    pub fn get(&self, hash: &[u8]) -> Option<crate::store::User> {
-        let by_hash = self.by_hash.lock().unwrap_or_else(|p| p.into_inner());
-        by_hash
-            .get(hash)
-            .filter(|(_, at)| at.elapsed() < TOKEN_FRESH)
-            .map(|(user, _)| user.clone())
-    }
-
-    /// Remembers that the token with `hash` is `user`'s.
-    pub fn put(&self, hash: Vec<u8>, user: &crate::store::User) {
-        let mut by_hash = self.by_hash.lock().unwrap_or_else(|p| p.into_inner());
-        if by_hash.len() >= TOKENS_KEPT {
-            by_hash.retain(|_, (_, at)| at.elapsed() < TOKEN_FRESH);
-            if by_hash.len() >= TOKENS_KEPT {
-                return;
-            }
-        }
-        by_hash.insert(hash, (user.clone(), std::time::Instant::now()));
-    }
-
-    /// Forgets every token (a user was disabled or changed here).
-    pub fn clear(&self) {
-        self.by_hash
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
-    }
-}
-
 /// How long a sign-in waits for a free password hasher before it is
 /// told to retry.
 const PASSWORD_WAIT: Duration = Duration::from_secs(2);
@@ -228,8 +180,6 @@ pub struct AppState {
     pub worker: WorkerEnv,
     /// Woken when a submission is stored.
     pub wake: Arc<Notify>,
-    /// API tokens recently checked, and whose they are.
-    pub tokens: Arc<TokenCache>,
     /// Contests' scoreboard inputs, read again only when they changed.
     pub boards: Arc<super::boards::Boards>,
     /// The event feeds open now, counted per client address and in all.
@@ -279,7 +229,6 @@ impl AppState {
             ctx,
             store,
             wake: Arc::new(Notify::new()),
-            tokens: Arc::default(),
             boards: Arc::default(),
             stopping: Arc::new(AtomicBool::new(false)),
             stop,

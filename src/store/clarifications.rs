@@ -25,7 +25,8 @@ pub struct Clarification {
 }
 
 impl Store {
-    /// Stores a question; returns its id.
+    /// Stores a question (or, with no asker, an announcement); returns its
+    /// id.
     ///
     /// # Errors
     /// Database failures.
@@ -37,9 +38,46 @@ impl Store {
         question: &str,
         now_ms: i64,
     ) -> Result<i64, Error> {
+        let asked = self
+            .ask_within(contest, user_id, label, question, now_ms, 0)
+            .await?;
+        Ok(asked.unwrap_or_default())
+    }
+
+    /// [`Store::ask`], unless the asker asked `per_minute` questions in
+    /// the minute before `now_ms` (0: no limit): then `None`. Counted under
+    /// the contest's lock, so questions sent at once are counted too.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn ask_within(
+        &self,
+        contest: i64,
+        user_id: Option<i64>,
+        label: Option<&str>,
+        question: &str,
+        now_ms: i64,
+        per_minute: u32,
+    ) -> Result<Option<i64>, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);
+            if let (Some(user), true) = (user_id, per_minute > 0) {
+                let recent = sqlx::query_scalar::<_, i64>(&sql(
+                    d,
+                    "SELECT COUNT(*) FROM clarifications
+                     WHERE contest_id = ? AND user_id = ? AND asked_ms > ?",
+                ))
+                .bind(contest)
+                .bind(user)
+                .bind(now_ms - 60_000)
+                .fetch_one(&mut *tx)
+                .await?;
+                if recent >= i64::from(per_minute) {
+                    tx.rollback().await?;
+                    return Ok(None);
+                }
+            }
             let id = sqlx::query_scalar::<_, i64>(&sql(
                 d,
                 "INSERT INTO clarifications (contest_id, user_id, label, question, asked_ms)
@@ -60,7 +98,7 @@ impl Store {
                 append_events!(tx, d, contest, &clarification_events(&c, &q, false));
             }
             tx.commit().await?;
-            id
+            Some(id)
         }))
     }
 

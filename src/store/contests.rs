@@ -599,15 +599,20 @@ impl Store {
     }
 
     /// The test results of `contest`'s judged submissions: (submission,
-    /// position from 0, verdict, CPU milliseconds), by submission and position.
+    /// position from 0, verdict, CPU milliseconds, test group: `sample` or
+    /// a secret one), by submission and position.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn contest_runs(&self, contest: i64) -> Result<Vec<(i64, i64, String, i64)>, Error> {
+    pub async fn contest_runs(
+        &self,
+        contest: i64,
+    ) -> Result<Vec<(i64, i64, String, i64, String)>, Error> {
         Ok(on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (i64, i64, String, i64)>(&sql(
+            sqlx::query_as::<_, (i64, i64, String, i64, String)>(&sql(
                 d,
-                "SELECT t.submission_id, t.position, t.verdict, t.time_ms FROM test_results t
+                "SELECT t.submission_id, t.position, t.verdict, t.time_ms, t.test_group
+                 FROM test_results t
                  JOIN submissions s ON s.id = t.submission_id
                  WHERE s.contest_id = ? AND s.status = 'done'
                  ORDER BY t.submission_id, t.position",

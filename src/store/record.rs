@@ -234,14 +234,15 @@ macro_rules! record_try {
             row
         {
             if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
-                let runs = sqlx::query_as::<_, (i64, String, i64)>(&$crate::store::db::sql(
-                    $d,
-                    "SELECT position, verdict, time_ms FROM test_results
+                let runs =
+                    sqlx::query_as::<_, (i64, String, i64, String)>(&$crate::store::db::sql(
+                        $d,
+                        "SELECT position, verdict, time_ms, test_group FROM test_results
                      WHERE submission_id = ? ORDER BY position",
-                ))
-                .bind(id)
-                .fetch_all(&mut *$tx)
-                .await?;
+                    ))
+                    .bind(id)
+                    .fetch_all(&mut *$tx)
+                    .await?;
                 let now = $crate::store::record::db_now!($tx, $d);
                 let stored = $crate::store::record::StoredTry {
                     id,
@@ -295,14 +296,15 @@ fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
 }
 
 /// The events of `change` to try `s`, with its test results `runs`
-/// (position, verdict, CPU ms), at the database's time `now`.
+/// (position, verdict, CPU ms, group: `sample` or a secret one), at the
+/// database's time `now`.
 ///
 /// # Errors
 /// A stored time or verdict that is not one.
 pub(super) fn try_events(
     c: &Contest,
     s: &StoredTry<'_>,
-    runs: &[(i64, String, i64)],
+    runs: &[(i64, String, i64, String)],
     change: TryChange,
     now: i64,
 ) -> Result<Vec<NewEvent>, Error> {
@@ -359,11 +361,12 @@ pub(super) fn try_events(
                 clics::judgement(c, &t, Some(outcome)),
                 sealed,
             ));
-            for (position, verdict, time_ms) in runs {
+            for (position, verdict, time_ms, group) in runs {
                 let Ok(verdict) = verdict.parse::<Verdict>() else {
                     continue;
                 };
-                let run = clics::run(c, s.id, *position, verdict, *time_ms, end_ms);
+                let sample = group == "sample";
+                let run = clics::run(c, s.id, *position, verdict, *time_ms, end_ms, sample);
                 out.push(NewEvent::of("runs", run, sealed));
             }
         }

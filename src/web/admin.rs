@@ -209,8 +209,6 @@ pub async fn change_user(
         Err(store::Error::NoUser(_)) => return Err(PageError::not_found()),
         Err(e) => return Err(e.into()),
     }
-    // Who the API's tokens belong to, and as what, changed: check again.
-    state.tokens.clear();
     tracing::info!(admin = %session.user.name, user = %name, action = %form.action, "user changed on the web");
     let word = match form.action.as_str() {
         "disable" => "disabled",

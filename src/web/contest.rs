@@ -20,6 +20,7 @@ use crate::contest::time::{format_human, format_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
 use crate::site::contests::{self, now_ms, viewer_of};
 use crate::site::intake::Entry;
+use crate::site::policy::{self, Object};
 use crate::site::AppState;
 use crate::store::{Clarification, ContestSubmission, WebSession};
 
@@ -81,9 +82,9 @@ async fn contest_page(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let now = now_ms();
-    let admin = session.user.is_admin;
-    let takes_part = state.store.takes_part(c, session.user.id).await?;
-    if !admin && !takes_part {
+    let who = contests::who(&state.store, c, Some(&session.user)).await?;
+    let takes_part = matches!(who, policy::Who::Participant(_));
+    if who == policy::Who::Other {
         return Err(PageError::status(
             StatusCode::FORBIDDEN,
             "Not a participant",
@@ -91,7 +92,7 @@ async fn contest_page(
         ));
     }
     // Before the start the problems are the admins' only.
-    let problems = if admin || c.phase(now) != Phase::Before {
+    let problems = if contests::may(c, who, Object::Statements) {
         statements(state, c).await?
     } else {
         Vec::new()
@@ -212,10 +213,29 @@ pub async fn ask(
     if let Some(error) = error {
         return contest_page(&state, &session, &c, Some(error), StatusCode::BAD_REQUEST).await;
     }
-    state
+    let per_minute = state.ctx.config.server.questions_per_minute;
+    let asked = state
         .store
-        .ask(c.id, Some(session.user.id), label, question, now_ms())
+        .ask_within(
+            c.id,
+            Some(session.user.id),
+            label,
+            question,
+            now_ms(),
+            per_minute,
+        )
         .await?;
+    if asked.is_none() {
+        let error = format!("At most {per_minute} questions a minute; ask again in a moment.");
+        return contest_page(
+            &state,
+            &session,
+            &c,
+            Some(error),
+            StatusCode::TOO_MANY_REQUESTS,
+        )
+        .await;
+    }
     state.worker.changes.changed_any();
     Ok(Redirect::to(&format!("/contests/{}#clarifications", c.slug)).into_response())
 }
@@ -245,11 +265,11 @@ async fn may_see_board(
     c: &Contest,
     viewer: Option<&WebSession>,
 ) -> Result<(), PageError> {
-    if c.board_public {
+    let who = contests::who(&state.store, c, viewer.map(|s| &s.user)).await?;
+    if contests::may(c, who, Object::Board) {
         return Ok(());
     }
     match viewer {
-        Some(s) if s.user.is_admin || state.store.takes_part(c, s.user.id).await? => Ok(()),
         Some(_) => Err(PageError::forbidden()),
         None => Err(PageError::not_found()),
     }
@@ -277,8 +297,11 @@ pub async fn live(
     PageQuery(q): PageQuery<LiveQuery>,
 ) -> Result<Response, PageError> {
     let c = find(&state, &slug).await?;
+    // The contest page's part is its participants' and the admins'; any
+    // one else asks for the board, as the board's page would.
+    let who = contests::who(&state.store, &c, viewer.as_ref().map(|s| &s.user)).await?;
     let page = match q.page.as_deref() {
-        Some("contest") if viewer.is_some() => Page::Contest,
+        Some("contest") if who != policy::Who::Other => Page::Contest,
         _ => Page::Board,
     };
     if page == Page::Board {

@@ -20,6 +20,7 @@ use super::session::{
     SESSION_COOKIE, SESSION_TTL_S, SIGNIN_COOKIE,
 };
 use crate::auth;
+use crate::site::signin::{self, Checked};
 use crate::site::AppState;
 
 #[derive(Deserialize)]
@@ -90,50 +91,30 @@ pub async fn signin(
     let address = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    // A locked name or address is refused before any password is checked:
-    // guessing on gains nothing, and costs the judge nothing.
-    if let Some(wait) = state.throttle.wait(name, address) {
-        return signin_throttled(&state, &next, name, wait);
-    }
-    let found = state.store.user_with_password(name).await?;
-    // An unknown name costs the same argon2 verification as a known one,
-    // so the time taken does not say which names exist.
-    let (user, hash) = match found {
-        Some((user, hash)) => (Some(user), hash),
-        None => (None, dummy_hash().to_string()),
-    };
-    let Ok(ok) = state.passwords.verify(form.password, hash).await else {
-        return Ok((
-            [(RETRY_AFTER, "2")],
-            PageError::status(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Busy",
-                "The judge is busy checking passwords; try again in a moment.",
-            ),
-        )
-            .into_response());
-    };
-    // Guesses sent at once all passed the check above; a lock that other
-    // guesses set meanwhile holds for this one too, right or wrong.
-    if let Some(wait) = state.throttle.wait(name, address) {
-        return signin_throttled(&state, &next, name, wait);
-    }
-    let user = match user {
-        Some(u) if ok && !u.disabled => u,
-        _ => {
-            if let Some(wait) = state.throttle.failed(name, address) {
-                return signin_throttled(&state, &next, name, wait);
-            }
+    let user = match signin::check(&state, name, form.password, address).await? {
+        Checked::User(u) => u,
+        Checked::Throttled(wait) => return signin_throttled(&state, &next, name, wait),
+        Checked::Busy => {
+            return Ok((
+                [(RETRY_AFTER, "2")],
+                PageError::status(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Busy",
+                    "The judge is busy checking passwords; try again in a moment.",
+                ),
+            )
+                .into_response())
+        }
+        Checked::Wrong => {
             return signin_page(
                 &state,
                 &next,
                 name,
                 Some("Wrong name or password, or the account is disabled."),
                 StatusCode::UNAUTHORIZED,
-            );
+            )
         }
     };
-    state.throttle.succeeded(name);
     let secret = new_secret();
     state
         .store
@@ -175,12 +156,6 @@ fn signin_throttled(
     );
     let page = signin_page(state, next, name, Some(&why), StatusCode::TOO_MANY_REQUESTS)?;
     Ok(([(RETRY_AFTER, seconds.to_string())], page).into_response())
-}
-
-/// A valid argon2 hash of nothing anyone knows, made once.
-fn dummy_hash() -> &'static str {
-    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HASH.get_or_init(|| auth::hash_password(&new_secret()).unwrap_or_default())
 }
 
 #[derive(Deserialize)]

@@ -26,12 +26,12 @@ fn now_ms() -> i64 {
 }
 
 /// An API token for account `name`.
-fn token(s: &Server, name: &str) -> String {
+pub(crate) fn token(s: &Server, name: &str) -> String {
     format!("Bearer {}", s.token(name))
 }
 
 /// An API call: status and JSON body.
-fn api(method: &str, url: &str, auth: &str, body: Option<Value>) -> (u16, Value) {
+pub(crate) fn api(method: &str, url: &str, auth: &str, body: Option<Value>) -> (u16, Value) {
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(60))
         .build();

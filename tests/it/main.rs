@@ -1,5 +1,6 @@
 //! The integration test binary: one module per area.
 
+mod access;
 mod attack;
 mod boundaries;
 mod browser;

@@ -6,6 +6,8 @@ use axum::http::request::Parts;
 
 use super::ApiError;
 use crate::contest::{Contest, Viewer};
+use crate::site::policy::Who;
+use crate::site::signin::{self, Checked};
 use crate::site::AppState;
 use crate::store::User;
 
@@ -30,6 +32,16 @@ impl Role {
         })
     }
 
+    /// Who the role is to the contest it was taken [`Role::within`], for
+    /// the access policy.
+    pub fn who(&self) -> Who {
+        match self {
+            Role::Admin => Who::Admin,
+            Role::Team(id) => Who::Participant(*id),
+            Role::User(_) | Role::Public => Who::Other,
+        }
+    }
+
     pub fn viewer(&self) -> Viewer {
         match self {
             Role::Admin => Viewer::Admin,
@@ -51,25 +63,29 @@ impl FromRequestParts<AppState> for Role {
             return Ok(Role::Public);
         };
         let user = if let Some(token) = header.strip_prefix("Bearer ") {
+            // Checked on every request: a revoked token or a disabled
+            // account is refused at once.
             let hash = crate::auth::token_hash(token.trim());
-            if let Some(user) = state.tokens.get(&hash) {
-                Some(user)
-            } else {
-                let user = state.store.user_for_token(&hash).await?;
-                if let Some(u) = &user {
-                    state.tokens.put(hash, u);
-                }
-                user
-            }
+            state.store.user_for_token(&hash).await?
         } else if let Some(encoded) = header.strip_prefix("Basic ") {
             let (name, password) = basic(encoded.trim()).ok_or_else(ApiError::unauthorized)?;
-            match state.store.user_with_password(&name).await? {
-                Some((user, hash)) => match state.passwords.verify(password, hash).await {
-                    Ok(true) => Some(user),
-                    Ok(false) => None,
-                    Err(_) => return Err(ApiError::unavailable()),
-                },
-                None => None,
+            // The sign-in form's own check: its throttle, pool and timing.
+            let address = parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|c| c.0.ip());
+            match signin::check(state, &name, password, address).await? {
+                Checked::User(user) => Some(user),
+                Checked::Wrong => None,
+                Checked::Busy => return Err(ApiError::unavailable()),
+                Checked::Throttled(wait) => {
+                    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        "throttled",
+                        format!("too many failed sign-ins for this name or from this address; try again in {seconds} s"),
+                    ));
+                }
             }
         } else {
             None

@@ -60,6 +60,7 @@ pub async fn event_feed(
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
+    super::reaches(&c, &role, crate::site::policy::Object::Board)?;
     state.store.catch_up_contest(c.id).await?;
     let head = state.store.contest_version(&c).await?.0;
     let since = match &q.since_token {
@@ -311,6 +312,14 @@ pub(super) async fn render(
             if team.is_some_and(|t| objects::reads_files(role, t)) {
                 s["files"] = objects::files(c, s["id"].as_str().unwrap_or_default());
             }
+        }
+        ("runs", Some(r)) => {
+            let figures = crate::site::contests::may(
+                c,
+                role.who(),
+                crate::site::policy::Object::SecretFigures,
+            );
+            crate::contest::clics::run_as_read(r, figures);
         }
         _ => {}
     }

@@ -26,6 +26,8 @@ use serde_json::Value;
 
 use super::ApiError;
 use crate::contest::Contest;
+use crate::site::contests::may;
+use crate::site::policy::Object;
 use crate::site::AppState;
 pub use auth::Role;
 
@@ -58,6 +60,19 @@ pub fn info() -> Value {
         "name": "grundy",
         "provider": {"name": "grundy", "version": env!("CARGO_PKG_VERSION")},
     })
+}
+
+/// `Ok` where `role` may reach `what` of `c` ([`crate::site::policy::may`]),
+/// else 403.
+pub(super) fn reaches(c: &Contest, role: &Role, what: Object) -> Result<(), ApiError> {
+    if may(c, role.who(), what) {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        axum::http::StatusCode::FORBIDDEN,
+        "forbidden",
+        "the contest's scoreboard is closed to all but its participants",
+    ))
 }
 
 async fn find(state: &AppState, id: &str) -> Result<Contest, ApiError> {
@@ -115,11 +130,14 @@ async fn scoreboard(
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
+    reaches(&c, &role, Object::Board)?;
     let board = crate::site::contests::board(&state, &c, role.viewer()).await?;
+    let names = may(&c, role.who(), Object::ProblemNames);
     Ok(Json(objects::scoreboard(
         &c,
         &board,
         crate::site::contests::now_ms(),
+        names,
     ))
     .into_response())
 }
@@ -131,6 +149,9 @@ async fn objects_of(
     role: &Role,
     kind: &str,
 ) -> Result<Vec<Value>, ApiError> {
+    if matches!(kind, "teams" | "submissions" | "judgements" | "runs") {
+        reaches(c, role, Object::Board)?;
+    }
     let now = crate::site::contests::now_ms();
     let snap = objects::Snapshot::load(state, c, role, now).await?;
     match kind {

@@ -7,8 +7,9 @@ use serde_json::{json, Value};
 use super::{ApiError, Role};
 use crate::contest::clics::{self, Outcome, Try};
 use crate::contest::time::{format_reltime, format_time, parse_time};
-use crate::contest::{Board, Contest, Phase, Scoring, Team};
+use crate::contest::{Board, Contest, Scoring, Team};
 use crate::context::Context;
+use crate::site::policy::{self, Object};
 use crate::site::AppState;
 use crate::store::{Clarification, ContestSubmission};
 use crate::verdict::Verdict;
@@ -146,7 +147,9 @@ pub fn languages(ctx: &Context) -> Vec<Value> {
 }
 
 /// The board as the standard's scoreboard.
-pub fn scoreboard(c: &Contest, board: &Board, now: i64) -> Value {
+/// The scoreboard object; `names`: whether its reader may know which
+/// problems the contest holds ([`policy::may`], else no problem cells).
+pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
     let rows: Vec<Value> = board
         .rows
         .iter()
@@ -155,6 +158,7 @@ pub fn scoreboard(c: &Contest, board: &Board, now: i64) -> Value {
                 .cells
                 .iter()
                 .zip(&c.problems)
+                .filter(|_| names)
                 .map(|(cell, p)| {
                     let mut v = json!({
                         "problem_id": p.slug, "num_judged": cell.tries, "num_pending": cell.pending,
@@ -199,7 +203,7 @@ pub struct Snapshot {
     now: i64,
     teams: Vec<Team>,
     submissions: Vec<(ContestSubmission, i64)>,
-    runs: Vec<(i64, i64, String, i64)>,
+    runs: Vec<(i64, i64, String, i64, String)>,
     clarifications: Vec<Clarification>,
     contest: Contest,
 }
@@ -254,7 +258,7 @@ impl Snapshot {
     }
 
     pub async fn problems(&self, state: &AppState, c: &Contest) -> Result<Vec<Value>, ApiError> {
-        if c.phase(self.now) == Phase::Before && !matches!(self.role, Role::Admin) {
+        if !policy::may(c, self.role.who(), Object::ProblemNames, self.now) {
             return Ok(Vec::new());
         }
         let mut out = Vec::with_capacity(c.problems.len());
@@ -326,12 +330,16 @@ impl Snapshot {
                 )
             })
             .collect();
+        let figures = policy::may(c, self.role.who(), Object::SecretFigures, self.now);
         self.runs
             .iter()
-            .filter_map(|(sub, position, verdict, time_ms)| {
+            .filter_map(|(sub, position, verdict, time_ms, group)| {
                 let (_, end) = shown.get(sub)?;
                 let verdict = verdict.parse::<Verdict>().ok()?;
-                Some(clics::run(c, *sub, *position, verdict, *time_ms, *end))
+                let sample = group == "sample";
+                let mut run = clics::run(c, *sub, *position, verdict, *time_ms, *end, sample);
+                clics::run_as_read(&mut run, figures);
+                Some(run)
             })
             .collect()
     }

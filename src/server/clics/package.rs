@@ -157,7 +157,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
     let board = crate::site::contests::board(state, c, role.viewer())
         .await
         .map_err(|e| api(ApiError::from(e)))?;
-    let mut scoreboard = objects::scoreboard(c, &board, finalized);
+    let mut scoreboard = objects::scoreboard(c, &board, finalized, true);
     scoreboard["state"] = full.clone();
     put("scoreboard.json", &scoreboard);
 

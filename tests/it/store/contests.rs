@@ -185,7 +185,10 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
     );
     assert!(attempts[1].result.is_none(), "not yet judged");
     let runs = store.contest_runs(id).await.unwrap();
-    assert_eq!(runs, [(first, 0, "WA".to_string(), 12)]);
+    assert_eq!(
+        runs,
+        [(first, 0, "WA".to_string(), 12, "sample".to_string())]
+    );
     assert!(store.contest_attempts(later).await.unwrap().is_empty());
 
     // A question asked, answered to its asker, then to all; bob sees it
