@@ -38,27 +38,6 @@ fn server() -> (Workspace, Server) {
 /// A try by `user` at `nim` (in `contest`, else practice), judged with one
 /// sample test of 7 ms and one secret test of 613 ms.
 fn judged(s: &Server, user: i64, contest: Option<i64>) -> i64 {
-    let new = NewSubmission {
-        problem: "nim",
-        language: "c",
-        source: b"int main(void) { return 0; }\n",
-        user_id: Some(user),
-    };
-    let open = grundy::store::SubmitLimits {
-        per_minute: 0,
-        max_waiting: 0,
-    };
-    let id =
-        s.rt.block_on(s.store.insert_submission_within(new, open, contest))
-            .expect("insert")
-            .expect("taken");
-    let lease =
-        s.rt.block_on(crate::helpers::claim_own(
-            &s.store,
-            id,
-            Duration::from_secs(60),
-        ))
-        .expect("claimed");
     let test = |name: &str, group: grundy::problem::Group, time_ms| TestReport {
         name: name.into(),
         group,
@@ -85,11 +64,7 @@ fn judged(s: &Server, user: i64, contest: Option<i64>) -> i64 {
         ],
         groups: Vec::new(),
     };
-    assert!(s
-        .rt
-        .block_on(s.store.finish(lease, &report, None))
-        .expect("finish"));
-    id
+    crate::freeze::judged_as(s, user, contest, &report)
 }
 
 /// A GET with credentials `auth` (empty: none, the public): status and

@@ -54,27 +54,6 @@ pub(crate) fn api(method: &str, url: &str, auth: &str, body: Option<Value>) -> (
 /// A judged submission by `user` to contest `contest`, stored now, with
 /// `verdict` on one sample test, as a worker writes it.
 pub(crate) fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i64 {
-    let new = NewSubmission {
-        problem: "nim",
-        language: "c",
-        source: b"int main(void) { return 0; }\n",
-        user_id: Some(user),
-    };
-    let open = grundy::store::SubmitLimits {
-        per_minute: 0,
-        max_waiting: 0,
-    };
-    let id =
-        s.rt.block_on(s.store.insert_submission_within(new, open, Some(contest)))
-            .expect("insert")
-            .expect("within the contest's window");
-    let lease =
-        s.rt.block_on(crate::helpers::claim_own(
-            &s.store,
-            id,
-            Duration::from_secs(60),
-        ))
-        .expect("claimed");
     let test = TestReport {
         name: "sample-1".into(),
         group: grundy::problem::Group::sample(),
@@ -97,9 +76,36 @@ pub(crate) fn judged(s: &Server, user: i64, contest: i64, verdict: Verdict) -> i
         tests: vec![test],
         groups: Vec::new(),
     };
+    judged_as(s, user, Some(contest), &report)
+}
+
+/// A try by `user` at `nim` (in `contest`, else practice), stored now and
+/// judged with `report`, as a worker writes it.
+pub(crate) fn judged_as(s: &Server, user: i64, contest: Option<i64>, report: &Report) -> i64 {
+    let new = NewSubmission {
+        problem: "nim",
+        language: "c",
+        source: b"int main(void) { return 0; }\n",
+        user_id: Some(user),
+    };
+    let open = grundy::store::SubmitLimits {
+        per_minute: 0,
+        max_waiting: 0,
+    };
+    let id =
+        s.rt.block_on(s.store.insert_submission_within(new, open, contest))
+            .expect("insert")
+            .expect("taken");
+    let lease =
+        s.rt.block_on(crate::helpers::claim_own(
+            &s.store,
+            id,
+            Duration::from_secs(60),
+        ))
+        .expect("claimed");
     assert!(s
         .rt
-        .block_on(s.store.finish(lease, &report, None))
+        .block_on(s.store.finish(lease, report, None))
         .expect("finish"));
     id
 }
