@@ -368,11 +368,13 @@ async fn submission(
             .get_status(id)
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no submission {id}")))?;
+        let mut seals = Seals::new(&state.store, viewer_of(Some(&user)));
+        if seals.hides(&sub).await? {
+            return Err(ApiError::not_found(format!("no submission {id}")));
+        }
         // A sealed result answers at once: when it would have changed is
         // itself a result.
-        let sealed = Seals::new(&state.store, viewer_of(Some(&user)))
-            .submission(&sub)
-            .await?;
+        let sealed = seals.submission(&sub).await?;
         let waiting = sub.status != Status::Done
             && !sealed
             && tokio::time::Instant::now() < deadline

@@ -161,13 +161,19 @@ pub fn may(contest: &Contest, who: Who, what: Object) -> bool {
     super::policy::may(contest, who, what, now_ms())
 }
 
-/// Whether the freeze seals submissions' results from one viewer now
-/// ([`super::policy::sealed`]), reading each contest once per request.
+/// What one viewer may see of submissions now, reading each contest once
+/// per request: whether a submission is hidden from them altogether
+/// ([`Seals::hidden`]), and whether the freeze seals its result
+/// ([`super::policy::sealed`]).
 pub struct Seals<'s> {
     store: &'s Store,
     viewer: Viewer,
     now: i64,
     contests: HashMap<i64, Option<Contest>>,
+    /// Whether the viewer takes part, by contest.
+    takes_part: HashMap<i64, bool>,
+    /// The catalog problems closed to practice now, once read.
+    closed: Option<Vec<String>>,
 }
 
 impl<'s> Seals<'s> {
@@ -177,7 +183,84 @@ impl<'s> Seals<'s> {
             viewer,
             now: now_ms(),
             contests: HashMap::new(),
+            takes_part: HashMap::new(),
+            closed: None,
         }
+    }
+
+    async fn contest(&mut self, id: i64) -> Result<Option<&Contest>, store::Error> {
+        if !self.contests.contains_key(&id) {
+            let c = self.store.contest_by_id(id).await?;
+            self.contests.insert(id, c);
+        }
+        Ok(self.contests.get(&id).and_then(Option::as_ref))
+    }
+
+    /// Whether a submission by `author` to `problem` (in contest `contest`,
+    /// else practice) is hidden from the viewer, as if it did not exist:
+    /// never from admins or its author; a contest's when the viewer may
+    /// not see its board ([`Object::Board`]); a practice one while its
+    /// problem is closed to practice ([`hidden`]: a contest that holds it
+    /// has not ended).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn hidden(
+        &mut self,
+        contest: Option<i64>,
+        author: Option<i64>,
+        problem: &str,
+    ) -> Result<bool, store::Error> {
+        let me = match self.viewer {
+            Viewer::Admin => return Ok(false),
+            Viewer::Team(id) => Some(id),
+            Viewer::Public => None,
+        };
+        if me.is_some() && author == me {
+            return Ok(false);
+        }
+        let Some(id) = contest else {
+            if self.closed.is_none() {
+                self.closed = Some(hidden_all(self.store).await?);
+            }
+            return Ok(self
+                .closed
+                .as_ref()
+                .is_some_and(|c| c.iter().any(|p| p == problem)));
+        };
+        let (store, now) = (self.store, self.now);
+        let mut takes_part = self.takes_part.get(&id).copied();
+        let Some(c) = self.contest(id).await? else {
+            return Ok(false);
+        };
+        let who = match me {
+            Some(me) => {
+                let part = match takes_part {
+                    Some(part) => part,
+                    None => store.takes_part(c, me).await?,
+                };
+                takes_part = Some(part);
+                if part {
+                    Who::Participant(me)
+                } else {
+                    Who::Other
+                }
+            }
+            None => Who::Other,
+        };
+        let hidden = !super::policy::may(c, who, Object::Board, now);
+        if let Some(part) = takes_part {
+            self.takes_part.insert(id, part);
+        }
+        Ok(hidden)
+    }
+
+    /// Whether `sub` is [`Seals::hidden`].
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn hides(&mut self, sub: &Submission) -> Result<bool, store::Error> {
+        self.hidden(sub.contest_id, sub.user_id, &sub.problem).await
     }
 
     /// Whether the result of a submission by `author` made at
@@ -194,21 +277,12 @@ impl<'s> Seals<'s> {
         let Some(id) = contest else {
             return Ok(false);
         };
-        if !self.contests.contains_key(&id) {
-            let c = self.store.contest_by_id(id).await?;
-            self.contests.insert(id, c);
-        }
         // A time that does not read is taken as late as can be: hidden
         // while anything is.
         let at = crate::contest::time::parse_time(submitted_at).unwrap_or(i64::MAX);
-        let contest = self.contests.get(&id).and_then(Option::as_ref);
-        Ok(super::policy::sealed(
-            self.viewer,
-            author,
-            contest,
-            at,
-            self.now,
-        ))
+        let (viewer, now) = (self.viewer, self.now);
+        let contest = self.contest(id).await?;
+        Ok(super::policy::sealed(viewer, author, contest, at, now))
     }
 
     /// Whether `sub`'s result is sealed.
@@ -225,10 +299,11 @@ impl<'s> Seals<'s> {
 /// verdict filter leaves sealed submissions out).
 const MAX_READS: usize = 100;
 
-/// A page of the submission list as `viewer` may see it: a sealed
-/// submission shows as [`super::policy::FROZEN`] with no result; with a
-/// verdict filter it is left out (whether it matches is its result), and
-/// the list reads on until the page is full.
+/// A page of the submission list as `viewer` may see it: a hidden
+/// submission ([`Seals::hidden`]) is left out; a sealed one shows as
+/// [`super::policy::FROZEN`] with no result, and with a verdict filter it
+/// is left out (whether it matches is its result); the list reads on until
+/// the page is full.
 ///
 /// # Errors
 /// Database failures.
@@ -238,10 +313,6 @@ pub async fn list(
     filter: &ListFilter<'_>,
 ) -> Result<Vec<Summary>, store::Error> {
     let mut seals = Seals::new(store, viewer);
-    let closed = match viewer {
-        Viewer::Admin => Vec::new(),
-        _ => hidden_all(store).await?,
-    };
     let mut out = Vec::new();
     let mut page = filter.clone();
     for _ in 0..MAX_READS {
@@ -249,7 +320,10 @@ pub async fn list(
         let full = rows.len() == page.limit as usize;
         page.before = rows.last().map(|r| r.id);
         for mut row in rows {
-            if row.contest_id.is_none() && closed.contains(&row.problem) {
+            if seals
+                .hidden(row.contest_id, row.user_id, &row.problem)
+                .await?
+            {
                 continue;
             }
             if seals
@@ -270,7 +344,7 @@ pub async fn list(
                 return Ok(out);
             }
         }
-        if !full || (filter.verdict.is_none() && closed.is_empty()) {
+        if !full {
             break;
         }
     }

@@ -3,7 +3,9 @@
 //! every failure past the limit; argon2 (19 MiB a hash) runs on a pool as
 //! large as the configured number of hashers, and a request that finds it
 //! full waits briefly and is then told to come back, so a crowd of
-//! sign-ins costs bounded memory.
+//! sign-ins costs bounded memory. One address (an IPv6 /64) holds at most
+//! half the pool, its further requests waiting in a line of their own, so
+//! a flood from one place cannot keep everyone else from signing in.
 //!
 //! The throttle lives in this process's memory, bounded in entries: a
 //! restart forgets it, which costs an attacker a restart per round.
@@ -214,7 +216,7 @@ pub async fn check(
         Some((user, hash)) => (Some(user), hash),
         None => (None, dummy_hash().to_string()),
     };
-    let Ok(ok) = state.passwords.verify(password, hash).await else {
+    let Ok(ok) = state.passwords.verify(password, hash, address).await else {
         return Ok(Checked::Busy);
     };
     // Guesses sent at once all passed the check above; a lock that other
@@ -240,10 +242,15 @@ fn dummy_hash() -> &'static str {
     HASH.get_or_init(|| auth::hash_password(&auth::new_token().token).unwrap_or_default())
 }
 
-/// argon2 on a bounded number of blocking threads.
+/// argon2 on a bounded number of blocking threads, shared fairly among
+/// the addresses asking.
 #[derive(Debug)]
 pub struct Passwords {
     permits: Arc<Semaphore>,
+    /// The most hashers one address holds at once.
+    share: usize,
+    /// Each address's own line to the pool, while it has requests in it.
+    lines: Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
     wait: Duration,
     /// Hashes running now and at most, shared with the blocking tasks.
     running: Arc<AtomicUsize>,
@@ -253,11 +260,14 @@ pub struct Passwords {
 }
 
 impl Passwords {
-    /// A pool of `size` hashers (at least one); a request waits up to
-    /// `wait` for one.
+    /// A pool of `size` hashers (at least one), at most half of them (at
+    /// least one) for one address; a request waits up to `wait` for one.
     pub fn new(size: usize, wait: Duration) -> Passwords {
+        let size = size.max(1);
         Passwords {
-            permits: Arc::new(Semaphore::new(size.max(1))),
+            permits: Arc::new(Semaphore::new(size)),
+            share: size.div_ceil(2),
+            lines: Mutex::default(),
             wait,
             running: Arc::default(),
             peak: Arc::default(),
@@ -265,13 +275,19 @@ impl Passwords {
         }
     }
 
-    /// Whether `password` matches `hash` (false if the check itself failed).
+    /// Whether `password` matches `hash` (false if the check itself
+    /// failed), for a request from `from`.
     ///
     /// # Errors
     /// [`Busy`] when no hasher was free within the wait.
-    pub async fn verify(&self, password: String, hash: String) -> Result<bool, Busy> {
+    pub async fn verify(
+        &self,
+        password: String,
+        hash: String,
+        from: Option<IpAddr>,
+    ) -> Result<bool, Busy> {
         let verified = self.verified.clone();
-        self.run(move || {
+        self.run(from, move || {
             verified.fetch_add(1, Ordering::SeqCst);
             auth::verify_password(&password, &hash)
         })
@@ -285,7 +301,9 @@ impl Passwords {
     /// [`Busy`] when no hasher was free within the wait; the inner error
     /// when argon2 failed.
     pub async fn hash(&self, password: String) -> Result<Result<String, auth::Error>, Busy> {
-        let out = self.run(move || auth::hash_password(&password)).await?;
+        let out = self
+            .run(None, move || auth::hash_password(&password))
+            .await?;
         Ok(out.unwrap_or_else(|| Err(auth::Error::Hash("the hasher panicked".into()))))
     }
 
@@ -299,16 +317,69 @@ impl Passwords {
         self.peak.load(Ordering::SeqCst)
     }
 
-    /// Runs `work` on a blocking thread holding a permit; `None` if it
+    /// The line of requests from `address`'s network.
+    fn line(&self, address: IpAddr) -> Arc<Semaphore> {
+        let mut lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if lines.len() >= MAX_ENTRIES {
+            // Lines no request holds any more.
+            lines.retain(|_, line| Arc::strong_count(line) > 1);
+        }
+        lines
+            .entry(network(address))
+            .or_insert_with(|| Arc::new(Semaphore::new(self.share)))
+            .clone()
+    }
+
+    /// Forgets `address`'s line once no request is in it.
+    fn leave(&self, address: IpAddr, line: Arc<Semaphore>) {
+        let mut lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The map's and `line`: no one else waits or hashes.
+        if Arc::strong_count(&line) == 2 {
+            lines.remove(&network(address));
+        }
+    }
+
+    /// Runs `work` for a request from `from` on a blocking thread holding
+    /// a permit, taken after a place in `from`'s own line; `None` if it
     /// panicked (logged).
     async fn run<T: Send + 'static>(
         &self,
+        from: Option<IpAddr>,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<Option<T>, Busy> {
-        let permit = tokio::time::timeout(self.wait, self.permits.clone().acquire_owned())
+        let line = from.map(|a| (a, self.line(a)));
+        let out = self.run_in(line.as_ref().map(|(_, l)| l), work).await;
+        if let Some((address, line)) = line {
+            self.leave(address, line);
+        }
+        out
+    }
+
+    async fn run_in<T: Send + 'static>(
+        &self,
+        line: Option<&Arc<Semaphore>>,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Option<T>, Busy> {
+        let deadline = tokio::time::Instant::now() + self.wait;
+        // Semaphores here are never closed: an error is only the timeout.
+        let place = match line {
+            Some(line) => Some(
+                tokio::time::timeout_at(deadline, line.clone().acquire_owned())
+                    .await
+                    .map_err(|_| Busy)?
+                    .map_err(|_| Busy)?,
+            ),
+            None => None,
+        };
+        let permit = tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned())
             .await
             .map_err(|_| Busy)?
-            // The semaphore is never closed.
             .map_err(|_| Busy)?;
         let (running, peak) = (self.running.clone(), self.peak.clone());
         // The permit moves into the task: a request that is dropped while
@@ -319,6 +390,7 @@ impl Passwords {
             let out = work();
             running.fetch_sub(1, Ordering::SeqCst);
             drop(permit);
+            drop(place);
             out
         })
         .await;
@@ -407,12 +479,40 @@ mod tests {
         let jobs: Vec<_> = (0..6)
             .map(|_| {
                 let (pool, hash) = (pool.clone(), hash.clone());
-                tokio::spawn(async move { pool.verify("x".into(), hash).await })
+                tokio::spawn(async move { pool.verify("x".into(), hash, None).await })
             })
             .collect();
         for j in jobs {
             assert!(j.await.unwrap().unwrap());
         }
         assert!(pool.peak() <= 2, "{}", pool.peak());
+    }
+
+    #[tokio::test]
+    async fn one_address_holds_at_most_half_the_pool_and_others_pass_it() {
+        let pool = Arc::new(Passwords::new(2, Duration::from_secs(600)));
+        let hash = auth::hash_password("x").unwrap();
+        let done = Arc::new(AtomicUsize::new(0));
+        let verify = |from: &str| {
+            let (pool, hash, done) = (pool.clone(), hash.clone(), done.clone());
+            let from: IpAddr = from.parse().unwrap();
+            tokio::spawn(async move {
+                let ok = pool.verify("x".into(), hash, Some(from)).await;
+                (ok, done.fetch_add(1, Ordering::SeqCst))
+            })
+        };
+        // A flood from one /64 network ...
+        let flood: Vec<_> = (0..8).map(|i| verify(&format!("2001:db8::{i}"))).collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // ... and one sign-in from elsewhere, which takes the free half at
+        // once instead of waiting behind the flood.
+        let (ok, place) = verify("192.0.2.9").await.unwrap();
+        assert!(ok.unwrap());
+        assert!(place <= 2, "finished as number {place} of 9");
+        for f in flood {
+            assert!(f.await.unwrap().0.unwrap());
+        }
+        assert!(pool.peak() <= 2);
+        assert!(pool.lines.lock().unwrap().is_empty(), "lines are forgotten");
     }
 }

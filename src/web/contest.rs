@@ -304,14 +304,15 @@ pub async fn live(
         Some("contest") if who != policy::Who::Other => Page::Contest,
         _ => Page::Board,
     };
-    if page == Page::Board {
-        may_see_board(&state, &c, viewer.as_ref()).await?;
-    }
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
     let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
     loop {
         let changed = state.worker.changes.any.notified();
         let c = find(&state, &slug).await?;
+        // An admin may close the board while the request waits.
+        if page == Page::Board {
+            may_see_board(&state, &c, viewer.as_ref()).await?;
+        }
         let (html, seen) = live_parts(&state, &c, viewer.as_ref(), page).await?;
         let now = tokio::time::Instant::now();
         if q.seen.as_deref() != Some(seen.as_str()) || now >= deadline || state.is_stopping() {

@@ -197,10 +197,12 @@ pub async fn submission(
     PagePath(id): PagePath<String>,
 ) -> Result<Response, PageError> {
     let sub = load_submission(&state, &id).await?;
+    let mut seals = Seals::new(&state.store, viewer_of(Some(&session.user)));
+    if seals.hides(&sub).await? {
+        return Err(PageError::not_found());
+    }
+    let sealed = seals.submission(&sub).await?;
     let facts = load_facts(&state, &sub.problem).await?;
-    let sealed = Seals::new(&state.store, viewer_of(Some(&session.user)))
-        .submission(&sub)
-        .await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
     let sees_source = policy::shows(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
@@ -279,8 +281,12 @@ pub async fn live(
             .get_status(id)
             .await?
             .ok_or_else(PageError::not_found)?;
+        let mut seals = Seals::new(&state.store, viewer);
+        if seals.hides(&sub).await? {
+            return Err(PageError::not_found());
+        }
         // Sealed, it stays `frozen` with nothing shown, however it goes.
-        let sealed = Seals::new(&state.store, viewer).submission(&sub).await?;
+        let sealed = seals.submission(&sub).await?;
         let (status, shown) = match sub.report.as_ref() {
             _ if sealed => (policy::FROZEN, 0),
             Some(r) => (status_word(sub.status), r.tests.len()),

@@ -289,6 +289,88 @@ fn a_contest_not_started_names_no_problem_on_its_board_or_on_recent() {
         .contains(&link));
 }
 
+/// A submission someone may not see is not found by them, on its own
+/// page and through the API as on `/recent`: an admin's practice try at a
+/// problem of a contest not yet started, and a try in a contest whose
+/// board is closed, by anyone but its participants.
+#[test]
+fn a_submission_others_may_not_see_is_not_found_by_them() {
+    let (_ws, s) = server();
+    let url = &s.url;
+    contest(&s, "soon", now_ms() + 3_600_000);
+    let closed = contest(&s, "closed", now_ms() - 60_000);
+    s.rt.block_on(s.store.set_board_public(closed, false))
+        .expect("close");
+    let id_of = |name: &str| s.rt.block_on(s.store.user(name)).unwrap().unwrap().id;
+    let practice = judged(&s, id_of("ann"), None);
+    let in_contest = judged(&s, id_of("bob"), Some(closed));
+    let (ann, bob, cid, eve) = (
+        token(&s, "ann"),
+        token(&s, "bob"),
+        token(&s, "cid"),
+        token(&s, "eve"),
+    );
+    let api_status =
+        |id: i64, auth: &str| api("GET", &format!("{url}/api/v1/submissions/{id}"), auth, None).0;
+    let page_status = |id: i64, name: &str| {
+        let web = sign_in(url, name);
+        http("GET", &format!("{url}/submissions/{id}"), Some(&web), None).status
+    };
+    assert_eq!(api_status(practice, &eve), 404);
+    assert_eq!(api_status(practice, &bob), 404);
+    assert_eq!(page_status(practice, "eve"), 404);
+    assert_eq!(api_status(practice, &ann), 200);
+    assert_eq!(page_status(practice, "ann"), 200);
+    assert_eq!(api_status(in_contest, &eve), 404);
+    assert_eq!(page_status(in_contest, "eve"), 404);
+    let eve_web = sign_in(url, "eve");
+    let link = format!("href=\"/submissions/{in_contest}\"");
+    assert!(!http("GET", &format!("{url}/recent"), Some(&eve_web), None)
+        .body
+        .contains(&link));
+    assert!(!http("GET", &format!("{url}/recent"), None, None)
+        .body
+        .contains(&link));
+    // Its author, the other participant and admins see it.
+    assert_eq!(api_status(in_contest, &bob), 200);
+    assert_eq!(api_status(in_contest, &cid), 200);
+    assert_eq!(page_status(in_contest, "cid"), 200);
+    assert_eq!(api_status(in_contest, &ann), 200);
+}
+
+/// The board's live part, held open by a visitor, answers 403 once an
+/// admin closes the board, instead of more of the board.
+#[test]
+fn a_held_live_poll_ends_when_the_board_is_closed() {
+    let (_ws, s) = server();
+    let url = s.url.clone();
+    let cup = contest(&s, "cup", now_ms() - 60_000);
+    let eve_web = sign_in(&url, "eve");
+    let live = format!("{url}/contests/cup/live?page=board");
+    let first = http("GET", &live, Some(&eve_web), None);
+    assert_eq!(first.status, 200);
+    let seen = first
+        .body
+        .split("data-seen=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("data-seen")
+        .to_string();
+    let held = std::thread::spawn(move || {
+        http(
+            "GET",
+            &format!("{live}&wait=30&seen={seen}"),
+            Some(&eve_web),
+            None,
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    s.rt.block_on(s.store.set_board_public(cup, false))
+        .expect("close");
+    let reply = held.join().expect("the held request");
+    assert_eq!(reply.status, 403, "{}", reply.body);
+}
+
 #[test]
 fn a_number_names_a_contest_by_its_id_never_by_a_slug() {
     let (_ws, s) = server();

@@ -189,6 +189,22 @@ fn a_feed_ends_when_its_credentials_stop_being_valid() {
     }
 }
 
+/// A feed open to the public ends once an admin closes the board under
+/// it.
+#[test]
+fn a_public_feed_ends_when_the_board_is_closed() {
+    let (_ws, s, _, cup) = cup("");
+    let url = format!("{}/api/contests/cup/event-feed", s.url);
+    let mut feed = Feed::open(&url, None).expect("open");
+    feed.until(|e| e.0 == "state").expect("the state");
+    s.rt.block_on(s.store.set_board_public(cup, false))
+        .expect("close");
+    assert!(
+        feed.until(|_| false).is_none(),
+        "the public's feed went on after the board was closed"
+    );
+}
+
 /// Feeds past the cap of one address are refused (429) while those open
 /// stay open, and `/api/v1/health` still answers.
 #[test]

@@ -27,6 +27,7 @@ use super::auth::Credential;
 use super::objects;
 use super::{find, ApiError, Role};
 use crate::contest::Contest;
+use crate::site::policy::{Object, Who};
 use crate::site::state::{FeedSlot, Rendered};
 use crate::site::AppState;
 use crate::store::{Event, Reader};
@@ -206,6 +207,22 @@ impl Feed {
         Ok(out)
     }
 
+    /// Whether the contest's board is still open to this feed's reader, as
+    /// the database says now: an admin may close it, or drop a team, while
+    /// the feed is open.
+    async fn still_open(&mut self) -> Result<bool, crate::store::Error> {
+        let Some(c) = self.state.store.contest_by_id(self.contest.id).await? else {
+            return Ok(false);
+        };
+        let who = match self.role {
+            Role::Team(id) if !self.state.store.takes_part(&c, id).await? => Who::Other,
+            _ => self.role.who(),
+        };
+        let open = crate::site::contests::may(&c, who, Object::Board);
+        self.contest = c;
+        Ok(open)
+    }
+
     /// The next events from the database, rendered for this feed alone.
     async fn read_own(&self) -> Result<Vec<Rendered>, ApiError> {
         let events = self
@@ -341,7 +358,7 @@ async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
         }
         if f.checked.elapsed() >= POLL {
             f.checked = tokio::time::Instant::now();
-            if !f.credential.valid(&f.state).await.ok()? {
+            if !f.credential.valid(&f.state).await.ok()? || !f.still_open().await.ok()? {
                 return None;
             }
         }
