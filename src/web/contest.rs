@@ -295,6 +295,7 @@ pub async fn live(
     Viewer(viewer): Viewer,
     PagePath(slug): PagePath<String>,
     PageQuery(q): PageQuery<LiveQuery>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, PageError> {
     let c = find(&state, &slug).await?;
     // The contest page's part is its participants' and the admins'; any
@@ -306,8 +307,16 @@ pub async fn live(
     };
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
     let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
+    let mut first = true;
     loop {
         let changed = state.worker.changes.any.notified();
+        // Signed out or disabled meanwhile: the wait ends.
+        if !std::mem::take(&mut first)
+            && viewer.is_some()
+            && super::session::current(&state, &headers).await?.is_none()
+        {
+            return Err(PageError::SignIn(format!("/contests/{slug}")));
+        }
         let c = find(&state, &slug).await?;
         // An admin may close the board while the request waits.
         if page == Page::Board {

@@ -80,13 +80,24 @@ impl FromRequestParts<AppState> for Viewer {
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
-        let Some(secret) = cookie(&parts.headers, SESSION_COOKIE) else {
-            return Ok(Viewer(None));
-        };
-        Ok(Viewer(
-            state.store.session(&auth::token_hash(&secret)).await?,
-        ))
+        Ok(Viewer(current(state, &parts.headers).await?))
     }
+}
+
+/// The session `headers` carry, as the database says now: `None` without
+/// a session cookie, or once the session ended or its account was
+/// disabled. A request held open (a live part) asks again as it waits.
+///
+/// # Errors
+/// Database failures.
+pub async fn current(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<WebSession>, PageError> {
+    let Some(secret) = cookie(headers, SESSION_COOKIE) else {
+        return Ok(None);
+    };
+    Ok(state.store.session(&auth::token_hash(&secret)).await?)
 }
 
 /// A signed-in visitor; anyone else is sent to sign in, and back here after.

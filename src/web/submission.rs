@@ -269,6 +269,7 @@ pub async fn live(
     Signed(session): Signed,
     PagePath(id): PagePath<String>,
     PageQuery(q): PageQuery<LiveQuery>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, PageError> {
     let id = parse_id(&id)?;
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
@@ -300,6 +301,10 @@ pub async fn live(
         tokio::select! {
             _ = tokio::time::sleep_until(recheck) => {}
             _ = changes.changed() => {}
+        }
+        // Signed out or disabled meanwhile: the wait ends.
+        if super::session::current(&state, &headers).await?.is_none() {
+            return Err(PageError::SignIn(format!("/submissions/{id}")));
         }
     };
     let facts = load_facts(&state, &sub.problem).await?;

@@ -371,6 +371,52 @@ fn a_held_live_poll_ends_when_the_board_is_closed() {
     assert_eq!(reply.status, 403, "{}", reply.body);
 }
 
+/// The pages' live parts, held open by a signed-in account, end once the
+/// account is disabled: the submission's results and the contest page.
+#[test]
+fn a_held_page_poll_ends_when_its_account_is_disabled() {
+    let (_ws, s) = server();
+    let url = s.url.clone();
+    contest(&s, "cup", now_ms() - 60_000);
+    let bob_id = s.rt.block_on(s.store.user("bob")).unwrap().unwrap().id;
+    // Queued, never judged: its results part waits for a change.
+    let new = NewSubmission {
+        problem: "nim",
+        language: "c",
+        source: b"int main(){}",
+        user_id: Some(bob_id),
+    };
+    let id =
+        s.rt.block_on(s.store.insert_submission(new))
+            .expect("queue");
+    let bob_web = sign_in(&url, "bob");
+    let contest_live = format!("{url}/contests/cup/live?page=contest");
+    let first = http("GET", &contest_live, Some(&bob_web), None);
+    assert_eq!(first.status, 200);
+    let seen = first
+        .body
+        .split("data-seen=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("data-seen")
+        .to_string();
+    let held = [
+        format!("{url}/submissions/{id}/live?wait=30&status=queued&seen=0"),
+        format!("{contest_live}&wait=30&seen={seen}"),
+    ]
+    .map(|at| {
+        let web = bob_web.clone();
+        std::thread::spawn(move || http("GET", &at, Some(&web), None))
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    s.rt.block_on(s.store.set_disabled("bob", true))
+        .expect("disable");
+    for h in held {
+        let reply = h.join().expect("the held request");
+        assert_ne!(reply.status, 200, "{}", reply.body);
+    }
+}
+
 #[test]
 fn a_number_names_a_contest_by_its_id_never_by_a_slug() {
     let (_ws, s) = server();
