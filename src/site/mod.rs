@@ -13,6 +13,7 @@ pub mod boards;
 pub mod contests;
 pub mod intake;
 pub mod policy;
+pub mod practice;
 pub mod signin;
 pub mod speeds;
 pub mod state;
