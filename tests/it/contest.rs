@@ -351,6 +351,28 @@ fn the_command_line_creates_lists_shows_and_freezes_contests() {
         "2h",
     ])
     .assert_usage_error("freeze must be shorter");
+    // An impossible date is refused with the reason, not moved to March.
+    for (start, why) in [
+        ("2030-02-31T10:00", "`1..=28`"),
+        ("2029-02-29T10:00", "`1..=28`"),
+        ("2030-04-31T10:00", "`1..=30`"),
+        ("2030-13-01T10:00", "month"),
+        ("2030-03-01", "write the date and the time"),
+    ] {
+        let refused = ws.grundy(&[
+            "contest",
+            "create",
+            "x",
+            "--start",
+            start,
+            "--duration",
+            "1h",
+            "--problems",
+            "nim",
+        ]);
+        refused.assert_usage_error(&format!("start \"{start}\" is not a time"));
+        assert!(refused.stderr.contains(why), "{start}: {}", refused.stderr);
+    }
     ws.grundy(&["contest", "freeze", "nope"])
         .assert_usage_error("no contest \"nope\"");
     assert_eq!(ws.grundy(&["contest", "freeze", "spring"]).code, 0);
