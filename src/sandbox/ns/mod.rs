@@ -30,7 +30,8 @@
 //! * `pool.rs`: the box pool (take, refill, discard).
 //! * `boxed.rs`: preparing one box (channels, clone, id maps, cgroup) and
 //!   owning it ([`boxed::Boxed`]: dropping it kills and reaps).
-//! * `plan.rs`: the mount plan, the base every box shares and a run's own.
+//! * `plan/`: the mount plan: what both plans are made of (`mod.rs`), the
+//!   base every box shares (`base.rs`) and a run's own (`run.rs`).
 //! * `region.rs`: the memory shared with every box's init, a slot a box.
 //! * `job.rs`: the run's description laid out as C data in a box's slot.
 //! * `wire.rs`: every message between judge, init and program (the setup
