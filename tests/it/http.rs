@@ -77,6 +77,16 @@ pub fn open(
         request = request.header(*name, *value);
     }
     let (content_type, bytes) = match body {
+        // A GET (or DELETE) with nothing to send has no body at all.
+        Body::Empty if !matches!(method, "POST" | "PUT" | "PATCH") => {
+            let request = request
+                .body(())
+                .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+            return agent
+                .run(request)
+                .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+        }
+        // A POST with nothing to send says so: `Content-Length: 0`.
         Body::Empty => (None, Vec::new()),
         Body::Json(v) => (Some("application/json"), v.to_string().into_bytes()),
         Body::Form(pairs) => (
