@@ -208,15 +208,17 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
     }
     // Worker A (to be killed) names its database sessions, so that its end
     // can be seen in the database too.
-    let a_config = config_with(&config, &d_data.path().join("killed.toml"), |t| {
-        let named = t.replace(
-            &format!("\"{db_url}\""),
-            &format!("\"{db_url}&application_name={KILLED}\""),
-        );
-        assert_ne!(named, t, "the database URL in the configuration");
-        named
-    });
-    let (a, b, c) = (spawn(&a_config), spawn(&config), spawn(&c_config));
+    let sep = if db_url.contains('?') { '&' } else { '?' };
+    let a = grundy(&config, &["worker", "--workers", "1"])
+        .env(
+            "GRUNDY_DATABASE_URL",
+            format!("{db_url}{sep}application_name={KILLED}"),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (b, c) = (spawn(&config), spawn(&c_config));
     let names: Vec<String> = [&a, &b, &c].iter().map(|w| worker_name(w)).collect();
     let names = [names[0].clone(), names[1].clone(), names[2].clone(), d_name];
     let a_pid = a.id();
