@@ -27,9 +27,9 @@ pub(in crate::sandbox::ns) struct Base {
     /// Paths inside the box that `ops` provide.
     pub(in crate::sandbox::ns) paths: Vec<PathBuf>,
     /// Mount options of a run's working directory when the judge gives it
-    /// none ([`WORK`]): a tmpfs as small as `/tmp`.
+    /// none ([`super::WORK`]): a tmpfs as small as `/tmp`.
     pub(in crate::sandbox::ns) work: CString,
-    /// Mount options of `/tmp`. A kept box mounts `/tmp` and [`WORK`]
+    /// Mount options of `/tmp`. A kept box mounts `/tmp` and [`super::WORK`]
     /// afresh between runs.
     pub(in crate::sandbox::ns) tmp: CString,
 }
