@@ -151,12 +151,12 @@ fn cpu_of(prefixes: &[&str]) -> Duration {
 /// Reads an event feed until the server closes it; the events read.
 fn follow(url: String, auth: Option<String>) -> usize {
     use std::io::BufRead;
-    let mut req = ureq::AgentBuilder::new().build().get(&url);
+    let mut req = ureq::Agent::new_with_defaults().get(&url);
     if let Some(a) = &auth {
-        req = req.set("Authorization", a);
+        req = req.header("Authorization", a);
     }
     let reply = req.call().unwrap_or_else(|e| panic!("GET {url}: {e}"));
-    std::io::BufReader::new(reply.into_reader())
+    std::io::BufReader::new(reply.into_body().into_reader())
         .lines()
         .map_while(Result::ok)
         .filter(|l| !l.is_empty())
@@ -191,20 +191,22 @@ impl Samples {
 
 /// Polls `url` until `done`, timing each answer (which must be a 200).
 fn poll(url: String, auth: Option<String>, done: Arc<AtomicBool>) -> Samples {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
-        .build();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
     let mut samples = Samples::default();
     while !done.load(Ordering::Relaxed) {
         let started = Instant::now();
         let mut req = agent.get(&url);
         if let Some(a) = &auth {
-            req = req.set("Authorization", a);
+            req = req.header("Authorization", a);
         }
         let body = req
             .call()
             .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-            .into_string()
+            .into_body()
+            .read_to_string()
             .expect("body");
         samples.0.push(started.elapsed());
         assert!(!body.is_empty());
@@ -427,10 +429,11 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
     let now = grundy::site::contests::now_ms();
     let expected = scoreboard(&contest, &teams, &attempts, Viewer::Admin, now);
     let shown: Value = ureq::get(&format!("{base}/api/contests/load/scoreboard"))
-        .set("Authorization", &admin)
+        .header("Authorization", &admin)
         .call()
         .expect("scoreboard")
-        .into_json()
+        .into_body()
+        .read_json()
         .expect("json");
     let rows = shown["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), expected.rows.len(), "rows on the board");

@@ -95,18 +95,20 @@ fn start_server(config_path: &Path, workers: usize) -> Running {
 }
 
 fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(120))
+    ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(120)))
         .build()
+        .into()
 }
 
 fn submit(s: &Running, agent: &ureq::Agent) -> i64 {
     let reply: serde_json::Value = agent
         .post(&format!("{}/submissions", s.url))
-        .set("Authorization", &format!("Bearer {}", s.token))
+        .header("Authorization", &format!("Bearer {}", s.token))
         .send_json(json!({"problem": "nim", "language": "c", "source": ACCEPTED}))
         .expect("submit")
-        .into_json()
+        .into_body()
+        .read_json()
         .expect("json");
     reply["id"].as_i64().expect("id")
 }
@@ -116,10 +118,11 @@ fn wait_done(s: &Running, agent: &ureq::Agent, id: i64) -> String {
     for _ in 0..100 {
         let v: serde_json::Value = agent
             .get(&format!("{}/submissions/{id}?wait=30", s.url))
-            .set("Authorization", &format!("Bearer {}", s.token))
+            .header("Authorization", &format!("Bearer {}", s.token))
             .call()
             .expect("status")
-            .into_json()
+            .into_body()
+            .read_json()
             .expect("json");
         if v["status"] == "done" {
             return v["verdict"].as_str().unwrap_or("?").to_string();
@@ -140,10 +143,11 @@ fn reads_per_second(s: &Running, path: &str) -> f64 {
                 while !stop.load(Ordering::Relaxed) {
                     agent
                         .get(&url)
-                        .set("Authorization", &format!("Bearer {}", s.token))
+                        .header("Authorization", &format!("Bearer {}", s.token))
                         .call()
                         .expect("read")
-                        .into_string()
+                        .into_body()
+                        .read_to_string()
                         .expect("body");
                     count.fetch_add(1, Ordering::Relaxed);
                 }

@@ -17,7 +17,8 @@
 //! * [`judge`]: the pipeline compile → run → check → aggregate.
 //! * [`contest`]: contests and their scoreboard, a pure function of
 //!   the stored tries.
-//! * [`store`]: SQLite through sqlx; the submissions queue.
+//! * [`store`]: SQLite or PostgreSQL through sqlx, one interface; the
+//!   submissions queue.
 //! * [`verify`]: the problem setter's proof that a package is right.
 //! * [`export`]: writes a package in another judge's format (Kattis).
 //! * [`import`]: turns a Kattis package into a native problem.

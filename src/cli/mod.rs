@@ -7,6 +7,7 @@ mod doctor;
 mod export;
 mod gen;
 mod import;
+mod init;
 mod languages;
 mod problems;
 mod remote;
@@ -88,6 +89,14 @@ pub enum Command {
     Login {
         /// The server's URL, e.g. `http://judge.example:8080`.
         url: String,
+    },
+    /// Set up a problem set where the configuration looks for one (for an
+    /// installed grundy: under ~/.local/share/grundy), copied from DIR or
+    /// from the one grundy was built with.
+    Init {
+        /// A problems folder to copy (default: the one grundy was built with).
+        #[arg(long, value_name = "DIR")]
+        from: Option<std::path::PathBuf>,
     },
     /// List the problems with their titles and limits.
     Problems {
@@ -309,13 +318,18 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             token,
         } => remote::Remote::new(&url, token).and_then(|r| remote::status(&r, id, json)),
         Command::Login { .. } => unreachable!("handled before loading the configuration"),
-        Command::Problems { json } => problems::list(&ctx, json),
+        Command::Init { from } => init::run(&ctx, from.as_deref()),
+        Command::Problems { json } => {
+            init::need_problem_set(&ctx).and_then(|()| problems::list(&ctx, json))
+        }
         Command::Show {
             problem,
             tests: false,
             ..
-        } => problems::show(&ctx, &problem),
-        Command::Show { problem, json, .. } => problems::show_tests(&ctx, &problem, json),
+        } => init::need_problem_set(&ctx).and_then(|()| problems::show(&ctx, &problem)),
+        Command::Show { problem, json, .. } => {
+            init::need_problem_set(&ctx).and_then(|()| problems::show_tests(&ctx, &problem, json))
+        }
         Command::Gen {
             problems,
             all,

@@ -130,7 +130,7 @@ impl Remote {
         let r = self
             .agent
             .get(&self.url(path))
-            .set("Authorization", &format!("Bearer {}", self.token))
+            .header("Authorization", &format!("Bearer {}", self.token))
             .call();
         self.reply(r)
     }
@@ -139,34 +139,40 @@ impl Remote {
         let r = self
             .agent
             .post(&self.url(path))
-            .set("Authorization", &format!("Bearer {}", self.token))
+            .header("Authorization", &format!("Bearer {}", self.token))
             .send_json(body);
         self.reply(r)
     }
 
-    fn reply(&self, r: Result<ureq::Response, ureq::Error>) -> anyhow::Result<Value> {
-        match r {
-            Ok(resp) => resp
-                .into_json()
-                .with_context(|| format!("reading the reply of {}", self.base)),
-            Err(ureq::Error::Status(code, resp)) => {
-                let body: Value = resp.into_json().unwrap_or(Value::Null);
-                let message = body["error"]["message"]
-                    .as_str()
-                    .unwrap_or("no message")
-                    .to_string();
-                bail!("{}: {code} {message}", self.base)
-            }
-            Err(e) => Err(anyhow::Error::new(e).context(format!("connecting to {}", self.base))),
+    /// The reply's JSON, or one line naming the server, the status and the
+    /// API's message.
+    fn reply(
+        &self,
+        r: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    ) -> anyhow::Result<Value> {
+        let mut resp =
+            r.map_err(|e| anyhow::Error::new(e).context(format!("connecting to {}", self.base)))?;
+        let code = resp.status().as_u16();
+        let body = resp.body_mut().read_json::<Value>();
+        if resp.status().is_success() {
+            return body.with_context(|| format!("reading the reply of {}", self.base));
         }
+        let body = body.unwrap_or(Value::Null);
+        let message = body["error"]["message"].as_str().unwrap_or("no message");
+        bail!("{}: {code} {message}", self.base)
     }
 }
 
+/// The client: errors as statuses are read as replies (the API's error
+/// object says what is wrong), a long poll given room to finish.
 fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout_connect(Duration::from_secs(10))
-        .timeout_read(Duration::from_secs(POLL_SECONDS + 30))
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_connect(Some(Duration::from_secs(10)))
+        .timeout_recv_body(Some(Duration::from_secs(POLL_SECONDS + 30)))
+        .timeout_recv_response(Some(Duration::from_secs(POLL_SECONDS + 30)))
         .build()
+        .into()
 }
 
 /// Where a submission goes: a problem, in a contest or not.

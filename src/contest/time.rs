@@ -2,38 +2,6 @@
 //! ISO 8601 text the store, the command line and the CLICS API use, and
 //! lengths of time as people type them (`5h`, `90m`, `1:30:00`).
 
-/// Days from 1970-01-01 to the civil date `y-m-d` (proleptic Gregorian).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date of `days` after 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (
-        if m <= 2 {
-            yoe + era * 400 + 1
-        } else {
-            yoe + era * 400
-        },
-        m,
-        d,
-    )
-}
-
 fn digits(s: &str) -> Option<i64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -42,67 +10,60 @@ fn digits(s: &str) -> Option<i64> {
 }
 
 /// Parses `YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|±HH[:MM]]` (no zone: UTC) to
-/// Unix milliseconds.
+/// Unix milliseconds, or `None`: for text grundy wrote itself (the store's
+/// times), where the reason does not matter.
 pub fn parse_time(text: &str) -> Option<i64> {
-    let text = text.trim();
-    let (date, rest) = text.split_at_checked(10)?;
-    let mut parts = date.split('-');
-    let (y, m, d) = (
-        digits(parts.next()?)?,
-        digits(parts.next()?)?,
-        digits(parts.next()?)?,
-    );
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || date.len() != 10 {
-        return None;
-    }
-    let rest = rest.strip_prefix(['T', ' '])?;
-    // The zone, where one is given.
-    let (clock, offset_min) = if let Some(clock) = rest.strip_suffix('Z') {
-        (clock, 0)
-    } else if let Some(at) = rest.rfind(['+', '-']).filter(|&at| at >= 5) {
-        let (clock, zone) = rest.split_at(at);
-        let sign = if zone.starts_with('-') { -1 } else { 1 };
-        let zone = &zone[1..];
-        let (h, mm) = match zone.split_once(':') {
-            Some((h, mm)) => (digits(h)?, digits(mm)?),
-            None if zone.len() == 4 => (digits(&zone[..2])?, digits(&zone[2..])?),
-            None => (digits(zone)?, 0),
-        };
-        (clock, sign * (h * 60 + mm))
-    } else {
-        (rest, 0)
-    };
-    let mut fields = clock.split(':');
-    let h = digits(fields.next()?)?;
-    let min = digits(fields.next()?)?;
-    let (s, ms) = match fields.next() {
-        None => (0, 0),
-        Some(sec) => match sec.split_once('.') {
-            None => (digits(sec)?, 0),
-            Some((s, frac)) => {
-                let frac3: String = frac.chars().chain("000".chars()).take(3).collect();
-                digits(frac)?;
-                (digits(s)?, digits(&frac3)?)
-            }
-        },
-    };
-    if fields.next().is_some() || h > 23 || min > 59 || s > 60 {
-        return None;
-    }
-    let days = days_from_civil(y, m, d);
-    Some(((days * 24 + h) * 60 + min - offset_min) * 60_000 + s * 1000 + ms)
+    read_time(text).ok()
 }
 
-/// `ms` as `YYYY-MM-DDTHH:MM:SS.fff+00:00` (the CLICS API's TIME).
+/// Parses a time as [`parse_time`] does, through `jiff`'s calendar (so an
+/// impossible date such as 31 February or 29 February 2023 is refused).
+///
+/// # Errors
+/// One line saying what is wrong with `text`, for the person who typed it.
+pub fn read_time(text: &str) -> Result<i64, String> {
+    let text = text.trim();
+    // A date alone is not a time; jiff would take it as midnight.
+    let Some(rest) = text
+        .get(10..)
+        .filter(|rest| rest.starts_with(['T', 't', ' ']))
+    else {
+        return Err(format!(
+            "{text:?} is not a time: write the date and the time, as YYYY-MM-DDTHH:MM"
+        ));
+    };
+    // A zone after the clock (the date's own '-' come before `rest`).
+    let zoned = rest.contains(['Z', 'z', '+', '-']);
+    let parsed = if zoned {
+        text.parse::<jiff::Timestamp>()
+    } else {
+        text.parse::<jiff::civil::DateTime>()
+            .and_then(|civil| jiff::tz::Offset::UTC.to_timestamp(civil))
+    };
+    parsed
+        .map(|t| t.as_millisecond())
+        .map_err(|e| format!("{text:?} is not a time: {e}"))
+}
+
+/// `ms` as `YYYY-MM-DDTHH:MM:SS.fff+00:00` (the CLICS API's TIME). A time
+/// past what the calendar holds (beyond the years -9999 to 9999) is shown
+/// at that end.
 pub fn format_time(ms: i64) -> String {
-    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    let (y, m, d) = civil_from_days(days);
-    let (h, rem) = (rem / 3_600_000, rem % 3_600_000);
-    let (min, rem) = (rem / 60_000, rem % 60_000);
+    let t = jiff::Timestamp::from_millisecond(ms).unwrap_or(if ms < 0 {
+        jiff::Timestamp::MIN
+    } else {
+        jiff::Timestamp::MAX
+    });
+    let civil = jiff::tz::Offset::UTC.to_datetime(t);
     format!(
-        "{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{:02}.{:03}+00:00",
-        rem / 1000,
-        rem % 1000
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}+00:00",
+        civil.year(),
+        civil.month(),
+        civil.day(),
+        civil.hour(),
+        civil.minute(),
+        civil.second(),
+        civil.millisecond()
     )
 }
 
@@ -193,6 +154,61 @@ mod tests {
         ] {
             assert_eq!(parse_time(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn impossible_dates_are_refused_with_the_reason() {
+        for (bad, why) in [
+            ("2026-02-31T10:00", "`1..=28`"),
+            ("2026-02-29T10:00Z", "`1..=28`"),
+            ("2023-02-29 00:00", "`1..=28`"),
+            ("2026-04-31T09:00+01:00", "`1..=30`"),
+            ("2026-06-31T00:00", "`1..=30`"),
+            ("2026-00-10T00:00", "month"),
+            ("2026-01-00T00:00", "day"),
+            ("2026-01-32T00:00", "day"),
+            ("2026-11-26T24:00", "hour"),
+            ("2026-11-26T10:60", "minute"),
+        ] {
+            let e = read_time(bad).expect_err(bad);
+            assert!(
+                e.starts_with(&format!("{bad:?} is not a time: ")) && e.contains(why),
+                "{bad}: {e}"
+            );
+            assert!(!e.contains('\n'), "one line: {e}");
+            assert_eq!(parse_time(bad), None, "{bad}");
+        }
+        assert_eq!(
+            read_time("2026-11-26"),
+            Err(
+                "\"2026-11-26\" is not a time: write the date and the time, as YYYY-MM-DDTHH:MM"
+                    .into()
+            )
+        );
+        // The last day of each month is still a date, leap days in leap years.
+        for good in [
+            "2024-02-29T00:00",
+            "2000-02-29T00:00",
+            "2026-04-30T23:59:59.999Z",
+        ] {
+            assert!(read_time(good).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn formatting_stays_total_at_the_calendars_ends() {
+        assert_eq!(format_time(0), "1970-01-01T00:00:00.000+00:00");
+        assert_eq!(format_time(-1), "1969-12-31T23:59:59.999+00:00");
+        assert!(
+            format_time(i64::MAX).starts_with("9999-12-"),
+            "{}",
+            format_time(i64::MAX)
+        );
+        assert!(
+            format_time(i64::MIN).starts_with("-9999-01-"),
+            "{}",
+            format_time(i64::MIN)
+        );
     }
 
     #[test]

@@ -100,13 +100,16 @@
 //!   from spec to outcome, the watch, a box that fails to come up
 //!   replaced), `pool.rs` (boxes prepared ahead: take, refill, discard),
 //!   `zygote.rs` (the one process every init is cloned from), `boxed.rs`
-//!   (preparing one box: channels, id maps, cgroup), `plan.rs` (the mount
-//!   plan), `job.rs` (the run's description in shared memory), `wire.rs`
+//!   (preparing one box: channels, id maps, cgroup), `plan/` (the mount
+//!   plan: the base every box shares, `base.rs`, and a run's own, `run.rs`),
+//!   `region.rs` (the memory shared with every box's init, a slot a box),
+//!   `job.rs` (the run's description laid out in its box's slot), `wire.rs`
 //!   (every message between judge, init and program), `child/` (clone to
 //!   execve: `init.rs`, `program.rs`, `mounts.rs`).
 //! * `throttle.rs`: [`Throttled`], the judge's one budget of runs at once,
 //!   each run pinned to a core.
-//! * `cgroup.rs`: measuring and limiting by cgroup v1 or v2.
+//! * `cgroup/`: measuring and limiting by cgroup v1 or v2: where runs'
+//!   cgroups are made (`mod.rs`), one run's cgroup (`run.rs`).
 //! * `seccomp.rs`: the system call filter.
 //! * `rlimit.rs`: the `rlimit` tier.
 //!
@@ -242,7 +245,7 @@
 //!   a hole it seeked over stays a hole.
 //!   Init stays as PID 1, so signals, orphans and `abort` behave as on a
 //!   normal system.
-//! * **Time and memory** (`cgroup.rs`). With a cgroup, CPU time is the
+//! * **Time and memory** (`cgroup/`). With a cgroup, CPU time is the
 //!   cgroup's (`cpuacct.usage` or `cpu.stat`): every thread and child,
 //!   reaped or not; peak memory is the cgroup's high-water mark
 //!   (`memory.max_usage_in_bytes` or `memory.peak`), page cache written by

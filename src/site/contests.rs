@@ -9,17 +9,13 @@ use std::sync::Arc;
 
 use super::intake::{self, Entry, Refusal};
 use super::policy::{Object, Who};
+// The clock and the problems contests close to practice belong to
+// `practice` (which `intake` uses too); the edges reach them from here.
+pub use super::practice::{hidden, hidden_all, now_ms};
 use crate::contest::time::format_human;
 use crate::contest::{Board, Contest, Phase, Viewer};
 use crate::context::Context;
 use crate::store::{self, ListFilter, Store, Submission, SubmitLimits, Summary};
-
-/// Now, as Unix milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// Takes `source` in `language` by account `user_id` for the problem
 /// labelled `label` of `contest`.
@@ -103,41 +99,6 @@ pub async fn board(
         .boards
         .board(&state.store, contest, viewer, now_ms())
         .await
-}
-
-/// Whether catalog problem `slug` is closed now to a non-admin outside
-/// its contests: a contest that holds it has not ended
-/// ([`super::policy::practice_open`]; before the end its problems are
-/// reached through the contest). Every edge asks this (or
-/// [`hidden_all`]): the problem lists and pages, the API's problems,
-/// practice submissions, `/recent`.
-///
-/// # Errors
-/// Database failures.
-pub async fn hidden(store: &Store, slug: &str) -> Result<bool, store::Error> {
-    let all = store.contests().await?;
-    let holders = all
-        .iter()
-        .filter(|c| c.problems.iter().any(|p| p.slug == slug));
-    Ok(!super::policy::practice_open(holders, now_ms()))
-}
-
-/// Every catalog problem [`hidden`] now.
-///
-/// # Errors
-/// Database failures.
-pub async fn hidden_all(store: &Store) -> Result<Vec<String>, store::Error> {
-    let now = now_ms();
-    let mut out: Vec<String> = store
-        .contests()
-        .await?
-        .iter()
-        .filter(|c| !super::policy::practice_open([*c], now))
-        .flat_map(|c| c.problems.iter().map(|p| p.slug.clone()))
-        .collect();
-    out.sort();
-    out.dedup();
-    Ok(out)
 }
 
 /// Who account `user` (`None`: no account) is to `contest`.
@@ -403,7 +364,7 @@ pub fn check_settings(
     settings: &Settings,
     now: i64,
 ) -> Result<store::NewContest, String> {
-    use crate::contest::time::{parse_length, parse_time};
+    use crate::contest::time::{parse_length, read_time};
     let slug = settings.slug.trim().to_string();
     if !crate::contest::valid_slug(&slug) {
         return Err(format!(
@@ -411,14 +372,16 @@ pub fn check_settings(
         ));
     }
     let start = settings.start.trim();
+    let how = "use e.g. 2026-12-01T10:00 (UTC), now, or +10m";
     let start_ms = match start {
-        "now" => Some(now),
+        "now" => now,
         _ => match start.strip_prefix('+') {
-            Some(after) => parse_length(after).map(|s| now + s * 1000),
-            None => parse_time(start),
+            Some(after) => parse_length(after)
+                .map(|s| now + s * 1000)
+                .ok_or_else(|| format!("start {start:?}: {how}"))?,
+            None => read_time(start).map_err(|e| format!("start {e}; {how}"))?,
         },
-    }
-    .ok_or_else(|| format!("start {start:?}: use e.g. 2026-12-01T10:00 (UTC), now, or +10m"))?;
+    };
     let duration_s = parse_length(&settings.duration)
         .filter(|&s| s > 0)
         .ok_or_else(|| format!("duration {:?}: use e.g. 5h, 90m, 2:30", settings.duration))?;

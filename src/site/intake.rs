@@ -116,7 +116,7 @@ pub async fn submit(
 
 /// [`submit`], for practice (`contest` `None`: a problem a contest not yet
 /// started holds is unknown) or in a contest whose rules were checked
-/// ([`super::contests::submit`]).
+/// (`site::contests::submit`).
 pub(super) async fn take(
     ctx: &Arc<Context>,
     store: &Store,
@@ -125,7 +125,7 @@ pub(super) async fn take(
     contest: Option<&crate::contest::Contest>,
 ) -> Result<i64, Refusal> {
     if contest.is_none() {
-        match super::contests::hidden(store, &entry.problem).await {
+        match super::practice::hidden(store, &entry.problem).await {
             Ok(false) => {}
             Ok(true) => return Err(Refusal::UnknownProblem(entry.problem)),
             Err(e) => return Err(internal::<store::Error>(&e)),
@@ -193,7 +193,7 @@ pub(super) async fn take(
 /// Whether a try refused by the database's clock was early rather than
 /// late (the window is checked by that clock; this only picks the words).
 fn store_clock_before_start(c: &crate::contest::Contest) -> bool {
-    super::contests::now_ms() < c.start_ms
+    super::practice::now_ms() < c.start_ms
 }
 
 /// Makes sure `problem`'s test data is built, off the request's path: a

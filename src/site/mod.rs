@@ -1,7 +1,8 @@
 //! The hosted judge's core, shared by its two edges: the API (`server`)
 //! and the pages (`web`), which know this module and not each other. It
 //! holds what both must decide the same way: how a submission is taken
-//! ([`intake`]), who sees what of it ([`policy`]), and how sign-ins are
+//! ([`intake`]), who sees what of it ([`policy`]), what practice may reach
+//! while contests hold problems ([`practice`]), and how sign-ins are
 //! throttled and passwords hashed on a bounded pool ([`signin`]), what
 //! admins are shown of the workers' speeds ([`speeds`]), and the state
 //! they all run on ([`AppState`]).
@@ -13,6 +14,7 @@ pub mod boards;
 pub mod contests;
 pub mod intake;
 pub mod policy;
+pub mod practice;
 pub mod signin;
 pub mod speeds;
 pub mod state;

@@ -3,6 +3,7 @@
 //! SQLite or PostgreSQL (see "One method, two databases" in [`super`]).
 //! Times are Unix milliseconds.
 
+use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql};
 use super::record::{
     append_events, db_now, locked_contest, settings_events, team_event, teams_in, Audience,
@@ -11,7 +12,7 @@ use super::record::{
 use super::{Error, Store};
 use crate::contest::clics;
 use crate::contest::time::parse_time;
-use crate::contest::{Attempt, Contest, ContestProblem, Judged, Scoring, Team};
+use crate::contest::{Attempt, Contest, Judged, Scoring, Team};
 use crate::verdict::Verdict;
 
 /// A contest to create (or the new settings of one not yet started).
@@ -44,62 +45,6 @@ pub struct ContestSubmission {
     pub time_ms: Option<i64>,
     pub finished_at: Option<String>,
 }
-
-/// A contest's row, without its problems.
-#[derive(sqlx::FromRow)]
-pub(super) struct ContestRow {
-    id: i64,
-    slug: String,
-    name: String,
-    start_ms: i64,
-    duration_s: i64,
-    freeze_s: i64,
-    penalty_min: i64,
-    scoring: String,
-    open_to_all: bool,
-    board_public: bool,
-    frozen_ms: Option<i64>,
-    thawed_ms: Option<i64>,
-}
-
-impl ContestRow {
-    /// The contest, with its problems as (label, slug) in order.
-    pub(super) fn into_contest(self, problems: Vec<(String, String)>) -> Result<Contest, Error> {
-        Ok(Contest {
-            id: self.id,
-            scoring: self
-                .scoring
-                .parse()
-                .map_err(|_| Error::BadContest(self.slug.clone(), self.scoring.clone()))?,
-            slug: self.slug,
-            name: self.name,
-            start_ms: self.start_ms,
-            duration_s: self.duration_s,
-            freeze_s: self.freeze_s,
-            penalty_min: self.penalty_min,
-            open_to_all: self.open_to_all,
-            board_public: self.board_public,
-            frozen_ms: self.frozen_ms,
-            thawed_ms: self.thawed_ms,
-            problems: problems
-                .into_iter()
-                .map(|(label, slug)| ContestProblem { label, slug })
-                .collect(),
-        })
-    }
-}
-
-/// The select list of a [`ContestRow`] (a macro, so that it joins
-/// statements at compile time and they stay `&'static str`).
-macro_rules! contest_columns {
-    () => {
-        "SELECT id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
-         scoring, open_to_all, board_public, frozen_ms, thawed_ms"
-    };
-}
-
-/// One contest's row by id.
-pub(super) const CONTEST_ROW: &str = concat!(contest_columns!(), " FROM contests WHERE id = ?");
 
 /// Stores `$new`'s problems and named participants for contest `$id`
 /// within transaction `$tx` (a macro: the transaction's type differs

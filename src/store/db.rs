@@ -54,6 +54,12 @@ macro_rules! on_db {
 }
 pub(crate) use on_db;
 
+/// A duration as the whole milliseconds a statement adds to or takes from
+/// `{now_ms}` (saturating far beyond any lease or freshness window).
+pub(crate) fn millis(d: std::time::Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
 /// The `{word}`s a statement may use, spelled for SQLite and PostgreSQL.
 pub const WORDS: &[(&str, &str, &str)] = &[
     // The database's clock in Unix milliseconds (one value per statement).

@@ -52,6 +52,7 @@ use crate::judge::{Report, TestReport};
 
 mod clarifications;
 mod contest_changes;
+mod contest_row;
 mod contests;
 pub(crate) mod db;
 mod finished;

@@ -134,8 +134,8 @@ macro_rules! locked_contest {
         .bind(cid)
         .execute(&mut *$tx)
         .await?;
-        let row = sqlx::query_as::<_, $crate::store::contests::ContestRow>(
-            &$crate::store::db::sql($d, $crate::store::contests::CONTEST_ROW),
+        let row = sqlx::query_as::<_, $crate::store::contest_row::ContestRow>(
+            &$crate::store::db::sql($d, $crate::store::contest_row::CONTEST_ROW),
         )
         .bind(cid)
         .fetch_optional(&mut *$tx)

@@ -19,8 +19,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use super::db::{on_db, sql};
-use super::queue::millis;
+use super::db::{millis, on_db, sql};
 use super::{Error, Store};
 use crate::judge::Calibration;
 use crate::verdict::Verdict;

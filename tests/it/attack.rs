@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use crate::helpers::{
     cookie_pair, copy_dir, csrf_of, repo, workspace_with_server, Server, Workspace, NIM_C_AC,
 };
+use crate::http::{self, Body};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -74,47 +75,13 @@ impl Reply {
     }
 }
 
-enum Body<'a> {
-    Empty,
-    Json(Value),
-    Form(&'a [(&'a str, &'a str)]),
-}
-
 fn send(method: &str, url: &str, headers: &[(&str, &str)], body: Body<'_>) -> Reply {
-    let agent = ureq::AgentBuilder::new()
-        .redirects(0)
-        .timeout(Duration::from_secs(120))
-        .build();
-    let mut req = agent.request(method, url);
-    for (k, v) in headers {
-        req = req.set(k, v);
-    }
-    let r = match body {
-        Body::Empty => req.call(),
-        Body::Json(v) => req.send_json(v),
-        Body::Form(f) => req.send_form(f),
-    };
-    let resp = match r {
-        Ok(resp) => resp,
-        Err(ureq::Error::Status(_, resp)) => resp,
-        Err(e) => panic!("{method} {url}: {e}"),
-    };
-    let mut headers = Vec::new();
-    for name in resp.headers_names() {
-        for value in resp.all(&name) {
-            headers.push((name.clone(), value.to_string()));
-        }
-    }
-    let status = resp.status();
-    let mut body = String::new();
-    resp.into_reader()
-        .take(4 << 20)
-        .read_to_string(&mut body)
-        .expect("body");
+    let agent = http::agent(Duration::from_secs(120), false);
+    let r = http::send(&agent, method, url, headers, body);
     Reply {
-        status,
-        headers,
-        body,
+        status: r.status,
+        headers: r.headers,
+        body: r.body,
     }
 }
 

@@ -191,6 +191,51 @@ fn the_scan_resolves_super_from_the_files_module() {
 }
 
 #[test]
+fn no_two_sibling_modules_use_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let circles: Vec<String> = sibling_circles(&src)
+        .iter()
+        .map(|c| format!("a circle: {}", c.join(" -> ")))
+        .collect();
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
+}
+
+#[test]
+fn the_circle_check_finds_a_circle_between_siblings_and_not_a_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |path: &str, text: &str| {
+        let path = src.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "pub mod a;\n");
+    // a's parent uses its children and they use what it defines: no circle.
+    write(
+        "a/mod.rs",
+        "mod b;\nmod c;\nmod d;\nuse self::b::B;\npub struct Shared;\n",
+    );
+    write("a/d.rs", "use super::Shared;\n");
+    // b and c through c's folder, `crate::` on one side, a group on the other.
+    write(
+        "a/b.rs",
+        "use super::{c::deep::C, Shared};\npub struct B;\n",
+    );
+    write("a/c/mod.rs", "pub mod deep;\n");
+    write(
+        "a/c/deep.rs",
+        "pub struct C;\nfn f() { let _ = crate::a::b::B; }\n",
+    );
+    let circles = sibling_circles(src);
+    assert_eq!(circles, [["a::b", "a::c", "a::b"]], "{circles:?}");
+    // A macro's `$crate::` paths count, and a circle of three is found once.
+    write("a/c/deep.rs", "pub struct C;\n");
+    write("a/d.rs", "macro_rules! m { () => { $crate::a::b::B } }\n");
+    write("a/c/mod.rs", "use super::d;\n");
+    assert_eq!(sibling_circles(src), [["a::b", "a::c", "a::d", "a::b"]]);
+}
+
+#[test]
 fn every_module_of_the_crate_has_a_row_and_every_row_a_module() {
     let lib =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
@@ -273,6 +318,33 @@ fn module_path(src: &Path, file: &Path) -> Vec<String> {
 /// (`mod tests { ... }`) count as a level.
 fn crate_modules_used(text: &str, module: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    for used in paths_used(text, module) {
+        if used.from_root {
+            if let Some(first) = used.path.first() {
+                if !out.contains(first) {
+                    out.push(first.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A path a file names, from the crate's root.
+#[derive(Debug, PartialEq)]
+struct Used {
+    path: Vec<String>,
+    /// Written as `crate::` (or `$crate::`), or with `super::`s that climb
+    /// to the root: not relative to the file's own layer.
+    from_root: bool,
+}
+
+/// Every path a file of module `module` names through `crate::`,
+/// `$crate::` or `super::`, outside comments, resolved from the crate's
+/// root (a group `a::{b, c::d}` is each of its items). Inline modules
+/// (`mod tests { ... }`) count as a level for `super::`.
+fn paths_used(text: &str, module: &[String]) -> Vec<Used> {
+    let mut out = Vec::new();
     // Comments stripped, lines joined: a grouped import may span lines.
     let code: Vec<&str> = text
         .lines()
@@ -307,7 +379,12 @@ fn crate_modules_used(text: &str, module: &[String]) -> Vec<String> {
                 inline.push((name, depth + 1));
             }
         } else if boundary && rest.starts_with("crate::") {
-            add_paths(&rest["crate::".len()..], &mut out);
+            for path in expand(&rest["crate::".len()..]) {
+                out.push(Used {
+                    path,
+                    from_root: true,
+                });
+            }
             at += "crate::".len();
             continue;
         } else if boundary && rest.starts_with("super::") {
@@ -317,9 +394,20 @@ fn crate_modules_used(text: &str, module: &[String]) -> Vec<String> {
                 path = tail;
                 climbs += 1;
             }
-            // Only a climb to the root leaves the file's own layer.
-            if climbs == module.len() + inline.len() {
-                add_paths(path, &mut out);
+            // The scope `super::` starts from: the file's module, then its
+            // inline modules.
+            let mut scope: Vec<String> = module.to_vec();
+            scope.extend(inline.iter().map(|(name, _)| name.clone()));
+            if climbs <= scope.len() {
+                let base = &scope[..scope.len() - climbs];
+                for tail in expand(path) {
+                    let mut full = base.to_vec();
+                    full.extend(tail);
+                    out.push(Used {
+                        path: full,
+                        from_root: climbs == scope.len(),
+                    });
+                }
             }
             at += rest.len() - path.len();
             continue;
@@ -329,38 +417,123 @@ fn crate_modules_used(text: &str, module: &[String]) -> Vec<String> {
     out
 }
 
-/// Adds the first segment of the path `rest` (after `crate::`), or of each
-/// item of a group `{a::b, c}`, to `out`.
-fn add_paths(rest: &str, out: &mut Vec<String>) {
-    let mut add = |name: &str| {
-        let name = name.trim();
-        let end = name
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(name.len());
-        let name = &name[..end];
-        if !name.is_empty() && name != "self" && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
-        }
-    };
-    if let Some(group) = rest.strip_prefix('{') {
-        // The group's items at its own depth: `a::{b, c}, d` is a, d.
-        let (mut depth, mut start) = (0usize, 0usize);
-        for (i, c) in group.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => {
-                    add(&group[start..i]);
-                    break;
-                }
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    add(&group[start..i]);
+/// The paths `rest` (what follows `crate::` or `super::`) names: `a::b::C`
+/// is one, `a::{b::{C, d}, e}` three (`a::b::C`, `a::b::d`, `a::e`).
+/// `self` in a group names the group's own path.
+fn expand(rest: &str) -> Vec<Vec<String>> {
+    let mut prefix: Vec<String> = Vec::new();
+    let mut rest = rest.trim_start();
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut out = Vec::new();
+            // The group's items at its own depth: `a::{b, c}, d` is a, d.
+            let (mut depth, mut start) = (0usize, 0usize);
+            for (i, c) in group.char_indices() {
+                let item = match c {
+                    '{' => {
+                        depth += 1;
+                        None
+                    }
+                    '}' if depth == 0 => Some(&group[start..i]),
+                    '}' => {
+                        depth -= 1;
+                        None
+                    }
+                    ',' if depth == 0 => Some(&group[start..i]),
+                    _ => None,
+                };
+                if let Some(item) = item {
                     start = i + 1;
+                    for tail in expand(item) {
+                        let mut full = prefix.clone();
+                        full.extend(tail.into_iter().filter(|s| s != "self"));
+                        out.push(full);
+                    }
+                    if c == '}' {
+                        break;
+                    }
                 }
-                _ => {}
+            }
+            return out;
+        }
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        if name.is_empty() {
+            break;
+        }
+        prefix.push(name.to_string());
+        match rest[end..].strip_prefix("::") {
+            Some(tail) => rest = tail.trim_start(),
+            None => break,
+        }
+    }
+    if prefix.is_empty() || prefix == ["self"] {
+        Vec::new()
+    } else {
+        vec![prefix]
+    }
+}
+
+/// Circles between sibling modules (files or folders beside each other in
+/// one folder of `src/`, the layers included): each a list of module paths,
+/// the first repeated last. A parent (`mod.rs`) using its children, or a
+/// child using what its parent defines, is not a circle; two siblings that
+/// use each other are, also through files inside a sibling's folder. Test
+/// code (after `#[cfg(test)]`) is left out.
+fn sibling_circles(src: &Path) -> Vec<Vec<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for file in rust_files(src) {
+        let module = module_path(src, &file);
+        let text = std::fs::read_to_string(&file).unwrap();
+        // Only the code that ships: a unit test may check one sibling
+        // against another (`checker::stream`'s tests against `tokens`).
+        let shipped = text.split("#[cfg(test)]").next().unwrap_or("");
+        let used = paths_used(shipped, &module);
+        // The file is part of each of its ancestors: `a/c/deep.rs` using
+        // `a::b` is `a::c` using its sibling `a::b`.
+        for level in 1..=module.len() {
+            let (parent, node) = (&module[..level - 1], &module[..level]);
+            for used in &used {
+                let Some(name) = used.path.get(level - 1) else {
+                    continue;
+                };
+                if used.path[..level - 1] != *parent || *name == node[level - 1] {
+                    continue;
+                }
+                // A sibling module, not an item its parent defines.
+                let dir = parent.iter().fold(src.to_path_buf(), |d, p| d.join(p));
+                if dir.join(format!("{name}.rs")).is_file()
+                    || dir.join(name).join("mod.rs").is_file()
+                {
+                    let mut sibling = parent.to_vec();
+                    sibling.push(name.clone());
+                    edges.entry(node.to_vec()).or_default().insert(sibling);
+                }
             }
         }
-    } else {
-        add(rest);
     }
+    // A circle is a path back to where it started; each found once, from
+    // its least module.
+    let mut circles = Vec::new();
+    for start in edges.keys() {
+        let mut stack = vec![vec![start.clone()]];
+        while let Some(path) = stack.pop() {
+            let last = path.last().unwrap();
+            for next in edges.get(last).into_iter().flatten() {
+                if next == start {
+                    let mut circle: Vec<String> = path.iter().map(|m| m.join("::")).collect();
+                    circle.push(start.join("::"));
+                    circles.push(circle);
+                } else if next > start && !path.contains(next) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push(longer);
+                }
+            }
+        }
+    }
+    circles
 }

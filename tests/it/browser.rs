@@ -64,7 +64,9 @@ impl Browser {
             shots: repo().join("target").join("screenshots"),
         };
         let started = Instant::now();
-        while ureq::get(&format!("{}/status", browser.base))
+        let probe = crate::http::agent(Duration::from_secs(5), false);
+        while probe
+            .get(&format!("{}/status", browser.base))
             .call()
             .is_err()
         {
@@ -94,20 +96,15 @@ impl Browser {
 
     /// A WebDriver command; returns its `value`.
     pub(crate) fn raw(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let agent = ureq::AgentBuilder::new()
-            .timeout(Duration::from_secs(330))
-            .build();
-        let req = agent.request(method, &format!("{}{path}", self.base));
-        let r = match body {
-            Some(b) => req.send_json(b),
-            None => req.call(),
+        let agent = crate::http::agent(Duration::from_secs(330), true);
+        let body = match body {
+            Some(b) => crate::http::Body::Json(b),
+            None => crate::http::Body::Empty,
         };
-        let resp = match r {
-            Ok(resp) => resp,
-            Err(ureq::Error::Status(_, resp)) => resp,
-            Err(e) => panic!("webdriver {method} {path}: {e}"),
-        };
-        let v: Value = resp.into_json().expect("webdriver JSON");
+        let url = format!("{}{path}", self.base);
+        let resp = crate::http::send(&agent, method, &url, &[], body);
+        let v: Value = serde_json::from_str(&resp.body)
+            .unwrap_or_else(|e| panic!("webdriver {method} {path}: {e}: {}", resp.body));
         v["value"].clone()
     }
 

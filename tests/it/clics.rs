@@ -56,18 +56,9 @@ pub(crate) fn assert_valid(name: &str, value: &Value) {
 }
 
 pub(crate) fn get(url: &str, auth: Option<&str>) -> (u16, String) {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
-        .build();
-    let mut req = agent.get(url);
-    if let Some(a) = auth {
-        req = req.set("Authorization", a);
-    }
-    match req.call() {
-        Ok(r) => (r.status(), r.into_string().expect("body")),
-        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
-        Err(e) => panic!("GET {url}: {e}"),
-    }
+    let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+    let r = crate::http::get(url, &headers);
+    (r.status, r.body)
 }
 
 pub(crate) fn json(url: &str, auth: Option<&str>) -> Value {

@@ -21,6 +21,9 @@ use crate::helpers::{repo, require_languages, workspace_with_server, NIM_C_AC, N
 const NIM_PY_AC: &str = "import sys\nd = sys.stdin.read().split()\nn = int(d[0])\nx = 0\n\
 for a in d[1:1 + n]:\n    x ^= int(a)\nprint('Yes' if x else 'No')\n";
 
+/// The `application_name` of the killed worker's database sessions.
+const KILLED: &str = "grundy-killed-worker";
+
 /// Children killed (and reaped) however the test ends.
 struct Children(Vec<Child>);
 
@@ -77,15 +80,17 @@ fn worker_name(child: &Child) -> String {
 }
 
 fn post(url: &str, token: &str, body: Value) -> Value {
-    let r = ureq::post(url)
-        .set("Authorization", &format!("Bearer {token}"))
-        .timeout(Duration::from_secs(60))
-        .send_json(body);
-    match r {
-        Ok(r) => r.into_json().unwrap(),
-        Err(ureq::Error::Status(code, r)) => panic!("{code}: {}", r.into_string().unwrap()),
-        Err(e) => panic!("{e}"),
-    }
+    let agent = crate::http::agent(Duration::from_secs(60), false);
+    let auth = format!("Bearer {token}");
+    let r = crate::http::send(
+        &agent,
+        "POST",
+        url,
+        &[("Authorization", &auth)],
+        crate::http::Body::Json(body),
+    );
+    assert!(r.status < 300, "{}: {}", r.status, r.body);
+    r.json()
 }
 
 #[test]
@@ -201,7 +206,19 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let (a, b, c) = (spawn(&config), spawn(&config), spawn(&c_config));
+    // Worker A (to be killed) names its database sessions, so that its end
+    // can be seen in the database too.
+    let sep = if db_url.contains('?') { '&' } else { '?' };
+    let a = grundy(&config, &["worker", "--workers", "1"])
+        .env(
+            "GRUNDY_DATABASE_URL",
+            format!("{db_url}{sep}application_name={KILLED}"),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (b, c) = (spawn(&config), spawn(&c_config));
     let names: Vec<String> = [&a, &b, &c].iter().map(|w| worker_name(w)).collect();
     let names = [names[0].clone(), names[1].clone(), names[2].clone(), d_name];
     let a_pid = a.id();
@@ -225,8 +242,40 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
     // What A held when it died, from the database rather than from its
     // last heartbeat (which may name a submission it had just finished):
     // a submission still judging whose latest claim is A's. Read once A's
-    // last writes, if any were on their way, have landed.
-    std::thread::sleep(Duration::from_millis(500));
+    // last writes, if any were on their way, have landed: A is reaped (its
+    // connections closed), then the database has ended every session of
+    // A's (a COMMIT it had sent is applied before its session ends).
+    children
+        .0
+        .iter_mut()
+        .find(|child| child.id() == a_pid)
+        .expect("worker A")
+        .wait()
+        .expect("reaping worker A");
+    let sessions = rt
+        .block_on(sqlx::postgres::PgPool::connect(&db_url))
+        .expect("a session to watch A's");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let left: i64 = rt
+            .block_on(
+                sqlx::query_scalar(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+                )
+                .bind(KILLED)
+                .fetch_one(&sessions),
+            )
+            .expect("pg_stat_activity");
+        if left == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the killed worker's {left} sessions never ended"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    rt.block_on(sessions.close());
     let mut latest: BTreeMap<i64, String> = BTreeMap::new();
     for (id, _, worker) in rt.block_on(store.claims(None)).unwrap() {
         latest.insert(id, worker);

@@ -2,9 +2,9 @@
 //! submissions judged by a worker, the scoreboard with its freeze,
 //! clarifications, and the command line.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::helpers::{c_judge, csrf_of, Server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
+use crate::helpers::{c_judge, csrf_of, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
 use crate::web::{http, sign_in, Reply};
 
 fn now_ms() -> i64 {
@@ -21,21 +21,6 @@ fn post(url: &str, page: &str, cookie: &str, form: &[(&str, &str)]) -> Reply {
     let mut fields = vec![("csrf", csrf.as_str())];
     fields.extend_from_slice(form);
     http("POST", url, Some(cookie), Some(&fields))
-}
-
-/// Waits until every submission of contest `id` is judged.
-fn judged(s: &Server, contest: i64) {
-    let deadline = Instant::now() + Duration::from_secs(300);
-    loop {
-        let subs =
-            s.rt.block_on(s.store.contest_submissions(contest, None))
-                .expect("submissions");
-        if subs.iter().all(|x| x.status == "done") {
-            return;
-        }
-        assert!(Instant::now() < deadline, "not judged in time: {subs:?}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 /// The text of the board row of `team` (cells joined by `|`).
@@ -158,7 +143,7 @@ fn a_contest_from_before_its_start_to_after_its_end() {
     submit(&bob, NIM_C_WA_FIRST);
     submit(&bob, NIM_C_AC);
     submit(&cid, NIM_C_WA_FIRST);
-    judged(&s, contest.id);
+    s.contest_judged(contest.id);
     let board = get(&format!("{url}/contests/cup/scoreboard"), "x=y").body;
     assert_eq!(row(&board, "bob"), "1|bob|1|20|2/0", "{board}");
     assert_eq!(row(&board, "cid"), "2|cid|0|0|1", "{board}");
@@ -178,7 +163,7 @@ fn a_contest_from_before_its_start_to_after_its_end() {
     assert_eq!(frozen.status, 303);
     std::thread::sleep(Duration::from_millis(10));
     submit(&cid, NIM_C_AC);
-    judged(&s, contest.id);
+    s.contest_judged(contest.id);
     let public = get(&format!("{url}/contests/cup/scoreboard"), "x=y").body;
     assert!(public.contains("id=\"frozen-note\""));
     assert_eq!(row(&public, "cid"), "2|cid|0|0|1|1?", "{public}");
@@ -366,6 +351,28 @@ fn the_command_line_creates_lists_shows_and_freezes_contests() {
         "2h",
     ])
     .assert_usage_error("freeze must be shorter");
+    // An impossible date is refused with the reason, not moved to March.
+    for (start, why) in [
+        ("2030-02-31T10:00", "`1..=28`"),
+        ("2029-02-29T10:00", "`1..=28`"),
+        ("2030-04-31T10:00", "`1..=30`"),
+        ("2030-13-01T10:00", "month"),
+        ("2030-03-01", "write the date and the time"),
+    ] {
+        let refused = ws.grundy(&[
+            "contest",
+            "create",
+            "x",
+            "--start",
+            start,
+            "--duration",
+            "1h",
+            "--problems",
+            "nim",
+        ]);
+        refused.assert_usage_error(&format!("start \"{start}\" is not a time"));
+        assert!(refused.stderr.contains(why), "{start}: {}", refused.stderr);
+    }
     ws.grundy(&["contest", "freeze", "nope"])
         .assert_usage_error("no contest \"nope\"");
     assert_eq!(ws.grundy(&["contest", "freeze", "spring"]).code, 0);

@@ -203,22 +203,17 @@ fn unzip(zip: &[u8]) -> Option<BTreeMap<String, Vec<u8>>> {
 }
 
 fn get_bytes(url: &str, headers: &[(&str, &str)]) -> (u16, String, Vec<u8>) {
-    let mut req = ureq::AgentBuilder::new()
-        .redirects(0)
-        .timeout(Duration::from_secs(60))
-        .build()
-        .get(url);
-    for (k, v) in headers {
-        req = req.set(k, v);
-    }
-    let resp = match req.call() {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("GET {url}: {e}"),
-    };
-    let (status, kind) = (resp.status(), resp.content_type().to_string());
+    let agent = crate::http::agent(Duration::from_secs(60), false);
+    let resp = crate::http::open(&agent, "GET", url, headers, crate::http::Body::Empty);
+    let status = resp.status().as_u16();
+    let kind = crate::http::mime_type(
+        resp.headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+    );
     let mut body = Vec::new();
-    resp.into_reader()
+    resp.into_body()
+        .into_reader()
         .take(64 << 20)
         .read_to_end(&mut body)
         .expect("body");

@@ -31,26 +31,23 @@ fn cup(server: &str) -> (Workspace, Server, [i64; 2], i64) {
 
 /// An open feed's lines, read as they come.
 struct Feed {
-    lines: std::io::Lines<std::io::BufReader<Box<dyn std::io::Read + Send + Sync>>>,
+    lines: std::io::Lines<std::io::BufReader<ureq::BodyReader<'static>>>,
 }
 
 impl Feed {
     /// Opens `url` with `auth` (`None`: the public).
     fn open(url: &str, auth: Option<&str>) -> Result<Feed, (u16, String)> {
-        let agent = ureq::AgentBuilder::new()
-            .timeout_read(Duration::from_secs(30))
-            .build();
-        let mut req = agent.get(url);
-        if let Some(auth) = auth {
-            req = req.set("Authorization", auth);
+        let agent = crate::http::streaming(Duration::from_secs(30));
+        let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+        let r = crate::http::open(&agent, "GET", url, &headers, crate::http::Body::Empty);
+        if r.status() != 200 {
+            let status = r.status().as_u16();
+            let body = r.into_body().read_to_string().unwrap_or_default();
+            return Err((status, body));
         }
-        match req.call() {
-            Ok(r) => Ok(Feed {
-                lines: std::io::BufReader::new(r.into_reader()).lines(),
-            }),
-            Err(ureq::Error::Status(code, r)) => Err((code, r.into_string().unwrap_or_default())),
-            Err(e) => panic!("{url}: {e}"),
-        }
+        Ok(Feed {
+            lines: std::io::BufReader::new(r.into_body().into_reader()).lines(),
+        })
     }
 
     /// Events until one satisfies `stop` (returned with those before it),
@@ -120,7 +117,7 @@ fn since_token_resumes_and_refuses_a_token_never_given() {
     let (_ws, s, [bob, _], cup) = cup("");
     let first = judged(&s, bob, cup, Verdict::WA);
     let url = format!("{}/api/contests/cup/event-feed?stream=false", s.url);
-    let all = ureq::get(&url).call().expect("feed").into_string().unwrap();
+    let all = crate::http::get(&url, &[]).body;
     let tokens: Vec<(String, String)> = all
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
@@ -137,11 +134,9 @@ fn since_token_resumes_and_refuses_a_token_never_given() {
         .expect("the try's token")
         .clone();
     let second = judged(&s, bob, cup, Verdict::AC);
-    let resumed = ureq::get(&format!("{url}&since_token={token}"))
-        .call()
-        .expect("resumed")
-        .into_string()
-        .unwrap();
+    let resumed = crate::http::get(&format!("{url}&since_token={token}"), &[]);
+    assert_eq!(resumed.status, 200, "{}", resumed.body);
+    let resumed = resumed.body;
     let ids: Vec<String> = resumed.lines().filter_map(event_of).map(|e| e.1).collect();
     assert!(ids.contains(&second.to_string()), "{resumed}");
     assert!(
@@ -154,11 +149,8 @@ fn since_token_resumes_and_refuses_a_token_never_given() {
         "1.2.x".to_string(),
         "-1".to_string(),
     ] {
-        let r = ureq::get(&format!("{url}&since_token={bad}")).call();
-        assert!(
-            matches!(r, Err(ureq::Error::Status(400, _))),
-            "{bad}: {r:?}"
-        );
+        let r = crate::http::get(&format!("{url}&since_token={bad}"), &[]);
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
     }
 }
 
@@ -221,10 +213,8 @@ fn open_feeds_are_capped_and_the_server_still_answers() {
             Ok(_) => panic!("a feed past the cap"),
         }
     }
-    let health = ureq::get(&format!("{}/api/v1/health", s.url))
-        .call()
-        .expect("health");
-    assert_eq!(health.status(), 200);
+    let health = crate::http::get(&format!("{}/api/v1/health", s.url), &[]);
+    assert_eq!(health.status, 200);
     // One closed: one more may open.
     drop(open);
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -244,11 +234,7 @@ fn open_feeds_are_capped_and_the_server_still_answers() {
 fn the_api_says_its_version() {
     let ws = workspace_with_server("");
     let s = Server::start(&ws, 0);
-    let info: Value = ureq::get(&format!("{}/api", s.url))
-        .call()
-        .expect("GET /api")
-        .into_json()
-        .unwrap();
+    let info: Value = crate::http::get(&format!("{}/api", s.url), &[]).json();
     assert_eq!(info["version"], "2023-06");
     assert!(info["version_url"].as_str().unwrap().contains("2023-06"));
     assert_eq!(info["provider"]["name"], "grundy");

@@ -32,23 +32,13 @@ pub(crate) fn token(s: &Server, name: &str) -> String {
 
 /// An API call: status and JSON body.
 pub(crate) fn api(method: &str, url: &str, auth: &str, body: Option<Value>) -> (u16, Value) {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
-        .build();
-    let req = agent.request(method, url).set("Authorization", auth);
-    let r = match body {
-        Some(b) => req.send_json(b),
-        None => req.call(),
+    let agent = crate::http::agent(Duration::from_secs(60), true);
+    let body = match body {
+        Some(b) => crate::http::Body::Json(b),
+        None => crate::http::Body::Empty,
     };
-    let resp = match r {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{method} {url}: {e}"),
-    };
-    let status = resp.status();
-    let text = resp.into_string().expect("body");
-    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, value)
+    let r = crate::http::send(&agent, method, url, &[("Authorization", auth)], body);
+    (r.status, r.json())
 }
 
 /// A judged submission by `user` to contest `contest`, stored now, with
@@ -253,14 +243,11 @@ fn the_freeze_holds_on_every_path_until_the_unfreeze() {
     );
     for auth in [None, Some(bob_basic.as_str())] {
         let get = |path: &str| {
-            let agent = ureq::AgentBuilder::new()
-                .timeout(Duration::from_secs(60))
-                .build();
-            let mut req = agent.get(&format!("{url}/api/contests/cup/{path}"));
-            if let Some(a) = auth {
-                req = req.set("Authorization", a);
-            }
-            req.call().expect("clics").into_string().expect("body")
+            let headers: Vec<(&str, &str)> =
+                auth.map(|a| ("Authorization", a)).into_iter().collect();
+            let r = crate::http::get(&format!("{url}/api/contests/cup/{path}"), &headers);
+            assert_eq!(r.status, 200, "{path}: {}", r.body);
+            r.body
         };
         let judgements: Value = serde_json::from_str(&get("judgements")).expect("json");
         assert!(
@@ -440,15 +427,16 @@ fn an_open_event_feed_sends_each_change_once() {
     let ann = token(&s, "ann");
     let cup = contest(&s, "cup", now_ms() - 60_000);
     let early = judged(&s, bob_id, cup, Verdict::WA);
-    let agent = ureq::AgentBuilder::new()
-        .timeout_read(Duration::from_secs(30))
-        .build();
-    let reply = agent
-        .get(&format!("{}/api/contests/cup/event-feed", s.url))
-        .set("Authorization", &ann)
-        .call()
-        .expect("feed");
-    let mut lines = std::io::BufReader::new(reply.into_reader()).lines();
+    let agent = crate::http::streaming(Duration::from_secs(30));
+    let reply = crate::http::open(
+        &agent,
+        "GET",
+        &format!("{}/api/contests/cup/event-feed", s.url),
+        &[("Authorization", &ann)],
+        crate::http::Body::Empty,
+    );
+    assert_eq!(reply.status(), 200, "the feed");
+    let mut lines = std::io::BufReader::new(reply.into_body().into_reader()).lines();
     let mut seen: Vec<(String, String, Value)> = Vec::new();
     // Reads events until the run of submission `id` (the last of its
     // events: runs come after the judgement of the same moment); returns

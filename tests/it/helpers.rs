@@ -466,19 +466,34 @@ impl Server {
     }
 
     /// Waits (up to 5 minutes) until every submission of contest `id` is
-    /// judged.
+    /// judged: the one wait for a contest's verdicts. It waits on the
+    /// server's notice of a changed submission (which its workers give for
+    /// every test and verdict), reading the contest's submissions again
+    /// after each; the notice is armed before each read, so none is missed.
     pub fn contest_judged(&self, id: i64) {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-        while self
-            .rt
-            .block_on(self.store.contest_submissions(id, None))
-            .expect("read")
-            .iter()
-            .any(|x| x.status != "done")
-        {
-            assert!(std::time::Instant::now() < deadline, "not judged in time");
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        }
+        use std::time::{Duration, Instant};
+        let deadline = Instant::now() + Duration::from_secs(300);
+        let changes = std::sync::Arc::clone(&self.state.worker.changes);
+        self.rt.block_on(async {
+            loop {
+                let notice = changes.any.notified();
+                tokio::pin!(notice);
+                notice.as_mut().enable();
+                let subs = self
+                    .store
+                    .contest_submissions(id, None)
+                    .await
+                    .expect("read");
+                if subs.iter().all(|x| x.status == "done") {
+                    return;
+                }
+                let left = deadline.saturating_duration_since(Instant::now());
+                assert!(!left.is_zero(), "not judged in time: {subs:?}");
+                // A change made by another process gives no notice here:
+                // look again at least every few seconds.
+                let _ = tokio::time::timeout(left.min(Duration::from_secs(5)), notice).await;
+            }
+        });
     }
 
     pub fn start(ws: &Workspace, workers: usize) -> Server {

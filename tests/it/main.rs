@@ -17,6 +17,8 @@ mod export;
 mod feed;
 mod freeze;
 mod helpers;
+mod http;
+mod installed;
 mod kattis;
 mod kattis_formats;
 mod kattis_hosted;

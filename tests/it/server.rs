@@ -38,26 +38,20 @@ pub(crate) fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(120))
-        .build();
-    let mut req = agent.request(method, url);
-    if let Some(t) = token {
-        req = req.set("Authorization", &format!("Bearer {t}"));
-    }
-    let r = match body {
-        Some(b) => req.send_json(b),
-        None => req.call(),
+    let agent = crate::http::agent(Duration::from_secs(120), true);
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth
+        .as_deref()
+        .map(|a| ("Authorization", a))
+        .into_iter()
+        .collect();
+    let body = match body {
+        Some(b) => crate::http::Body::Json(b),
+        None => crate::http::Body::Empty,
     };
-    let resp = match r {
-        Ok(resp) => resp,
-        Err(ureq::Error::Status(_, resp)) => resp,
-        Err(e) => panic!("{method} {url}: {e}"),
-    };
-    let status = resp.status();
-    let text = resp.into_string().expect("body");
-    let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"));
-    (status, value)
+    let r = crate::http::send(&agent, method, url, &headers, body);
+    let value = serde_json::from_str(&r.body).unwrap_or_else(|_| panic!("not JSON: {}", r.body));
+    (r.status, value)
 }
 
 pub(crate) fn submit(
@@ -224,17 +218,21 @@ fn the_api_judges_and_enforces_its_access_rules() {
     // The server may answer and close before the client has written the
     // whole body; the client then sees a broken pipe instead. Bounded retries.
     let huge = json!({"problem": "nim", "language": "c", "source": "x".repeat(2 << 20)});
+    let agent = crate::http::agent(Duration::from_secs(120), false);
     let reply = (0..10)
         .find_map(|_| {
-            let r = ureq::post(&api("/submissions"))
-                .set("Authorization", &format!("Bearer {bob}"))
-                .send_json(huge.clone());
+            let r = agent
+                .post(&api("/submissions"))
+                .header("Authorization", &format!("Bearer {bob}"))
+                .send_json(&huge);
             match r {
-                Err(ureq::Error::Status(code, resp)) => {
-                    Some((code, resp.into_json::<Value>().expect("JSON")))
-                }
+                Ok(mut resp) if !resp.status().is_success() => Some((
+                    resp.status().as_u16(),
+                    resp.body_mut().read_json::<Value>().expect("JSON"),
+                )),
                 Ok(resp) => panic!("accepted: {}", resp.status()),
-                Err(ureq::Error::Transport(_)) => None,
+                // The connection closed under the body: try again.
+                Err(_) => None,
             }
         })
         .expect("a reply to an oversized body");

@@ -6,7 +6,6 @@
 //!
 //! Every wait is a bounded poll for a condition; no test asserts a time.
 
-use std::io::Read as _;
 use std::time::Duration;
 
 use grundy::auth;
@@ -78,42 +77,27 @@ pub(crate) fn http(
     cookie: Option<&str>,
     form: Option<&[(&str, &str)]>,
 ) -> Reply {
-    let agent = ureq::AgentBuilder::new()
-        .redirects(0)
-        .timeout(Duration::from_secs(120))
-        .build();
-    let mut req = agent.request(method, url);
-    if let Some(c) = cookie {
-        req = req.set("Cookie", c);
-    }
-    let r = match form {
-        Some(f) => req.send_form(f),
-        None => req.call(),
+    let agent = crate::http::agent(Duration::from_secs(120), false);
+    let headers: Vec<(&str, &str)> = cookie.map(|c| ("Cookie", c)).into_iter().collect();
+    let body = match form {
+        Some(f) => crate::http::Body::Form(f),
+        None => crate::http::Body::Empty,
     };
-    let resp = match r {
-        Ok(resp) => resp,
-        Err(ureq::Error::Status(_, resp)) => resp,
-        Err(e) => panic!("{method} {url}: {e}"),
-    };
-    let set_cookies = resp
-        .all("set-cookie")
+    let r = crate::http::send(&agent, method, url, &headers, body);
+    let set_cookies = r
+        .headers
         .iter()
-        .map(|s| s.to_string())
+        .filter(|(n, _)| n == "set-cookie")
+        .map(|(_, v)| v.clone())
         .collect();
-    let location = resp.header("location").map(str::to_string);
-    let content_type = resp.content_type().to_string();
-    let status = resp.status();
-    let mut body = String::new();
-    resp.into_reader()
-        .take(4 << 20)
-        .read_to_string(&mut body)
-        .expect("body");
+    let location = r.header("location").map(str::to_string);
+    let content_type = crate::http::mime_type(r.header("content-type"));
     Reply {
-        status,
+        status: r.status,
         set_cookies,
         location,
         content_type,
-        body,
+        body: r.body,
     }
 }
 

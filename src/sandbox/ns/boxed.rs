@@ -7,7 +7,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::job::Shared;
+use super::region::Shared;
 use super::wire::{Control, Decoded, Record, Step};
 use super::{Inner, Users, BOX_ID, POLL};
 use crate::sandbox::cgroup::RunGroup;

@@ -10,8 +10,11 @@
 //! the program's process (which has locked itself down), and waits for one
 //! run's description; another thread reaps used boxes. A run takes a
 //! prepared box (or prepares one itself when none is ready), so namespace
-//! creation and teardown stay off its path. A box serves one run, or a
-//! submission's tests in turn when kept (`pool.rs`).
+//! creation and teardown stay off its path. A box is not made for one run:
+//! after a clean ending, a box whose next run repeats its mounts (the same
+//! program on a submission's next test) is kept, cleaned by its init and
+//! taken by that run; only a box that ended badly, or that no such run takes
+//! in time, is reaped (`pool.rs`).
 //!
 //! The code between `clone` and `execve` runs in a child of a possibly
 //! multi-threaded judge, so it must not allocate, lock or unwind: the
@@ -27,8 +30,10 @@
 //! * `pool.rs`: the box pool (take, refill, discard).
 //! * `boxed.rs`: preparing one box (channels, clone, id maps, cgroup) and
 //!   owning it ([`boxed::Boxed`]: dropping it kills and reaps).
-//! * `plan.rs`: the mount plan, the base every box shares and a run's own.
-//! * `job.rs`: the run's description as C data in shared memory.
+//! * `plan/`: the mount plan: what both plans are made of (`mod.rs`), the
+//!   base every box shares (`base.rs`) and a run's own (`run.rs`).
+//! * `region.rs`: the memory shared with every box's init, a slot a box.
+//! * `job.rs`: the run's description laid out as C data in a box's slot.
 //! * `wire.rs`: every message between judge, init and program (the setup
 //!   steps, the report records, the control bytes).
 //! * `child/`: the child side, clone to execve: what its processes share
@@ -40,6 +45,7 @@ mod child;
 mod job;
 mod plan;
 mod pool;
+mod region;
 mod wire;
 mod zygote;
 
@@ -105,7 +111,7 @@ struct Inner {
     /// The file system every box shares, planned once.
     base: Base,
     /// Every box's job slot, mapped before the zygote's fork.
-    region: Arc<job::Region>,
+    region: Arc<region::Region>,
     /// What every box's init is cloned from (set right after `Inner` is
     /// made: the zygote is a copy of it).
     zygote: OnceLock<zygote::Zygote>,
@@ -143,7 +149,7 @@ impl NamespaceSandbox {
             cgroups,
             seccomp,
             base: Base::plan(system, tmp_size_mib)?,
-            region: Arc::new(job::Region::new().map_err(|source| Error::Setup {
+            region: Arc::new(region::Region::new().map_err(|source| Error::Setup {
                 program: "a box".into(),
                 step: "mapping the boxes' shared memory",
                 source,

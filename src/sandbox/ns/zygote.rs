@@ -32,7 +32,7 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use super::child::{self, Prep};
-use super::job::Shared;
+use super::region::Shared;
 use super::{Inner, Users};
 use crate::sandbox::Error;
 

@@ -260,7 +260,7 @@ unsafe fn wait_for_go(prep: &Prep) {
     let (start, len) = prep.region;
     let job = prep.job as usize;
     if job >= start && job < start + len {
-        let slot = crate::sandbox::ns::job::JOB_BYTES;
+        let slot = crate::sandbox::ns::region::JOB_BYTES;
         if job > start {
             libc::munmap(start as *mut libc::c_void, job - start);
         }
