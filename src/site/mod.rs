@@ -16,6 +16,7 @@ pub mod policy;
 pub mod signin;
 pub mod speeds;
 pub mod state;
+pub mod waiting;
 
 pub use state::{AppState, WorkerEnv};
 

@@ -30,3 +30,4 @@ mod store;
 mod timing;
 mod verify;
 mod web;
+mod worker;
