@@ -10,7 +10,6 @@ use std::io::Read as _;
 use std::time::Duration;
 
 use grundy::auth;
-use grundy::server::{self, AppState};
 use grundy::store::{NewSubmission, Store};
 use serde_json::json;
 
