@@ -24,7 +24,10 @@
 //! * [`import`]: turns a Kattis package into a native problem.
 //! * [`site`]: what the hosted judge's two edges share: taking a
 //!   submission, who sees what, sign-in throttling.
-//! * [`server`]: the hosted judge's HTTP API and judge workers.
+//! * [`worker`]: the judge workers: claiming, judging, reporting, the
+//!   heartbeat; `grundy serve` runs them beside the API, `grundy worker`
+//!   alone.
+//! * [`server`]: the hosted judge's HTTP API.
 //! * [`web`]: the hosted judge's web pages, next to the API.
 //! * [`hosted`]: the API and the pages on one router, served with workers.
 //! * [`cli`]: the command line on top.
@@ -55,3 +58,4 @@ pub mod store;
 pub mod verdict;
 pub mod verify;
 pub mod web;
+pub mod worker;

@@ -46,6 +46,9 @@ struct Submission {
     status: Shown,
     #[serde(default)]
     submitted_at: String,
+    /// Why a queued submission waits, as the server sees it.
+    #[serde(default)]
+    waiting: Option<String>,
 }
 
 /// A submission's status as the server shows it.
@@ -252,8 +255,13 @@ fn language_for(remote: &Remote, file: &Path) -> anyhow::Result<String> {
 /// appears, then the summary (or the JSON object); returns the exit status.
 fn follow(remote: &Remote, id: i64, json: bool, out: &mut dyn Write) -> anyhow::Result<u8> {
     let mut shown = 0;
+    let mut told: Option<String> = None;
+    // The first look answers at once, so a submission that waits says why
+    // from the start.
+    let mut wait = 0;
     loop {
-        let value = remote.get(&format!("/submissions/{id}?wait={POLL_SECONDS}"))?;
+        let value = remote.get(&format!("/submissions/{id}?wait={wait}"))?;
+        wait = POLL_SECONDS;
         let sub: Submission = serde_json::from_value(value.clone())
             .with_context(|| format!("{}: an unexpected submission object", remote.base))?;
         if !json {
@@ -271,7 +279,15 @@ fn follow(remote: &Remote, id: i64, json: bool, out: &mut dyn Write) -> anyhow::
                 "{}: submission {id} is hidden by a contest's freeze until the results are revealed",
                 remote.base
             ),
-            Shown::Queued | Shown::Judging => continue,
+            Shown::Queued => {
+                // On stderr, once per new reason: stdout stays the report.
+                if sub.waiting.is_some() && sub.waiting != told {
+                    eprintln!("grundy: waiting: {}", sub.waiting.as_deref().unwrap_or(""));
+                    told = sub.waiting.clone();
+                }
+                continue;
+            }
+            Shown::Judging => continue,
         }
         let report = sub
             .report()

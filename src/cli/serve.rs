@@ -53,8 +53,7 @@ pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> any
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
         println!("grundy: judging with {workers} workers");
-        let state = AppState::new(ctx.clone(), store.clone());
-        server::work(state, workers, shutdown_signal())
+        crate::worker::work(ctx.clone(), store.clone(), workers, shutdown_signal())
             .await
             .context("judging")?;
         store.close().await;

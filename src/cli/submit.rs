@@ -80,7 +80,7 @@ pub fn run(
         source: plan.source(),
         user_id: None,
     }))?;
-    let worker = crate::site::state::process_name();
+    let worker = crate::worker::process_name();
     let own = ClaimAs {
         worker: &worker,
         only: Some(id),

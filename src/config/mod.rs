@@ -138,8 +138,19 @@ impl Config {
     ///
     /// # Errors
     /// A one-line message naming the offending key.
+    /// The text is laid over the built-in configuration (the repository's
+    /// `config.toml`), never in place of it: see [`overlay`].
     pub fn parse(text: &str, base: &Path) -> Result<Config, String> {
-        let mut config: Config = toml::from_str(text).map_err(|e| one_line(&e.to_string()))?;
+        let defaults: toml::Table = BUILT_IN.parse().map_err(|e: toml::de::Error| {
+            format!("the built-in configuration: {}", one_line(&e.to_string()))
+        })?;
+        let mine: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
+        let merged = overlay(defaults, mine);
+        let mut config: Config = toml::Value::Table(merged)
+            .try_into()
+            .map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
         if config.data_dir.is_relative() {
             config.data_dir = base.join(&config.data_dir);
         }
@@ -246,6 +257,28 @@ impl Config {
             None => format!("sqlite://{}", self.data_dir.join("grundy.db").display()),
         }
     }
+}
+
+/// `mine` laid over `defaults`, table by table at every depth: a key
+/// `mine` sets replaces the default's value (an array whole), a table it
+/// sets is merged into the default's table of that name, and everything
+/// it leaves out keeps its default. So a file holding only `database_url`
+/// keeps every built-in language, and `[languages.rust]` with only
+/// `compile` keeps the rest of the built-in Rust. Knows no key by name:
+/// a section or field added to `config.toml` is merged the same way.
+pub fn overlay(mut defaults: toml::Table, mine: toml::Table) -> toml::Table {
+    for (key, value) in mine {
+        match (defaults.get_mut(&key), value) {
+            (Some(toml::Value::Table(base)), toml::Value::Table(over)) => {
+                let base = std::mem::take(base);
+                defaults.insert(key, toml::Value::Table(overlay(base, over)));
+            }
+            (_, value) => {
+                defaults.insert(key, value);
+            }
+        }
+    }
+    defaults
 }
 
 /// TOML errors span several lines (with a source excerpt); we report one.
@@ -369,6 +402,64 @@ mod tests {
         );
         assert!(c.languages.contains_key("cpp"));
         assert_eq!(c.server.submissions_per_minute, 10);
+    }
+
+    #[test]
+    fn a_partial_file_keeps_the_built_in_languages_and_sections() {
+        let c = Config::parse(
+            "database_url = \"postgres://judge@db/grundy\"\ndata_dir = \"/srv/w\"\n",
+            Path::new("/etc/grundy"),
+        )
+        .unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/srv/w"));
+        assert_eq!(
+            c.database_url.as_deref(),
+            Some("postgres://judge@db/grundy")
+        );
+        let built_in = Config::parse(BUILT_IN, Path::new("/")).unwrap();
+        assert_eq!(
+            c.languages.keys().collect::<Vec<_>>(),
+            built_in.languages.keys().collect::<Vec<_>>()
+        );
+        assert!(c.languages.contains_key("c") && c.languages.contains_key("python"));
+        assert_eq!(c.compile.cache_limit, built_in.compile.cache_limit);
+    }
+
+    #[test]
+    fn a_language_is_overlaid_key_by_key_and_new_ones_join() {
+        let text = r#"
+            [languages.c]
+            compile = ["/opt/gcc/bin/gcc", "-O2", "-o", "main", "main.c"]
+            [languages.lua]
+            name = "Lua"
+            extensions = ["lua"]
+            source = "main.lua"
+            run = ["/usr/bin/lua", "main.lua"]
+            [server]
+            max_waiting = 7
+        "#;
+        let c = Config::parse(text, Path::new("/")).unwrap();
+        let lang = &c.languages["c"];
+        assert_eq!(lang.compile[0], "/opt/gcc/bin/gcc");
+        // What the overlay left out is the built-in C's.
+        assert_eq!(lang.extensions, vec!["c".to_string()]);
+        assert_eq!(lang.name, "C17 (gcc)");
+        assert!(c.languages.contains_key("lua") && c.languages.contains_key("cpp"));
+        assert_eq!(c.server.max_waiting, 7);
+        let built_in = Config::parse(BUILT_IN, Path::new("/")).unwrap();
+        assert_eq!(c.server.lease_seconds, built_in.server.lease_seconds);
+    }
+
+    #[test]
+    fn an_unknown_key_in_a_language_overlay_is_named() {
+        let err = Config::parse(
+            "[languages.c]
+compiel = [\"gcc\"]
+",
+            Path::new("/"),
+        )
+        .unwrap_err();
+        assert!(err.contains("compiel"), "{err}");
     }
 
     #[test]

@@ -449,6 +449,105 @@ impl TestData {
         })
     }
 
+    /// A directory to fill with a test set's files for [`TestData::adopt`]
+    /// (beside the sets of `problem`, so the set is renamed into place).
+    ///
+    /// # Errors
+    /// When the data directory cannot be written.
+    pub fn scratch(&self, problem: &Problem) -> Result<tempfile::TempDir, Error> {
+        let parent = self.root.join(&problem.slug);
+        let io = |source| Error::Io {
+            slug: problem.slug.clone(),
+            path: parent.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&parent).map_err(io)?;
+        tempfile::Builder::new()
+            .prefix(".adopt-")
+            .tempdir_in(&parent)
+            .map_err(io)
+    }
+
+    /// Makes the test set another machine built (its `index`, and every
+    /// test's `<name>.in` and `<name>.ans` written into `files`, a
+    /// [`TestData::scratch`] directory) this package's set, without
+    /// running any of its programs: the set must be of this very package
+    /// (the same key) and every file must have the size and SHA-256 the
+    /// index gives it.
+    ///
+    /// # Errors
+    /// A set of another package version, a missing or altered file
+    /// ([`Error::Corrupt`]), or a data directory that cannot be written.
+    pub fn adopt(
+        &self,
+        problem: &Problem,
+        index: Index,
+        files: tempfile::TempDir,
+    ) -> Result<TestSet, Error> {
+        let key = self.key(problem)?;
+        let corrupt = |what: String| Error::Corrupt {
+            slug: problem.slug.clone(),
+            path: files.path().to_path_buf(),
+            what,
+        };
+        if index.key != key || index.slug != problem.slug {
+            return Err(corrupt(format!(
+                "the tests are of package {} {}, not of {} {key}",
+                index.slug, index.key, problem.slug
+            )));
+        }
+        let planned: Vec<&str> = problem
+            .manifest
+            .tests
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        let listed: Vec<&str> = index.tests.iter().map(|t| t.name.as_str()).collect();
+        if planned != listed {
+            return Err(corrupt("the tests do not match the test plan".into()));
+        }
+        for t in &index.tests {
+            for (kind, sha, bytes) in [
+                ("in", &t.input_sha256, t.input_bytes),
+                ("ans", &t.answer_sha256, t.answer_bytes),
+            ] {
+                let path = files.path().join(format!("{}.{kind}", t.name));
+                let (got, len) =
+                    sha256_file(&path).map_err(|e| corrupt(format!("{}: {e}", path.display())))?;
+                if &got != sha || len != bytes {
+                    return Err(corrupt(format!(
+                        "{}.{kind} does not have the published hash",
+                        t.name
+                    )));
+                }
+            }
+        }
+        let index_path = files.path().join("index.json");
+        let json = serde_json::to_vec_pretty(&index).unwrap_or_default();
+        std::fs::write(&index_path, json).map_err(|source| Error::Io {
+            slug: problem.slug.clone(),
+            path: index_path.clone(),
+            source,
+        })?;
+        let dir = self.set_dir(problem, &key);
+        if std::fs::rename(files.path(), &dir).is_err() {
+            // Another worker put the same set in place first.
+            if let Ok(Some(set)) = self.existing(problem) {
+                return Ok(set);
+            }
+            return Err(corrupt(format!(
+                "{} could not be put in place",
+                dir.display()
+            )));
+        }
+        let _ = files.keep();
+        Ok(TestSet {
+            dir,
+            index,
+            built: false,
+        })
+    }
+
     fn make_test(
         &self,
         problem: &Problem,

@@ -275,6 +275,9 @@ struct SubmissionView<'a> {
     /// judging when it was re-run (admins only; see docs/timing.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<SubmissionTiming>,
+    /// Why a queued submission waits (`crate::site::waiting`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waiting: Option<String>,
 }
 
 impl<'a> SubmissionView<'a> {
@@ -325,6 +328,7 @@ impl<'a> SubmissionView<'a> {
                 .as_deref()
                 .filter(|_| policy::shows(role, Part::JudgeError)),
             timing: None,
+            waiting: None,
         }
     }
 }
@@ -385,6 +389,10 @@ async fn submission(
             let role = Role::of(user.id, user.is_admin, sub.user_id);
             if policy::shows(role, Part::JudgeError) {
                 view.timing = state.store.timing_of(id).await?;
+            }
+            if sub.status == Status::Queued && !sealed {
+                let judges = crate::site::waiting::Judges::read(&state.store).await?;
+                view.waiting = Some(judges.reason(&sub.problem, &sub.language));
             }
             return Ok(Json(view).into_response());
         }

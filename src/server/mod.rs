@@ -1,9 +1,10 @@
-//! The hosted judge: the HTTP API (axum) and the judge workers, in one
-//! process. The server never runs untrusted code itself: handlers check a
-//! request into a [`Plan`](crate::judge::Plan) (as `grundy submit` does)
-//! and store it `queued`; workers claim it from the database and judge it
-//! in the sandbox. Knows the store, the judge and the context; the
-//! sandbox only through them.
+//! The hosted judge's API: the HTTP API (axum), served with the judge
+//! workers ([`crate::worker`]) in one process. The server never runs
+//! untrusted code itself: handlers check a request into a
+//! [`Plan`](crate::judge::Plan) (as `grundy submit` does) and store it
+//! `queued`; workers claim it from the database and judge it in the
+//! sandbox. Knows the store, the judge and the context; the sandbox only
+//! through them.
 //!
 //! The API's routes are [`routes`]; [`crate::hosted`] puts them beside the
 //! pages' on one router. [`serve`] takes a bound listener, so tests run the
@@ -11,13 +12,10 @@
 //! the pages), never `web`.
 
 mod api;
-mod calibration;
 mod clics;
 mod error;
 pub mod packages;
-pub mod registry;
 mod views;
-pub mod worker;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -26,12 +24,9 @@ use std::time::Duration;
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use crate::site::{AppState, WorkerEnv};
+pub use crate::site::AppState;
 pub use clics::package as contest_package;
 pub use error::ApiError;
-pub use worker::{try_judge_next, WorkOutcome};
-
-use crate::store::Queue;
 
 /// The largest request body accepted (413 beyond it).
 pub const BODY_LIMIT: usize = 1 << 20;
@@ -63,7 +58,7 @@ pub async fn serve(
     workers: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let handles = start_workers(&state, workers).await?;
+    let handles = crate::worker::start(&pool(&state), workers).await?;
     let stopper = state.clone();
     let server = &state.ctx.config.server;
     let limits = Connections {
@@ -77,8 +72,19 @@ pub async fn serve(
     })
     .await;
     state.begin_shutdown();
-    join_workers(handles).await;
+    crate::worker::join(handles).await;
     result
+}
+
+/// The workers of `state`'s process: its store, the worker state the
+/// pages share, woken by its new submissions, stopped with it.
+fn pool(state: &AppState) -> crate::worker::Pool {
+    crate::worker::Pool {
+        store: state.store.clone(),
+        env: state.worker.clone(),
+        wake: state.wake.clone(),
+        stop: state.stop_signal(),
+    }
 }
 
 /// What one connection may hold of the server.
@@ -151,115 +157,4 @@ async fn accept(
     drop(listener);
     graceful.shutdown().await;
     Ok(())
-}
-
-/// Judge workers only, without the API, until `shutdown` completes (what
-/// `grundy worker` runs on a machine that shares the judge's database and
-/// problems): then each finishes the submission in hand.
-///
-/// # Errors
-/// A database that cannot be read at start.
-pub async fn work(
-    state: AppState,
-    workers: usize,
-    shutdown: impl Future<Output = ()>,
-) -> std::io::Result<()> {
-    let handles = start_workers(&state, workers).await?;
-    shutdown.await;
-    tracing::info!("shutting down: finishing the submissions being judged");
-    state.begin_shutdown();
-    join_workers(handles).await;
-    Ok(())
-}
-
-/// Queues again the submissions whose leases expired (a judge killed
-/// mid-run), finds which languages this machine has toolchains for (the
-/// only ones its workers claim), listens for new work where the database
-/// tells of it, then starts `workers` workers.
-async fn start_workers(
-    state: &AppState,
-    workers: usize,
-) -> std::io::Result<Vec<tokio::task::JoinHandle<()>>> {
-    if workers == 0 {
-        return Ok(Vec::new());
-    }
-    match state.store.requeue_expired().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(n, "requeued submissions whose lease expired"),
-        Err(e) => return Err(std::io::Error::other(e)),
-    }
-    calibrate(state, workers).await;
-    let ctx = state.ctx.clone();
-    let languages = tokio::task::spawn_blocking(move || registry::languages(&ctx))
-        .await
-        .map_err(std::io::Error::other)?;
-    for (id, why) in languages
-        .iter()
-        .filter_map(|l| Some((&l.id, l.missing.as_ref()?)))
-    {
-        tracing::warn!(language = %id, %why, "no toolchain: this machine judges none of it");
-    }
-    let mut env = state.worker.clone();
-    env.languages = Some(
-        languages
-            .iter()
-            .filter(|l| l.missing.is_none())
-            .map(|l| l.id.clone())
-            .collect(),
-    );
-    let mut handles = Vec::new();
-    let listener = state
-        .store
-        .wake_on_work(state.wake.clone())
-        .await
-        .map_err(std::io::Error::other)?;
-    let listening = listener.is_some();
-    if let Some(listener) = listener {
-        // Listens until the workers are told to stop.
-        let mut stop = state.stop_signal();
-        handles.push(tokio::spawn(async move {
-            let _ = stop.wait_for(|s| *s).await;
-            listener.abort();
-        }));
-    }
-    handles.extend((0..workers).map(|_| {
-        tokio::spawn(worker::run(
-            state.store.clone(),
-            env.clone(),
-            state.wake.clone(),
-            listening,
-            state.stop_signal(),
-        ))
-    }));
-    handles.push(tokio::spawn(calibration::keep(state.clone(), workers)));
-    let registry = tokio::spawn(registry::run(
-        state.store.clone(),
-        state.ctx.clone(),
-        (state.worker.timing.name.clone(), workers),
-        languages,
-        state.worker.busy.clone(),
-        state.stop_signal(),
-    ));
-    handles.push(registry);
-    Ok(handles)
-}
-
-/// Measures this machine's speed before its workers claim anything (a
-/// limit scaled by a speed not yet known would be unfair), with a copy of
-/// the calibration program in each of their slots. Skipped where a
-/// calibration is already known (set by a test) or calibration is off.
-async fn calibrate(state: &AppState, workers: usize) {
-    if state.ctx.config.timing.calibration_runs == 0 || state.worker.timing.calibration().is_some()
-    {
-        return;
-    }
-    calibration::measure(state, calibration::copies(state, workers), None).await;
-}
-
-async fn join_workers(handles: Vec<tokio::task::JoinHandle<()>>) {
-    for h in handles {
-        if let Err(e) = h.await {
-            tracing::error!(error = %e, "worker ended abnormally");
-        }
-    }
 }

@@ -18,6 +18,7 @@ pub mod practice;
 pub mod signin;
 pub mod speeds;
 pub mod state;
+pub mod waiting;
 
 pub use state::{AppState, WorkerEnv};
 

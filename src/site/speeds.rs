@@ -8,9 +8,7 @@ use super::AppState;
 use crate::judge::{calibrate, fair};
 use crate::store::{self, FairTiming};
 
-/// A worker heard from within this long is alive (three heartbeats).
-pub const LIVE: std::time::Duration =
-    std::time::Duration::from_secs(3 * super::state::HEARTBEAT.as_secs());
+pub use crate::worker::LIVE;
 
 /// One worker's calibration.
 #[derive(Debug, Clone, Serialize)]

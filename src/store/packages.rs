@@ -28,20 +28,33 @@ pub struct Refusal {
 }
 
 impl Store {
-    /// Stores package blob `blob` (named `hash`) if new and makes it the
-    /// version of `slug` workers judge, with the publisher's `tests`.
+    /// Stores package blob `blob` (named `hash`) and the test `files`
+    /// (each named by its SHA-256) where new, and makes it the version of
+    /// `slug` workers judge, with the publisher's `tests` (its test set's
+    /// index), in one transaction.
     ///
     /// # Errors
     /// Database failures.
     pub async fn publish_package(
         &self,
         slug: &str,
-        hash: &str,
-        blob: &[u8],
+        (hash, blob): (&str, &[u8]),
         tests: &str,
+        files: &[(String, Vec<u8>)],
     ) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
+            for (sha256, bytes) in files {
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO test_files (sha256, bytes) VALUES (?, ?)
+                     ON CONFLICT (sha256) DO NOTHING",
+                ))
+                .bind(sha256)
+                .bind(bytes)
+                .execute(&mut *tx)
+                .await?;
+            }
             sqlx::query(&sql(
                 d,
                 "INSERT INTO packages (hash, slug, blob) VALUES (?, ?, ?)
@@ -92,6 +105,20 @@ impl Store {
         Ok(on_db!(&self.db, pool, d => {
             sqlx::query_scalar::<_, Vec<u8>>(&sql(d, "SELECT blob FROM packages WHERE hash = ?"))
                 .bind(hash)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
+    /// A published test file (an input or an answer) by its SHA-256, if
+    /// stored.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn test_file(&self, sha256: &str) -> Result<Option<Vec<u8>>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, Vec<u8>>(&sql(d, "SELECT bytes FROM test_files WHERE sha256 = ?"))
+                .bind(sha256)
                 .fetch_optional(pool)
                 .await?
         }))

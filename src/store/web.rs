@@ -294,6 +294,21 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets the processes not heard from for `silent` (dead: killed,
+    /// or their machine gone), so restarts do not pile up names; their
+    /// history (claims, calibrations, refusals) stays. Returns how many.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn forget_silent_workers(&self, silent: std::time::Duration) -> Result<u64, Error> {
+        let silent_ms = i64::try_from(silent.as_millis()).unwrap_or(i64::MAX / 2);
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query(&sql(d, "DELETE FROM workers WHERE seen_ms < {now_ms} - ?"))
+            .bind(silent_ms)
+            .execute(pool).await?.rows_affected()),
+        )
+    }
+
     /// Every process that reported, most recently seen first.
     ///
     /// # Errors

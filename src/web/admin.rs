@@ -14,9 +14,9 @@ use serde::Deserialize;
 use super::pages::when;
 use super::render::{me, percent_encode, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Admin};
-use crate::site::state::HEARTBEAT;
 use crate::site::AppState;
 use crate::store::{self, Queue};
+use crate::worker::HEARTBEAT;
 
 /// Characters a user name may have (as `grundy user add` accepts them).
 fn valid_name(name: &str) -> bool {
@@ -322,12 +322,24 @@ pub async fn queue(
             }
         })
         .collect();
+    // What keeps submissions waiting: processes gone silent (dropped
+    // from the list after a while; their history stays), and languages
+    // that no live worker judges.
+    let silent: Vec<Value> = processes
+        .iter()
+        .filter(|p| p.silent_ms > stale_ms)
+        .map(
+            |p| context! { name => p.name, seen => format!("{} s ago", p.silent_ms.max(0) / 1000) },
+        )
+        .collect();
+    let judges = crate::site::waiting::Judges::read(&state.store).await?;
+    let unjudged = judges.unjudged(state.ctx.languages.iter().map(|l| l.id.as_str()));
     let html = render(
         "admin_queue.html",
         context! {
             me => me(Some(&session)), section => "admin",
             counts => context! { queued => counts.queued, judging => counts.judging, done => counts.done },
-            judging, workers, refusals,
+            judging, workers, refusals, silent, unjudged,
             reference => match (speeds.reference, speeds.reference_ms) {
                 ("off", _) => "fair timing is off: every worker judges with factor 1".to_string(),
                 ("configured", Some(ms)) => format!("limits are set on the configured reference speed: {ms:.0} ms of calibration"),

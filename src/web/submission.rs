@@ -34,6 +34,20 @@ fn status_word(s: Status) -> &'static str {
     }
 }
 
+/// Why a queued submission waits (`crate::site::waiting`), as the API
+/// says it; nothing for any other.
+async fn waiting(
+    state: &AppState,
+    sub: &Submission,
+    sealed: bool,
+) -> Result<Value, crate::store::Error> {
+    if sub.status != Status::Queued || sealed {
+        return Ok(Value::from(()));
+    }
+    let judges = crate::site::waiting::Judges::read(&state.store).await?;
+    Ok(Value::from(judges.reason(&sub.problem, &sub.language)))
+}
+
 /// What the results section shows, by the API's rules of who sees what
 /// (`sealed`: the freeze hides the result, status and progress included).
 fn results(
@@ -204,6 +218,7 @@ pub async fn submission(
     let sealed = seals.submission(&sub).await?;
     let facts = load_facts(&state, &sub.problem).await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
+    fields.push(("waiting", waiting(&state, &sub, sealed).await?));
     let sees_source = policy::shows(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
         Part::Source,
@@ -308,7 +323,8 @@ pub async fn live(
         }
     };
     let facts = load_facts(&state, &sub.problem).await?;
-    let fields = results(&state, &sub, facts.as_ref(), &session, sealed);
+    let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
+    fields.push(("waiting", waiting(&state, &sub, sealed).await?));
     let html: Html<String> = render("results.html", Value::from_iter(fields))?;
     Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], html).into_response())
 }

@@ -19,92 +19,100 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "sandbox",
         &[
             "verdict", "digest", "lang", "checker", "problem", "data", "judge", "store", "verify",
-            "export", "import", "auth", "site", "server", "web", "hosted", "cli", "context",
-            "contest",
+            "export", "import", "auth", "site", "worker", "server", "web", "hosted", "cli",
+            "context", "contest",
         ],
     ),
     (
         "lang",
         &[
             "verdict", "checker", "problem", "data", "judge", "store", "verify", "export",
-            "import", "auth", "site", "server", "web", "hosted", "cli", "context", "contest",
+            "import", "auth", "site", "worker", "server", "web", "hosted", "cli", "context",
+            "contest",
         ],
     ),
     (
         "checker",
         &[
             "lang", "problem", "data", "judge", "store", "verify", "export", "import", "auth",
-            "site", "server", "web", "hosted", "cli", "context", "contest",
+            "site", "worker", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "problem",
         &[
             "sandbox", "lang", "data", "judge", "store", "verify", "export", "import", "auth",
-            "site", "server", "web", "hosted", "cli", "context", "contest",
+            "site", "worker", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "data",
         &[
-            "judge", "store", "verify", "export", "import", "auth", "site", "server", "web",
-            "hosted", "cli", "context", "contest",
+            "judge", "store", "verify", "export", "import", "auth", "site", "worker", "server",
+            "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "judge",
         &[
-            "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
-            "cli", "context", "contest",
+            "store", "verify", "export", "import", "auth", "site", "worker", "server", "web",
+            "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "contest",
         &[
             "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
-            "import", "auth", "site", "server", "web", "hosted", "cli", "context",
+            "import", "auth", "site", "worker", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
         "store",
         &[
             "sandbox", "lang", "checker", "data", "verify", "export", "import", "auth", "site",
-            "server", "web", "hosted", "cli", "context",
+            "worker", "server", "web", "hosted", "cli", "context",
         ],
     ),
     (
         "verify",
         &[
-            "store", "export", "import", "auth", "site", "server", "web", "hosted", "cli",
-            "context", "contest",
+            "store", "export", "import", "auth", "site", "worker", "server", "web", "hosted",
+            "cli", "context", "contest",
         ],
     ),
     (
         "export",
         &[
-            "store", "judge", "verify", "import", "auth", "site", "server", "web", "hosted", "cli",
-            "context", "contest",
+            "store", "judge", "verify", "import", "auth", "site", "worker", "server", "web",
+            "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "import",
         &[
             "sandbox", "lang", "data", "store", "judge", "verify", "export", "auth", "site",
-            "server", "web", "hosted", "cli", "context", "contest",
+            "worker", "server", "web", "hosted", "cli", "context", "contest",
         ],
     ),
     (
         "context",
         &[
-            "store", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
-            "cli", "contest",
+            "store", "verify", "export", "import", "auth", "site", "worker", "server", "web",
+            "hosted", "cli", "contest",
         ],
     ),
     (
         "auth",
         &[
             "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
-            "import", "site", "server", "web", "hosted", "cli", "context", "contest",
+            "import", "site", "worker", "server", "web", "hosted", "cli", "context", "contest",
+        ],
+    ),
+    (
+        "worker",
+        &[
+            "sandbox", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
+            "cli", "contest",
         ],
     ),
     (
@@ -132,7 +140,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
 /// Every module that is a layer (not shared vocabulary).
 const ALL_LAYERS: &[&str] = &[
     "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
-    "import", "auth", "site", "server", "web", "hosted", "context", "cli", "contest",
+    "import", "auth", "site", "server", "web", "hosted", "context", "cli", "contest", "worker",
 ];
 
 #[test]

@@ -197,7 +197,7 @@ fn on_postgres_a_separate_worker_process_judges_what_the_server_queues() {
 }
 
 /// `grundy publish` stores a package under the SHA-256 of its files with
-/// its tests' hashes; publishing it again names the same version; an
+/// its test set's index and every input and answer by its hash; publishing it again names the same version; an
 /// unknown problem is one line on stderr and exit 2.
 #[test]
 fn publish_names_a_package_by_its_content() {
@@ -219,11 +219,18 @@ fn publish_names_a_package_by_its_content() {
         let store = Store::open(&url).await.unwrap();
         let published = store.published("nim").await.unwrap().unwrap();
         assert_eq!(published.hash, hash);
-        let tests: Vec<serde_json::Value> = serde_json::from_str(&published.tests).unwrap();
+        let index: serde_json::Value = serde_json::from_str(&published.tests).unwrap();
+        let tests = index["tests"].as_array().expect("the test set's index");
         assert!(tests.len() > 20, "{tests:?}");
-        assert!(tests
-            .iter()
-            .all(|t| t["input_sha256"].as_str().unwrap().len() == 64));
+        // Every input and answer is stored under its own hash, for workers
+        // that do not build tests.
+        for t in tests {
+            for key in ["input_sha256", "answer_sha256"] {
+                let sha = t[key].as_str().unwrap();
+                let bytes = store.test_file(sha).await.unwrap().expect("stored");
+                assert_eq!(grundy::digest::sha256(&bytes), sha);
+            }
+        }
         let blob = store.package_blob(hash).await.unwrap().unwrap();
         assert_eq!(grundy::digest::sha256(&blob), hash);
     });

@@ -32,3 +32,4 @@ mod store;
 mod timing;
 mod verify;
 mod web;
+mod worker;

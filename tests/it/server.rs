@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use grundy::auth;
 use grundy::config::Config;
 use grundy::context::Context;
-use grundy::server::{self, WorkOutcome, WorkerEnv};
 use grundy::store::{NewSubmission, Queue, Store};
+use grundy::worker::{self, WorkOutcome, WorkerEnv};
 use serde_json::{json, Value};
 
 use crate::helpers::{workspace_with_server, Server, Workspace, NIM_C_AC, NIM_C_WA_FIRST};
@@ -349,14 +349,8 @@ pub fn late_result_of_an_expired_lease_is_discarded(ws: &Workspace) {
     let ctx = Arc::new(Context::new(config));
     // A lease of 1 ms, renewed by 1 ms: it is expired whenever anyone looks.
     let env = WorkerEnv {
-        ctx,
         lease: Duration::from_millis(1),
-        changes: Arc::default(),
-        busy: Default::default(),
-        timing: Arc::default(),
-        languages: None,
-        refused: Default::default(),
-        verified: Default::default(),
+        ..WorkerEnv::new(ctx)
     };
     for _ in 0..5 {
         let id = rt
@@ -368,7 +362,7 @@ pub fn late_result_of_an_expired_lease_is_discarded(ws: &Workspace) {
             }))
             .unwrap();
         let (q, e) = (store.clone(), env.clone());
-        let worker = rt.spawn(async move { server::try_judge_next(&q, &e).await });
+        let worker = rt.spawn(async move { worker::try_judge_next(&q, &e).await });
         // Wait (bounded) until the worker has claimed it, then take it over.
         let mut taken = None;
         for _ in 0..2000 {

@@ -12,10 +12,9 @@ use grundy::config::Config;
 use grundy::context::Context;
 use grundy::judge::Calibration;
 use grundy::judge::Report;
-use grundy::server::{self, WorkOutcome, WorkerEnv};
-use grundy::site::state::WorkerTiming;
 use grundy::store::{FairTiming, NewSubmission, Queue, Status, Store, Timed};
 use grundy::verdict::Verdict;
+use grundy::worker::{self, WorkOutcome, WorkerEnv, WorkerTiming};
 
 use crate::helpers::{
     claim_any, claim_own, copy_dir, repo, require_languages, workspace_with_server, Server,
@@ -86,14 +85,9 @@ impl Bench {
         let timing = WorkerTiming::named(name);
         timing.set_calibration(c);
         WorkerEnv {
-            ctx: self.ctx.clone(),
             lease: Duration::from_secs(60),
-            changes: Arc::default(),
-            busy: Default::default(),
-            languages: None,
-            refused: Default::default(),
-            verified: Default::default(),
             timing: Arc::new(timing),
+            ..WorkerEnv::new(self.ctx.clone())
         }
     }
 
@@ -123,7 +117,7 @@ impl Bench {
 
     fn step(&self, env: &WorkerEnv) -> WorkOutcome {
         self.rt
-            .block_on(server::try_judge_next(&self.store, env))
+            .block_on(worker::try_judge_next(&self.store, env))
             .expect("step")
     }
 

@@ -9,7 +9,6 @@
 use std::time::Duration;
 
 use grundy::auth;
-use grundy::server::{self, AppState};
 use grundy::store::{NewSubmission, Store};
 use serde_json::json;
 
@@ -39,11 +38,15 @@ impl Server {
     /// One worker judging this server's database, as `grundy worker` would
     /// on another machine (its own state: stopping it leaves the server up).
     fn workers(&self) -> Pool {
-        let state = AppState::new(self.ctx.clone(), self.store.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let handle = self.rt.spawn(server::work(state, 1, async {
-            let _ = rx.await;
-        }));
+        let handle = self.rt.spawn(grundy::worker::work(
+            self.ctx.clone(),
+            self.store.clone(),
+            1,
+            async {
+                let _ = rx.await;
+            },
+        ));
         Pool {
             stop: Some(tx),
             handle: Some(handle),

@@ -137,6 +137,12 @@ pub trait Queue: Send + Sync {
         hash: &str,
     ) -> impl Future<Output = Result<Option<Vec<u8>>, Error>> + Send;
 
+    /// A published test file by its SHA-256.
+    fn test_file(
+        &self,
+        sha256: &str,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, Error>> + Send;
+
     /// Records that `worker` refused version `hash` of `problem`.
     fn refuse_package(
         &self,
@@ -232,6 +238,10 @@ impl Queue for Store {
 
     async fn package_blob(&self, hash: &str) -> Result<Option<Vec<u8>>, Error> {
         Store::package_blob(self, hash).await
+    }
+
+    async fn test_file(&self, sha256: &str) -> Result<Option<Vec<u8>>, Error> {
+        Store::test_file(self, sha256).await
     }
 
     async fn refuse_package(

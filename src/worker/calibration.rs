@@ -14,9 +14,8 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use super::{Busy, Pool, WorkerTiming};
 use crate::judge::{Recalibration, Schedule};
-use crate::site::state::{Busy, WorkerTiming};
-use crate::site::AppState;
 
 /// How often the schedule is looked at: the period of the kernel's load
 /// average.
@@ -25,17 +24,17 @@ const CHECK: Duration = Duration::from_secs(5);
 /// How many copies a calibration runs at once: one per worker slot, no
 /// more than the sandbox runs at once (the runs of more workers queue for
 /// the sandbox's slots, as judged runs do).
-pub fn copies(state: &AppState, workers: usize) -> usize {
-    workers.clamp(1, state.ctx.slots().max(1))
+pub fn copies(pool: &Pool, workers: usize) -> usize {
+    workers.clamp(1, pool.env.ctx.slots().max(1))
 }
 
 /// Measures this machine's speed with `copies` runs at once, records it
 /// and keeps it for this process's workers. A failure is logged and
 /// changes nothing: before the first success the workers judge with
 /// factor 1, after it with the last figure.
-pub async fn measure(state: &AppState, copies: usize, why: Option<Recalibration>) {
-    let runs = state.ctx.config.timing.calibration_runs;
-    let judge = state.ctx.judge();
+pub async fn measure(pool: &Pool, copies: usize, why: Option<Recalibration>) {
+    let runs = pool.env.ctx.config.timing.calibration_runs;
+    let judge = pool.env.ctx.judge();
     let measured = match tokio::task::spawn_blocking(move || judge.calibrate(runs, copies)).await {
         Ok(Ok(c)) => c,
         Ok(Err(e)) => {
@@ -54,26 +53,26 @@ pub async fn measure(state: &AppState, copies: usize, why: Option<Recalibration>
         ?why,
         "calibrated this worker's speed with every slot busy"
     );
-    let name = &state.worker.timing.name;
-    if let Err(e) = state.store.record_calibration(name, &measured).await {
+    let name = &pool.env.timing.name;
+    if let Err(e) = pool.store.record_calibration(name, &measured).await {
         tracing::warn!(error = %crate::errors::chain(&e), "could not record the calibration");
     }
-    state.worker.timing.set_calibration(measured);
+    pool.env.timing.set_calibration(measured);
 }
 
-/// Calibrates `state`'s workers again on the schedule `[timing]` sets
+/// Calibrates `pool`'s workers again on the schedule `[timing]` sets
 /// until the workers are told to stop (nothing when calibration or its
 /// repetition is off).
-pub async fn keep(state: AppState, workers: usize) {
-    let timing = &state.ctx.config.timing;
+pub async fn keep(pool: Pool, workers: usize) {
+    let timing = &pool.env.ctx.config.timing;
     if timing.calibration_runs == 0 {
         return;
     }
     let schedule = Schedule::every(Duration::from_secs(timing.recalibrate_seconds));
-    let copies = copies(&state, workers);
-    let mut load = OtherLoad::new(state.worker.busy.clone());
-    let stop = state.stop_signal();
-    let worker = state.worker.timing.clone();
+    let copies = copies(&pool, workers);
+    let mut load = OtherLoad::new(pool.env.busy.clone());
+    let stop = pool.stop.clone();
+    let worker = pool.env.timing.clone();
     run(
         &worker,
         schedule,
@@ -81,8 +80,8 @@ pub async fn keep(state: AppState, workers: usize) {
         CHECK.min(schedule.every),
         move || load.sample(),
         |why| {
-            let state = state.clone();
-            async move { measure(&state, copies, Some(why)).await }
+            let pool = pool.clone();
+            async move { measure(&pool, copies, Some(why)).await }
         },
         stop,
     )

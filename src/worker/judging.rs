@@ -1,4 +1,4 @@
-//! Judge workers: each loops over one testable step, [`try_judge_next`],
+//! One judge worker: each loops over one testable step, [`try_judge_next`],
 //! which claims a submission from the [`Queue`] with a lease, judges it on
 //! a blocking thread (the sandbox waits on processes) with the tracing
 //! span carried along, renews the lease while it runs, records each test
@@ -14,8 +14,8 @@ use tokio::sync::{watch, Notify};
 use tracing::Instrument as _;
 
 use super::packages::{self, PackageError};
+use super::{Busy, WorkerEnv, LIVE};
 use crate::judge::{fair, Event, Judge, Plan, Request, Scaling, TestReport};
-use crate::site::speeds::LIVE;
 use crate::store::{self, Failed, FairTiming, Queue, Timed};
 
 /// What one step did.
@@ -34,8 +34,6 @@ pub enum WorkOutcome {
     Refused(i64),
     QueueEmpty,
 }
-
-pub use crate::site::WorkerEnv;
 
 /// Claims the next submission this worker can judge, if any, and judges
 /// it to the end: a close call waiting for its re-run first (see
@@ -132,6 +130,7 @@ async fn judge_claim<Q: Queue + FairTiming>(
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
     let ctx = env.ctx.clone();
     let verified = env.verified.clone();
+    let mine = env.languages.clone();
     let span = tracing::Span::current();
     let mut job = tokio::task::spawn_blocking(move || {
         span.in_scope(|| {
@@ -151,6 +150,9 @@ async fn judge_claim<Q: Queue + FairTiming>(
             .map_err(|e| Stop::Failed(format!("preparing: {}", crate::errors::chain(&e))))?;
             if let Some(f) = &fetched {
                 check_package(&plan, f, &verified)?;
+            }
+            if let Some(why) = lacks(plan.problem(), &ctx.languages, mine.as_deref()) {
+                return Err(Stop::Refused(why));
             }
             let judge = Judge {
                 scaling,
@@ -258,6 +260,38 @@ enum Stop {
     Refused(String),
 }
 
+/// Why this machine cannot judge `problem` at all, if it cannot: the
+/// package's checker or interactor is a program in a language whose
+/// toolchain it lacks (`mine`: the languages it has; all when `None`).
+fn lacks(
+    problem: &crate::problem::Problem,
+    languages: &crate::lang::Languages,
+    mine: Option<&[String]>,
+) -> Option<String> {
+    let mine = mine?;
+    let checker = match &problem.manifest.checker {
+        crate::checker::Checker::Program { source, .. } => Some(("checker", source)),
+        crate::checker::Checker::Builtin(_) => None,
+    };
+    let interactor = problem
+        .manifest
+        .interactor
+        .as_ref()
+        .map(|i| ("interactor", &i.source));
+    checker
+        .into_iter()
+        .chain(interactor)
+        .find_map(|(role, source)| {
+            let language = languages.for_path(source).ok()?;
+            (!mine.contains(&language.id)).then(|| {
+                format!(
+                    "its {role} needs {}, which this machine has no toolchain for",
+                    language.id
+                )
+            })
+        })
+}
+
 /// Checks this machine's tests of a published version against the
 /// publisher's hashes, once per version and process, before any of it is
 /// judged.
@@ -306,7 +340,7 @@ async fn refuse<Q: Queue>(
     tracing::error!(
         problem,
         reason,
-        "refusing the problem: this machine's tests differ from the publisher's"
+        "refusing the problem: this machine cannot judge it as published"
     );
     env.refused
         .lock()
@@ -346,12 +380,12 @@ const WRITE_TRIES: u32 = 5;
 
 /// A submission in this process's hands while it lives.
 struct Held<'a> {
-    busy: &'a crate::site::state::Busy,
+    busy: &'a Busy,
     id: i64,
 }
 
 impl<'a> Held<'a> {
-    fn new(busy: &'a crate::site::state::Busy, id: i64) -> Held<'a> {
+    fn new(busy: &'a Busy, id: i64) -> Held<'a> {
         busy.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
         Held { busy, id }
     }

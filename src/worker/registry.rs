@@ -12,9 +12,7 @@ use tokio::sync::watch;
 use crate::context::Context;
 use crate::store::Store;
 
-pub use crate::site::state::{Busy, HEARTBEAT};
-
-pub use crate::site::state::process_name;
+use super::{Busy, HEARTBEAT};
 
 /// One configured language on this machine.
 #[derive(Debug, Clone)]
@@ -55,6 +53,20 @@ pub fn languages_text(languages: &[Language]) -> String {
         .join("\n")
 }
 
+/// How long a process may stay silent before it is taken off the list
+/// of workers (its history stays): long past [`super::LIVE`], so the admins
+/// see a dead process as silent for a while first.
+pub const FORGET_AFTER: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Takes the processes silent for [`FORGET_AFTER`] off the list.
+async fn forget_the_dead(store: &Store) {
+    match store.forget_silent_workers(FORGET_AFTER).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(n, "forgot worker processes silent for ten minutes"),
+        Err(e) => tracing::warn!(error = %e, "could not forget the silent worker processes"),
+    }
+}
+
 /// Reports this process until `stop` turns true, then removes its entry.
 /// A failure to report is logged; judging goes on regardless.
 pub async fn run(
@@ -75,6 +87,7 @@ pub async fn run(
     {
         tracing::warn!(error = %e, "could not report the workers");
     }
+    forget_the_dead(&store).await;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if let Err(e) = store
         .announce_workers(
@@ -102,6 +115,7 @@ pub async fn run(
         if let Err(e) = store.workers_alive(&name, &current).await {
             tracing::warn!(error = %e, "could not report the workers");
         }
+        forget_the_dead(&store).await;
     }
     if let Err(e) = store.unregister_workers(&name).await {
         tracing::warn!(error = %e, "could not remove the workers' report");
