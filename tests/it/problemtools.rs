@@ -8,9 +8,10 @@
 //!
 //! Every part but the statement is checked: checking the statement renders
 //! it with pandoc and LaTeX, which say nothing of how grundy judges. And
-//! problemtools is told to run Python with CPython and to compile Java for
-//! the JDK installed, as grundy's config.toml does: its own defaults (PyPy,
-//! `javac -source 21`) are what Kattis's machines have, not the format.
+//! problemtools is told to run Python with CPython, to compile Java for
+//! the JDK installed and Go with Go's own compiler, as grundy's config.toml
+//! does: its own defaults (PyPy, `javac -source 21`, gccgo) are what
+//! Kattis's machines have, not the format.
 // See: issue 23.
 
 use std::path::{Path, PathBuf};
@@ -32,6 +33,8 @@ python3:
     run: 'python3 \"{mainfile}\"'
 java:
     compile: 'javac -encoding UTF-8 -sourcepath {path} -d {path} {files}'
+go:
+    compile: 'go build -o {binary} {files}'
 ";
 
 /// `verifyproblem` on `PATH`, else where `.ci/run` puts it; `None` (the
