@@ -149,6 +149,13 @@ fn missing_toolchains(languages: &[&str]) -> (Vec<String>, Vec<String>) {
         if let Some(p) = located.filter(|p| grundy::lang::resolve(p).is_none()) {
             gone.push(p.to_string());
         }
+        // Its own directories (Kotlin's compiler, run by the JDK's java).
+        let paths = table.get("paths").and_then(|c| c.as_array());
+        for p in paths.into_iter().flatten().filter_map(|p| p.as_str()) {
+            if p.starts_with('/') && !Path::new(p).exists() && !gone.contains(&p.to_string()) {
+                gone.push(p.to_string());
+            }
+        }
         if !gone.is_empty() {
             install.push(install_hint(language).to_string());
             missing.extend(gone);
