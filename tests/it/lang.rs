@@ -67,7 +67,7 @@ fn every_language_compiles_and_runs_in_the_box() {
     let data = tempfile::tempdir().unwrap();
     let config = shipped_config(data.path());
     assert_eq!(
-        config.languages.keys().collect::<Vec<_>>().len(),
+        config.languages.len(),
         HELLO.len(),
         "a hello world for every shipped language"
     );
