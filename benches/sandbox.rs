@@ -4,7 +4,8 @@
 //! submission, in its kept box) ≤ 1.5× a bare fork/exec/wait one at a
 //! time, ≤ 2× back to back; CPU time of a 0.5 s busy loop, 30 runs two at a time,
 //! max/min ≤ 1.10; a `bits/stdc++.h` compile ≤ 1.0 s median, a cache hit
-//! ≤ 10 ms.
+//! ≤ 10 ms. `startup` times each language's hello world in the box
+//! against the same program run bare (issue 36).
 
 use std::path::Path;
 use std::process::Command;
@@ -48,7 +49,7 @@ fn spec(dir: &Path, cwd: &Path, cpu: Duration) -> RunSpec {
         .bind(Bind::read_only(dir).at("/box/prog"))
 }
 
-/// `cargo bench --bench sandbox [trivial|stability|compile]...` runs the
+/// `cargo bench --bench sandbox [trivial|stability|compile|concurrency|startup]...` runs the
 /// named parts (default: all).
 fn main() {
     let wanted: Vec<String> = std::env::args()
@@ -76,6 +77,110 @@ fn main() {
     }
     if run("concurrency") {
         concurrency(runner.as_ref());
+    }
+    if run("startup") {
+        startup(runner.as_ref());
+    }
+}
+
+/// A hello world in each shipped language.
+const HELLO: &[(&str, &str)] = &[
+    ("c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}"),
+    ("cpp", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
+    ("cpp17", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
+    ("cpp20", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
+    ("cpp23", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
+    ("rust", "fn main(){println!(\"hello\");}"),
+    ("python", "print('hello')"),
+    ("pypy3", "print('hello')"),
+    ("java", "public class Main{public static void main(String[] a){System.out.println(\"hello\");}}"),
+    ("go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"),
+    ("javascript", "console.log('hello');"),
+    ("kotlin", "fun main() { println(\"hello\") }"),
+    ("csharp", "public static class P { public static void Main() { System.Console.WriteLine(\"hello\"); } }"),
+    ("haskell", "main :: IO ()\nmain = putStrLn \"hello\""),
+    ("ocaml", "let () = print_endline \"hello\""),
+    ("pascal", "program Hello;\nbegin\n  writeln('hello');\nend."),
+    ("ruby", "puts 'hello'"),
+    ("php", "<?php\necho \"hello\\n\";"),
+];
+
+/// Each language's start-up: a hello world compiled in the box, then run
+/// there (a fresh box each time, as the first test of a submission) and
+/// bare (the same command, no box), one at a time; medians and their
+/// ratio. A language whose toolchain is missing is named and skipped.
+fn startup(runner: &dyn Runner) {
+    let data = tempfile::tempdir().expect("tempdir");
+    let text = include_str!("../config.toml");
+    let mut config = Config::parse(text, Path::new(env!("CARGO_MANIFEST_DIR"))).expect("config");
+    config.data_dir = data.path().to_path_buf();
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let n = 7;
+    println!("hello world start-up, median of {n}: in the box / bare");
+    for (id, text) in HELLO {
+        let lang = languages.get(id).expect("a shipped language");
+        if let Err(missing) = lang.version(runner) {
+            println!("  {id:<10} skipped: {missing}");
+            continue;
+        }
+        let source = Source::new(text.as_bytes().to_vec());
+        let program = match lang.compile(runner, &cache, &source, &config.compile) {
+            Ok(Compiled::Ok(p)) => p,
+            Ok(Compiled::Failed(m)) => panic!("{id} does not compile: {m}"),
+            Err(e) => panic!("{id}: {e}"),
+        };
+        let (prog, args) = program.command(256);
+        let limits = Limits::new(Duration::from_secs(10), 256 << 20)
+            .wall(Duration::from_secs(20))
+            .processes(program.processes);
+        let env = grundy::lang::base_env();
+        let boxed = median(
+            (0..n)
+                .map(|_| {
+                    let cwd = tempfile::tempdir().expect("tempdir");
+                    let spec = RunSpec::new(&prog, cwd.path(), limits)
+                        .args(&args)
+                        .envs(env.clone())
+                        .stdout(Stdio::file(cwd.path().join("out")))
+                        .stderr(Stdio::file(cwd.path().join("err")))
+                        .binds(program.binds());
+                    let t = Instant::now();
+                    let outcome = runner.run(&spec).expect("run");
+                    let took = t.elapsed();
+                    assert_eq!(
+                        outcome.termination,
+                        Termination::Exited(0),
+                        "{id} in the box"
+                    );
+                    took
+                })
+                .collect(),
+        );
+        let bare = median(
+            (0..n)
+                .map(|_| {
+                    let cwd = tempfile::tempdir().expect("tempdir");
+                    let t = Instant::now();
+                    let out = Command::new(&prog)
+                        .args(&args)
+                        .env_clear()
+                        .envs(env.iter().map(|(k, v)| (k, v)))
+                        .current_dir(cwd.path())
+                        .output()
+                        .expect("run bare");
+                    let took = t.elapsed();
+                    assert!(out.status.success(), "{id} bare");
+                    took
+                })
+                .collect(),
+        );
+        println!(
+            "  {id:<10} {:>7.1} ms / {:>7.1} ms = {:.2}x",
+            ms(boxed),
+            ms(bare),
+            boxed.as_secs_f64() / bare.as_secs_f64()
+        );
     }
 }
 

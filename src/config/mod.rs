@@ -221,7 +221,7 @@ impl Config {
         if let Some(p) = self.sandbox.paths.iter().find(|p| p.is_relative()) {
             return Err(format!("sandbox.paths: {} must be absolute", p.display()));
         }
-        let mut seen = BTreeMap::new();
+        let (mut seen, mut clics_ids) = (BTreeMap::new(), BTreeMap::new());
         for (id, lang) in &self.languages {
             if lang.run.is_empty() {
                 return Err(format!("languages.{id}.run must not be empty"));
@@ -236,6 +236,13 @@ impl Config {
                 if let Some(other) = seen.insert(ext.clone(), id.clone()) {
                     return Err(format!(
                         "languages.{id}.extensions: .{ext} is already claimed by {other}"
+                    ));
+                }
+            }
+            if let Some(clics) = &lang.clics_id {
+                if let Some(other) = clics_ids.insert(clics.clone(), id.clone()) {
+                    return Err(format!(
+                        "languages.{id}.clics_id: {clics:?} is already {other}'s"
                     ));
                 }
             }
@@ -466,8 +473,43 @@ compiel = [\"gcc\"]
     fn shipped_config_parses() {
         let text = include_str!("../../config.toml");
         let c = Config::parse(text, Path::new(".")).unwrap();
-        for id in ["c", "cpp", "rust", "python", "java"] {
+        for id in [
+            "c",
+            "cpp",
+            "cpp17",
+            "cpp20",
+            "cpp23",
+            "rust",
+            "python",
+            "pypy3",
+            "java",
+            "go",
+            "javascript",
+            "kotlin",
+            "csharp",
+            "haskell",
+            "ocaml",
+            "pascal",
+            "ruby",
+            "php",
+        ] {
             assert!(c.languages.contains_key(id), "missing language {id}");
         }
+        for (id, lang) in &c.languages {
+            assert!(lang.kattis_id.is_some(), "{id} has no kattis_id");
+            assert!(lang.clics_id.is_some(), "{id} has no clics_id");
+        }
+        assert_eq!(c.languages["python"].clics_id.as_deref(), Some("python3"));
+    }
+
+    #[test]
+    fn a_clics_id_names_one_language() {
+        let text = "[languages.a]\nname = \"A\"\nextensions = [\"a\"]\nsource = \"a\"\nrun = [\"a\"]\nclics_id = \"x\"\n\
+                    [languages.b]\nname = \"B\"\nextensions = [\"b\"]\nsource = \"b\"\nrun = [\"b\"]\nclics_id = \"x\"\n";
+        let err = Config::parse(text, Path::new("/")).unwrap_err();
+        assert!(
+            err.contains("languages.b.clics_id: \"x\" is already a's"),
+            "{err}"
+        );
     }
 }

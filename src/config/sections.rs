@@ -255,6 +255,17 @@ impl Default for ServerConfig {
 pub struct LanguageConfig {
     /// Human-readable name, e.g. "C++17 (g++)".
     pub name: String,
+    /// The language's id in the Kattis problem format (problemtools'
+    /// `languages.yaml`: `cpp`, `python3`, `csharp`), for reading and
+    /// writing Kattis packages; several languages may share one (`cpp`
+    /// for every C++ standard).
+    #[serde(default)]
+    pub kattis_id: Option<String>,
+    /// The language's id in the CLICS Contest API (`cpp`, `python3`,
+    /// `kotlin`, as the specification lists them where it does); unique
+    /// among the configured languages.
+    #[serde(default)]
+    pub clics_id: Option<String>,
     /// File extensions (without the dot) that select this language.
     pub extensions: Vec<String>,
     /// The file name the source is saved as before compiling (e.g. `Main.java`).
@@ -295,6 +306,15 @@ pub struct LanguageConfig {
     /// Multiplier on the problem's time limit (default 1.0).
     #[serde(default = "one")]
     pub time_factor: f64,
+    /// Processes and threads a run of a program may have alive at once
+    /// (default 64): a runtime that starts a thread per core (Go, the
+    /// JVM, Node.js, Mono) needs more on a machine with many.
+    #[serde(default = "default_processes")]
+    pub processes: u64,
+}
+
+fn default_processes() -> u64 {
+    64
 }
 
 fn one() -> f64 {

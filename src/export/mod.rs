@@ -203,8 +203,19 @@ pub fn kattis(
 
     let mut submissions = BTreeMap::new();
     let mut memory_limit_exceeded = 0;
+    let mut notes = notes;
+    let mut not_compiling = Vec::new();
     for sub in problem.submissions() {
-        let (dir, prefix) = submission_dir(sub.expected);
+        let Some((dir, prefix)) = submission_dir(sub.expected) else {
+            not_compiling.push(
+                sub.path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+            continue;
+        };
         if sub.path.is_dir() {
             // A directory submission stays one.
             let name = sub.path.file_name().unwrap_or_default();
@@ -244,6 +255,13 @@ pub fn kattis(
         }
     }
 
+    if !not_compiling.is_empty() {
+        notes.push(format!(
+            "left out, the format having no directory for a submission that does not compile: \
+             compile_error/ {}",
+            not_compiling.join(", ")
+        ));
+    }
     std::fs::rename(root, out).map_err(|source| match source.kind() {
         // Someone put files there since the check: theirs stay.
         std::io::ErrorKind::DirectoryNotEmpty | std::io::ErrorKind::AlreadyExists => {
@@ -403,9 +421,11 @@ fn refuse_occupied(out: &Path) -> Result<(), Error> {
 }
 
 /// The Kattis directory for an expected outcome, and a prefix for the file
-/// names there.
-fn submission_dir(expected: Expected) -> (&'static str, &'static str) {
-    match expected {
+/// names there; `None` for a submission that does not compile, which the
+/// format has no place for (problemtools fails a package whose submission
+/// does not compile).
+fn submission_dir(expected: Expected) -> Option<(&'static str, &'static str)> {
+    Some(match expected {
         Expected::Accepted => ("accepted", ""),
         Expected::WrongAnswer => ("wrong_answer", ""),
         Expected::TimeLimitExceeded => ("time_limit_exceeded", ""),
@@ -419,7 +439,8 @@ fn submission_dir(expected: Expected) -> (&'static str, &'static str) {
         // prefix says why the file is there and keeps it apart from the
         // runtime_error submissions.
         Expected::MemoryLimitExceeded => ("run_time_error", "mle-"),
-    }
+        Expected::CompileError => return None,
+    })
 }
 
 /// The path of a submission inside its Kattis directory.
@@ -439,7 +460,15 @@ fn submission_target(path: &Path, prefix: &str) -> Result<PathBuf, Error> {
         .unwrap_or_default();
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
-        "c" | "cpp" | "cc" | "rs" | "py" => Ok(PathBuf::from(format!("{prefix}{file}"))),
+        "c" | "cpp" | "cc" | "rs" | "py" | "cs" | "go" | "hs" | "js" | "kt" | "ml" | "pas"
+        | "php" | "rb" => Ok(PathBuf::from(format!("{prefix}{file}"))),
+        // A C++ standard or PyPy, chosen by grundy's extension: Kattis has
+        // one C++ and one Python 3 (which it runs with PyPy).
+        "cpp17" | "cpp20" | "cpp23" | "pypy3" => {
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            let kattis = if ext == "pypy3" { "py" } else { "cpp" };
+            Ok(PathBuf::from(format!("{prefix}{stem}.{kattis}")))
+        }
         "java" if prefix.is_empty() && file == "Main.java" => Ok(PathBuf::from(file)),
         // Kattis runs the class named after the file: one declaring it
         // keeps its name.
@@ -458,14 +487,15 @@ fn submission_target(path: &Path, prefix: &str) -> Result<PathBuf, Error> {
         }
         _ => Err(Error::Unsupported {
             path: path.to_path_buf(),
-            what: "no Kattis language for this extension (expected .c .cpp .cc .rs .py .java)"
+            what: "no Kattis language for this extension (expected .c .cpp .cc .cpp17 .cpp20 \
+                   .cpp23 .rs .py .pypy3 .java .cs .go .hs .js .kt .ml .pas .php .rb)"
                 .into(),
         }),
     }
 }
 
 fn is_python(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "py")
+    path.extension().is_some_and(|e| e == "py" || e == "pypy3")
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error {
@@ -508,12 +538,13 @@ mod tests {
     fn memory_limit_exceeded_becomes_a_prefixed_run_time_error() {
         assert_eq!(
             submission_dir(Expected::MemoryLimitExceeded),
-            ("run_time_error", "mle-")
+            Some(("run_time_error", "mle-"))
         );
         assert_eq!(
             submission_dir(Expected::RuntimeError),
-            ("run_time_error", "")
+            Some(("run_time_error", ""))
         );
+        assert_eq!(submission_dir(Expected::CompileError), None);
         let t = submission_target(Path::new("x/hog.cpp"), "mle-").unwrap();
         assert_eq!(t, Path::new("mle-hog.cpp"));
     }
@@ -526,6 +557,34 @@ mod tests {
         assert_eq!(t, Path::new("Main.java"));
         let t = submission_target(Path::new("x/Main.java"), "mle-").unwrap();
         assert_eq!(t, Path::new("mle-Main/Main.java"));
+    }
+
+    #[test]
+    fn every_language_is_written_under_kattis_extension_for_it() {
+        for (name, want) in [
+            ("xor.go", "xor.go"),
+            ("xor.kt", "xor.kt"),
+            ("xor.cs", "xor.cs"),
+            ("xor.hs", "xor.hs"),
+            ("xor.ml", "xor.ml"),
+            ("xor.pas", "xor.pas"),
+            ("xor.js", "xor.js"),
+            ("xor.rb", "xor.rb"),
+            ("xor.php", "xor.php"),
+            ("xor-20.cpp20", "xor-20.cpp"),
+            ("xor-23.cpp23", "xor-23.cpp"),
+            ("xor-17.cpp17", "xor-17.cpp"),
+            ("xor-pypy.pypy3", "xor-pypy.py"),
+        ] {
+            let t = submission_target(&Path::new("x").join(name), "").unwrap();
+            assert_eq!(t, Path::new(want), "{name}");
+            // Read back, Kattis's extension names a language grundy has.
+            assert!(
+                crate::problem::kattis::grundy_extension(&t).is_some(),
+                "{name}"
+            );
+        }
+        assert!(is_python(Path::new("x/a.pypy3")));
     }
 
     #[test]

@@ -34,7 +34,7 @@ use crate::checker::special::{Protocol, SpecialJudge};
 use crate::checker::{Checker, Partial};
 use crate::config::{CompileLimits, Limits as RunLimits};
 use crate::data::{self, TestSet};
-use crate::lang::{self, Compiled, Languages, ProgramCache, Source};
+use crate::lang::{self, Compiled, Languages, Program, ProgramCache, Source};
 use crate::problem::{Group, GroupSpec, Problem};
 use crate::sandbox::{self, Limits, RunSpec, Runner, Stdio, Termination};
 use crate::verdict::Verdict;
@@ -178,7 +178,7 @@ impl Judge {
         on_event(Event::Compiled {
             cached: program.cached,
         });
-        let limits = self.run_limits(problem, program.time_factor);
+        let limits = self.run_limits(problem, &program);
         let total = tests.index.tests.len();
         let groups = &problem.manifest.groups;
         // In run_all mode, a test at least as large as one that already
@@ -239,16 +239,17 @@ impl Judge {
     }
 
     /// The limits of one run of a submission on this problem.
-    pub fn run_limits(&self, problem: &Problem, time_factor: f64) -> Limits {
+    pub fn run_limits(&self, problem: &Problem, program: &Program) -> Limits {
         // A run is stopped only at the end of the grace band past its
         // limit, so that a TLE there has a known time (see `fair`).
         let cpu = self
-            .time_limit(problem, time_factor)
+            .time_limit(problem, program.time_factor)
             .mul_f64(1.0 + self.scaling.grace);
         Limits::new(cpu, problem.manifest.memory_limit << 20)
             .wall(cpu.mul_f64(self.limits.wall_factor) + Duration::from_millis(500))
             .output(output_limit_mib(problem, self.limits.output_limit) << 20)
             .open_files(256)
+            .processes(program.processes)
     }
 
     /// A test's CPU limit: the problem's, times the language's factor,

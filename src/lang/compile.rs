@@ -248,6 +248,7 @@ impl Language {
             paths: self.paths().map_err(missing)?,
             memory_exit_code: self.config.memory_exit_code,
             time_factor: self.config.time_factor,
+            processes: self.config.processes,
             cached,
         })
     }

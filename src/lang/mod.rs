@@ -122,6 +122,9 @@ pub struct Program {
     /// The exit status meaning "the runtime ran out of memory", if any.
     pub memory_exit_code: Option<i32>,
     pub time_factor: f64,
+    /// Processes and threads a run may have at once (the language's
+    /// runtime's needs).
+    pub processes: u64,
     /// Whether this compile was served from the cache.
     pub cached: bool,
 }

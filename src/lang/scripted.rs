@@ -82,6 +82,8 @@ pub fn build(
         paths: paths.clone(),
         memory_exit_code: None,
         time_factor: 1.0,
+        // A package's own scripts: the box's usual bound.
+        processes: 64,
         cached,
     };
     if let Some(hit) = cache.lookup(&key)? {

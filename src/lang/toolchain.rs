@@ -203,6 +203,11 @@ impl Language {
                 }
             }
         }
+        // A language's own directories are part of its toolchain (Kotlin's
+        // compiler is a jar that the JDK's java runs).
+        if let Some(gone) = self.paths()?.into_iter().find(|p| !p.exists()) {
+            return Err(format!("{} not found", gone.display()));
+        }
         let version = self.filled(&self.config.version)?;
         let Some(program) = version.first() else {
             return Ok("(no version command)".to_string());

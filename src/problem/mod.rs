@@ -44,10 +44,13 @@ pub enum Expected {
     /// A slow or limited but correct solution: never a wrong answer, and
     /// some test over a limit or crashed.
     BruteForce,
+    /// Does not compile: `CE`, with the compiler's message (a package
+    /// showing that a language's compile errors reach the contestant).
+    CompileError,
 }
 
 impl Expected {
-    pub const ALL: [Expected; 8] = [
+    pub const ALL: [Expected; 9] = [
         Expected::Accepted,
         Expected::WrongAnswer,
         Expected::TimeLimitExceeded,
@@ -56,6 +59,7 @@ impl Expected {
         Expected::PartiallyAccepted,
         Expected::Rejected,
         Expected::BruteForce,
+        Expected::CompileError,
     ];
 
     /// The directory name under `submissions/`.
@@ -69,6 +73,7 @@ impl Expected {
             Expected::PartiallyAccepted => "partially_accepted",
             Expected::Rejected => "rejected",
             Expected::BruteForce => "brute_force",
+            Expected::CompileError => "compile_error",
         }
     }
 }

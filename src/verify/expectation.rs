@@ -21,6 +21,9 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
             .find(|t| !allowed.contains(&t.verdict))
             .map(|t| format!("{} on test {}", t.verdict, t.name))
     };
+    if expected == Expected::CompileError {
+        return compile_error(report);
+    }
     if let Some(why) = not_compiled(report) {
         return (false, why);
     }
@@ -39,6 +42,7 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
         }
         Expected::Rejected => return rejected(report),
         Expected::BruteForce => return brute_force(report),
+        Expected::CompileError => return compile_error(report),
         Expected::Accepted => (Verdict::AC, &[Verdict::AC]),
         Expected::WrongAnswer => (Verdict::WA, &[Verdict::AC, Verdict::WA, Verdict::PE]),
         Expected::TimeLimitExceeded => (Verdict::TLE, &[Verdict::AC, Verdict::TLE]),
@@ -118,6 +122,18 @@ fn brute_force(report: &Report) -> (bool, String) {
             "expected TLE or a run-time error on some test, but every test was accepted".into(),
         )
     }
+}
+
+/// `compile_error/`: `CE`, and the compiler said why (a message the
+/// contestant sees; an empty one would leave them guessing).
+fn compile_error(report: &Report) -> (bool, String) {
+    if report.verdict != Verdict::CE {
+        return (false, format!("expected CE, got {}", report.verdict));
+    }
+    if report.compile_output.trim().is_empty() {
+        return (false, "CE without the compiler's message".into());
+    }
+    (true, String::new())
 }
 
 /// Why a submission that did not compile fails whatever it should get.
@@ -300,5 +316,24 @@ mod tests {
             let (got, why) = judge_expectation(*expected, &report(verdicts));
             assert_eq!(got, *ok, "{expected:?} {verdicts:?}: {why}");
         }
+    }
+
+    #[test]
+    fn compile_error_is_ce_with_the_compilers_message() {
+        let said = Report::failed(
+            Verdict::CE,
+            "main.go:5:2: \"os\" imported and not used".into(),
+        );
+        assert_eq!(
+            judge_expectation(Expected::CompileError, &said),
+            (true, String::new())
+        );
+        let silent = Report::failed(Verdict::CE, " \n".into());
+        assert!(!judge_expectation(Expected::CompileError, &silent).0);
+        let ran = report(&[Verdict::AC]);
+        let (ok, why) = judge_expectation(Expected::CompileError, &ran);
+        assert!(!ok && why.contains("expected CE"), "{why}");
+        // Elsewhere a CE still fails whatever was expected.
+        assert!(!judge_expectation(Expected::Rejected, &said).0);
     }
 }

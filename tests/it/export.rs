@@ -162,9 +162,36 @@ fn kattis_package_holds_nims_limits_statement_tests_and_submissions() {
         names(&subs),
         ["accepted", "time_limit_exceeded", "wrong_answer"]
     );
+    // Every language under Kattis's extension for it: a C++ standard as
+    // C++, PyPy as Python 3.
     assert_eq!(
         names(&subs.join("accepted")),
-        ["xor.cpp", "xor.py", "xor.rs"]
+        [
+            "xor-cpp17.cpp",
+            "xor-cpp20.cpp",
+            "xor-cpp23.cpp",
+            "xor-pypy.py",
+            "xor.cpp",
+            "xor.cs",
+            "xor.go",
+            "xor.hs",
+            "xor.js",
+            "xor.kt",
+            "xor.ml",
+            "xor.pas",
+            "xor.php",
+            "xor.py",
+            "xor.rb",
+            "xor.rs"
+        ]
+    );
+    // The format has no place for a submission that does not compile:
+    // left out, and said so.
+    assert!(
+        out.stdout
+            .contains("left out, the format having no directory for a submission that does not compile: compile_error/ "),
+        "{}",
+        out.stdout
     );
     let shipped = crate::helpers::repo().join("problems/nim/submissions/wrong_answer");
     assert_eq!(names(&subs.join("wrong_answer")), names(&shipped));

@@ -33,7 +33,7 @@ pub fn require(programs: &[&str], install: &str) -> bool {
 }
 
 /// [`require`] for the toolchains of `languages` (keys of `[languages]` in the
-/// shipped config.toml: `c`, `cpp`, `rust`, `python`, `java`), as that file
+/// shipped config.toml: `c`, `cpp`, `rust`, `python`, `java`, `go`, ...), as that file
 /// names them: the test judges sources in these languages.
 pub fn require_languages(languages: &[&str]) -> bool {
     let (missing, install) = missing_toolchains(languages);
@@ -139,6 +139,23 @@ fn missing_toolchains(languages: &[&str]) -> (Vec<String>, Vec<String>) {
                 }
             }
         }
+        // A toolchain found by its `toolchain` command (rustup's rustc):
+        // that program, on PATH and reachable by this user.
+        let located = table
+            .get("toolchain")
+            .and_then(|c| c.as_array())
+            .and_then(|c| c.first())
+            .and_then(|p| p.as_str());
+        if let Some(p) = located.filter(|p| grundy::lang::resolve(p).is_none()) {
+            gone.push(p.to_string());
+        }
+        // Its own directories (Kotlin's compiler, run by the JDK's java).
+        let paths = table.get("paths").and_then(|c| c.as_array());
+        for p in paths.into_iter().flatten().filter_map(|p| p.as_str()) {
+            if p.starts_with('/') && !Path::new(p).exists() && !gone.contains(&p.to_string()) {
+                gone.push(p.to_string());
+            }
+        }
         if !gone.is_empty() {
             install.push(install_hint(language).to_string());
             missing.extend(gone);
@@ -155,6 +172,17 @@ fn install_hint(language: &str) -> &'static str {
         "cpp" => "g++",
         "python" => "python3",
         "java" => "openjdk-17-jdk-headless",
+        "cpp17" | "cpp20" | "cpp23" => "g++",
+        "pypy3" => "pypy3",
+        "go" => "golang-go",
+        "javascript" => "nodejs",
+        "kotlin" => "kotlin",
+        "csharp" => "mono-mcs",
+        "haskell" => "ghc",
+        "ocaml" => "ocaml",
+        "pascal" => "fp-compiler",
+        "ruby" => "ruby",
+        "php" => "php-cli",
         _ => "",
     }
 }

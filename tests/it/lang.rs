@@ -38,22 +38,43 @@ pub(super) fn compile_limits() -> CompileLimits {
     }
 }
 
+/// A hello world in every shipped language (each C++ standard with what
+/// only it has, so a wrong `-std` fails), printing `hello`.
+pub(super) const HELLO: [(&str, &str); 18] = [
+    ("c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}"),
+    ("cpp", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
+    ("cpp17", "#include <bits/stdc++.h>\nint main(){auto [a, b] = std::pair<const char*, int>{\"hello\", 0}; std::cout<<a<<'\\n';}"),
+    ("cpp20", "#include <bits/stdc++.h>\nint main(){std::vector<std::string> w{\"hello\"}; std::ranges::for_each(w, [](auto &s){std::cout<<s<<'\\n';});}"),
+    ("cpp23", "#include <bits/stdc++.h>\nint main(){std::string s = \"hello\"; if (s.contains(\"ell\")) std::cout<<s<<'\\n';}"),
+    ("rust", "fn main(){println!(\"hello\");}"),
+    ("python", "print('hello')"),
+    ("pypy3", "import platform\nassert platform.python_implementation() == 'PyPy'\nprint('hello')"),
+    ("java", "public class Main{public static void main(String[] a){System.out.println(\"hello\");}}"),
+    ("go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"),
+    ("javascript", "console.log('hello');"),
+    ("kotlin", "fun main() { println(\"hello\") }"),
+    ("csharp", "public static class P { public static void Main() { System.Console.WriteLine(\"hello\"); } }"),
+    ("haskell", "main :: IO ()\nmain = putStrLn \"hello\""),
+    ("ocaml", "let () = print_endline \"hello\""),
+    ("pascal", "program Hello;\nbegin\n  writeln('hello');\nend."),
+    ("ruby", "puts 'hello'"),
+    ("php", "<?php\necho \"hello\\n\";"),
+];
+
 #[test]
 fn every_language_compiles_and_runs_in_the_box() {
     let Some(sb) = boxed() else { return };
     let data = tempfile::tempdir().unwrap();
     let config = shipped_config(data.path());
+    assert_eq!(
+        config.languages.len(),
+        HELLO.len(),
+        "a hello world for every shipped language"
+    );
     let languages = Languages::new(&config.languages);
     let cache = ProgramCache::new(data.path().join("programs"));
-    let hello: [(&str, &str); 5] = [
-        ("c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}"),
-        ("cpp", "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}"),
-        ("rust", "fn main(){println!(\"hello\");}"),
-        ("python", "print('hello')"),
-        ("java", "public class Main{public static void main(String[] a){System.out.println(\"hello\");}}"),
-    ];
-    let present = languages_present(&hello.map(|(id, _)| id));
-    for (id, text) in hello {
+    let present = languages_present(&HELLO.map(|(id, _)| id));
+    for (id, text) in HELLO {
         if !present.contains(&id) {
             continue;
         }
@@ -70,11 +91,17 @@ fn every_language_compiles_and_runs_in_the_box() {
             Compiled::Ok(p) => p,
             Compiled::Failed(m) => panic!("{id} does not compile in the box: {m}"),
         };
-        let (prog, args) = program.command(256);
+        // A tight limit on resident memory: a runtime that reserves far
+        // more address space than it touches (Go, the JVM, Node.js, Mono)
+        // still runs, with the threads it starts.
+        let (prog, args) = program.command(TIGHT_MIB);
+        let limits = Limits::new(Duration::from_secs(5), TIGHT_MIB << 20)
+            .wall(Duration::from_secs(10))
+            .processes(program.processes);
         let cwd = tempfile::tempdir().unwrap();
         let out = cwd.path().join("out");
         let err = cwd.path().join("err");
-        let spec = RunSpec::new(prog, cwd.path().join("box"), slow_limits())
+        let spec = RunSpec::new(prog, cwd.path().join("box"), limits)
             .args(args)
             .envs(grundy::lang::base_env())
             .stdout(Stdio::file(&out))
@@ -85,7 +112,7 @@ fn every_language_compiles_and_runs_in_the_box() {
         assert_eq!(
             outcome.termination,
             Termination::Exited(0),
-            "{id}: {}",
+            "{id}: {outcome:?} {}",
             std::fs::read_to_string(&err).unwrap_or_default()
         );
         assert_eq!(
@@ -93,8 +120,18 @@ fn every_language_compiles_and_runs_in_the_box() {
             "hello",
             "{id}"
         );
+        assert!(
+            outcome.memory_kib > 0 && outcome.memory_kib < TIGHT_MIB << 10,
+            "{id}: {} KiB resident",
+            outcome.memory_kib
+        );
     }
 }
+
+/// The memory limit every language's hello world runs under: less than
+/// what the runtimes reserve (a JVM's heap and code cache, Go's arenas,
+/// V8's cage), more than any touches.
+const TIGHT_MIB: u64 = 96;
 
 /// Compiles C `text` in the box; what came of it and how long it took.
 pub(super) fn compile_c(sb: &dyn Runner, text: &str) -> (Compiled, Duration) {
@@ -191,7 +228,7 @@ fn doctor_names_the_tiers_in_force() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("isolation:   namespaces"), "{stdout}");
     assert!(stdout.contains("\nmeasurement: "), "{stdout}");
-    let all = ["c", "cpp", "rust", "python", "java"];
+    let all = HELLO.map(|(id, _)| id);
     let present = languages_present(&all);
     for id in &present {
         assert!(
@@ -379,5 +416,141 @@ int main(void) {
     {
         Ok(Compiled::Failed(m)) => assert!(m.contains("the compile left"), "{m}"),
         other => panic!("an uncopyable tree is the program's: {other:?}"),
+    }
+}
+
+/// Compiles `text` as `id` in the box and runs it there as the judge does
+/// (the language's process bound) with `env` added; its outcome and what
+/// it printed.
+fn run_as_judged(
+    sb: &dyn Runner,
+    id: &str,
+    text: &str,
+    memory_mib: u64,
+    env: &[(&str, &str)],
+) -> (Outcome, String) {
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let lang = languages.get(id).unwrap();
+    let source = Source::new(text.as_bytes().to_vec());
+    let program = match lang
+        .compile(sb, &cache, &source, &compile_limits())
+        .unwrap()
+    {
+        Compiled::Ok(p) => p,
+        Compiled::Failed(m) => panic!("{id} source does not compile: {m}"),
+    };
+    let (prog, args) = program.command(memory_mib);
+    let limits = Limits::new(Duration::from_secs(5), memory_mib << 20)
+        .wall(Duration::from_secs(20))
+        .processes(program.processes);
+    let cwd = tempfile::tempdir().unwrap();
+    let capture = tempfile::tempdir().unwrap();
+    let mut envs = grundy::lang::base_env();
+    envs.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let spec = RunSpec::new(prog, cwd.path(), limits)
+        .args(args)
+        .envs(envs)
+        .stdout(Stdio::file(capture.path().join("out")))
+        .stderr(Stdio::file(capture.path().join("err")))
+        .binds(program.binds());
+    let outcome = sb.run(&spec).unwrap();
+    let out = std::fs::read_to_string(capture.path().join("out")).unwrap_or_default()
+        + &std::fs::read_to_string(capture.path().join("err")).unwrap_or_default();
+    (outcome, out)
+}
+
+// Issue 36: a box allowed 64 processes and threads, every language alike.
+// Go's runtime runs a thread per core it schedules on (GOMAXPROCS, the
+// machine's cores): on a machine of 128 cores a Go program with parallel
+// work could not start its threads and crashed, a run-time error of the
+// judge's making. GOMAXPROCS=128 stands in for such a machine.
+#[test]
+fn r36_a_go_runtime_gets_the_threads_of_a_many_core_machine() {
+    let Some(sb) = boxed() else { return };
+    if !require_languages(&["go"]) {
+        return;
+    }
+    let text = r#"package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func main() {
+	var wg sync.WaitGroup
+	sums := make([]int, 128)
+	for i := range sums {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 20000000; j++ {
+				sums[i] += j & 7
+			}
+		}(i)
+	}
+	wg.Wait()
+	fmt.Println("hello", sums[0])
+}
+"#;
+    let (outcome, out) = run_as_judged(sb.as_ref(), "go", text, 256, &[("GOMAXPROCS", "128")]);
+    assert_eq!(
+        outcome.termination,
+        Termination::Exited(0),
+        "{outcome:?} {out}"
+    );
+    assert!(out.starts_with("hello "), "{out}");
+}
+
+// Issue 36: every runtime is held to the memory it keeps resident, not the
+// address space it reserves, and a program that really uses more than its
+// limit is MLE in every language, its runtime's own failure included (a
+// JVM or V8 heap exhausted).
+#[test]
+fn r36_memory_over_the_limit_is_mle_in_every_runtime() {
+    let Some(sb) = boxed() else { return };
+    let hogs: [(&str, &str); 6] = [
+        ("go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar keep [][]byte\n\tfor {\n\t\tb := make([]byte, 1<<20)\n\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n\t\tkeep = append(keep, b)\n\t\tif len(keep) < 0 {\n\t\t\tfmt.Println(len(keep))\n\t\t}\n\t}\n}\n"),
+        ("javascript", "const keep = []; for (;;) keep.push(new Array(1 << 16).fill(1.5));"),
+        ("kotlin", "fun main() { val keep = ArrayList<LongArray>(); while (true) keep.add(LongArray(1 shl 17) { it.toLong() }) }"),
+        ("csharp", "public static class P { public static void Main() { var keep = new System.Collections.Generic.List<long[]>(); for (;;) { var a = new long[1 << 17]; for (int i = 0; i < a.Length; i++) a[i] = i; keep.Add(a); } } }"),
+        ("pypy3", "keep = []\nwhile True:\n    keep.append(bytearray(b'x' * (1 << 20)))\n"),
+        ("php", "<?php\n$keep = [];\nwhile (true) { $keep[] = str_repeat('x', 1 << 20); }\n"),
+    ];
+    let present = languages_present(&hogs.map(|(id, _)| id));
+    for (id, text) in hogs {
+        if !present.contains(&id) {
+            continue;
+        }
+        let (verdict, outcome, out) = compile_and_run(sb.as_ref(), id, text, slow_limits());
+        assert_eq!(verdict, Some(Verdict::MLE), "{id}: {outcome:?} {out}");
+    }
+}
+
+// Issue 36: the Kattis ids of config.toml and the codes `grundy import`
+// reads agree both ways: each code names, by its extension, a language of
+// that id, and each language's id is a code import reads.
+#[test]
+fn r36_kattis_ids_and_extensions_map_both_ways() {
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let codes = grundy::problem::kattis::LANGUAGE_CODES;
+    for (code, ext) in codes {
+        let (id, lang) = config
+            .languages
+            .iter()
+            .find(|(_, l)| l.extensions.iter().any(|e| e == ext))
+            .unwrap_or_else(|| panic!("no language takes .{ext} (Kattis {code})"));
+        assert_eq!(lang.kattis_id.as_deref(), Some(*code), "{id}");
+    }
+    for (id, lang) in &config.languages {
+        let code = lang
+            .kattis_id
+            .as_deref()
+            .unwrap_or_else(|| panic!("{id}: no kattis_id"));
+        assert!(codes.iter().any(|(c, _)| *c == code), "{id}: {code}");
     }
 }

@@ -61,6 +61,7 @@ pub use scoring::{to_hundred, ScoreGroup, Scoring};
 use submissions::example_submissions;
 pub use submissions::{
     grundy_extension, judged_name, submission, submission_as, Build, Files, NotJudged,
+    LANGUAGE_CODES,
 };
 
 /// What a Kattis package has beyond grundy's model.

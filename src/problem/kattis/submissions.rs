@@ -22,9 +22,18 @@ const TABLE: &[(&str, &str)] = &[
     ("cpp", "cpp"),
     ("cxx", "cpp"),
     ("c++", "cpp"),
+    ("cs", "cs"),
+    ("go", "go"),
+    ("hs", "hs"),
     ("java", "java"),
+    ("js", "js"),
+    ("kt", "kt"),
+    ("ml", "ml"),
+    ("pas", "pas"),
+    ("php", "php"),
     ("py", "py"),
     ("py3", "py"),
+    ("rb", "rb"),
     ("rs", "rs"),
 ];
 
@@ -124,13 +133,23 @@ pub struct Build<'a> {
     pub entrypoint: Option<&'a str>,
 }
 
-/// Kattis's language codes of the languages grundy has, and grundy's
-/// extension for each.
-const CODES: &[(&str, &str)] = &[
+/// Kattis's language codes (problemtools' ids) of the languages grundy
+/// has, and grundy's extension for each: the language of that extension
+/// in the shipped `config.toml` has that code as its `kattis_id`.
+pub const LANGUAGE_CODES: &[(&str, &str)] = &[
     ("c", "c"),
     ("cpp", "cpp"),
+    ("csharp", "cs"),
+    ("go", "go"),
+    ("haskell", "hs"),
     ("java", "java"),
+    ("javascript", "js"),
+    ("kotlin", "kt"),
+    ("ocaml", "ml"),
+    ("pascal", "pas"),
+    ("php", "php"),
     ("python3", "py"),
+    ("ruby", "rb"),
     ("rust", "rs"),
 ];
 
@@ -143,7 +162,7 @@ const CODES: &[(&str, &str)] = &[
 pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Files, NotJudged> {
     let wanted = match build.language {
         None => None,
-        Some(code) => match CODES.iter().find(|(c, _)| *c == code) {
+        Some(code) => match LANGUAGE_CODES.iter().find(|(c, _)| *c == code) {
             Some((_, ext)) => Some(*ext),
             None => {
                 return Err(NotJudged::Lacks(format!(
@@ -205,7 +224,7 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
     let language = match languages.as_slice() {
         [] => {
             return Err(NotJudged::Lacks(format!(
-                "{shown}: no source in a language grundy builds (C, C++, Rust, Java or Python)"
+                "{shown}: no source in a language grundy builds"
             )))
         }
         [one] => *one,
@@ -537,8 +556,17 @@ mod tests {
             ("a.cc", Some("cpp")),
             ("a.py3", Some("py")),
             ("a.CPP", Some("cpp")),
-            ("a.rb", None),
+            ("a.cs", Some("cs")),
+            ("a.go", Some("go")),
+            ("a.hs", Some("hs")),
+            ("a.js", Some("js")),
+            ("a.kt", Some("kt")),
+            ("a.ml", Some("ml")),
+            ("a.pas", Some("pas")),
+            ("a.php", Some("php")),
+            ("a.rb", Some("rb")),
             ("a.py2", None),
+            ("a.scala", None),
         ];
         for (name, want) in table {
             assert_eq!(grundy_extension(Path::new(name)), want, "{name}");
@@ -546,6 +574,39 @@ mod tests {
         assert_eq!(judged_name("sol.C"), "sol.cpp");
         assert_eq!(judged_name("Sol.java"), "Sol.java");
         assert_eq!(judged_name("x.py3"), "x.py");
+    }
+
+    #[test]
+    fn a_language_code_of_submissions_yaml_names_grundys_language() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("solution.txt");
+        std::fs::write(&file, "fun main() {}\n").unwrap();
+        for (code, ext) in [
+            ("kotlin", "kt"),
+            ("csharp", "cs"),
+            ("javascript", "js"),
+            ("ocaml", "ml"),
+            ("pascal", "pas"),
+            ("haskell", "hs"),
+            ("go", "go"),
+            ("ruby", "rb"),
+            ("php", "php"),
+        ] {
+            let build = Build {
+                language: Some(code),
+                entrypoint: None,
+            };
+            let files = submission_as(&file, true, &build).unwrap();
+            assert_eq!(files.name, format!("solution.{ext}"), "{code}");
+        }
+        let build = Build {
+            language: Some("scala"),
+            entrypoint: None,
+        };
+        assert!(matches!(
+            submission_as(&file, true, &build),
+            Err(NotJudged::Lacks(_))
+        ));
     }
 
     #[test]

@@ -277,7 +277,8 @@ impl Filter {
             let mut asm = Asm::default();
             let (kill, deny, nosys, clone) = (asm.label(), asm.label(), asm.label(), asm.label());
             let (socket, socketpair, self_only) = (asm.label(), asm.label(), asm.label());
-            let (own_nice, own_io) = (asm.label(), asm.label());
+            let (own_nice, own_io, own_sched, ignored) =
+                (asm.label(), asm.label(), asm.label(), asm.label());
             let (sockopt, pipe_size) = (asm.label(), asm.label());
             let (no_family, no_protocol, inet, netlink, allow) = (
                 asm.label(),
@@ -312,7 +313,7 @@ impl Filter {
                 libc::SYS_sched_setparam,
                 libc::SYS_sched_setattr,
             ] {
-                calls.push((nr as u32, self_only));
+                calls.push((nr as u32, own_sched));
             }
             calls.push((libc::SYS_setpriority as u32, own_nice));
             calls.push((libc::SYS_ioprio_set as u32, own_io));
@@ -322,11 +323,18 @@ impl Filter {
             // prlimit64(pid, ...): the caller's own limits only (pid 0, as
             // the C library's getrlimit and setrlimit ask); another
             // process's (the box's init) are not a program's to change.
-            // The same for a scheduling policy: init's, inherited by a kept
+            // A scheduling policy too (below): init's, inherited by a kept
             // box's later runs, is not a program's to lower.
             asm.place(self_only);
             asm.stmt(LD_W_ABS, OFF_ARG0);
             asm.jump(JEQ, 0, To::Label(allow), To::Label(deny));
+            // A scheduling policy set by thread id (Mono sets each of its
+            // threads' this way, and prints a failure on the program's
+            // stdout): a no-op that succeeds, as the thread cannot be told
+            // from init here.
+            asm.place(own_sched);
+            asm.stmt(LD_W_ABS, OFF_ARG0);
+            asm.jump(JEQ, 0, To::Label(allow), To::Label(ignored));
             // setpriority and ioprio_set(which, who, value): the caller's
             // own process or group (who 0), never "every process of my
             // user", which takes in init.
@@ -404,6 +412,8 @@ impl Filter {
             asm.stmt(RET, SECCOMP_RET_ERRNO | libc::EPERM as u32);
             asm.place(nosys);
             asm.stmt(RET, SECCOMP_RET_ERRNO | libc::ENOSYS as u32);
+            asm.place(ignored);
+            asm.stmt(RET, SECCOMP_RET_ERRNO);
             asm.place(kill);
             asm.stmt(RET, SECCOMP_RET_KILL_PROCESS);
             let code = asm.finish();

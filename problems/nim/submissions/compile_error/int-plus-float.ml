@@ -1,0 +1,1 @@
+let () = print_int (1 + 2.0)

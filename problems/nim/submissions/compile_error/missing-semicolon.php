@@ -1,0 +1,3 @@
+<?php
+$x = 1
+echo $x ? "Yes\n" : "No\n";

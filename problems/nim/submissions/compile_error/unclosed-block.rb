@@ -1,0 +1,3 @@
+n = $stdin.read.split.first.to_i
+if n > 0
+  puts "Yes"

@@ -1,0 +1,5 @@
+program Nim;
+begin
+  x := 1;
+  writeln('Yes');
+end.
