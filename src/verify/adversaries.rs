@@ -110,7 +110,10 @@ pub(super) fn check_adversaries(
     };
     if let Err(missing) = language.version(judge.runner.as_ref()) {
         return Ok((
-            check(true, format!("not run: the C toolchain is missing: {missing}")),
+            check(
+                true,
+                format!("not run: the C toolchain is missing: {missing}"),
+            ),
             Vec::new(),
         ));
     }
@@ -199,16 +202,26 @@ fn summarize(runs: &[AdversaryRun]) -> Check {
 /// The tests that would have refused an adversary of `kind`.
 fn suggest(kind: &str, variant: &str) -> String {
     match kind {
-        "constant" => format!("add tests whose answer is not {variant} (every answer should appear)"),
+        "constant" => {
+            format!("add tests whose answer is not {variant} (every answer should appear)")
+        }
         "first-sample" => "add tests whose answer differs from the first sample's".into(),
         "echo" => "add tests whose answer is not the input itself".into(),
-        "random-tokens" => "add tests with longer answers, which a guess of their shape cannot match".into(),
+        "random-tokens" => {
+            "add tests with longer answers, which a guess of their shape cannot match".into()
+        }
         "count-parity" => "add cases with the same parity of the count and each answer".into(),
-        "sum-parity" => "add cases with an even sum and each answer, and with an odd sum and each answer".into(),
-        "max-parity" => "add cases whose largest number is even with each answer, and odd with each answer".into(),
+        "sum-parity" => {
+            "add cases with an even sum and each answer, and with an odd sum and each answer".into()
+        }
+        "max-parity" => {
+            "add cases whose largest number is even with each answer, and odd with each answer"
+                .into()
+        }
         "first-parity" => "add cases whose first number has either parity with each answer".into(),
         "last-parity" => "add cases whose last number has either parity with each answer".into(),
-        _ => "add cases of equal numbers with each answer, and of unequal numbers with each answer".into(),
+        _ => "add cases of equal numbers with each answer, and of unequal numbers with each answer"
+            .into(),
     }
 }
 
@@ -240,8 +253,15 @@ impl Answers {
         for test in &set.index.tests {
             let text = String::from_utf8_lossy(&read(&set.answer(test))?).into_owned();
             let input = String::from_utf8_lossy(&read(&set.input(test))?).into_owned();
-            let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-            let first = input.split_ascii_whitespace().next().and_then(|t| t.parse::<usize>().ok());
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let first = input
+                .split_ascii_whitespace()
+                .next()
+                .and_then(|t| t.parse::<usize>().ok());
             multi &= first == Some(lines.len());
             *line_counts.entry(lines.len()).or_default() += 1;
             for line in &lines {
@@ -261,7 +281,9 @@ impl Answers {
             texts.push(text);
         }
         let most = |m: &BTreeMap<usize, usize>| {
-            m.iter().max_by_key(|(k, c)| (**c, std::cmp::Reverse(**k))).map_or(1, |(k, _)| *k)
+            m.iter()
+                .max_by_key(|(k, c)| (**c, std::cmp::Reverse(**k)))
+                .map_or(1, |(k, _)| *k)
         };
         let per_line = most(&tokens_per_line);
         let words = (words.len() <= FEW_WORDS && !words.is_empty()).then(|| by_frequency(&words));
@@ -431,11 +453,13 @@ mod tests {
 
     #[test]
     fn a_column_of_integers_is_their_range_and_of_words_the_words() {
-        let col: BTreeMap<String, usize> =
-            [("3".to_string(), 1), ("-2".to_string(), 4)].into_iter().collect();
+        let col: BTreeMap<String, usize> = [("3".to_string(), 1), ("-2".to_string(), 4)]
+            .into_iter()
+            .collect();
         assert_eq!(shape_of(&col), "#-2,3");
-        let col: BTreeMap<String, usize> =
-            [("Yes".to_string(), 1), ("No".to_string(), 4)].into_iter().collect();
+        let col: BTreeMap<String, usize> = [("Yes".to_string(), 1), ("No".to_string(), 4)]
+            .into_iter()
+            .collect();
         assert_eq!(shape_of(&col), "No|Yes");
     }
 }

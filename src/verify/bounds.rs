@@ -45,14 +45,20 @@ pub(super) fn check_bounds(
     };
     if !problem.has(Role::Validator) {
         return Ok((
-            check(true, "no validator.rs declares bounds: not applicable".into()),
+            check(
+                true,
+                "no validator.rs declares bounds: not applicable".into(),
+            ),
             Vec::new(),
         ));
     }
     let programs = match data.programs(problem, &[Role::Validator]) {
         Ok(p) => p,
         Err(data::Error::Compile { role, message, .. }) => {
-            return Ok((check(false, format!("{role} does not compile: {message}")), Vec::new()))
+            return Ok((
+                check(false, format!("{role} does not compile: {message}")),
+                Vec::new(),
+            ))
         }
         Err(e) => return Err(e.into()),
     };
@@ -64,7 +70,12 @@ pub(super) fn check_bounds(
     let mut reach: BTreeMap<String, BoundReach> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     for test in &set.index.tests {
-        let run = programs.run(Role::Validator, &["--bounds".into()], Some(&set.input(test)), &out)?;
+        let run = programs.run(
+            Role::Validator,
+            &["--bounds".into()],
+            Some(&set.input(test)),
+            &out,
+        )?;
         if !run.outcome.success() {
             return Ok((
                 check(
@@ -145,7 +156,13 @@ pub(super) fn check_bounds(
     let summary: Vec<String> = bounds
         .iter()
         .map(|b| {
-            let end = |r: &Option<String>| if r.is_some() { "reached" } else { "not reached" };
+            let end = |r: &Option<String>| {
+                if r.is_some() {
+                    "reached"
+                } else {
+                    "not reached"
+                }
+            };
             format!(
                 "{} in [{}, {}]: min {}, max {}{}",
                 b.name,

@@ -95,7 +95,12 @@ pub(super) fn game_coverage(
                 share(g.losing)
             );
             if let Some(h) = &g.grundy {
-                let spread: Vec<String> = h.iter().map(|(k, n)| format!("{k}:{n}")).collect();
+                let mut spread: Vec<(u64, String)> = h
+                    .iter()
+                    .map(|(k, n)| (bucket_start(k), format!("{k}:{n}")))
+                    .collect();
+                spread.sort();
+                let spread: Vec<String> = spread.into_iter().map(|(_, s)| s).collect();
                 s.push_str(&format!("; SG values {}", spread.join(" ")));
             }
             s
@@ -122,7 +127,12 @@ fn grundy_values(
     let out = scratch.path().join("grundy.out");
     let mut values = Vec::new();
     for test in &set.index.tests {
-        let run = programs.run(Role::Solution, &["--grundy".into()], Some(&set.input(test)), &out)?;
+        let run = programs.run(
+            Role::Solution,
+            &["--grundy".into()],
+            Some(&set.input(test)),
+            &out,
+        )?;
         if !run.outcome.success() {
             return Ok(Err(format!(
                 "solution.rs --grundy failed on test {}: {}",
@@ -152,6 +162,14 @@ fn bucket(v: u64) -> String {
         let lo = 1u64 << (63 - v.leading_zeros());
         format!("{lo}-{}", lo.saturating_mul(2) - 1)
     }
+}
+
+/// The least value of a bucket's name, to list buckets in order.
+fn bucket_start(name: &str) -> u64 {
+    name.split('-')
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -183,7 +183,10 @@ pub(super) fn cross_check(
         // Shrink it: every candidate validated and answered by the
         // solution, then judged against the brute force.
         let cand = scratch.path().join("shrink.cand");
-        let (cin, cans) = (scratch.path().join("shrink.in"), scratch.path().join("shrink.ans"));
+        let (cin, cans) = (
+            scratch.path().join("shrink.in"),
+            scratch.path().join("shrink.ans"),
+        );
         let (small, (expected, brute)) = shrink(
             &d.input,
             (d.expected.clone(), d.brute.clone()),
@@ -193,7 +196,10 @@ pub(super) fn cross_check(
                     source,
                 })?;
                 let origin = TestInput::File(cand.clone());
-                if programs.produce(&problem.dir, &origin, &cin, &cans)?.is_err() {
+                if programs
+                    .produce(&problem.dir, &origin, &cin, &cans)?
+                    .is_err()
+                {
                     return Ok(None);
                 }
                 if !matches!(run_brute(&programs, &cin, &out)?, BruteRun::Answered) {

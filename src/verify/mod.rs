@@ -49,8 +49,8 @@ pub use adversaries::AdversaryRun;
 pub use bounds::BoundReach;
 pub use coverage::GroupCoverage;
 use cross::{cross_check, read};
-pub use notes::Notes;
 pub use expectation::{claims_hold, judge_expectation};
+pub use notes::Notes;
 use submissions::{check_submissions, Judged};
 
 /// The share of tests one answer word may have at most.

@@ -48,8 +48,8 @@ impl Notes {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Notes::default()),
             Err(e) => return Err(format!("verify.toml: {e}")),
         };
-        let notes: Notes = toml::from_str(&text)
-            .map_err(|e| format!("verify.toml: {}", e.message().trim()))?;
+        let notes: Notes =
+            toml::from_str(&text).map_err(|e| format!("verify.toml: {}", e.message().trim()))?;
         for (kind, why) in &notes.adversaries {
             if !KINDS.contains(&kind.as_str()) {
                 return Err(format!(
