@@ -381,7 +381,7 @@ impl Answers {
             for (heur, (kind, when)) in what.iter().enumerate() {
                 for (yes, no) in [(a, b), (b, a)] {
                     out.push(Adversary {
-                        kind: *kind,
+                        kind,
                         variant: format!("{yes:?} when {when}, else {no:?}"),
                         settings: base(5, heur as u32) + &strings("", &shape, yes, no),
                     });

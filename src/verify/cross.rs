@@ -15,6 +15,9 @@ use crate::judge::{self, Judge};
 use crate::problem::{Problem, Role, TestInput};
 use crate::verdict::Verdict;
 
+/// What the solution and the brute force said of one input.
+type Outputs = (Vec<u8>, Vec<u8>);
+
 /// A disagreement found by the cross-check.
 struct Disagreement {
     what: String,
@@ -190,7 +193,7 @@ pub(super) fn cross_check(
         let (small, (expected, brute)) = shrink(
             &d.input,
             (d.expected.clone(), d.brute.clone()),
-            |bytes| -> Result<Option<(Vec<u8>, Vec<u8>)>, Error> {
+            |bytes| -> Result<Option<Outputs>, Error> {
                 std::fs::write(&cand, bytes).map_err(|source| Error::Io {
                     what: format!("writing {}", cand.display()),
                     source,
