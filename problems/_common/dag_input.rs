@@ -16,11 +16,11 @@ use crate::validate::Input;
 /// may repeat) and the line of K piece nodes in 1..=N (repeats allowed),
 /// and rejects a graph with a directed cycle.
 pub fn game(inp: &mut Input, kmax: Option<i64>) {
-    let n = inp.int(1, 2000) as usize;
+    let n = inp.int_as("n", 1, 2000) as usize;
     inp.space();
-    let m = inp.int(1, 6000) as usize;
+    let m = inp.int_as("m", 1, 6000) as usize;
     inp.space();
-    let k = inp.int(1, kmax.unwrap_or(n as i64)) as usize;
+    let k = inp.int_as("k", 1, kmax.unwrap_or(n as i64)) as usize;
     inp.newline();
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
     let mut indeg = vec![0usize; n + 1];

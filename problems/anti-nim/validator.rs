@@ -6,12 +6,12 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 474);
+    let t = inp.int_as("T", 1, 474);
     inp.newline();
     for _ in 0..t {
-        let n = inp.int(1, 47);
+        let n = inp.int_as("N", 1, 47);
         inp.newline();
-        inp.int_line(n as usize, 1, 4747);
+        inp.int_line_as("A", n as usize, 1, 4747);
     }
     inp.eof();
 }

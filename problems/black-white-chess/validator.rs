@@ -5,11 +5,11 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let n = inp.int(1, 10_000);
+    let n = inp.int_as("n", 1, 10_000);
     inp.space();
-    let k = inp.int(1, 100);
+    let k = inp.int_as("k", 1, 100);
     inp.space();
-    let d = inp.int(1, 100);
+    let d = inp.int_as("d", 1, 100);
     inp.newline();
     inp.eof();
     inp.ensure(k % 2 == 0, "k must be even");

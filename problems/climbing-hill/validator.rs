@@ -11,16 +11,16 @@ fn main() {
     let mut cases = 0usize;
     let mut total = 0i64;
     loop {
-        let n = inp.int(1, 1000);
+        let n = inp.int_as("N", 1, 1000);
         inp.space();
-        inp.int(1, n);
+        inp.int_as("M", 1, n);
         inp.newline();
         let mut prev = 0;
         for i in 0..n {
             if i > 0 {
                 inp.space();
             }
-            let d = inp.int(1, 99_999);
+            let d = inp.int_as("d", 1, 99_999);
             inp.ensure(d > prev, "the distances must be strictly increasing");
             prev = d;
         }

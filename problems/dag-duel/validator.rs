@@ -11,7 +11,7 @@ mod dag_input;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 5);
+    let t = inp.int_as("T", 1, 5);
     inp.newline();
     for _ in 0..t {
         dag_input::game(&mut inp, Some(10));

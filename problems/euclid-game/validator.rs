@@ -12,9 +12,9 @@ fn main() {
     let mut inp = validate::Input::from_stdin();
     let mut pairs = 0usize;
     loop {
-        let a = inp.int(0, TOP);
+        let a = inp.int_as("a", 0, TOP);
         inp.space();
-        let b = inp.int(0, TOP);
+        let b = inp.int_as("b", 0, TOP);
         inp.newline();
         if a == 0 && b == 0 {
             break;

@@ -7,12 +7,12 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 20);
+    let t = inp.int_as("T", 1, 20);
     inp.newline();
     for _ in 0..t {
-        let n = inp.int(1, 1000);
+        let n = inp.int_as("N", 1, 1000);
         inp.newline();
-        let mut p = inp.int_line(n as usize, 1, 10_000);
+        let mut p = inp.int_line_as("P", n as usize, 1, 10_000);
         p.sort_unstable();
         inp.ensure(p.windows(2).all(|w| w[0] != w[1]), "two pieces on the same cell");
     }

@@ -7,17 +7,17 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 100);
+    let t = inp.int_as("T", 1, 100);
     inp.newline();
     for _ in 0..t {
-        let n = inp.int(1, 1000);
+        let n = inp.int_as("n", 1, 1000);
         inp.newline();
         for _ in 0..n {
-            let m = inp.int(0, 20);
+            let m = inp.int_as("m", 0, 20);
             let mut used = [false; 21];
             for _ in 0..m {
                 inp.space();
-                let p = inp.int(1, 20) as usize;
+                let p = inp.int_as("p", 1, 20) as usize;
                 inp.ensure(!used[p], "two pieces on the same cell of a row");
                 used[p] = true;
             }

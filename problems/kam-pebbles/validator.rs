@@ -6,12 +6,12 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let u = inp.int(1, 10);
+    let u = inp.int_as("u", 1, 10);
     inp.newline();
     for _ in 0..u {
-        let n = inp.int(1, 1000);
+        let n = inp.int_as("n", 1, 1000);
         inp.newline();
-        let a = inp.int_line(n as usize, 0, 10_000);
+        let a = inp.int_line_as("a", n as usize, 0, 10_000);
         for i in 1..a.len() {
             inp.ensure(a[i - 1] <= a[i], "the pile sizes must be non-decreasing");
         }

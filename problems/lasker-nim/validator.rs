@@ -7,15 +7,15 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 100);
+    let t = inp.int_as("T", 1, 100);
     inp.newline();
     let mut total = 0i64;
     for _ in 0..t {
-        let n = inp.int(1, 1_000_000);
+        let n = inp.int_as("N", 1, 1_000_000);
         total += n;
         inp.ensure(total <= 1_000_000, "the sum of N exceeds 10^6");
         inp.newline();
-        inp.int_line(n as usize, 1, 2_147_483_647);
+        inp.int_line_as("s", n as usize, 1, 2_147_483_647);
     }
     inp.eof();
 }

@@ -5,12 +5,12 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 10);
+    let t = inp.int_as("T", 1, 10);
     inp.newline();
     for _ in 0..t {
-        let n = inp.int(1, 1000) as usize;
+        let n = inp.int_as("n", 1, 1000) as usize;
         inp.newline();
-        inp.int_line(n, 1, 1_000_000_000);
+        inp.int_line_as("a", n, 1, 1_000_000_000);
     }
     inp.eof();
 }

@@ -6,9 +6,9 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let n = inp.int(2, 100) as usize;
+    let n = inp.int_as("n", 2, 100) as usize;
     inp.space();
-    let m = inp.int(1, (n * (n - 1) / 2) as i64) as usize;
+    let m = inp.int_as("m", 1, (n * (n - 1) / 2) as i64) as usize;
     inp.newline();
     let mut seen = vec![vec![false; n + 1]; n + 1];
     let mut adj = vec![Vec::new(); n + 1];

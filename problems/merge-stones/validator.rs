@@ -6,12 +6,12 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 100);
+    let t = inp.int_as("T", 1, 100);
     inp.newline();
     for _ in 0..t {
-        let n = inp.int(1, 50);
+        let n = inp.int_as("N", 1, 50);
         inp.newline();
-        inp.int_line(n as usize, 1, 1000);
+        inp.int_line_as("a", n as usize, 1, 1000);
     }
     inp.eof();
 }

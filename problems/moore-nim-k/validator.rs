@@ -6,10 +6,10 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let n = inp.int(1, 100_000);
+    let n = inp.int_as("n", 1, 100_000);
     inp.space();
-    inp.int(1, n);
+    inp.int_as("k", 1, n);
     inp.newline();
-    inp.int_line(n as usize, 1, 1_000_000_000);
+    inp.int_line_as("a", n as usize, 1, 1_000_000_000);
     inp.eof();
 }

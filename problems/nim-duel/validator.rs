@@ -7,12 +7,12 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, 20);
+    let t = inp.int_as("T", 1, 20);
     inp.newline();
     for _ in 0..t {
-        let n = inp.int(1, 8);
+        let n = inp.int_as("n", 1, 8);
         inp.newline();
-        let piles = inp.int_line(n as usize, 0, 100);
+        let piles = inp.int_line_as("a", n as usize, 0, 100);
         inp.ensure(piles.iter().any(|&a| a > 0), "every pile of a game is empty");
     }
     inp.int(0, 1_000_000_000_000_000_000);

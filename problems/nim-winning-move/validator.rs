@@ -12,18 +12,18 @@ const MAX_A: i64 = 1_000_000_000;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let t = inp.int(1, MAX_T);
+    let t = inp.int_as("T", 1, MAX_T);
     inp.newline();
     let mut sum_n = 0i64;
     for _ in 0..t {
-        let n = inp.int(1, MAX_N);
+        let n = inp.int_as("n", 1, MAX_N);
         inp.newline();
         sum_n += n;
         inp.ensure(
             sum_n <= MAX_SUM_N,
             &format!("the sum of n exceeds {MAX_SUM_N}"),
         );
-        inp.int_line(n as usize, 0, MAX_A);
+        inp.int_line_as("a", n as usize, 0, MAX_A);
     }
     inp.eof();
 }

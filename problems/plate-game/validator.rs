@@ -5,6 +5,6 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    inp.int_line(3, 1, 100);
+    inp.int_line_as("abr", 3, 1, 100);
     inp.eof();
 }

@@ -5,9 +5,9 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let n = inp.int(2, 20) as usize;
+    let n = inp.int_as("N", 2, 20) as usize;
     inp.newline();
-    let e = inp.int_line(n, 0, 30);
+    let e = inp.int_line_as("e", n, 0, 30);
     inp.ensure(e.contains(&0), "no edge has value 0");
     inp.eof();
 }

@@ -6,15 +6,15 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let k = inp.int(1, 100);
+    let k = inp.int_as("k", 1, 100);
     inp.newline();
-    let set = inp.int_line(k as usize, 1, 10_000);
+    let set = inp.int_line_as("s", k as usize, 1, 10_000);
     let mut sorted = set.clone();
     sorted.sort_unstable();
     sorted.dedup();
     inp.ensure(sorted.len() == set.len(), "the values of S must be distinct");
-    let n = inp.int(1, 100);
+    let n = inp.int_as("n", 1, 100);
     inp.newline();
-    inp.int_line(n as usize, 1, 10_000);
+    inp.int_line_as("h", n as usize, 1, 10_000);
     inp.eof();
 }

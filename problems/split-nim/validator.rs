@@ -5,8 +5,8 @@ mod validate;
 
 fn main() {
     let mut inp = validate::Input::from_stdin();
-    let n = inp.int(1, 100);
+    let n = inp.int_as("n", 1, 100);
     inp.newline();
-    inp.int_line(n as usize, 1, 100);
+    inp.int_line_as("a", n as usize, 1, 100);
     inp.eof();
 }

@@ -1,15 +1,22 @@
 //! The cross-check of `grundy verify`: `brute.rs` must agree with the
 //! answers on every test within its reach (it declines the others by
 //! exiting 3), and with `solution.rs` on random small inputs from the
-//! package's stress plans; a disagreement shows the smallest input found.
+//! package's stress plans; a disagreement shows the smallest input found,
+//! shrunk further (`shrink.rs`) with the validator checking every step.
 
 use std::path::Path;
 
-use super::{display_path, given_answers, Check, CheckName, Error, Options, BRUTE_DECLINES};
+use super::shrink::shrink;
+use super::{
+    display_path, given_answers, Check, CheckName, Counterexample, Error, Options, BRUTE_DECLINES,
+};
 use crate::data::{self, PackagePrograms, TestData, TestSet};
 use crate::judge::{self, Judge};
 use crate::problem::{Problem, Role, TestInput};
 use crate::verdict::Verdict;
+
+/// What the solution and the brute force said of one input.
+type Outputs = (Vec<u8>, Vec<u8>);
 
 /// A disagreement found by the cross-check.
 struct Disagreement {
@@ -28,12 +35,14 @@ pub(super) fn cross_check(
 ) -> Result<Check, Error> {
     let fail = |detail: String| Check {
         name: CheckName::CrossCheck,
+        counterexample: None,
         ok: false,
         detail,
     };
     if given_answers(problem) {
         return Ok(Check {
             name: CheckName::CrossCheck,
+            counterexample: None,
             ok: true,
             detail:
                 "every answer is given (a Kattis package's), no solver writes them: not applicable"
@@ -172,7 +181,48 @@ pub(super) fn cross_check(
         ok = false;
         detail = "the brute force declined every input: nothing was cross-checked".into();
     }
-    if let Some(d) = worst {
+    let mut counterexample = None;
+    if let Some(mut d) = worst {
+        // Shrink it: every candidate validated and answered by the
+        // solution, then judged against the brute force.
+        let cand = scratch.path().join("shrink.cand");
+        let (cin, cans) = (
+            scratch.path().join("shrink.in"),
+            scratch.path().join("shrink.ans"),
+        );
+        let (small, (expected, brute)) = shrink(
+            &d.input,
+            (d.expected.clone(), d.brute.clone()),
+            |bytes| -> Result<Option<Outputs>, Error> {
+                std::fs::write(&cand, bytes).map_err(|source| Error::Io {
+                    what: format!("writing {}", cand.display()),
+                    source,
+                })?;
+                let origin = TestInput::File(cand.clone());
+                if programs
+                    .produce(&problem.dir, &origin, &cin, &cans)?
+                    .is_err()
+                {
+                    return Ok(None);
+                }
+                if !matches!(run_brute(&programs, &cin, &out)?, BruteRun::Answered) {
+                    return Ok(None);
+                }
+                if agree(&cin, &cans, &out)? != Agreement::Disagree {
+                    return Ok(None);
+                }
+                Ok(Some((read(&cans)?, read(&out)?)))
+            },
+        )?;
+        if small.len() < d.input.len() {
+            d.what = format!("{}, shrunk from {} bytes", d.what, d.input.len());
+        }
+        (d.input, d.expected, d.brute) = (small, expected, brute);
+        counterexample = Some(Counterexample {
+            input: String::from_utf8_lossy(&d.input).into_owned(),
+            solution: String::from_utf8_lossy(&d.expected).into_owned(),
+            brute: String::from_utf8_lossy(&d.brute).into_owned(),
+        });
         ok = false;
         detail = format!(
             "solution and brute force disagree; smallest input found ({}):\n{}\nsolution.rs says:\n{}\nbrute.rs says:\n{}",
@@ -187,6 +237,7 @@ pub(super) fn cross_check(
     }
     Ok(Check {
         name: CheckName::CrossCheck,
+        counterexample,
         ok,
         detail,
     })

@@ -8,7 +8,15 @@
 //!   package's stress plan; a disagreement shows the smallest input found;
 //! * **submissions**: every example submission gets its expected verdict;
 //! * **time margin**: the slowest accepted run uses at most half its limit;
-//! * **answer balance**: where answers are a few words, none is above 80%.
+//! * **answer balance**: where answers are a few words, none is above 80%;
+//! * **adversaries**: no built-in wrong program (`adversaries.rs`) gets
+//!   through the tests, unless `verify.toml` expects it to, with a reason;
+//! * **bounds**: every maximum the validator declares is reached by some
+//!   test, unless `verify.toml` says why none needs to (a Kattis package's
+//!   are only reported);
+//! * **game coverage** (a report, never a failure): each group's share of
+//!   winning and losing positions, and the spread of Sprague–Grundy values
+//!   where the solution prints them.
 //!
 //! The time margin is a figure of this machine: it tells the setter how much
 //! room the limit leaves here. Every other check gives the same result on
@@ -28,12 +36,21 @@ use crate::judge::{self, Judge};
 use crate::problem::{Expected, Problem, Role};
 use crate::verdict::Verdict;
 
+mod adversaries;
+mod bounds;
+mod coverage;
 mod cross;
 mod expectation;
+mod notes;
+mod shrink;
 mod submissions;
 
+pub use adversaries::AdversaryRun;
+pub use bounds::BoundReach;
+pub use coverage::GroupCoverage;
 use cross::{cross_check, read};
 pub use expectation::{claims_hold, judge_expectation};
+pub use notes::Notes;
 use submissions::{check_submissions, Judged};
 
 /// The share of tests one answer word may have at most.
@@ -71,6 +88,12 @@ pub enum CheckName {
     TimeMargin,
     #[serde(rename = "answer balance")]
     AnswerBalance,
+    #[serde(rename = "adversaries")]
+    Adversaries,
+    #[serde(rename = "bounds")]
+    Bounds,
+    #[serde(rename = "game coverage")]
+    Coverage,
 }
 
 impl CheckName {
@@ -82,6 +105,9 @@ impl CheckName {
             CheckName::TimeLimit => "time limit",
             CheckName::TimeMargin => "time margin",
             CheckName::AnswerBalance => "answer balance",
+            CheckName::Adversaries => "adversaries",
+            CheckName::Bounds => "bounds",
+            CheckName::Coverage => "game coverage",
         }
     }
 }
@@ -92,6 +118,19 @@ pub struct Check {
     pub name: CheckName,
     pub ok: bool,
     pub detail: String,
+    /// The input the solution and the brute force disagree on, shrunk
+    /// (the cross-check's, when it fails).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<Counterexample>,
+}
+
+/// A shrunk input on which `solution.rs` and `brute.rs` disagree, with
+/// what each says.
+#[derive(Debug, Clone, Serialize)]
+pub struct Counterexample {
+    pub input: String,
+    pub solution: String,
+    pub brute: String,
 }
 
 /// One example submission's outcome.
@@ -116,6 +155,12 @@ pub struct ProblemReport {
     pub verified: bool,
     pub checks: Vec<Check>,
     pub submissions: Vec<SubmissionCheck>,
+    /// Every built-in adversary's run.
+    pub adversaries: Vec<AdversaryRun>,
+    /// Each declared bound of the validator, and whether tests reach it.
+    pub bounds: Vec<BoundReach>,
+    /// Per group, winning and losing positions (game problems).
+    pub coverage: Vec<GroupCoverage>,
 }
 
 /// Verification settings.
@@ -142,6 +187,19 @@ pub fn verify(
 ) -> Result<ProblemReport, Error> {
     let mut checks = Vec::new();
     let mut submissions = Vec::new();
+    let (mut adversaries, mut bounds, mut coverage) = (Vec::new(), Vec::new(), Vec::new());
+    let notes = match Notes::read(&problem.dir) {
+        Ok(n) => n,
+        Err(e) => {
+            checks.push(Check {
+                name: CheckName::Tests,
+                ok: false,
+                detail: e,
+                counterexample: None,
+            });
+            Notes::default()
+        }
+    };
     progress("generating tests");
     let set = match data.mend(problem, &|_| {}) {
         Ok(set) if given_answers(problem) => {
@@ -151,6 +209,7 @@ pub fn verify(
         Ok(set) => {
             checks.push(Check {
                 name: CheckName::Tests,
+                counterexample: None,
                 ok: problem.has(Role::Validator),
                 detail: if problem.has(Role::Validator) {
                     format!(
@@ -166,6 +225,7 @@ pub fn verify(
         Err(e) => {
             checks.push(Check {
                 name: CheckName::Tests,
+                counterexample: None,
                 ok: false,
                 detail: e.to_string(),
             });
@@ -199,6 +259,7 @@ pub fn verify(
         }
         checks.push(Check {
             name: CheckName::Submissions,
+            counterexample: None,
             ok: !submissions.is_empty() && submissions.iter().all(|s| s.ok),
             detail,
         });
@@ -207,12 +268,32 @@ pub fn verify(
         if given_answers(problem) {
             checks.push(Check {
                 name: CheckName::AnswerBalance,
+                counterexample: None,
                 ok: true,
                 detail: "every answer is given (a Kattis package's): not applicable".into(),
             });
         } else {
             checks.push(answer_balance(&set)?);
         }
+        progress("running the adversaries");
+        let (check, runs) = adversaries::check_adversaries(
+            judge,
+            &data.languages,
+            source_limit_kib,
+            problem,
+            &set,
+            &notes,
+        )?;
+        checks.push(check);
+        adversaries = runs;
+        progress("measuring the bounds reached");
+        let (check, reached) = bounds::check_bounds(data, problem, &set, &notes)?;
+        checks.push(check);
+        bounds = reached;
+        progress("measuring game coverage");
+        let (check, groups) = coverage::game_coverage(data, problem, &set, &notes)?;
+        checks.push(check);
+        coverage = groups;
     }
     let verified = checks.iter().all(|c| c.ok);
     Ok(ProblemReport {
@@ -220,6 +301,9 @@ pub fn verify(
         verified,
         checks,
         submissions,
+        adversaries,
+        bounds,
+        coverage,
     })
 }
 
@@ -255,6 +339,7 @@ fn kattis_tests_check(problem: &Problem, set: &TestSet) -> Check {
     }
     Check {
         name: CheckName::Tests,
+        counterexample: None,
         ok: true,
         detail,
     }
@@ -305,6 +390,7 @@ fn answer_balance(set: &TestSet) -> Result<Check, Error> {
         if counts.len() > 4 {
             return Ok(Check {
                 name: CheckName::AnswerBalance,
+                counterexample: None,
                 ok: true,
                 detail: "answers are not a few words: not applicable".into(),
             });
@@ -330,6 +416,7 @@ fn answer_balance(set: &TestSet) -> Result<Check, Error> {
     };
     Ok(Check {
         name: CheckName::AnswerBalance,
+        counterexample: None,
         ok,
         detail,
     })

@@ -117,6 +117,7 @@ pub(super) fn check_submissions(
     let time_limit = match (derived, rule) {
         (Some(d), _) => Some(Check {
             name: CheckName::TimeLimit,
+            counterexample: None,
             ok: d.ok,
             detail: d.how,
         }),
@@ -125,6 +126,7 @@ pub(super) fn check_submissions(
             let tight = !accepted.is_empty() && slowest * rule.ac_to_time_limit > limit;
             Some(Check {
                 name: CheckName::TimeLimit,
+                counterexample: None,
                 ok: !tight,
                 detail: if tight {
                     format!(
@@ -158,6 +160,7 @@ fn margin(accepted: &[AcceptedRun], limit: f64) -> Check {
     match slowest {
         Some((share, what)) => Check {
             name: CheckName::TimeMargin,
+            counterexample: None,
             ok: share <= MAX_TIME_SHARE,
             detail: format!(
                 "slowest accepted run uses {:.0}% of its limit ({what}); at most {:.0}% allowed",
@@ -167,6 +170,7 @@ fn margin(accepted: &[AcceptedRun], limit: f64) -> Check {
         },
         None => Check {
             name: CheckName::TimeMargin,
+            counterexample: None,
             ok: false,
             detail: "no accepted submission ran".into(),
         },

@@ -237,7 +237,13 @@ fn one_dominant_answer_fails_the_balance() {
     .unwrap();
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 1, "{report:#}");
-    assert_eq!(failed(&report), ["answer balance"], "{report:#}");
+    // The sample (4) answers "First" too: the constant adversary gets
+    // through as well.
+    assert_eq!(
+        failed(&report),
+        ["answer balance", "adversaries"],
+        "{report:#}"
+    );
     assert!(detail(&report, "answer balance").contains("one answer dominates"));
 }
 
@@ -366,5 +372,383 @@ fn a_submission_whose_toolchain_is_missing_is_skipped_with_one_line_not_a_failur
     assert!(
         detail(&report, "submissions").contains("walk.c (language c: toolchain missing"),
         "{report}"
+    );
+}
+
+/// The fixture's manifest with only these hand-made tests (the sample
+/// first), as files `tests/<name>.in` holding `n`; `extra` is appended.
+fn only_tests(dir: &Path, tests: &[(&str, &str, u64)], extra: &str) {
+    let mut toml = String::from(
+        "name = \"Take One or Two\"\nsource = \"grundy test fixture\"\ntime_limit = 0.25\nmemory_limit = 64\n",
+    );
+    toml.push_str(extra);
+    for (name, group, n) in tests {
+        std::fs::write(dir.join(format!("tests/{name}.in")), format!("{n}\n")).unwrap();
+        toml.push_str(&format!(
+            "\n[[tests]]\nname = \"{name}\"\ngroup = \"{group}\"\nfile = \"tests/{name}.in\"\n"
+        ));
+    }
+    toml.push_str("\n[[stress]]\ngen = \"max=15\"\ncount = 20\n");
+    std::fs::write(dir.join("problem.toml"), toml).unwrap();
+}
+
+/// The adversaries that got through, as (kind, variant).
+fn passed_adversaries(report: &Value) -> Vec<(String, String)> {
+    report["adversaries"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no adversaries: {report}"))
+        .iter()
+        .filter(|a| a["passed"] == true)
+        .map(|a| {
+            (
+                a["kind"].as_str().unwrap().to_string(),
+                a["variant"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+// Every answer here is the parity of n: odd n win (1, 5, 7), even n lose
+// (6, 12). The tests never separate the answer from the parity.
+const PARITY_TESTS: &[(&str, &str, u64)] = &[
+    ("sample-1", "sample", 1),
+    ("a", "secret", 5),
+    ("b", "secret", 6),
+    ("c", "secret", 7),
+    ("d", "secret", 12),
+];
+
+#[test]
+fn tests_that_never_separate_the_answer_from_a_parity_fail_naming_the_adversary() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")])
+        || languages_present(&["c"]).is_empty()
+    {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "parity-only");
+    only_tests(&dir, PARITY_TESTS, "");
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert!(
+        failed(&report).contains(&"adversaries".to_string()),
+        "{report:#}"
+    );
+    let passed = passed_adversaries(&report);
+    let kinds: Vec<&str> = passed.iter().map(|(k, _)| k.as_str()).collect();
+    // One number per input: the parity of the sum, maximum, first and last
+    // are all its parity.
+    for kind in ["sum-parity", "max-parity", "first-parity", "last-parity"] {
+        assert!(kinds.contains(&kind), "{kind} gets through: {passed:?}");
+    }
+    assert!(
+        passed.iter().all(|(k, _)| k.ends_with("parity")),
+        "only the parity heuristics get through: {passed:?}"
+    );
+    assert!(
+        passed
+            .iter()
+            .any(|(_, v)| v == "\"First\" when the sum is odd, else \"Second\""),
+        "{passed:?}"
+    );
+    let d = detail(&report, "adversaries");
+    assert!(d.contains("sum-parity"), "names the adversary: {d}");
+    assert!(
+        d.contains("add cases with an even sum and each answer"),
+        "suggests tests: {d}"
+    );
+    // The package's own wrong submission (parity.py) is the same program:
+    // it is accepted too, which the submissions check reports separately.
+    let adv = report["adversaries"].as_array().unwrap();
+    assert!(adv
+        .iter()
+        .any(|a| a["kind"] == "echo" && a["passed"] == false && a["verdict"] == "WA"));
+}
+
+#[test]
+fn an_adversary_marked_as_expected_to_pass_with_a_reason_does_not_fail_the_package() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")])
+        || languages_present(&["c"]).is_empty()
+    {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "parity-marked");
+    only_tests(&dir, PARITY_TESTS, "");
+    let reason = "a fixture whose answers are parities";
+    let mut notes = String::from("[adversaries]\n");
+    for kind in ["sum-parity", "max-parity", "first-parity", "last-parity"] {
+        notes.push_str(&format!("\"{kind}\" = \"{reason}\"\n"));
+    }
+    std::fs::write(dir.join("verify.toml"), &notes).unwrap();
+    let (_, report) = verify(&ws, &dir);
+    assert!(
+        !failed(&report).contains(&"adversaries".to_string()),
+        "{report:#}"
+    );
+    let d = detail(&report, "adversaries");
+    assert!(
+        d.contains(
+            "sum-parity (\"First\" when the sum is odd, else \"Second\") passes as expected"
+        ),
+        "{d}"
+    );
+    let marked = report["adversaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "sum-parity" && a["passed"] == true)
+        .unwrap()
+        .clone();
+    assert_eq!(marked["expected"], reason);
+
+    // A mark needs a reason, and names a kind that exists.
+    std::fs::write(
+        dir.join("verify.toml"),
+        "[adversaries]\n\"sum-parity\" = \" \"\n",
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert_eq!(
+        detail(&report, "tests"),
+        "verify.toml: [adversaries] \"sum-parity\" needs a reason"
+    );
+    std::fs::write(dir.join("verify.toml"), "[adversaries]\nparity = \"why\"\n").unwrap();
+    let (_, report) = verify(&ws, &dir);
+    assert!(
+        detail(&report, "tests").starts_with("verify.toml: [adversaries] has no kind \"parity\""),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn tests_with_one_answer_let_the_constant_through() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")])
+        || languages_present(&["c"]).is_empty()
+    {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "all-first");
+    only_tests(
+        &dir,
+        &[
+            ("sample-1", "sample", 1),
+            ("a", "secret", 2),
+            ("b", "secret", 4),
+        ],
+        "",
+    );
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    let passed = passed_adversaries(&report);
+    assert!(
+        passed.contains(&(
+            "constant".to_string(),
+            "\"First\" for every case".to_string()
+        )),
+        "{passed:?}"
+    );
+    assert!(
+        passed.iter().any(|(k, _)| k == "first-sample"),
+        "the first sample's output is every answer: {passed:?}"
+    );
+    assert!(detail(&report, "adversaries")
+        .contains("add tests whose answer is not \"First\" for every case"));
+}
+
+#[test]
+fn an_adversary_that_gets_a_groups_points_fails_the_package() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")])
+        || languages_present(&["c"]).is_empty()
+    {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "groups");
+    // Group "weak" only has answers that are the parity of n; "strong"
+    // separates them (3 is odd and loses, 4 is even and wins).
+    only_tests(
+        &dir,
+        &[
+            ("sample-1", "sample", 1),
+            ("a", "weak", 5),
+            ("b", "weak", 6),
+            ("c", "strong", 3),
+            ("d", "strong", 4),
+        ],
+        "\n[[groups]]\nname = \"weak\"\npoints = 40\n\n[[groups]]\nname = \"strong\"\npoints = 60\n",
+    );
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    let adv = report["adversaries"].as_array().unwrap();
+    let sum = adv
+        .iter()
+        .find(|a| a["variant"] == "\"First\" when the sum is odd, else \"Second\"")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_ne!(sum["verdict"], "AC", "not accepted: {sum}");
+    assert_eq!(sum["groups"], serde_json::json!(["weak"]), "{sum}");
+    assert_eq!(sum["passed"], true);
+    assert!(
+        detail(&report, "adversaries").contains("got the points of group weak"),
+        "{report:#}"
+    );
+}
+
+/// The fixture's validator replaced by one that declares `n` through the
+/// shared helpers (`problems/_common` copied beside the package).
+fn declaring_validator(ws: &Workspace, dir: &Path) {
+    copy_dir(
+        &repo().join("problems/_common"),
+        &ws.dir.path().join("_common"),
+    );
+    std::fs::write(
+        dir.join("validator.rs"),
+        "#[path = \"../_common/validate.rs\"]\nmod validate;\n\nfn main() {\n    let mut inp = validate::Input::from_stdin();\n    inp.int_as(\"n\", 1, 1_000_000_000);\n    inp.newline();\n    inp.eof();\n}\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_declared_maximum_no_test_reaches_fails_unless_marked_with_a_reason() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "bounds");
+    declaring_validator(&ws, &dir);
+    // The fixture's tests reach n = 1 (the sample) but never 10^9.
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    assert!(
+        failed(&report).contains(&"bounds".to_string()),
+        "{report:#}"
+    );
+    let d = detail(&report, "bounds");
+    assert!(d.contains("no test reaches n = 1000000000"), "{d}");
+    let b = &report["bounds"][0];
+    assert_eq!(b["name"], "n");
+    assert_eq!(
+        (b["min"].as_i64(), b["max"].as_i64()),
+        (Some(1), Some(1_000_000_000))
+    );
+    assert_eq!(b["max_reached_by"], Value::Null, "{b}");
+
+    // A reason in verify.toml: reported, not failed.
+    std::fs::write(dir.join("verify.toml"), "[bounds]\nn = \"a fixture\"\n").unwrap();
+    let (_, report) = verify(&ws, &dir);
+    assert!(
+        !failed(&report).contains(&"bounds".to_string()),
+        "{report:#}"
+    );
+    assert_eq!(report["bounds"][0]["no_test_needed"], "a fixture");
+
+    // A bound the validator does not declare cannot be marked.
+    std::fs::write(dir.join("verify.toml"), "[bounds]\nm = \"no such bound\"\n").unwrap();
+    let (_, report) = verify(&ws, &dir);
+    assert!(
+        detail(&report, "bounds")
+            .contains("verify.toml [bounds] names \"m\", which validator.rs does not declare"),
+        "{report:#}"
+    );
+
+    // A test at the maximum: the bound is reached.
+    std::fs::remove_file(dir.join("verify.toml")).unwrap();
+    std::fs::write(dir.join("tests/top.in"), "1000000000\n").unwrap();
+    let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
+    std::fs::write(
+        dir.join("problem.toml"),
+        toml + "\n[[tests]]\nname = \"top\"\nfile = \"tests/top.in\"\n",
+    )
+    .unwrap();
+    let (_, report) = verify(&ws, &dir);
+    assert!(
+        !failed(&report).contains(&"bounds".to_string()),
+        "{report:#}"
+    );
+    assert_eq!(report["bounds"][0]["max_reached_by"], "top");
+}
+
+#[test]
+fn a_stress_disagreement_is_shrunk_to_the_smallest_input_the_validator_accepts() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "shrink");
+    // Wrong from n = 50 on; the stress plan draws n in 200..=999.
+    let s = std::fs::read_to_string(dir.join("solution.rs")).unwrap();
+    std::fs::write(
+        dir.join("solution.rs"),
+        s.replace("if n % 3 == 0", "if (n % 3 == 0) != (n >= 50)"),
+    )
+    .unwrap();
+    let toml = std::fs::read_to_string(dir.join("problem.toml")).unwrap();
+    std::fs::write(
+        dir.join("problem.toml"),
+        toml.replace("gen = \"max=15\"", "gen = \"min=200 max=999\"")
+            .replace("gen = \"max=12\"", "gen = \"max=40\""),
+    )
+    .unwrap();
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 1);
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "cross-check")
+        .unwrap()
+        .clone();
+    assert_eq!(check["ok"], false);
+    let cx = &check["counterexample"];
+    assert_eq!(cx["input"], "50\n", "{check:#}");
+    assert_eq!(cx["solution"], "Second\n", "{check:#}");
+    assert_eq!(cx["brute"], "First\n", "{check:#}");
+    let d = check["detail"].as_str().unwrap();
+    assert!(d.contains("shrunk from 4 bytes"), "{d}");
+    assert!(d.contains(":\n50\n"), "{d}");
+}
+
+#[test]
+fn game_coverage_gives_each_groups_winning_and_losing_share() {
+    if !require_sources(&[&repo().join("tests/fixtures/verify/base")]) {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = package(&ws, "coverage");
+    only_tests(
+        &dir,
+        &[
+            ("sample-1", "sample", 1),
+            ("a", "secret", 3),
+            ("b", "secret", 4),
+            ("c", "secret", 6),
+            ("d", "secret", 8),
+        ],
+        "",
+    );
+    std::fs::write(
+        dir.join("verify.toml"),
+        "[game]\nwins = \"First\"\nloses = \"Second\"\n",
+    )
+    .unwrap();
+    let (_, report) = verify(&ws, &dir);
+    let cov = &report["coverage"];
+    assert_eq!(cov[0]["group"], "sample");
+    assert_eq!(
+        (cov[0]["winning"].as_u64(), cov[0]["losing"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(cov[1]["group"], "secret");
+    assert_eq!(cov[1]["positions"], 4);
+    assert_eq!(
+        (cov[1]["winning"].as_u64(), cov[1]["losing"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let d = detail(&report, "game coverage");
+    assert!(
+        d.contains("secret: 4 positions, 50% winning, 50% losing"),
+        "{d}"
     );
 }
