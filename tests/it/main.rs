@@ -13,6 +13,7 @@ mod contest_package;
 mod contest_web;
 mod coverage;
 mod distributed;
+mod docs;
 mod export;
 mod feed;
 mod freeze;
