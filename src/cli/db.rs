@@ -20,7 +20,7 @@ pub enum DbCommand {
     Copy {
         /// The PostgreSQL database to fill, e.g.
         /// `postgres://grundy@localhost/grundy` or, over a Unix socket,
-        /// `postgres:///grundy?host=/var/run/postgresql`.
+        /// `postgres://grundy@localhost/grundy?host=/var/run/postgresql`.
         #[arg(long)]
         to: String,
     },

@@ -24,10 +24,21 @@ pub enum Refused {
     #[error("{0}")]
     Setting(String),
     /// The contest holds submissions and cannot be deleted.
-    #[error("contest {slug} holds {n} submissions, which would be lost; it is not deleted")]
+    #[error(
+        "contest {slug} holds {}, which would be lost; it is not deleted",
+        submissions(*n)
+    )]
     HasSubmissions { slug: String, n: usize },
     #[error(transparent)]
     Store(#[from] store::Error),
+}
+
+/// "1 submission", "2 submissions".
+fn submissions(n: usize) -> String {
+    match n {
+        1 => "1 submission".into(),
+        n => format!("{n} submissions"),
+    }
 }
 
 /// `c`'s settings as typed, to be edited and checked back.
@@ -149,7 +160,12 @@ pub async fn edit(
         slug: c.slug.clone(),
         ..settings.clone()
     };
-    let new = check_settings(ctx, &settings, now).map_err(Refused::Setting)?;
+    let mut new = check_settings(ctx, &settings, now).map_err(Refused::Setting)?;
+    // The start as typed has whole seconds: the same second is the same
+    // start (one made with `now` keeps its milliseconds).
+    if new.start_ms.div_euclid(1000) == c.start_ms.div_euclid(1000) {
+        new.start_ms = c.start_ms;
+    }
     check_change(c, &new, now).map_err(Refused::Setting)?;
     match store.update_contest(c.id, &new).await {
         Ok(()) => Ok(new),

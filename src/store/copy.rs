@@ -158,7 +158,14 @@ impl Store {
                         found,
                         target: kind.clone(),
                     })? {
-                        Value::Null => query.bind(None::<String>),
+                        // A NULL typed as its column is.
+                        Value::Null => match kind.as_str() {
+                            "bigint" | "integer" | "smallint" => query.bind(None::<i64>),
+                            "boolean" => query.bind(None::<bool>),
+                            "double precision" | "real" | "numeric" => query.bind(None::<f64>),
+                            "bytea" => query.bind(None::<Vec<u8>>),
+                            _ => query.bind(None::<String>),
+                        },
                         Value::Int(v) => query.bind(v),
                         Value::Bool(v) => query.bind(v),
                         Value::Real(v) => query.bind(v),

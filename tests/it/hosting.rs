@@ -47,7 +47,12 @@ fn a_contestant_makes_lists_and_revokes_their_own_tokens_through_the_api() {
     let url = &s.url;
     let tokens = format!("{url}/api/v1/tokens");
     // `curl -u name:password` on the API is pointed at the door that takes it.
-    let (status, v) = api("GET", &format!("{url}/api/v1/problems"), &basic("bob", PASSWORD), None);
+    let (status, v) = api(
+        "GET",
+        &format!("{url}/api/v1/problems"),
+        &basic("bob", PASSWORD),
+        None,
+    );
     assert_eq!(status, 401);
     let message = v["error"]["message"].as_str().unwrap();
     assert!(message.contains("POST /api/v1/tokens"), "{message}");
@@ -57,7 +62,10 @@ fn a_contestant_makes_lists_and_revokes_their_own_tokens_through_the_api() {
     let bob = format!("Bearer {}", v["token"].as_str().unwrap());
     let prefix = v["prefix"].as_str().unwrap().to_string();
     assert!(v["token"].as_str().unwrap().starts_with(&prefix));
-    assert_eq!(api("GET", &format!("{url}/api/v1/problems"), &bob, None).0, 200);
+    assert_eq!(
+        api("GET", &format!("{url}/api/v1/problems"), &bob, None).0,
+        200
+    );
     // Listed by prefix, never whole.
     let (status, list) = api("GET", &tokens, &bob, None);
     assert_eq!(status, 200);
@@ -70,7 +78,11 @@ fn a_contestant_makes_lists_and_revokes_their_own_tokens_through_the_api() {
     let cid_prefix = cv["prefix"].as_str().unwrap();
     let (status, _) = api("DELETE", &format!("{tokens}/{cid_prefix}"), &bob, None);
     assert_eq!(status, 404);
-    assert_eq!(api("GET", &tokens, &cid, None).0, 200, "cid's token still works");
+    assert_eq!(
+        api("GET", &tokens, &cid, None).0,
+        200,
+        "cid's token still works"
+    );
     // One's own goes at once.
     let (status, v) = api("DELETE", &format!("{tokens}/{prefix}"), &bob, None);
     assert_eq!((status, v["revoked"].as_i64()), (200, Some(1)), "{v}");
@@ -111,7 +123,12 @@ fn the_apis_sign_in_is_the_forms_throttled_one() {
         ("password", PASSWORD),
         ("next", "/problems"),
     ];
-    let signed = http("POST", &format!("{}/signin", s.url), Some(&pre), Some(&fields));
+    let signed = http(
+        "POST",
+        &format!("{}/signin", s.url),
+        Some(&pre),
+        Some(&fields),
+    );
     assert_eq!(signed.status, 429);
     // A disabled account gets no token.
     s.rt.block_on(s.store.set_disabled("cid", true)).unwrap();
@@ -134,11 +151,18 @@ fn the_tokens_page_makes_a_token_shown_once_and_revokes_it() {
         Some(&[("csrf", &csrf)]),
     );
     assert_eq!(made.status, 200);
-    let at = made.body.find("id=\"token-value\">").expect("the new token") + 17;
+    let at = made
+        .body
+        .find("id=\"token-value\">")
+        .expect("the new token")
+        + 17;
     let secret = made.body[at..].split('<').next().unwrap().to_string();
     assert!(secret.starts_with("g_"), "{secret}");
     let bearer = format!("Bearer {secret}");
-    assert_eq!(api("GET", &format!("{url}/api/v1/problems"), &bearer, None).0, 200);
+    assert_eq!(
+        api("GET", &format!("{url}/api/v1/problems"), &bearer, None).0,
+        200
+    );
     // Shown once: the page lists it by prefix only.
     let again = http("GET", &format!("{url}/account/tokens"), Some(&bob), None);
     assert!(!again.body.contains(&secret));
@@ -160,7 +184,10 @@ fn the_tokens_page_makes_a_token_shown_once_and_revokes_it() {
         Some(&[("csrf", &csrf)]),
     );
     assert_eq!(revoked.status, 303);
-    assert_eq!(api("GET", &format!("{url}/api/v1/problems"), &bearer, None).0, 401);
+    assert_eq!(
+        api("GET", &format!("{url}/api/v1/problems"), &bearer, None).0,
+        401
+    );
     // Another user's token cannot be revoked from bob's page.
     let cid = s.token("cid");
     let cid_prefix = &cid[..8];
@@ -172,7 +199,10 @@ fn the_tokens_page_makes_a_token_shown_once_and_revokes_it() {
     );
     assert_eq!(other.status, 404);
     let cid = format!("Bearer {cid}");
-    assert_eq!(api("GET", &format!("{url}/api/v1/problems"), &cid, None).0, 200);
+    assert_eq!(
+        api("GET", &format!("{url}/api/v1/problems"), &cid, None).0,
+        200
+    );
 }
 
 #[test]
@@ -180,7 +210,12 @@ fn an_unknown_query_parameter_is_refused_naming_the_known_ones() {
     let (_ws, s) = server();
     let url = &s.url;
     let bob = token(&s, "bob");
-    let (status, v) = api("GET", &format!("{url}/api/v1/submissions?contest=cup"), &bob, None);
+    let (status, v) = api(
+        "GET",
+        &format!("{url}/api/v1/submissions?contest=cup"),
+        &bob,
+        None,
+    );
     assert_eq!(status, 400, "{v}");
     assert_eq!(v["error"]["code"], "unknown_parameter");
     let message = v["error"]["message"].as_str().unwrap();
@@ -190,15 +225,28 @@ fn an_unknown_query_parameter_is_refused_naming_the_known_ones() {
         "{message}"
     );
     let (status, v) = api("GET", &format!("{url}/api/v1/problems?page=2"), &bob, None);
-    assert_eq!((status, v["error"]["code"].as_str()), (400, Some("unknown_parameter")));
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("unknown_parameter"))
+    );
     assert!(v["error"]["message"]
         .as_str()
         .unwrap()
         .contains("takes no query parameters"));
-    let (status, _) = api("GET", &format!("{url}/api/v1/submissions/1?wiat=5"), &bob, None);
+    let (status, _) = api(
+        "GET",
+        &format!("{url}/api/v1/submissions/1?wiat=5"),
+        &bob,
+        None,
+    );
     assert_eq!(status, 400);
     // The known ones still work.
-    let (status, _) = api("GET", &format!("{url}/api/v1/submissions?limit=5"), &bob, None);
+    let (status, _) = api(
+        "GET",
+        &format!("{url}/api/v1/submissions?limit=5"),
+        &bob,
+        None,
+    );
     assert_eq!(status, 200);
 }
 
@@ -223,17 +271,33 @@ fn the_api_shows_a_contest_its_board_and_its_submissions_as_the_policy_says() {
     // A running contest: its problems are public, its participants known.
     let (status, v) = api("GET", &format!("{url}/api/v1/contests/cup"), &bob, None);
     assert_eq!(status, 200, "{v}");
-    assert_eq!((v["phase"].as_str(), v["participant"].as_bool()), (Some("running"), Some(true)));
+    assert_eq!(
+        (v["phase"].as_str(), v["participant"].as_bool()),
+        (Some("running"), Some(true))
+    );
     assert_eq!(v["problems"][0]["label"], "A");
     assert_eq!(v["problems"][0]["slug"], "nim");
     let (_, v) = api("GET", &format!("{url}/api/v1/contests/{cup}"), &eve, None);
     assert_eq!(v["participant"], false, "by id too: {v}");
     // Its board and its submissions.
-    let (status, board) = api("GET", &format!("{url}/api/v1/contests/cup/board"), &eve, None);
+    let (status, board) = api(
+        "GET",
+        &format!("{url}/api/v1/contests/cup/board"),
+        &eve,
+        None,
+    );
     assert_eq!(status, 200, "{board}");
     let row = &board["rows"][0];
-    assert_eq!((row["team"]["name"].as_str(), row["solved"].as_u64()), (Some("bob"), Some(1)));
-    let (status, list) = api("GET", &format!("{url}/api/v1/contests/cup/submissions"), &eve, None);
+    assert_eq!(
+        (row["team"]["name"].as_str(), row["solved"].as_u64()),
+        (Some("bob"), Some(1))
+    );
+    let (status, list) = api(
+        "GET",
+        &format!("{url}/api/v1/contests/cup/submissions"),
+        &eve,
+        None,
+    );
     assert_eq!(status, 200, "{list}");
     assert_eq!(list["submissions"][0]["id"], id);
     assert_eq!(list["submissions"][0]["contest"], "cup");
@@ -249,19 +313,59 @@ fn the_api_shows_a_contest_its_board_and_its_submissions_as_the_policy_says() {
     assert_eq!(mine["contest"], "cup", "{mine}");
     // A closed board is its participants' (and admins') only.
     s.rt.block_on(s.store.set_board_public(cup, false)).unwrap();
-    assert_eq!(api("GET", &format!("{url}/api/v1/contests/cup/board"), &eve, None).0, 403);
     assert_eq!(
-        api("GET", &format!("{url}/api/v1/contests/cup/submissions"), &eve, None).0,
+        api(
+            "GET",
+            &format!("{url}/api/v1/contests/cup/board"),
+            &eve,
+            None
+        )
+        .0,
         403
     );
-    assert_eq!(api("GET", &format!("{url}/api/v1/contests/cup/board"), &bob, None).0, 200);
+    assert_eq!(
+        api(
+            "GET",
+            &format!("{url}/api/v1/contests/cup/submissions"),
+            &eve,
+            None
+        )
+        .0,
+        403
+    );
+    assert_eq!(
+        api(
+            "GET",
+            &format!("{url}/api/v1/contests/cup/board"),
+            &bob,
+            None
+        )
+        .0,
+        200
+    );
     // Before the start no one but admins learns its problems.
     let (_, v) = api("GET", &format!("{url}/api/v1/contests/later"), &bob, None);
-    assert_eq!((v["phase"].as_str(), v["problems"].is_null()), (Some("upcoming"), true), "{v}");
-    assert_eq!(api("GET", &format!("{url}/api/v1/contests/later/board"), &bob, None).0, 403);
+    assert_eq!(
+        (v["phase"].as_str(), v["problems"].is_null()),
+        (Some("upcoming"), true),
+        "{v}"
+    );
+    assert_eq!(
+        api(
+            "GET",
+            &format!("{url}/api/v1/contests/later/board"),
+            &bob,
+            None
+        )
+        .0,
+        403
+    );
     let (_, v) = api("GET", &format!("{url}/api/v1/contests/later"), &ann, None);
     assert_eq!(v["problems"][0]["slug"], "nim");
-    assert_eq!(api("GET", &format!("{url}/api/v1/contests/nope"), &bob, None).0, 404);
+    assert_eq!(
+        api("GET", &format!("{url}/api/v1/contests/nope"), &bob, None).0,
+        404
+    );
 }
 
 #[test]
@@ -279,12 +383,24 @@ fn a_problem_a_contest_holds_says_so_instead_of_being_unknown() {
         )
     };
     let said = |(status, v): (u16, Value)| {
-        assert_eq!((status, v["error"]["code"].as_str()), (403, Some("problem_in_contest")), "{v}");
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (403, Some("problem_in_contest")),
+            "{v}"
+        );
         v["error"]["message"].as_str().unwrap().to_string()
     };
     // Upcoming: that it is held, not by which contest.
-    let message = said(api("GET", &format!("{url}/api/v1/problems/nim"), &bob, None));
-    assert!(message.contains("a contest that has not started"), "{message}");
+    let message = said(api(
+        "GET",
+        &format!("{url}/api/v1/problems/nim"),
+        &bob,
+        None,
+    ));
+    assert!(
+        message.contains("a contest that has not started"),
+        "{message}"
+    );
     assert!(!message.contains("later"), "{message}");
     assert!(said(practice()).contains("has not started"));
     // Running: which contest, and where to go.
@@ -299,9 +415,13 @@ fn a_problem_a_contest_holds_says_so_instead_of_being_unknown() {
         participants: Some(vec!["bob".into()]),
         problems: vec![("A".into(), "nim".into())],
     };
-    s.rt.block_on(s.store.update_contest(later, &running)).unwrap();
+    s.rt.block_on(s.store.update_contest(later, &running))
+        .unwrap();
     let message = said(practice());
-    assert!(message.contains("The Later Cup (later)") && message.contains("running"), "{message}");
+    assert!(
+        message.contains("The Later Cup (later)") && message.contains("running"),
+        "{message}"
+    );
     // A problem no contest holds is still just unknown.
     let (status, v) = api(
         "POST",
@@ -309,7 +429,10 @@ fn a_problem_a_contest_holds_says_so_instead_of_being_unknown() {
         &bob,
         Some(json!({"problem": "no-such", "language": "c", "source": "int main(){}"})),
     );
-    assert_eq!((status, v["error"]["code"].as_str()), (400, Some("unknown_problem")));
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("unknown_problem"))
+    );
 }
 
 /// Runs `grundy ARGS` in `ws` with `stdin` as its standard input.
@@ -342,7 +465,9 @@ fn grundy_with_input(ws: &Workspace, args: &[&str], stdin: &str) -> Output {
 fn signs_in(ws: &Workspace, name: &str, password: &str) -> bool {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let config = grundy::config::Config::load(&ws.config()).unwrap();
-    let store = rt.block_on(grundy::store::Store::open(&config.database_url())).unwrap();
+    let store = rt
+        .block_on(grundy::store::Store::open(&config.database_url()))
+        .unwrap();
     let found = rt.block_on(store.user_with_password(name)).unwrap();
     rt.block_on(store.close());
     found.is_some_and(|(u, hash)| !u.disabled && grundy::auth::verify_password(password, &hash))
@@ -367,7 +492,10 @@ fn the_command_line_enables_resets_and_adds_many_users() {
     ws.grundy(&["user", "password", "nobody"])
         .assert_usage_error("no user \"nobody\"");
     // Many at once: given passwords kept, the others generated and printed once.
-    let roster = ws.file("roster.csv", "name,password\nteam1,given-password\nteam2\nteam3\n");
+    let roster = ws.file(
+        "roster.csv",
+        "name,password\nteam1,given-password\nteam2\nteam3\n",
+    );
     let out = ws.grundy(&["user", "import", roster.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(signs_in(&ws, "team1", "given-password"));
@@ -376,7 +504,10 @@ fn the_command_line_enables_resets_and_adds_many_users() {
         .lines()
         .map(|l| l.split_once(',').expect("name,password"))
         .collect();
-    assert_eq!(printed.iter().map(|p| p.0).collect::<Vec<_>>(), ["team2", "team3"]);
+    assert_eq!(
+        printed.iter().map(|p| p.0).collect::<Vec<_>>(),
+        ["team2", "team3"]
+    );
     for (name, password) in &printed {
         assert!(signs_in(&ws, name, password), "{name}");
     }
@@ -385,7 +516,11 @@ fn the_command_line_enables_resets_and_adds_many_users() {
     let clash = ws.file("clash.csv", "team4\nteam1\n");
     let out = ws.grundy(&["user", "import", clash.to_str().unwrap()]);
     out.assert_usage_error("team1");
-    assert!(out.stderr.contains("no account was added"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no account was added"),
+        "{}",
+        out.stderr
+    );
     assert!(!ws.grundy(&["user", "list"]).stdout.contains("team4"));
     // A wrong line is named with its file and number.
     let bad = ws.file("bad.csv", "team5,long-enough\nno spaces\n");
@@ -405,34 +540,67 @@ fn shown(ws: &Workspace, slug: &str) -> Value {
 fn the_command_line_edits_and_deletes_contests_through_the_record() {
     let ws = Workspace::new();
     for name in ["bob", "cid"] {
-        assert_eq!(grundy_with_input(&ws, &["user", "add", name], "a-password\n").code, 0);
+        assert_eq!(
+            grundy_with_input(&ws, &["user", "add", name], "a-password\n").code,
+            0
+        );
     }
     let create = |slug: &str, start: &str| {
         let out = ws.grundy(&[
-            "contest", "create", slug, "--start", start, "--duration", "1h", "--problems",
-            "nim", "--participants", "bob",
+            "contest",
+            "create",
+            slug,
+            "--start",
+            start,
+            "--duration",
+            "1h",
+            "--problems",
+            "nim",
+            "--participants",
+            "bob",
         ]);
         assert_eq!(out.code, 0, "{}", out.stderr);
     };
     create("soon", "+1h");
     create("now", "now");
     // Before the start anything changes; what is not given stays.
-    let out = ws.grundy(&["contest", "edit", "soon", "--problems", "nim,anti-nim", "--name", "Soon Cup"]);
+    let out = ws.grundy(&[
+        "contest",
+        "edit",
+        "soon",
+        "--problems",
+        "nim,anti-nim",
+        "--name",
+        "Soon Cup",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let v = shown(&ws, "soon");
-    assert_eq!((v["name"].as_str(), v["duration_s"].as_i64()), (Some("Soon Cup"), Some(3600)));
+    assert_eq!(
+        (v["name"].as_str(), v["duration_s"].as_i64()),
+        (Some("Soon Cup"), Some(3600))
+    );
     assert_eq!(v["problems"][1]["problem"], "anti-nim");
     // Running: it may run longer and take another participant, and each
     // change is in its record (the feeds read it).
     let config = grundy::config::Config::load(&ws.config()).unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let store = rt.block_on(grundy::store::Store::open(&config.database_url())).unwrap();
+    let store = rt
+        .block_on(grundy::store::Store::open(&config.database_url()))
+        .unwrap();
     let version = |store: &grundy::store::Store| {
         let c = rt.block_on(store.contest("now")).unwrap().unwrap();
         rt.block_on(store.contest_version(&c)).unwrap().0
     };
     let before = version(&store);
-    let out = ws.grundy(&["contest", "edit", "now", "--duration", "2h", "--participants", "bob,cid"]);
+    let out = ws.grundy(&[
+        "contest",
+        "edit",
+        "now",
+        "--duration",
+        "2h",
+        "--participants",
+        "bob,cid",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(shown(&ws, "now")["duration_s"], 7200);
     assert!(version(&store) > before, "the edit is in the record");
@@ -460,7 +628,7 @@ fn the_command_line_edits_and_deletes_contests_through_the_record() {
         .unwrap()
         .expect("taken");
     ws.grundy(&["contest", "delete", "now"])
-        .assert_usage_error("holds 1 submissions");
+        .assert_usage_error("holds 1 submission,");
     assert!(rt.block_on(store.contest("now")).unwrap().is_some());
     let out = ws.grundy(&["contest", "delete", "soon"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -485,13 +653,20 @@ fn the_admin_pages_add_many_users_and_edit_and_delete_contests() {
         Some(&[("csrf", &csrf), ("roster", roster)]),
     );
     assert_eq!(done.status, 200, "{}", done.body);
-    let at = done.body.find("id=\"generated-csv\">").expect("generated passwords") + 19;
+    let at = done
+        .body
+        .find("id=\"generated-csv\">")
+        .expect("generated passwords")
+        + 19;
     let line = done.body[at..].lines().next().unwrap();
     let (name, password) = line.split_once(',').unwrap();
     assert_eq!(name, "dan");
     let tokens = format!("{url}/api/v1/tokens");
     assert_eq!(api("POST", &tokens, &basic("dan", password), None).0, 201);
-    assert_eq!(api("POST", &tokens, &basic("fay", "fay-password"), None).0, 201);
+    assert_eq!(
+        api("POST", &tokens, &basic("fay", "fay-password"), None).0,
+        201
+    );
     // A wrong line adds no one and says where.
     let refused = http(
         "POST",
@@ -506,7 +681,10 @@ fn the_admin_pages_add_many_users_and_edit_and_delete_contests() {
     contest(&s, "cup", now_ms() - 60_000);
     let edit = |problems: &str, duration: &str| {
         let start = grundy::contest::time::format_time(
-            s.rt.block_on(s.store.contest("cup")).unwrap().unwrap().start_ms,
+            s.rt.block_on(s.store.contest("cup"))
+                .unwrap()
+                .unwrap()
+                .start_ms,
         )[..19]
             .to_string();
         http(
@@ -531,7 +709,11 @@ fn the_admin_pages_add_many_users_and_edit_and_delete_contests() {
     assert_eq!(cup.duration_s, 3 * 3600);
     let refused = edit("A=anti-nim", "3h");
     assert_eq!(refused.status, 409);
-    assert!(refused.body.contains("its problems no longer change"), "{}", refused.body);
+    assert!(
+        refused.body.contains("its problems no longer change"),
+        "{}",
+        refused.body
+    );
     // Deleted from its page.
     let gone = http(
         "POST",
@@ -582,7 +764,10 @@ fn db_copy_moves_everything_from_sqlite_to_an_empty_postgresql() {
     assert_eq!(counted["users"], 4);
     assert_eq!(counted["contests"], 1);
     assert_eq!(counted["submissions"], 1);
-    assert!(counted["contest_events"] > 0 && counted["tokens"] == 1, "{counted:?}");
+    assert!(
+        counted["contest_events"] > 0 && counted["tokens"] == 1,
+        "{counted:?}"
+    );
     // The judge on PostgreSQL has it all: sign-ins, tokens, contests and
     // their records, submissions and their history; new rows get new ids.
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -594,9 +779,15 @@ fn db_copy_moves_everything_from_sqlite_to_an_empty_postgresql() {
     assert_eq!(user.name, "bob");
     let (_, hash) = rt.block_on(pg.user_with_password("ann")).unwrap().unwrap();
     assert!(grundy::auth::verify_password(PASSWORD, &hash));
-    let c = rt.block_on(pg.contest("cup")).unwrap().expect("the contest");
+    let c = rt
+        .block_on(pg.contest("cup"))
+        .unwrap()
+        .expect("the contest");
     assert_eq!(c.problems[0].slug, "nim");
-    let sub = rt.block_on(pg.get(judged_id)).unwrap().expect("the submission");
+    let sub = rt
+        .block_on(pg.get(judged_id))
+        .unwrap()
+        .expect("the submission");
     assert_eq!(sub.contest_id, Some(cup));
     assert_eq!(rt.block_on(pg.history_verdicts(judged_id)).unwrap(), ["WA"]);
     assert!(rt.block_on(pg.contest_version(&c)).unwrap().0 > 0);

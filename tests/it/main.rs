@@ -18,6 +18,7 @@ mod export;
 mod feed;
 mod freeze;
 mod helpers;
+mod hosting;
 mod kattis;
 mod kattis_formats;
 mod kattis_hosted;
