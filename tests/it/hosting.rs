@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::freeze::{api, contest, judged, token};
 use crate::helpers::{csrf_of, workspace_with_server, Output, Server, Workspace};
 use crate::web::{http, sign_in, PASSWORD};
+use grundy::store::Queue as _;
 use grundy::verdict::Verdict;
 
 fn now_ms() -> i64 {
