@@ -87,28 +87,6 @@ fn cell(s: &str, width: usize) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::cell;
-    use unicode_width::UnicodeWidthStr;
-
-    #[test]
-    fn a_cell_is_as_wide_on_screen_as_asked_whatever_the_script() {
-        for title in [
-            "Nim",
-            "取石子游戏",
-            "取石子游戏：多堆版本与斯普拉格－格兰迪定理的证明",
-            "a…",
-        ] {
-            let c = cell(title, 20);
-            assert_eq!(c.width(), 20, "{title:?} became {c:?}");
-        }
-        assert_eq!(cell("取石子", 20).trim_end(), "取石子");
-        // Cut on a character, never in the middle of a wide one.
-        assert_eq!(cell("取石子游戏", 6), "取石…");
-    }
-}
-
 pub fn show(ctx: &Context, slug: &str) -> anyhow::Result<u8> {
     let p = ctx.catalog.load(slug)?;
     let statement = p.statement()?;
@@ -172,4 +150,26 @@ pub fn show_tests(ctx: &Context, slug: &str, json: bool) -> anyhow::Result<u8> {
         )?;
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+    use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn a_cell_is_as_wide_on_screen_as_asked_whatever_the_script() {
+        for title in [
+            "Nim",
+            "取石子游戏",
+            "取石子游戏：多堆版本与斯普拉格－格兰迪定理的证明",
+            "a…",
+        ] {
+            let c = cell(title, 20);
+            assert_eq!(c.width(), 20, "{title:?} became {c:?}");
+        }
+        assert_eq!(cell("取石子", 20).trim_end(), "取石子");
+        // Cut on a character, never in the middle of a wide one.
+        assert_eq!(cell("取石子游戏", 6), "取石…");
+    }
 }
