@@ -42,6 +42,10 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// The most live tokens one account may make for itself (on the tokens
+/// page or through the API); an admin's `grundy token new` is not bound.
+pub const MAX_OWN_TOKENS: usize = 20;
+
 /// A new token: what to give the user, and what to store.
 pub struct NewToken {
     pub token: String,

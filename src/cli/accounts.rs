@@ -7,15 +7,12 @@ use anyhow::{bail, Context as _};
 
 use crate::auth;
 use crate::context::Context;
+use crate::site::roster;
 use crate::store::Revoked;
 
 pub fn add(ctx: &Context, name: &str, admin: bool) -> anyhow::Result<u8> {
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    {
-        bail!("user name {name:?}: use letters, digits, '-', '_' and '.'");
+    if !roster::valid_name(name) {
+        bail!("user name {name:?}: use 1 to 32 letters, digits, '-', '_' and '.'");
     }
     let password = read_password(&format!("password for {name}: "))?;
     let hash = auth::hash_password(&password)?;
@@ -77,6 +74,78 @@ pub fn disable(ctx: &Context, name: &str) -> anyhow::Result<u8> {
         std::io::stdout(),
         "disabled {name}; their tokens no longer work"
     )?;
+    Ok(0)
+}
+
+pub fn enable(ctx: &Context, name: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    rt.block_on(store.set_disabled(name, false))?;
+    rt.block_on(store.close());
+    writeln!(std::io::stdout(), "enabled {name}")?;
+    Ok(0)
+}
+
+pub fn password(ctx: &Context, name: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    // An unknown name is said before a password is asked for.
+    if rt.block_on(store.user(name))?.is_none() {
+        bail!("no user {name:?}");
+    }
+    let password = read_password(&format!("new password for {name}: "))?;
+    if password.chars().count() < roster::MIN_PASSWORD {
+        bail!(
+            "the password is shorter than {} characters",
+            roster::MIN_PASSWORD
+        );
+    }
+    let hash = auth::hash_password(&password)?;
+    rt.block_on(store.set_password(name, &hash))?;
+    rt.block_on(store.close());
+    writeln!(
+        std::io::stdout(),
+        "set a new password for {name}; their sessions were ended"
+    )?;
+    Ok(0)
+}
+
+pub fn import(ctx: &Context, file: &std::path::Path) -> anyhow::Result<u8> {
+    let text = if file == std::path::Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?
+    };
+    let entries = roster::parse(&text).map_err(|e| {
+        // Each wrong line on one line of its own, named by the file.
+        let shown = file.display();
+        anyhow::anyhow!(
+            "{}",
+            e.lines()
+                .map(|l| format!("{shown}: {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    })?;
+    let mut hashed = Vec::with_capacity(entries.len());
+    for e in &entries {
+        hashed.push((e.name.clone(), auth::hash_password(&e.password)?));
+    }
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let added = rt.block_on(store.add_users(&hashed));
+    rt.block_on(store.close());
+    added.map_err(|e| anyhow::anyhow!("{e}; no account was added"))?;
+    let mut out = std::io::stdout().lock();
+    // Generated passwords on stdout (CSV, to hand out), shown this once;
+    // the count on stderr.
+    for e in entries.iter().filter(|e| e.generated) {
+        writeln!(out, "{},{}", e.name, e.password)?;
+    }
+    match entries.len() {
+        1 => eprintln!("grundy: added 1 user"),
+        n => eprintln!("grundy: added {n} users"),
+    }
     Ok(0)
 }
 

@@ -12,6 +12,7 @@ use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::{format_human, format_reltime, format_time};
 use crate::contest::{Contest, Phase, Scoring, Viewer};
 use crate::context::Context;
+use crate::site::contest_edit;
 use crate::site::contests::{check_settings, now_ms, Settings};
 use crate::store::Store;
 
@@ -45,6 +46,35 @@ pub enum ContestCommand {
         #[arg(long, default_value_t = 20)]
         penalty: i64,
     },
+    /// Change a contest's settings; those not given stay. Before the start
+    /// anything changes; while it runs, its name, end (--duration), freeze
+    /// and participants.
+    Edit {
+        slug: String,
+        #[arg(long)]
+        name: Option<String>,
+        /// As for create.
+        #[arg(long)]
+        start: Option<String>,
+        /// The whole length from the start (`5h`): a running contest ends later or sooner.
+        #[arg(long)]
+        duration: Option<String>,
+        /// All the problems, as for create.
+        #[arg(long)]
+        problems: Option<String>,
+        /// All the participants, comma-separated; `''` for every signed-in user.
+        #[arg(long)]
+        participants: Option<String>,
+        #[arg(long)]
+        scoring: Option<String>,
+        /// `''` for no freeze.
+        #[arg(long)]
+        freeze: Option<String>,
+        #[arg(long)]
+        penalty: Option<i64>,
+    },
+    /// Delete a contest in which no submission was made.
+    Delete { slug: String },
     /// List the contests.
     List {
         #[arg(long)]
@@ -117,6 +147,45 @@ async fn dispatch(
                 new.problems.len(),
                 format_human(new.start_ms)
             )?;
+        }
+        ContestCommand::Edit {
+            slug,
+            name,
+            start,
+            duration,
+            problems,
+            participants,
+            scoring,
+            freeze,
+            penalty,
+        } => {
+            let c = find(store, &slug).await?;
+            let was = contest_edit::settings_of(store, &c).await?;
+            let settings = Settings {
+                name: name.unwrap_or(was.name),
+                start: start.unwrap_or(was.start),
+                duration: duration.unwrap_or(was.duration),
+                problems: problems.unwrap_or(was.problems),
+                participants: participants.unwrap_or(was.participants),
+                scoring: scoring.unwrap_or(was.scoring),
+                freeze: freeze.unwrap_or(was.freeze),
+                penalty: penalty.map_or(was.penalty, |p| p.to_string()),
+                slug: was.slug,
+            };
+            let new = contest_edit::edit(ctx, store, &c, &settings, now).await?;
+            writeln!(
+                out,
+                "changed contest {} ({} problems, {} to {})",
+                new.slug,
+                new.problems.len(),
+                format_human(new.start_ms),
+                format_human(new.start_ms + new.duration_s * 1000)
+            )?;
+        }
+        ContestCommand::Delete { slug } => {
+            let c = find(store, &slug).await?;
+            contest_edit::delete(store, &c).await?;
+            writeln!(out, "deleted contest {slug}")?;
         }
         ContestCommand::List { json } => {
             let contests = store.contests().await?;

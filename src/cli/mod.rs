@@ -3,6 +3,7 @@
 
 mod accounts;
 mod contest;
+mod db;
 mod doctor;
 mod export;
 mod gen;
@@ -189,6 +190,11 @@ pub enum Command {
         #[command(subcommand)]
         command: contest::ContestCommand,
     },
+    /// The judge's database: move it from SQLite to PostgreSQL.
+    Db {
+        #[command(subcommand)]
+        command: db::DbCommand,
+    },
     /// Manage the hosted judge's accounts.
     User {
         #[command(subcommand)]
@@ -250,6 +256,15 @@ pub enum UserCommand {
     List,
     /// Disable an account: its tokens stop working at once.
     Disable { name: String },
+    /// Enable a disabled account again (its live tokens work again).
+    Enable { name: String },
+    /// Set a new password (read as for `add`); the account's sessions end.
+    Password { name: String },
+    /// Add many accounts at once from a CSV file (`-` for standard input):
+    /// one a line, `name,password`, or `name` alone to have a password
+    /// generated. Every line is checked first; all are added or none.
+    /// Prints `name,password` for each generated password (shown once).
+    Import { file: std::path::PathBuf },
 }
 
 #[derive(Debug, Subcommand)]
@@ -341,10 +356,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Worker { workers } => serve::worker(&ctx, workers, insecure),
         Command::Publish { problems, all } => serve::publish(&ctx, &problems, all),
         Command::Contest { command } => contest::run(&ctx, command),
+        Command::Db { command } => db::run(&ctx, command),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),
             UserCommand::List => accounts::list(&ctx),
             UserCommand::Disable { name } => accounts::disable(&ctx, &name),
+            UserCommand::Enable { name } => accounts::enable(&ctx, &name),
+            UserCommand::Password { name } => accounts::password(&ctx, &name),
+            UserCommand::Import { file } => accounts::import(&ctx, &file),
         },
         Command::Token { command } => match command {
             TokenCommand::New { name } => accounts::new_token(&ctx, &name),

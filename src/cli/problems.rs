@@ -46,9 +46,9 @@ pub fn list(ctx: &Context, json: bool) -> anyhow::Result<u8> {
         for r in &rows {
             writeln!(
                 out,
-                "{:<20} {:<34} {:>5}s {:>4} MiB {:>6}",
+                "{:<20} {} {:>5}s {:>4} MiB {:>6}",
                 r.slug,
-                truncate(&r.name, 34),
+                cell(&r.name, 34),
                 r.time_limit,
                 r.memory_limit,
                 r.tests
@@ -61,14 +61,30 @@ pub fn list(ctx: &Context, json: bool) -> anyhow::Result<u8> {
     Ok(if broken.is_empty() { 0 } else { 2 })
 }
 
-fn truncate(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        s.to_string()
+/// `s` in a column `width` terminal cells wide: cut with `…` where it is
+/// wider, padded with spaces where narrower. Widths are display widths, so a
+/// CJK character (two cells) counts twice and the next column still lines up.
+fn cell(s: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let w = |c: char| c.width().unwrap_or(0);
+    let mut out = String::new();
+    let mut used = 0;
+    if unicode_width::UnicodeWidthStr::width(s) > width {
+        for c in s.chars() {
+            if used + w(c) > width - 1 {
+                break;
+            }
+            used += w(c);
+            out.push(c);
+        }
+        out.push('…');
+        used += 1;
     } else {
-        let mut t: String = s.chars().take(width - 1).collect();
-        t.push('…');
-        t
+        out.push_str(s);
+        used = unicode_width::UnicodeWidthStr::width(s);
     }
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
+    out
 }
 
 pub fn show(ctx: &Context, slug: &str) -> anyhow::Result<u8> {
@@ -134,4 +150,26 @@ pub fn show_tests(ctx: &Context, slug: &str, json: bool) -> anyhow::Result<u8> {
         )?;
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+    use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn a_cell_is_as_wide_on_screen_as_asked_whatever_the_script() {
+        for title in [
+            "Nim",
+            "取石子游戏",
+            "取石子游戏：多堆版本与斯普拉格－格兰迪定理的证明",
+            "a…",
+        ] {
+            let c = cell(title, 20);
+            assert_eq!(c.width(), 20, "{title:?} became {c:?}");
+        }
+        assert_eq!(cell("取石子", 20).trim_end(), "取石子");
+        // Cut on a character, never in the middle of a wide one.
+        assert_eq!(cell("取石子游戏", 6), "取石…");
+    }
 }

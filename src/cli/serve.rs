@@ -32,7 +32,10 @@ pub fn run(
         let addr = listener.local_addr().context("reading the bound address")?;
         // On stdout, one line, so a script (or a test) binding port 0
         // learns the port.
-        println!("grundy: serving http://{addr}/api/v1 with {workers} workers");
+        println!(
+            "grundy: serving http://{addr}/api/v1 with {}",
+            workers_word(workers)
+        );
         let state = AppState::new(ctx.clone(), store.clone());
         crate::hosted::serve(listener, state, workers, shutdown_signal())
             .await
@@ -41,6 +44,14 @@ pub fn run(
         eprintln!("grundy: stopped");
         Ok(0)
     })
+}
+
+/// "1 worker", "2 workers", "0 workers".
+fn workers_word(n: usize) -> String {
+    match n {
+        1 => "1 worker".to_string(),
+        n => format!("{n} workers"),
+    }
 }
 
 /// `grundy worker`: judge workers against the configured database until
@@ -52,7 +63,7 @@ pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> any
     let (workers, rt) = prepare(ctx, workers, insecure)?;
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
-        println!("grundy: judging with {workers} workers");
+        println!("grundy: judging with {}", workers_word(workers));
         crate::worker::work(ctx.clone(), store.clone(), workers, shutdown_signal())
             .await
             .context("judging")?;

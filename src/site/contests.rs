@@ -11,7 +11,7 @@ use super::intake::{self, Entry, Refusal};
 use super::policy::{Object, Who};
 // The clock and the problems contests close to practice belong to
 // `practice` (which `intake` uses too); the edges reach them from here.
-pub use super::practice::{hidden, hidden_all, now_ms};
+pub use super::practice::{closed_by, hidden, hidden_all, now_ms, Closed};
 use crate::contest::time::format_human;
 use crate::contest::{Board, Contest, Phase, Viewer};
 use crate::context::Context;

@@ -30,6 +30,10 @@ pub struct Entry {
 pub enum Refusal {
     #[error("unknown problem {0:?}")]
     UnknownProblem(String),
+    /// A contest that has not ended holds the problem (the message says
+    /// which, or that it has not started).
+    #[error("{0}")]
+    InContest(String),
     #[error("unknown language {0:?}")]
     UnknownLanguage(String),
     #[error("the source is empty")]
@@ -73,6 +77,7 @@ impl Refusal {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             Refusal::ContestNotStarted(..)
+            | Refusal::InContest(_)
             | Refusal::ContestOver { .. }
             | Refusal::NotParticipant(_) => StatusCode::FORBIDDEN,
             Refusal::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -83,6 +88,7 @@ impl Refusal {
     pub fn code(&self) -> &'static str {
         match self {
             Refusal::UnknownProblem(_) => "unknown_problem",
+            Refusal::InContest(_) => "problem_in_contest",
             Refusal::UnknownLanguage(_) => "unknown_language",
             Refusal::EmptySource => "empty_source",
             Refusal::SourceTooLarge { .. } => "source_too_large",
@@ -115,7 +121,7 @@ pub async fn submit(
 }
 
 /// [`submit`], for practice (`contest` `None`: a problem a contest not yet
-/// started holds is unknown) or in a contest whose rules were checked
+/// ended holds is refused, saying so) or in a contest whose rules were checked
 /// (`site::contests::submit`).
 pub(super) async fn take(
     ctx: &Arc<Context>,
@@ -125,9 +131,9 @@ pub(super) async fn take(
     contest: Option<&crate::contest::Contest>,
 ) -> Result<i64, Refusal> {
     if contest.is_none() {
-        match super::practice::hidden(store, &entry.problem).await {
-            Ok(false) => {}
-            Ok(true) => return Err(Refusal::UnknownProblem(entry.problem)),
+        match super::practice::closed_by(store, &entry.problem).await {
+            Ok(None) => {}
+            Ok(Some(closed)) => return Err(Refusal::InContest(closed.message(&entry.problem))),
             Err(e) => return Err(internal::<store::Error>(&e)),
         }
     }

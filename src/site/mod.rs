@@ -11,10 +11,12 @@
 //! beyond status codes.
 
 pub mod boards;
+pub mod contest_edit;
 pub mod contests;
 pub mod intake;
 pub mod policy;
 pub mod practice;
+pub mod roster;
 pub mod signin;
 pub mod speeds;
 pub mod state;

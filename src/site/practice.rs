@@ -4,6 +4,7 @@
 //! Taking a practice submission ([`super::intake`]) and every edge's
 //! problem lists ask here.
 
+use crate::contest::{Contest, Phase};
 use crate::store::{self, Store};
 
 /// Now, as Unix milliseconds.
@@ -23,11 +24,58 @@ pub fn now_ms() -> i64 {
 /// # Errors
 /// Database failures.
 pub async fn hidden(store: &Store, slug: &str) -> Result<bool, store::Error> {
+    Ok(closed_by(store, slug).await?.is_some())
+}
+
+/// Why catalog problem `slug` is [`hidden`] now, if it is: the words a
+/// refused caller reads instead of "unknown problem".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Closed {
+    /// A contest that has not started holds it; which one is not said
+    /// (before the start no one learns which problems a contest holds).
+    Upcoming,
+    /// Contest `slug` (`name`) holds it and runs now: it is reached
+    /// through the contest until the end.
+    Running { slug: String, name: String },
+}
+
+impl Closed {
+    /// One line saying why `problem` cannot be reached outside a contest.
+    pub fn message(&self, problem: &str) -> String {
+        match self {
+            Closed::Upcoming => format!(
+                "problem {problem:?} is part of a contest that has not started; \
+                 it opens to practice after that contest ends"
+            ),
+            Closed::Running { slug, name } => format!(
+                "problem {problem:?} is part of contest {name} ({slug}), running now: \
+                 its participants reach it through the contest; practice opens after the end"
+            ),
+        }
+    }
+}
+
+/// Why `slug` is closed to a non-admin now ([`hidden`]), or `None` when
+/// it is open to practice. A running contest is named before one not yet
+/// started (whose problems stay unsaid).
+///
+/// # Errors
+/// Database failures.
+pub async fn closed_by(store: &Store, slug: &str) -> Result<Option<Closed>, store::Error> {
+    let now = now_ms();
     let all = store.contests().await?;
-    let holders = all
+    let closing: Vec<&Contest> = all
         .iter()
-        .filter(|c| c.problems.iter().any(|p| p.slug == slug));
-    Ok(!super::policy::practice_open(holders, now_ms()))
+        .filter(|c| c.problems.iter().any(|p| p.slug == slug))
+        .filter(|c| !super::policy::practice_open([*c], now))
+        .collect();
+    if let Some(c) = closing.iter().find(|c| c.phase(now) == Phase::Running) {
+        return Ok(Some(Closed::Running {
+            slug: c.slug.clone(),
+            name: c.name.clone(),
+        }));
+    }
+    Ok((!closing.is_empty()).then_some(Closed::Upcoming))
 }
 
 /// Every catalog problem [`hidden`] now.

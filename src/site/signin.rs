@@ -236,6 +236,19 @@ pub async fn check(
     }
 }
 
+/// The name and password of an `Authorization: Basic ...` header value
+/// (base64 of `name:password`), or `None` when it is not one.
+pub fn basic_credentials(header: &str) -> Option<(String, String)> {
+    use base64::Engine as _;
+    let encoded = header.strip_prefix("Basic ")?.trim();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let (name, password) = text.split_once(':')?;
+    Some((name.to_string(), password.to_string()))
+}
+
 /// A valid argon2 hash of nothing anyone knows, made once.
 fn dummy_hash() -> &'static str {
     static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();

@@ -191,6 +191,38 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes contest `id` with its problems, participants,
+    /// clarifications and record (which go with it, by their foreign
+    /// keys), in one transaction that holds the record, unless submissions
+    /// were made in it: then nothing is deleted and their number is
+    /// returned (0: deleted, or no such contest).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn delete_contest(&self, id: i64) -> Result<usize, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            if locked_contest!(tx, d, id).is_none() {
+                return Ok(0);
+            }
+            let n = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "SELECT COUNT(*) FROM submissions WHERE contest_id = ?",
+            ))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+            if n == 0 {
+                sqlx::query(&sql(d, "DELETE FROM contests WHERE id = ?"))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+            n as usize
+        }))
+    }
+
     /// Every contest, latest start first.
     ///
     /// # Errors

@@ -54,6 +54,7 @@ mod clarifications;
 mod contest_changes;
 mod contest_row;
 mod contests;
+pub mod copy;
 pub(crate) mod db;
 mod finished;
 mod packages;
@@ -70,7 +71,7 @@ pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
 pub use record::{ContestVersion, Event, Reader};
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
-pub use users::{Revoked, User};
+pub use users::{Revoked, TokenInfo, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};
 
 pub use db::Dialect;
@@ -197,6 +198,8 @@ pub struct ListFilter<'a> {
     pub problem: Option<&'a str>,
     pub verdict: Option<&'a str>,
     pub before: Option<i64>,
+    /// Only the submissions made in this contest.
+    pub contest: Option<i64>,
     pub limit: u32,
 }
 

@@ -187,6 +187,7 @@ impl Store {
                  FROM submissions s LEFT JOIN users u ON u.id = s.user_id
                  WHERE (?1 IS NULL OR u.name = ?1) AND (?2 IS NULL OR s.problem = ?2)
                    AND (?3 IS NULL OR s.verdict = ?3) AND (?4 IS NULL OR s.id < ?4)
+                   AND (?6 IS NULL OR s.contest_id = ?6)
                  ORDER BY s.id DESC LIMIT ?5",
             ))
             .bind(f.user)
@@ -194,6 +195,7 @@ impl Store {
             .bind(f.verdict)
             .bind(f.before)
             .bind(i64::from(f.limit))
+            .bind(f.contest)
             .fetch_all(pool)
             .await?
         }))

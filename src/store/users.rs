@@ -24,6 +24,14 @@ pub enum Revoked {
     Ambiguous(u64),
 }
 
+/// A live token as its owner sees it: never the token, only what names it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow, serde::Serialize)]
+pub struct TokenInfo {
+    /// Its first characters (too short to use), to name it by.
+    pub prefix: String,
+    pub created_at: String,
+}
+
 impl Store {
     /// Adds an account; returns its id.
     ///
@@ -56,6 +64,37 @@ impl Store {
             tx.commit().await?;
             id
         }))
+    }
+
+    /// Adds the accounts `users` (name, password hash) together: all of
+    /// them, or none when one name is taken.
+    ///
+    /// # Errors
+    /// [`Error::UserExists`] naming the first name taken; database failures.
+    pub async fn add_users(&self, users: &[(String, String)]) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            for (name, hash) in users {
+                let r = sqlx::query_scalar::<_, i64>(&sql(
+                    d,
+                    "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id",
+                ))
+                .bind(name)
+                .bind(hash)
+                .bind(false)
+                .fetch_one(&mut *tx)
+                .await;
+                let id = match r {
+                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                        return Err(Error::UserExists(name.clone()))
+                    }
+                    other => other?,
+                };
+                record_account!(tx, d, id);
+            }
+            tx.commit().await?;
+        });
+        Ok(())
     }
 
     /// Every account, by name.
@@ -185,5 +224,47 @@ impl Store {
         .bind(hash)
         .fetch_optional(pool).await)?,
         )
+    }
+
+    /// The live tokens of account `user_id`, oldest first.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn tokens_of(&self, user_id: i64) -> Result<Vec<TokenInfo>, Error> {
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query_as::<_, TokenInfo>(&sql(d,
+            "SELECT prefix, created_at FROM tokens WHERE user_id = ? AND revoked_at IS NULL
+             ORDER BY id"))
+        .bind(user_id)
+        .fetch_all(pool).await)?,
+        )
+    }
+
+    /// Revokes the one live token of account `user_id` whose prefix starts
+    /// with `prefix` (another account's tokens are never matched); nothing
+    /// when several match.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn revoke_own_token(&self, user_id: i64, prefix: &str) -> Result<Revoked, Error> {
+        let done = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE tokens SET revoked_at = {now_text}
+             WHERE user_id = ?2 AND revoked_at IS NULL AND substr(prefix, 1, length(?1)) = ?1
+               AND (SELECT COUNT(*) FROM tokens WHERE user_id = ?2 AND revoked_at IS NULL
+                        AND substr(prefix, 1, length(?1)) = ?1) = 1"))
+        .bind(prefix)
+        .bind(user_id)
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+        if done == 1 {
+            return Ok(Revoked::One);
+        }
+        let n = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "SELECT COUNT(*) FROM tokens
+             WHERE user_id = ?2 AND revoked_at IS NULL AND substr(prefix, 1, length(?1)) = ?1"))
+        .bind(prefix)
+        .bind(user_id)
+        .fetch_one(pool).await)?;
+        Ok(match n {
+            0 => Revoked::NoMatch,
+            n => Revoked::Ambiguous(n as u64),
+        })
     }
 }

@@ -1,5 +1,5 @@
-//! The admin's pages: users (add, disable, reset a password, grant the
-//! role), rejudging, and the queue with every worker process, its
+//! The admin's pages: users (add one or many, disable and enable, reset a
+//! password, grant the role), rejudging, and the queue with every worker process, its
 //! sandbox tiers and its calibrated speed.
 
 use std::collections::BTreeMap;
@@ -18,16 +18,7 @@ use crate::site::AppState;
 use crate::store::{self, Queue};
 use crate::worker::HEARTBEAT;
 
-/// Characters a user name may have (as `grundy user add` accepts them).
-fn valid_name(name: &str) -> bool {
-    (1..=32).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
-}
-
-/// The shortest password an admin may set here.
-const MIN_PASSWORD: usize = 8;
+use crate::site::roster::{self, valid_name, MIN_PASSWORD};
 
 #[derive(Deserialize)]
 pub struct Notice {
@@ -62,6 +53,18 @@ async fn users_page(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    users_page_with(state, session, notice, error, Vec::new(), status).await
+}
+
+/// The users page, with `generated` passwords (name, password) shown once.
+async fn users_page_with(
+    state: &AppState,
+    session: &store::WebSession,
+    notice: Option<String>,
+    error: Option<String>,
+    generated: Vec<Value>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
     let rows: Vec<Value> = state
         .store
         .users()
@@ -76,7 +79,9 @@ async fn users_page(
         .collect();
     let html = render(
         "admin_users.html",
-        context! { me => me(Some(session)), section => "admin", users => rows, notice, error },
+        context! {
+            me => me(Some(session)), section => "admin", users => rows, notice, error, generated,
+        },
     )?;
     Ok((status, html).into_response())
 }
@@ -130,6 +135,71 @@ pub async fn add_user(
     }
     tracing::info!(admin = %session.user.name, user = %name, "user added on the web");
     Ok(done("added", &name))
+}
+
+#[derive(Deserialize)]
+pub struct ImportUsers {
+    #[serde(default)]
+    csrf: String,
+    /// One account a line: `name` or `name,password`.
+    #[serde(default)]
+    roster: String,
+}
+
+/// Adds many accounts at once (all or none); the generated passwords are
+/// shown on the answer, once.
+pub async fn import_users(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Form(form): Form<ImportUsers>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let refuse =
+        |why: String| users_page(&state, &session, None, Some(why), StatusCode::BAD_REQUEST);
+    let entries = match roster::parse(&form.roster) {
+        Ok(entries) => entries,
+        Err(why) => return refuse(why).await,
+    };
+    let mut hashed = Vec::with_capacity(entries.len());
+    for e in &entries {
+        let hash = state
+            .passwords
+            .hash(e.password.clone())
+            .await
+            .map_err(busy)?
+            .map_err(|e| PageError::internal(&e))?;
+        hashed.push((e.name.clone(), hash));
+    }
+    match state.store.add_users(&hashed).await {
+        Ok(()) => {}
+        Err(store::Error::UserExists(name)) => {
+            return refuse(format!(
+                "There is already a user {name}; no account was added."
+            ))
+            .await;
+        }
+        Err(e) => return Err(e.into()),
+    }
+    tracing::info!(admin = %session.user.name, n = entries.len(), "users added on the web");
+    let generated: Vec<Value> = entries
+        .iter()
+        .filter(|e| e.generated)
+        .map(|e| context! { name => e.name, password => e.password })
+        .collect();
+    let notice = format!(
+        "Added {} {}.",
+        entries.len(),
+        if entries.len() == 1 { "user" } else { "users" }
+    );
+    users_page_with(
+        &state,
+        &session,
+        Some(notice),
+        None,
+        generated,
+        StatusCode::OK,
+    )
+    .await
 }
 
 fn done(what: &str, name: &str) -> Response {

@@ -1,5 +1,6 @@
 //! The admin's contest pages: the list with a form to create one, and a
-//! contest's page to edit it before the start, freeze and reveal the
+//! contest's page to edit it (everything before the start; its name, end,
+//! freeze and participants while it runs) or delete it, freeze and reveal the
 //! scoreboard, open or close it to the public, answer clarifications (to
 //! the asker or to all), announce, and rejudge the contest.
 
@@ -15,6 +16,7 @@ use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
+use crate::site::contest_edit::{self, Refused};
 use crate::site::contests::{check_settings, now_ms, Settings};
 use crate::site::AppState;
 use crate::store::{self, Queue as _, WebSession};
@@ -130,7 +132,7 @@ async fn contest_page(
     let now = now_ms();
     let settings = match draft {
         Some(d) => d.clone(),
-        None => current_settings(state, c).await?,
+        None => contest_edit::settings_of(&state.store, c).await?,
     };
     let questions: Vec<Value> = state
         .store
@@ -162,7 +164,8 @@ async fn contest_page(
         "admin_contest.html",
         context! {
             me => me(Some(session)), section => "admin", contest => summary(c, now),
-            editable => c.phase(now) == Phase::Before,
+            editable => c.phase(now) != Phase::Ended,
+            started => c.phase(now) != Phase::Before,
             draft => Value::from_serialize(draft_value(&settings)), error,
             questions, submissions,
             thawed => c.thawed_ms.map(format_time),
@@ -171,58 +174,8 @@ async fn contest_page(
     Ok((status, html).into_response())
 }
 
-async fn current_settings(state: &AppState, c: &Contest) -> Result<Settings, PageError> {
-    let participants = if c.open_to_all {
-        String::new()
-    } else {
-        state
-            .store
-            .contest_teams(c)
-            .await?
-            .into_iter()
-            .map(|t| t.name)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    Ok(Settings {
-        slug: c.slug.clone(),
-        name: c.name.clone(),
-        start: format_time(c.start_ms)[..19].to_string(),
-        duration: length(c.duration_s),
-        freeze: if c.freeze_s > 0 {
-            length(c.freeze_s)
-        } else {
-            String::new()
-        },
-        penalty: c.penalty_min.to_string(),
-        scoring: c.scoring.as_str().to_string(),
-        problems: c
-            .problems
-            .iter()
-            .map(|p| format!("{}={}", p.label, p.slug))
-            .collect::<Vec<_>>()
-            .join(","),
-        participants,
-    })
-}
-
-/// `seconds` as the settings form takes it back (`5h`, `1h30m`, `45s`):
-/// a short contest keeps its seconds when edited.
-fn length(seconds: i64) -> String {
-    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    let mut out = String::new();
-    for (n, unit) in [(h, 'h'), (m, 'm'), (s, 's')] {
-        if n > 0 {
-            out.push_str(&format!("{n}{unit}"));
-        }
-    }
-    if out.is_empty() {
-        out.push_str("0s");
-    }
-    out
-}
-
-/// Edits a contest that has not started.
+/// Edits a contest: anything before the start; its name, end, freeze and
+/// participants while it runs ([`contest_edit`]).
 pub async fn edit(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -231,28 +184,60 @@ pub async fn edit(
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
     let c = find(&state, &slug).await?;
-    let now = now_ms();
     form.settings.slug = c.slug.clone();
-    let refuse = |e: String| (Some(e), StatusCode::BAD_REQUEST);
-    let (error, status) = if c.phase(now) != Phase::Before {
-        (
-            Some("The contest has started: its settings can no longer change.".to_string()),
-            StatusCode::CONFLICT,
-        )
-    } else {
-        match check_settings(&state.ctx, &form.settings, now) {
-            Err(e) => refuse(e),
-            Ok(new) => match state.store.update_contest(c.id, &new).await {
-                Ok(()) => {
-                    tracing::info!(admin = %session.user.name, contest = %c.slug, "contest edited");
-                    return Ok(Redirect::to(&format!("/admin/contests/{}", c.slug)).into_response());
-                }
-                Err(e @ store::Error::NoUser(_)) => refuse(e.to_string()),
-                Err(e) => return Err(e.into()),
-            },
+    match contest_edit::edit(&state.ctx, &state.store, &c, &form.settings, now_ms()).await {
+        Ok(_) => {
+            state.worker.changes.changed_any();
+            tracing::info!(admin = %session.user.name, contest = %c.slug, "contest edited");
+            Ok(Redirect::to(&format!("/admin/contests/{}", c.slug)).into_response())
         }
-    };
-    contest_page(&state, &session, &c, Some(&form.settings), error, status).await
+        Err(Refused::Store(e)) => Err(e.into()),
+        Err(e) => {
+            let status = match c.phase(now_ms()) {
+                Phase::Before => StatusCode::BAD_REQUEST,
+                _ => StatusCode::CONFLICT,
+            };
+            contest_page(
+                &state,
+                &session,
+                &c,
+                Some(&form.settings),
+                Some(e.to_string()),
+                status,
+            )
+            .await
+        }
+    }
+}
+
+/// Deletes a contest that holds no submissions.
+pub async fn delete(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<ActionForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    match contest_edit::delete(&state.store, &c).await {
+        Ok(()) => {
+            state.worker.changes.changed_any();
+            tracing::info!(admin = %session.user.name, contest = %c.slug, "contest deleted");
+            Ok(Redirect::to("/admin/contests").into_response())
+        }
+        Err(Refused::Store(e)) => Err(e.into()),
+        Err(e) => {
+            contest_page(
+                &state,
+                &session,
+                &c,
+                None,
+                Some(e.to_string()),
+                StatusCode::CONFLICT,
+            )
+            .await
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -355,18 +340,4 @@ pub async fn answer(
     }
     state.worker.changes.changed_any();
     Ok(Redirect::to(&format!("/admin/contests/{}#clarifications", c.slug)).into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn lengths_read_back_as_typed() {
-        use crate::contest::time::parse_length;
-        for seconds in [45, 60, 90, 3600, 5400, 18_000, 3661] {
-            let text = super::length(seconds);
-            assert_eq!(parse_length(&text), Some(seconds), "{text}");
-        }
-        assert_eq!(super::length(40), "40s");
-        assert_eq!(super::length(5400), "1h30m");
-    }
 }

@@ -22,6 +22,7 @@ mod render;
 mod session;
 mod signin;
 mod submission;
+mod tokens;
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -38,6 +39,8 @@ pub fn router() -> Router<AppState> {
         .route("/", get(|| async { Redirect::to("/problems") }))
         .route("/signin", get(signin::form).post(signin::signin))
         .route("/signout", post(signin::signout))
+        .route("/account/tokens", get(tokens::page).post(tokens::create))
+        .route("/account/tokens/{prefix}/revoke", post(tokens::revoke))
         .route("/problems", get(pages::problems))
         .route("/problems/{slug}", get(contest::problem))
         .route("/problems/{slug}/submit", post(pages::submit))
@@ -50,6 +53,7 @@ pub fn router() -> Router<AppState> {
         .route("/recent", get(pages::recent))
         .route("/admin", get(|| async { Redirect::to("/admin/users") }))
         .route("/admin/users", get(admin::users).post(admin::add_user))
+        .route("/admin/users/import", post(admin::import_users))
         .route("/admin/users/{name}", post(admin::change_user))
         .route("/admin/queue", get(admin::queue))
         .route("/contests", get(contest::list))
@@ -67,6 +71,7 @@ pub fn router() -> Router<AppState> {
             get(contest_admin::page).post(contest_admin::edit),
         )
         .route("/admin/contests/{slug}/act", post(contest_admin::act))
+        .route("/admin/contests/{slug}/delete", post(contest_admin::delete))
         .route("/admin/contests/{slug}/answer", post(contest_admin::answer))
         .route("/static/{file}", get(asset))
 }

@@ -251,7 +251,7 @@ pub async fn submit(
         Err(refusal) => refusal,
     };
     match refusal {
-        Refusal::UnknownProblem(_) => Err(PageError::not_found()),
+        Refusal::UnknownProblem(_) | Refusal::InContest(_) => Err(PageError::not_found()),
         Refusal::Internal => Err(PageError::status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "Something went wrong",
@@ -332,6 +332,7 @@ pub async fn mine(
         verdict: verdict.as_deref(),
         before: q.before,
         limit: PAGE_ROWS,
+        ..ListFilter::default()
     };
     let rows = contests::list(&state.store, viewer_of(Some(&session.user)), &filter).await?;
     let slugs: Vec<String> = all_facts(&state)

@@ -15,6 +15,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("templates/base.html")),
     ("error.html", include_str!("templates/error.html")),
     ("signin.html", include_str!("templates/signin.html")),
+    ("tokens.html", include_str!("templates/tokens.html")),
     ("problems.html", include_str!("templates/problems.html")),
     ("problem.html", include_str!("templates/problem.html")),
     ("list.html", include_str!("templates/list.html")),

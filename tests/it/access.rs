@@ -201,16 +201,16 @@ fn a_running_contests_problems_are_reached_only_through_it_until_it_ends() {
     let (status, v) = practice(&bob);
     assert_eq!(
         (status, v["error"]["code"].as_str()),
-        (400, Some("unknown_problem")),
+        (403, Some("problem_in_contest")),
         "{v}"
     );
     assert_eq!(
         api("GET", &format!("{url}/api/v1/problems/nim"), &eve, None).0,
-        404
+        403
     );
     assert_eq!(
         api("GET", &format!("{url}/api/v1/problems/nim"), &bob, None).0,
-        404
+        403
     );
     let eve_web = sign_in(url, "eve");
     assert_eq!(
@@ -244,7 +244,7 @@ fn a_running_contests_problems_are_reached_only_through_it_until_it_ends() {
         api("GET", &format!("{url}/api/v1/problems/nim"), &eve, None).0,
         200
     );
-    assert_ne!(practice(&bob).1["error"]["code"], "unknown_problem");
+    assert_ne!(practice(&bob).1["error"]["code"], "problem_in_contest");
 }
 
 #[test]

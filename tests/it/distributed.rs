@@ -279,6 +279,44 @@ fn serve_without_workers_needs_no_isolation() {
     assert!(status.success());
 }
 
+/// The line that says what `grundy serve` does speaks English: one worker
+/// is "1 worker", not "1 workers".
+#[test]
+fn serve_counts_one_worker_in_the_singular() {
+    let ws = crate::helpers::Workspace::new();
+    let text = std::fs::read_to_string(ws.config()).unwrap();
+    std::fs::write(
+        ws.config(),
+        text.replace("isolation = \"auto\"", "isolation = \"none\""),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(ws.config())
+        .args([
+            "--insecure",
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--workers",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    // SAFETY: a plain signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    child.wait().unwrap();
+    assert!(line.trim_end().ends_with("with 1 worker"), "{line:?}");
+}
+
 /// `$GRUNDY_DATABASE_URL` names the database over config.toml's.
 #[test]
 fn the_database_url_from_the_environment_wins() {

@@ -301,12 +301,13 @@ fn a_contest_not_started_hides_its_problems_from_the_api() {
     assert!(slugs(&bob).contains(&"anti-nim".to_string()), "others stay");
     assert!(slugs(&ann).contains(&"nim".to_string()), "admins see it");
     let (status, v) = api("GET", &format!("{url}/api/v1/problems/nim"), &bob, None);
-    assert_eq!(status, 404, "no statement before the start: {v}");
-    assert_eq!(v["error"]["code"], "not_found");
+    assert_eq!(status, 403, "no statement before the start: {v}");
+    assert_eq!(v["error"]["code"], "problem_in_contest");
+    assert!(v.get("statement").is_none());
     let (status, v) = api("GET", &format!("{url}/api/v1/problems/nim"), &ann, None);
     assert_eq!(status, 200);
     assert!(v["statement"].as_str().is_some_and(|t| !t.is_empty()));
-    // Practice on it is refused as for an unknown problem.
+    // Practice on it is refused, saying a contest holds it.
     let (status, v) = api(
         "POST",
         &format!("{url}/api/v1/submissions"),
@@ -315,7 +316,7 @@ fn a_contest_not_started_hides_its_problems_from_the_api() {
     );
     assert_eq!(
         (status, v["error"]["code"].as_str()),
-        (400, Some("unknown_problem")),
+        (403, Some("problem_in_contest")),
         "{v}"
     );
 }

@@ -1,135 +1,29 @@
-//! The handlers of `/api/v1` (documented in `docs/api.md`). Each one
-//! extracts, calls the judge's plan or the store, and maps the result.
+//! `/api/v1/submissions`: taking one, reading one (long poll included),
+//! its source, the list, and an admin's rejudge.
 
 use std::time::Duration;
 
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
-use axum::http::request::Parts;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::views::{GroupView, TranscriptView};
-use super::{ApiError, AppState};
-use crate::auth;
+use super::{parse_id, AppJson, AppPath, AppQuery, Caller, NoParams, Params};
 use crate::judge::{Report, TestReport};
-use crate::problem::{self, Group, TestInput};
+use crate::problem::Group;
+use crate::server::views::{GroupView, TranscriptView};
+use crate::server::{ApiError, AppState};
 use crate::site::contests::{self, viewer_of, Seals};
 use crate::site::intake::{self, Entry};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
-use crate::store::{ListFilter, Queue, Status, Submission, SubmissionTiming, User};
+use crate::store::{ListFilter, Queue as _, Status, Submission, SubmissionTiming, User};
 use crate::verdict::Verdict;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/health", get(health))
-        .route("/submissions", post(submit).get(list))
-        .route("/submissions/{id}", get(submission))
-        .route("/submissions/{id}/source", get(source))
-        .route("/submissions/{id}/rejudge", post(rejudge))
-        .route("/problems", get(problems))
-        .route("/problems/{slug}", get(problem))
-        .route("/problems/{slug}/rejudge", post(rejudge_problem))
-        .route("/languages", get(languages))
-        .route("/admin/workers", get(admin_workers))
-}
-
-/// The caller, from `Authorization: Bearer TOKEN`: an enabled account
-/// with a live token, checked on every request (so revoking a token or
-/// disabling its user takes effect at once).
-pub struct Caller(pub User);
-
-impl Caller {
-    /// The account of a request with `headers`, as the database says now.
-    ///
-    /// # Errors
-    /// 401 for no token, a revoked one or a disabled account.
-    pub async fn of(state: &AppState, headers: &axum::http::HeaderMap) -> Result<User, ApiError> {
-        let token = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .ok_or_else(ApiError::unauthorized)?;
-        state
-            .store
-            .user_for_token(&auth::token_hash(token))
-            .await?
-            .filter(|u| !u.disabled)
-            .ok_or_else(ApiError::unauthorized)
-    }
-}
-
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        Caller::of(state, &parts.headers).await.map(Caller)
-    }
-}
-
-/// `Json` whose rejections keep the API's error shape.
-pub struct AppJson<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for AppJson<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(AppJson(v)),
-            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "body_too_large",
-                    format!("the request body is over {} bytes", super::BODY_LIMIT),
-                ))
-            }
-            Err(rejection) => Err(ApiError::bad_request("bad_request", rejection.body_text())),
-        }
-    }
-}
-
-/// `Query` whose rejections keep the API's error shape.
-pub struct AppQuery<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequestParts<S> for AppQuery<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|Query(v)| AppQuery(v))
-            .map_err(|r| ApiError::bad_request("bad_query", r.body_text()))
-    }
-}
-
-/// `Path` whose rejections keep the API's error shape.
-pub struct AppPath<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for AppPath<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        Path::<T>::from_request_parts(parts, state)
-            .await
-            .map(|Path(v)| AppPath(v))
-            .map_err(|r| ApiError::bad_request("bad_path", r.body_text()))
-    }
-}
-
-async fn health(State(state): State<AppState>) -> Response {
-    if state.is_stopping() {
-        return ApiError::unavailable().into_response();
-    }
-    Json(json!({"status": "ok"})).into_response()
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewBody {
+pub(super) struct NewBody {
     problem: String,
     language: String,
     source: String,
@@ -147,9 +41,10 @@ enum ContestRef {
     Slug(String),
 }
 
-async fn submit(
+pub(super) async fn submit(
     State(state): State<AppState>,
     Caller(user): Caller,
+    AppQuery(_): AppQuery<NoParams>,
     AppJson(body): AppJson<NewBody>,
 ) -> Result<Response, ApiError> {
     if state.is_stopping() {
@@ -334,19 +229,18 @@ impl<'a> SubmissionView<'a> {
 }
 
 #[derive(Deserialize)]
-struct WaitQuery {
+pub(super) struct WaitQuery {
     wait: Option<f64>,
+}
+
+impl Params for WaitQuery {
+    const KNOWN: &'static [&'static str] = &["wait"];
 }
 
 /// The longest long poll, in seconds.
 const MAX_WAIT: f64 = 60.0;
 
-fn parse_id(text: &str) -> Result<i64, ApiError> {
-    text.parse::<i64>()
-        .map_err(|_| ApiError::not_found(format!("no submission {text:?}")))
-}
-
-async fn submission(
+pub(super) async fn submission(
     State(state): State<AppState>,
     Caller(user): Caller,
     AppPath(id): AppPath<String>,
@@ -413,10 +307,11 @@ async fn submission(
 /// How often a long poll reads the database again when nothing woke it.
 const RECHECK: Duration = Duration::from_secs(1);
 
-async fn source(
+pub(super) async fn source(
     State(state): State<AppState>,
     Caller(user): Caller,
     AppPath(id): AppPath<String>,
+    AppQuery(_): AppQuery<NoParams>,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
     let sub = state.store.get(id).await?;
@@ -434,18 +329,34 @@ async fn source(
 }
 
 #[derive(Deserialize)]
-struct ListQuery {
-    user: Option<String>,
-    problem: Option<String>,
-    verdict: Option<String>,
-    limit: Option<u32>,
-    before: Option<i64>,
+pub(super) struct ListQuery {
+    pub(super) user: Option<String>,
+    pub(super) problem: Option<String>,
+    pub(super) verdict: Option<String>,
+    pub(super) limit: Option<u32>,
+    pub(super) before: Option<i64>,
 }
 
-async fn list(
+impl Params for ListQuery {
+    const KNOWN: &'static [&'static str] = &["user", "problem", "verdict", "limit", "before"];
+}
+
+pub(super) async fn list(
     State(state): State<AppState>,
     Caller(caller): Caller,
     AppQuery(q): AppQuery<ListQuery>,
+) -> Result<Response, ApiError> {
+    page(&state, &caller, &q, None).await
+}
+
+/// A page of the submission list as `caller` may see it, filtered by `q`
+/// and, where given, by the contest the submissions were made in. Each item
+/// names its contest (its slug; `null` for practice).
+pub(super) async fn page(
+    state: &AppState,
+    caller: &User,
+    q: &ListQuery,
+    contest: Option<&crate::contest::Contest>,
 ) -> Result<Response, ApiError> {
     if let Some(v) = &q.verdict {
         if v.parse::<Verdict>().is_err() {
@@ -461,13 +372,25 @@ async fn list(
         problem: q.problem.as_deref(),
         verdict: q.verdict.as_deref(),
         before: q.before,
+        contest: contest.map(|c| c.id),
         limit,
     };
-    let rows = contests::list(&state.store, viewer_of(Some(&caller)), &filter).await?;
+    let rows = contests::list(&state.store, viewer_of(Some(caller)), &filter).await?;
     let next = if rows.len() == limit as usize {
         rows.last().map(|r| r.id)
     } else {
         None
+    };
+    let slugs: std::collections::HashMap<i64, String> = match contest {
+        Some(c) => [(c.id, c.slug.clone())].into(),
+        None if rows.iter().any(|r| r.contest_id.is_some()) => state
+            .store
+            .contests()
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c.slug))
+            .collect(),
+        None => Default::default(),
     };
     let items: Vec<_> = rows
         .iter()
@@ -477,16 +400,18 @@ async fn list(
                 "status": r.status, "verdict": r.verdict, "score": r.score,
                 "time_ms": r.time_ms, "memory_kib": r.memory_kib,
                 "submitted_at": r.submitted_at,
+                "contest": r.contest_id.and_then(|id| slugs.get(&id)),
             })
         })
         .collect();
     Ok(Json(json!({"submissions": items, "next_before": next})).into_response())
 }
 
-async fn rejudge(
+pub(super) async fn rejudge(
     State(state): State<AppState>,
     Caller(user): Caller,
     AppPath(id): AppPath<String>,
+    AppQuery(_): AppQuery<NoParams>,
 ) -> Result<Response, ApiError> {
     if !user.is_admin {
         return Err(ApiError::forbidden());
@@ -497,116 +422,4 @@ async fn rejudge(
     }
     state.wake.notify_one();
     Ok((StatusCode::ACCEPTED, Json(json!({"rejudged": 1}))).into_response())
-}
-
-async fn rejudge_problem(
-    State(state): State<AppState>,
-    Caller(user): Caller,
-    AppPath(slug): AppPath<String>,
-) -> Result<Response, ApiError> {
-    if !user.is_admin {
-        return Err(ApiError::forbidden());
-    }
-    let n = state.store.rejudge_problem(&slug).await?;
-    for _ in 0..n.min(64) {
-        state.wake.notify_one();
-    }
-    Ok((StatusCode::ACCEPTED, Json(json!({"rejudged": n}))).into_response())
-}
-
-/// The workers' calibrated speeds and factors (admins only).
-async fn admin_workers(
-    State(state): State<AppState>,
-    Caller(user): Caller,
-) -> Result<Response, ApiError> {
-    if !user.is_admin {
-        return Err(ApiError::forbidden());
-    }
-    let speeds = crate::site::speeds::speeds(&state).await?;
-    Ok(Json(speeds).into_response())
-}
-
-async fn problems(
-    State(state): State<AppState>,
-    Caller(caller): Caller,
-) -> Result<Response, ApiError> {
-    let ctx = state.ctx.clone();
-    // A contest not yet started hides its problems from all but admins.
-    let hidden = match caller.is_admin {
-        true => Vec::new(),
-        false => contests::hidden_all(&state.store).await?,
-    };
-    let list = tokio::task::spawn_blocking(move || {
-        let slugs = ctx.catalog.slugs()?;
-        let mut out = Vec::new();
-        for slug in slugs.into_iter().filter(|s| !hidden.contains(s)) {
-            // A broken package is the setter's to fix (`grundy verify`);
-            // the others are still listed.
-            match ctx.catalog.load(&slug) {
-                Ok(p) => out.push(json!({
-                    "slug": p.slug, "name": p.manifest.name,
-                    "time_limit_s": p.manifest.time_limit,
-                    "memory_limit_mib": p.manifest.memory_limit,
-                })),
-                Err(e) => tracing::warn!(slug, error = %e, "problem not listed"),
-            }
-        }
-        Ok::<_, problem::Error>(out)
-    })
-    .await?
-    .map_err(|e| ApiError::internal(&e))?;
-    Ok(Json(json!({ "problems": list })).into_response())
-}
-
-async fn problem(
-    State(state): State<AppState>,
-    Caller(caller): Caller,
-    AppPath(slug): AppPath<String>,
-) -> Result<Response, ApiError> {
-    // Hidden, it does not exist as far as the caller can tell.
-    if !caller.is_admin && contests::hidden(&state.store, &slug).await? {
-        return Err(ApiError::not_found(format!("no problem {slug:?}")));
-    }
-    let ctx = state.ctx.clone();
-    let name = slug.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        let p = ctx.catalog.load(&name)?;
-        let statement = p.statement()?;
-        let samples: Vec<_> = p
-            .manifest
-            .tests
-            .iter()
-            .filter(|t| t.group.is_sample())
-            .filter_map(|t| match &t.input {
-                TestInput::File(path) => std::fs::read_to_string(p.dir.join(path))
-                    .ok()
-                    .map(|input| json!({"name": t.name, "input": input})),
-                TestInput::Gen(_) => None,
-            })
-            .collect();
-        Ok::<_, problem::Error>(json!({
-            "slug": p.slug, "name": p.manifest.name,
-            "time_limit_s": p.manifest.time_limit,
-            "memory_limit_mib": p.manifest.memory_limit,
-            "statement": statement, "samples": samples,
-        }))
-    })
-    .await?;
-    match found {
-        Ok(v) => Ok(Json(v).into_response()),
-        Err(problem::Error::Unknown { .. }) => {
-            Err(ApiError::not_found(format!("no problem {slug:?}")))
-        }
-        Err(e) => Err(ApiError::internal(&e)),
-    }
-}
-
-async fn languages(State(state): State<AppState>, Caller(_): Caller) -> Response {
-    let list: Vec<_> = state
-        .ctx
-        .languages
-        .iter()
-        .map(|l| json!({"id": l.id, "name": l.config.name, "extensions": l.config.extensions}))
-        .collect();
-    Json(json!({ "languages": list })).into_response()
 }
