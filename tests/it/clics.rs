@@ -361,6 +361,7 @@ fn check_state_order(events: &[Value]) {
 #[test]
 fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
     use crate::freeze::judged;
+    use grundy::store::Queue as _;
     use grundy::verdict::Verdict;
     let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
     let s = crate::helpers::Server::start(&ws, 0);
