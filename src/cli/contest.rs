@@ -88,8 +88,12 @@ pub enum ContestCommand {
     },
     /// Freeze the scoreboard now (ahead of its scheduled freeze).
     Freeze { slug: String },
-    /// Reveal the frozen results to everyone.
+    /// Reveal the frozen results to everyone (after the contest's end).
     Unfreeze { slug: String },
+    /// Declare the results final (the Contest API's `finalized`), after
+    /// the end, once every try is judged without a judging error and
+    /// every question answered.
+    Finalize { slug: String },
     /// Write a finished contest as a CLICS contest package (the event feed,
     /// every endpoint's JSON and the submissions' files) for the ICPC
     /// Resolver and other contest tools.
@@ -264,6 +268,15 @@ async fn dispatch(
             let c = find(store, &slug).await?;
             store.set_contest_thawed(c.id, Some(now)).await?;
             writeln!(out, "revealed the results of {slug}")?;
+        }
+        ContestCommand::Finalize { slug } => {
+            let c = find(store, &slug).await?;
+            let at = store.finalize_contest(c.id).await?;
+            writeln!(
+                out,
+                "finalized the results of {slug} at {}",
+                format_time(at)
+            )?;
         }
         ContestCommand::Export { slug, dir } => {
             let c = find(store, &slug).await?;

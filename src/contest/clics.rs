@@ -20,8 +20,7 @@ pub fn contest(c: &Contest) -> Value {
         "countdown_pause_time": null,
         "duration": format_reltime(c.duration_s * 1000),
         // The freeze as it happened: an admin's early freeze included.
-        "scoreboard_freeze_duration": c.freeze_ms()
-            .filter(|&f| f < c.end_ms() || c.frozen_ms.is_some())
+        "scoreboard_freeze_duration": c.state_frozen_ms()
             .map(|f| format_reltime((c.end_ms() - f).max(0))),
         "scoreboard_type": match c.scoring { Scoring::Icpc => "pass-fail", Scoring::Ioi => "score" },
     });
@@ -31,27 +30,19 @@ pub fn contest(c: &Contest) -> Value {
     v
 }
 
-/// The times the contest reached each state by `now`, `null` until then.
+/// The times the contest reached each state by `now`, `null` until then,
+/// in the standard's order: started < frozen < ended < thawed, ended <
+/// finalized (an admin's action), and `end_of_updates` once the results
+/// are final and nothing is hidden any more, the very last change.
 pub fn state(c: &Contest, now: i64) -> Value {
     let at = |t: Option<i64>| t.filter(|&t| t <= now).map(format_time);
-    let ended = c.end_ms();
-    // Final once the end passed and nothing is hidden any more.
-    let finalized = if now < ended {
-        None
-    } else {
-        match (c.freeze_ms(), c.thawed_ms) {
-            (None, _) => Some(ended),
-            (Some(_), Some(thawed)) => Some(thawed.max(ended)),
-            (Some(_), None) => None,
-        }
-    };
     json!({
         "started": at(Some(c.start_ms)),
-        "frozen": at(c.freeze_ms().filter(|&f| f < ended || c.frozen_ms.is_some())),
-        "ended": at(Some(ended)),
+        "frozen": at(c.state_frozen_ms()),
+        "ended": at(Some(c.end_ms())),
         "thawed": at(c.thawed_ms),
-        "finalized": at(finalized),
-        "end_of_updates": at(finalized),
+        "finalized": at(c.finalized_ms),
+        "end_of_updates": at(c.end_of_updates_ms()),
     })
 }
 
@@ -67,6 +58,17 @@ pub fn judgement_type(v: Verdict) -> &'static str {
         Verdict::RE => "RTE",
         Verdict::CE => "CE",
         Verdict::IE => "JE",
+    }
+}
+
+/// The standard's id of grundy's language `id` (the CLICS list of
+/// language ids): `python` is `python3`; the others are the same words
+/// (`c`, `cpp`, `java`, `kotlin`, `rust`, ...). The one place the mapping
+/// lives.
+pub fn language_id(id: &str) -> &str {
+    match id {
+        "python" => "python3",
+        other => other,
     }
 }
 
@@ -109,7 +111,8 @@ pub fn submission(c: &Contest, s: &Try<'_>) -> Value {
     // have no entry point.
     let entry_point = (s.language == "java").then_some("Main");
     json!({
-        "id": s.id.to_string(), "language_id": s.language, "problem_id": s.problem,
+        "id": s.id.to_string(), "language_id": language_id(s.language),
+        "problem_id": s.problem,
         "team_id": s.team.to_string(), "time": format_time(s.at_ms),
         "contest_time": format_reltime(s.at_ms - c.start_ms), "entry_point": entry_point,
         "files": [],

@@ -6,6 +6,7 @@
 //! the edges (CLI, API, pages) show them.
 
 pub mod clics;
+pub mod collate;
 pub mod scoreboard;
 pub mod time;
 
@@ -87,8 +88,11 @@ pub struct Contest {
     pub board_public: bool,
     /// An admin's freeze before the scheduled one.
     pub frozen_ms: Option<i64>,
-    /// When an admin revealed the frozen results.
+    /// When an admin revealed the frozen results (only after the end of a
+    /// frozen contest: [`Contest::may_thaw`]).
     pub thawed_ms: Option<i64>,
+    /// When an admin declared the results final ([`Contest::may_finalize`]).
+    pub finalized_ms: Option<i64>,
     pub problems: Vec<ContestProblem>,
 }
 
@@ -139,6 +143,77 @@ impl Contest {
     pub fn hides(&self, viewer: Viewer, team: Option<i64>, at_ms: i64, now_ms: i64) -> bool {
         let own = matches!((viewer, team), (Viewer::Team(v), Some(t)) if v == t);
         !own && self.hidden_from(viewer, now_ms).is_some_and(|f| at_ms >= f)
+    }
+
+    /// When the scoreboard froze or freezes, as the standard's state has
+    /// it: a scheduled freeze at or after the end is none.
+    pub fn state_frozen_ms(&self) -> Option<i64> {
+        self.freeze_ms()
+            .filter(|&f| f < self.end_ms() || self.frozen_ms.is_some())
+    }
+
+    /// When the last update was made (`end_of_updates`), if it was: the
+    /// results are final, and revealed where the contest was frozen. The
+    /// contest must not change after it.
+    pub fn end_of_updates_ms(&self) -> Option<i64> {
+        let finalized = self.finalized_ms?;
+        match (self.state_frozen_ms(), self.thawed_ms) {
+            (None, _) => Some(finalized),
+            (Some(_), Some(thawed)) => Some(finalized.max(thawed)),
+            (Some(_), None) => None,
+        }
+    }
+
+    /// Whether an admin may freeze the scoreboard at `now`: only while the
+    /// contest runs (the standard's `started < frozen < ended`).
+    ///
+    /// # Errors
+    /// Why not, in words.
+    pub fn may_freeze(&self, now: i64) -> Result<(), String> {
+        match self.phase(now) {
+            Phase::Before => Err("the contest has not started yet".into()),
+            Phase::Ended => {
+                Err("the contest has ended; its scoreboard can no longer be frozen".into())
+            }
+            Phase::Running if self.thawed_ms.is_some() => {
+                Err("its results were already revealed".into())
+            }
+            Phase::Running => Ok(()),
+        }
+    }
+
+    /// Whether an admin may reveal the frozen results at `now`: only
+    /// after the end of a contest that was frozen, once (`frozen < ended
+    /// < thawed`).
+    ///
+    /// # Errors
+    /// Why not, in words.
+    pub fn may_thaw(&self, now: i64) -> Result<(), String> {
+        if self.state_frozen_ms().is_none() {
+            Err("its scoreboard was never frozen".into())
+        } else if self.phase(now) != Phase::Ended {
+            Err("the contest has not ended yet; reveal the results after its end".into())
+        } else if self.thawed_ms.is_some() {
+            Err("its results are already revealed".into())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether the contest's times allow finalizing its results at `now`
+    /// (the store checks the rest: every try judged without an error,
+    /// every question answered).
+    ///
+    /// # Errors
+    /// Why not, in words.
+    pub fn may_finalize(&self, now: i64) -> Result<(), String> {
+        if self.phase(now) != Phase::Ended {
+            Err("the contest has not ended yet".into())
+        } else if self.finalized_ms.is_some() {
+            Err("its results are already final".into())
+        } else {
+            Ok(())
+        }
     }
 
     /// The label of catalog problem `slug` in this contest.
@@ -204,6 +279,7 @@ mod tests {
             board_public: true,
             frozen_ms: None,
             thawed_ms: None,
+            finalized_ms: None,
             problems: vec![],
         }
     }

@@ -6,7 +6,8 @@
 //! minutes from the start to its first accepted try plus `penalty_min`
 //! for each earlier rejected try (CE and IE are not tries; tries after the
 //! first accepted one are ignored). Ties are broken by the minute of the
-//! last accepted try; teams still equal share their rank.
+//! last accepted try; teams still equal share their rank, listed by name
+//! in the order the Contest API names ([`super::collate`]).
 //!
 //! IOI: the sum over problems of the best score; where a problem has
 //! groups, each group's best score over all tries counts. A problem is
@@ -77,6 +78,9 @@ pub struct Cell {
     pub time_ms: Option<i64>,
     /// The best score (IOI), once a try is judged.
     pub score: Option<u32>,
+    /// Milliseconds from the start to the try that last raised the score
+    /// (IOI; `None` while it is 0).
+    pub improved_ms: Option<i64>,
     /// The penalty minutes this problem adds (ICPC, solved only).
     pub penalty: i64,
 }
@@ -178,7 +182,7 @@ pub fn scoreboard(
     rows.sort_by(|a, b| {
         key(a)
             .cmp(&key(b))
-            .then_with(|| a.team.name.cmp(&b.team.name))
+            .then_with(|| super::collate::compare(&a.team.name, &b.team.name))
     });
     for i in 0..rows.len() {
         rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
@@ -248,6 +252,7 @@ fn ioi_cell(contest: &Contest, list: &[&Attempt], sight: Sight) -> Cell {
     let mut cell = Cell::default();
     let mut best_whole: Option<u32> = None;
     let mut best_group: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut shown = 0u32;
     for a in list {
         let Some(j) = sight.result(a) else {
             cell.pending += 1;
@@ -267,6 +272,11 @@ fn ioi_cell(contest: &Contest, list: &[&Attempt], sight: Sight) -> Cell {
         } else {
             best_group.values().sum::<u32>()
         };
+        let capped = total.min(100);
+        if capped > shown {
+            shown = capped;
+            cell.improved_ms = Some(a.at_ms - contest.start_ms);
+        }
         if total >= 100 && !cell.solved {
             cell.solved = true;
             cell.time_ms = Some(a.at_ms - contest.start_ms);

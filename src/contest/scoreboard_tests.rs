@@ -20,6 +20,7 @@ fn contest(scoring: Scoring) -> Contest {
         board_public: true,
         frozen_ms: None,
         thawed_ms: None,
+        finalized_ms: None,
         problems: vec![
             ContestProblem {
                 label: "A".into(),

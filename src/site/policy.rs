@@ -198,6 +198,7 @@ mod tests {
             board_public: true,
             frozen_ms: None,
             thawed_ms: None,
+            finalized_ms: None,
             problems: vec![],
         };
         let (before, running, ended) = (0, 5000, 20_000);

@@ -20,6 +20,7 @@ pub(super) struct ContestRow {
     board_public: bool,
     frozen_ms: Option<i64>,
     thawed_ms: Option<i64>,
+    finalized_ms: Option<i64>,
 }
 
 impl ContestRow {
@@ -41,6 +42,7 @@ impl ContestRow {
             board_public: self.board_public,
             frozen_ms: self.frozen_ms,
             thawed_ms: self.thawed_ms,
+            finalized_ms: self.finalized_ms,
             problems: problems
                 .into_iter()
                 .map(|(label, slug)| ContestProblem { label, slug })
@@ -54,7 +56,7 @@ impl ContestRow {
 macro_rules! contest_columns {
     () => {
         "SELECT id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
-         scoring, open_to_all, board_public, frozen_ms, thawed_ms"
+         scoring, open_to_all, board_public, frozen_ms, thawed_ms, finalized_ms"
     };
 }
 pub(super) use contest_columns;

@@ -10,7 +10,6 @@ use super::record::{
     NewEvent,
 };
 use super::{Error, Store};
-use crate::contest::clics;
 use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, Judged, Scoring, Team};
 use crate::verdict::Verdict;
@@ -136,6 +135,13 @@ impl Store {
             let Some(before) = locked_contest!(tx, d, id) else {
                 return Ok(());
             };
+            if before.end_of_updates_ms().is_some() {
+                return Err(Error::Refused(
+                    before.slug,
+                    "its results are final and revealed (end of updates): it can no longer change"
+                        .into(),
+                ));
+            }
             let teams_before = teams_in!(tx, d, id, before.open_to_all);
             sqlx::query(&sql(
                 d,
@@ -294,92 +300,6 @@ impl Store {
             .await?
         });
         row.into_contest(problems)
-    }
-
-    /// Freezes the scoreboard of contest `id` at `at_ms` (`None`: only the
-    /// scheduled freeze) and hides what was revealed.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn set_contest_frozen(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
-        on_db!(&self.db, pool, d => {
-            let mut tx = pool.begin().await?;
-            if locked_contest!(tx, d, id).is_none() {
-                return Ok(());
-            }
-            sqlx::query(&sql(
-                d,
-                "UPDATE contests SET frozen_ms = ?, thawed_ms = NULL WHERE id = ?",
-            ))
-            .bind(at_ms)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-            if let Some(c) = locked_contest!(tx, d, id) {
-                let now = db_now!(tx, d);
-                let events = [
-                    NewEvent::of("contest", clics::contest(&c), Audience::All),
-                    NewEvent::of("state", clics::state(&c, now), Audience::All),
-                ];
-                append_events!(tx, d, id, &events);
-            }
-            tx.commit().await?;
-        });
-        Ok(())
-    }
-
-    /// Reveals the frozen results of contest `id` at `at_ms` (`None`: hides
-    /// them again). The results the freeze sealed are appended to the
-    /// contest's record again for everyone who had not read them, before
-    /// the new state: nothing in the record is rewritten.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn set_contest_thawed(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
-        on_db!(&self.db, pool, d => {
-            let mut tx = pool.begin().await?;
-            if locked_contest!(tx, d, id).is_none() {
-                return Ok(());
-            }
-            sqlx::query(&sql(d, "UPDATE contests SET thawed_ms = ? WHERE id = ?"))
-                .bind(at_ms)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            if let Some(c) = locked_contest!(tx, d, id) {
-                let now = db_now!(tx, d);
-                let mut events = Vec::new();
-                if at_ms.is_some() {
-                    // The latest sealed version of each result not yet revealed.
-                    let sealed = sqlx::query_as::<_, (String, Option<String>, Option<String>, Option<i64>)>(&sql(
-                        d,
-                        "SELECT kind, object_id, data, team_id FROM contest_events e
-                         WHERE contest_id = ?1 AND audience = 'team'
-                           AND kind IN ('judgements', 'runs')
-                           AND seq = (SELECT MAX(seq) FROM contest_events f
-                                      WHERE f.contest_id = ?1 AND f.kind = e.kind
-                                        AND f.object_id = e.object_id)
-                         ORDER BY seq",
-                    ))
-                    .bind(id)
-                    .fetch_all(&mut *tx)
-                    .await?;
-                    for (kind, object, data, team) in sealed {
-                        let data = data.and_then(|t| serde_json::from_str(&t).ok());
-                        events.push(NewEvent {
-                            kind: if kind == "runs" { "runs" } else { "judgements" },
-                            id: object,
-                            data,
-                            audience: Audience::Others(team),
-                        });
-                    }
-                }
-                events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
-                append_events!(tx, d, id, &events);
-            }
-            tx.commit().await?;
-        });
-        Ok(())
     }
 
     /// Shows the scoreboard page to anyone, or to participants and admins only.

@@ -53,6 +53,7 @@ use crate::judge::{Report, TestReport};
 mod clarifications;
 mod contest_changes;
 mod contest_row;
+mod contest_state;
 mod contests;
 pub mod copy;
 pub(crate) mod db;
@@ -110,6 +111,10 @@ pub enum Error {
     ContestExists(String),
     #[error("contest {0}: stored value {1:?} is not valid")]
     BadContest(String, String),
+    /// An admin's action the contest's state does not allow (the
+    /// standard's order of states), with why.
+    #[error("contest {0}: {1}")]
+    Refused(String, String),
 }
 
 /// Where a submission is in the queue.

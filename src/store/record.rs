@@ -255,7 +255,35 @@ macro_rules! record_try {
                     time_ms,
                     end: end.as_deref(),
                 };
-                let events = $crate::store::record::try_events(&c, &stored, &runs, $change, now)?;
+                let change: $crate::store::record::TryChange = $change;
+                // A judgement sent back: the runs the record still shows
+                // of it, to delete.
+                let shown_runs = if change == $crate::store::record::TryChange::Reset {
+                    sqlx::query_scalar::<_, String>(&$crate::store::db::sql(
+                        $d,
+                        "SELECT e.object_id FROM contest_events e
+                         WHERE e.contest_id = ?1 AND e.kind = 'runs' AND e.object_id LIKE ?2
+                           AND e.data IS NOT NULL
+                           AND e.seq = (SELECT MAX(f.seq) FROM contest_events f
+                                        WHERE f.contest_id = ?1 AND f.kind = 'runs'
+                                          AND f.object_id = e.object_id)
+                         ORDER BY e.seq",
+                    ))
+                    .bind(cid)
+                    .bind(format!("{id}-%"))
+                    .fetch_all(&mut *$tx)
+                    .await?
+                } else {
+                    Vec::new()
+                };
+                let events = $crate::store::record::try_events(
+                    &c,
+                    &stored,
+                    &runs,
+                    &shown_runs,
+                    change,
+                    now,
+                )?;
                 $crate::store::record::append_events!($tx, $d, cid, &events);
             }
         }
@@ -297,7 +325,10 @@ fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
 
 /// The events of `change` to try `s`, with its test results `runs`
 /// (position, verdict, CPU ms, group: `sample` or a secret one), at the
-/// database's time `now`.
+/// database's time `now`. A rejudge ([`TryChange::Reset`]) deletes the
+/// runs of the judgement that the record shows (`shown_runs`, their ids),
+/// then sends the judgement back to pending: an update and deletes, as
+/// the standard has them, never a silent change.
 ///
 /// # Errors
 /// A stored time or verdict that is not one.
@@ -305,6 +336,7 @@ pub(super) fn try_events(
     c: &Contest,
     s: &StoredTry<'_>,
     runs: &[(i64, String, i64, String)],
+    shown_runs: &[String],
     change: TryChange,
     now: i64,
 ) -> Result<Vec<NewEvent>, Error> {
@@ -336,6 +368,12 @@ pub(super) fn try_events(
             ));
         }
         TryChange::Reset => {
+            out.extend(shown_runs.iter().map(|run| NewEvent {
+                kind: "runs",
+                id: Some(run.clone()),
+                data: None,
+                audience: sealed,
+            }));
             out.push(NewEvent::of(
                 "judgements",
                 clics::judgement(c, &t, None),

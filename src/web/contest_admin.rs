@@ -169,6 +169,7 @@ async fn contest_page(
             draft => Value::from_serialize(draft_value(&settings)), error,
             questions, submissions,
             thawed => c.thawed_ms.map(format_time),
+            finalized => c.finalized_ms.map(format_time),
         },
     )?;
     Ok((status, html).into_response())
@@ -248,7 +249,9 @@ pub struct ActionForm {
     action: String,
 }
 
-/// Freeze, reveal, open or close the board, or rejudge the contest.
+/// Freeze, reveal, finalize, open or close the board, or rejudge the
+/// contest; an action the contest's state does not allow is refused
+/// with why.
 pub async fn act(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -258,9 +261,24 @@ pub async fn act(
     check_csrf(&session, &form.csrf)?;
     let c = find(&state, &slug).await?;
     let now = now_ms();
+    let done = match form.action.as_str() {
+        "freeze" => state.store.set_contest_frozen(c.id, Some(now)).await,
+        "unfreeze" => state.store.set_contest_thawed(c.id, Some(now)).await,
+        "finalize" => state.store.finalize_contest(c.id).await.map(|_| ()),
+        _ => Ok(()),
+    };
+    match done {
+        Err(e @ store::Error::Refused(..)) => return Err(PageError::bad_request(e.to_string())),
+        other => other?,
+    }
     match form.action.as_str() {
-        "freeze" => state.store.set_contest_frozen(c.id, Some(now)).await?,
-        "unfreeze" => state.store.set_contest_thawed(c.id, Some(now)).await?,
+        "freeze" | "unfreeze" | "finalize" => {}
+        "rejudge" if c.finalized_ms.is_some() => {
+            return Err(PageError::bad_request(format!(
+                "The results of {} are final: a rejudge would change them.",
+                c.slug
+            )))
+        }
         "open-board" => state.store.set_board_public(c.id, true).await?,
         "close-board" => state.store.set_board_public(c.id, false).await?,
         "rejudge" => {

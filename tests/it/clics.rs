@@ -126,8 +126,9 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         .expect("ask");
     s.rt.block_on(s.store.answer(id, q, "No.", true, 1, now))
         .expect("answer");
-    s.rt.block_on(s.store.ask(id, Some(cid_id), None, "Private?", now))
-        .expect("ask");
+    let private =
+        s.rt.block_on(s.store.ask(id, Some(cid_id), None, "Private?", now))
+            .expect("ask");
 
     let api = format!("{}/api/contests", s.url);
     assert_valid("contests", &json(&api, None));
@@ -193,7 +194,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         bob_row["score"]["total_time"], 21,
         "a minute to the AC and 20 for the wrong try: {bob_row}"
     );
-    assert_eq!(bob_row["problems"][0]["first_to_solve"], true);
+    assert_eq!(bob_row["problems"][0]["time"], 1);
     // The public sees the question answered to all and its answer, not
     // the private question.
     let clars = json(&format!("{api}/wf/clarifications"), None);
@@ -257,6 +258,10 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
             .set_contest_thawed(id, Some(grundy::site::contests::now_ms())),
     )
     .expect("thaw");
+    s.rt.block_on(s.store.answer(id, private, "Yes.", false, 1, now))
+        .expect("answer");
+    s.rt.block_on(s.store.finalize_contest(id))
+        .expect("finalize");
     let started = Instant::now();
     let (status, streamed) = get(&format!("{api}/wf/event-feed"), None);
     assert_eq!(status, 200);
@@ -271,4 +276,426 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
             >= 3
     );
     assert_eq!(judgements(None), 3);
+}
+
+/// A GET as a client reads it: status, the named header's values, body.
+fn get_with_header(url: &str, auth: Option<&str>, header: &str) -> (u16, Vec<String>, String) {
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(60))
+        .build();
+    let mut req = agent.get(url);
+    if let Some(a) = auth {
+        req = req.set("Authorization", a);
+    }
+    let r = match req.call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("GET {url}: {e}"),
+    };
+    let values = r.all(header).iter().map(|v| v.to_string()).collect();
+    (r.status(), values, r.into_string().expect("body"))
+}
+
+/// The keys of every object of `list`, together.
+fn keys_of(list: &Value) -> std::collections::BTreeSet<String> {
+    let objects: Vec<&Value> = match list {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    objects
+        .iter()
+        .flat_map(|o| o.as_object().into_iter().flat_map(|m| m.keys().cloned()))
+        .collect()
+}
+
+/// The state events of a feed, checked against the standard's order:
+/// `ended < thawed` (and a freeze before any thaw), `ended < finalized`,
+/// and `end_of_updates` only on the very last event. (The test moves the
+/// contest's window, so earlier states legitimately differ.)
+fn check_state_order(events: &[Value]) {
+    for (i, e) in events.iter().enumerate() {
+        if e["type"] != "state" {
+            continue;
+        }
+        let d = &e["data"];
+        let t = |k: &str| d[k].as_str().map(|s| s.to_string());
+        if let Some(thawed) = t("thawed") {
+            let ended = t("ended").unwrap_or_else(|| panic!("thawed before ended: {d}"));
+            assert!(t("frozen").is_some(), "thawed without frozen: {d}");
+            assert!(ended <= thawed, "{d}");
+        }
+        if let Some(fin) = t("finalized") {
+            let ended = t("ended").unwrap_or_else(|| panic!("finalized before ended: {d}"));
+            assert!(ended <= fin, "{d}");
+        }
+        if t("end_of_updates").is_some() {
+            assert_eq!(i, events.len() - 1, "an event after end_of_updates: {e}");
+            assert!(t("finalized").is_some(), "{d}");
+        }
+    }
+}
+
+/// Issue 39: a contest played through — a freeze, a rejudge, a judging
+/// error, a question, the end, the finalize and the thaw — read by a
+/// client as the ICPC tools read the Contest API: the standard's error
+/// body and challenge, language ids, filters, `access` exactly what is
+/// sent, the scoreboard's fields and order, the feed's deletes and its
+/// states in order, and the package's final state.
+#[test]
+fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
+    use crate::freeze::judged;
+    use grundy::store::Queue as _;
+    use grundy::verdict::Verdict;
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let cid = s.account("Cid", false);
+    let dan = s.account("dan", false);
+    let ann = basic("ann");
+    let now = grundy::site::contests::now_ms();
+    let new = grundy::store::NewContest {
+        slug: "wf".into(),
+        name: "World Final".into(),
+        start_ms: now - 5 * 60_000,
+        duration_s: 3600,
+        freeze_s: 0,
+        penalty_min: 20,
+        scoring: grundy::contest::Scoring::Icpc,
+        participants: Some(vec!["bob".into(), "Cid".into(), "dan".into()]),
+        problems: vec![("A".into(), "nim".into())],
+    };
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    let api = format!("{}/api/contests", s.url);
+    let at = |path: &str| format!("{api}/wf{path}");
+
+    // Errors: the standard's body, and a challenge on 401.
+    let (status, _, body) = get_with_header(&at("/problems/nope"), None, "x");
+    assert_eq!(status, 404);
+    let body: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(body["code"], 404, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert_eq!(body.as_object().unwrap().len(), 2, "{body}");
+    let (status, challenges, body) =
+        get_with_header(&at("/state"), Some("Bearer nope"), "WWW-Authenticate");
+    assert_eq!(status, 401);
+    assert!(body.contains("\"code\":401"), "{body}");
+    assert!(
+        challenges.iter().any(|c| c.starts_with("Bearer"))
+            && challenges.iter().any(|c| c.starts_with("Basic")),
+        "{challenges:?}"
+    );
+    // Language ids as the standard names them.
+    let languages = json(&format!("{api}/wf/languages"), None);
+    let ids: Vec<&str> = languages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"python3") && !ids.contains(&"python"),
+        "{ids:?}"
+    );
+
+    // Played: dan solves, bob and Cid fail once; the freeze; bob's late
+    // try; a judging error; a question.
+    let dan_ac = judged(&s, dan, id, Verdict::AC);
+    let bob_wa = judged(&s, bob, id, Verdict::WA);
+    judged(&s, cid, id, Verdict::WA);
+    let refused = s.rt.block_on(s.store.set_contest_thawed(id, Some(now)));
+    assert!(
+        matches!(refused, Err(grundy::store::Error::Refused(..))),
+        "no freeze, no thaw: {refused:?}"
+    );
+    s.rt.block_on(
+        s.store
+            .set_contest_frozen(id, Some(grundy::site::contests::now_ms())),
+    )
+    .expect("freeze");
+    std::thread::sleep(Duration::from_millis(5));
+    let refused = s.rt.block_on(s.store.set_contest_thawed(id, Some(now)));
+    assert!(
+        matches!(refused, Err(grundy::store::Error::Refused(..))),
+        "no thaw before the end: {refused:?}"
+    );
+    let errored = judged(&s, bob, id, Verdict::IE);
+    let q =
+        s.rt.block_on(s.store.ask(id, Some(cid), Some("A"), "Is 0 a heap?", now))
+            .expect("ask");
+
+    // Filters: on a property's id, on null, several at once; an unknown
+    // property is refused.
+    let list = |path: &str| json(&at(path), Some(&ann));
+    let one = list(&format!("/judgements?submission_id={bob_wa}"));
+    assert_eq!(one.as_array().unwrap().len(), 1, "{one}");
+    assert_eq!(one[0]["submission_id"], bob_wa.to_string());
+    let bobs = list(&format!("/submissions?team_id={bob}&problem_id=nim"));
+    assert_eq!(bobs.as_array().unwrap().len(), 2, "{bobs}");
+    assert!(
+        list(&format!("/submissions?team_id={bob}&problem_id=other"))
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let unanswered = list("/clarifications?to_team_id=&reply_to_id=");
+    assert_eq!(unanswered.as_array().unwrap().len(), 1, "{unanswered}");
+    let (status, body) = get(&at("/judgements?colour=red"), Some(&ann));
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("\"code\":400") && body.contains("colour"),
+        "{body}"
+    );
+
+    // `access` lists exactly what is sent, and nothing unlisted answers.
+    let access = json(&at("/access"), Some(&ann));
+    let mut listed = std::collections::BTreeSet::new();
+    for e in access["endpoints"].as_array().unwrap() {
+        let kind = e["type"].as_str().unwrap();
+        listed.insert(kind.to_string());
+        let declared: std::collections::BTreeSet<String> = e["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect();
+        let sent = match kind {
+            "event-feed" => continue,
+            "contest" => keys_of(&json(&at(""), Some(&ann))),
+            other => keys_of(&json(&at(&format!("/{other}")), Some(&ann))),
+        };
+        assert_eq!(sent, declared, "{kind}: sent and declared");
+    }
+    for kind in [
+        "groups",
+        "organizations",
+        "persons",
+        "accounts",
+        "awards",
+        "commentary",
+    ] {
+        if !listed.contains(kind) {
+            assert_eq!(get(&at(&format!("/{kind}")), None).0, 404, "{kind}");
+        }
+    }
+
+    // The scoreboard: dan first with score.time; bob and Cid tied, in the
+    // standard's collation (bob before Cid, where byte order puts Cid
+    // first); no property the standard lacks.
+    let board = json(&at("/scoreboard"), Some(&ann));
+    let rows = board["rows"].as_array().unwrap();
+    let order: Vec<String> = rows
+        .iter()
+        .map(|r| r["team_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(order, [dan, bob, cid].map(|t| t.to_string()), "{board}");
+    assert_eq!(rows[0]["score"]["time"], 5, "{}", rows[0]);
+    assert_eq!(rows[0]["problems"][0]["time"], 5, "{}", rows[0]);
+    assert!(rows[1]["score"].get("time").is_none(), "{}", rows[1]);
+    assert!(!board.to_string().contains("first_to_solve"), "{board}");
+    assert_valid("scoreboard", &board);
+
+    // A rejudge: the runs of the judgement deleted, the judgement pending
+    // again, in the feed.
+    assert!(s
+        .rt
+        .block_on(grundy::store::Queue::rejudge(&s.store, dan_ac))
+        .expect("rejudge"));
+    let feed = |auth: Option<&str>| -> Vec<Value> {
+        let (status, text) = get(&at("/event-feed?stream=false"), auth);
+        assert_eq!(status, 200, "{text}");
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    };
+    let events = feed(Some(&ann));
+    let run = format!("{dan_ac}-1");
+    let deleted = events
+        .iter()
+        .position(|e| e["type"] == "runs" && e["id"] == run.as_str() && e["data"].is_null())
+        .unwrap_or_else(|| panic!("no delete of run {run}"));
+    let reset = events
+        .iter()
+        .rposition(|e| e["type"] == "judgements" && e["id"] == dan_ac.to_string())
+        .expect("the judgement");
+    assert!(deleted < reset && events[reset]["data"]["judgement_type_id"].is_null());
+
+    // The finalize refuses before the end, then while anything blocks it.
+    let finalize = || ws.grundy(&["contest", "finalize", "wf"]);
+    let out = finalize();
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("not ended"), "{}", out.stderr);
+    let mut over = new.clone();
+    over.start_ms -= 3_600_000;
+    s.rt.block_on(s.store.update_contest(id, &over))
+        .expect("end it");
+    let out = finalize();
+    assert!(out.stderr.contains("not judged"), "{}", out.stderr);
+    let lease =
+        s.rt.block_on(crate::helpers::claim_own(
+            &s.store,
+            dan_ac,
+            Duration::from_secs(60),
+        ))
+        .expect("claimed");
+    let ac = grundy::judge::Report {
+        verdict: Verdict::AC,
+        score: 100,
+        time_ms: 7,
+        memory_kib: 1,
+        compile_output: String::new(),
+        tests: Vec::new(),
+        groups: Vec::new(),
+    };
+    assert!(s
+        .rt
+        .block_on(s.store.finish(lease, &ac, None))
+        .expect("finish"));
+    let out = finalize();
+    assert!(out.stderr.contains("judging error"), "{}", out.stderr);
+    assert!(s
+        .rt
+        .block_on(grundy::store::Queue::rejudge(&s.store, errored))
+        .expect("rejudge"));
+    let lease =
+        s.rt.block_on(crate::helpers::claim_own(
+            &s.store,
+            errored,
+            Duration::from_secs(60),
+        ))
+        .expect("claimed");
+    let wa = grundy::judge::Report {
+        verdict: Verdict::WA,
+        score: 0,
+        ..ac.clone()
+    };
+    assert!(s
+        .rt
+        .block_on(s.store.finish(lease, &wa, None))
+        .expect("finish"));
+    let out = finalize();
+    assert!(out.stderr.contains("not answered"), "{}", out.stderr);
+    s.rt.block_on(s.store.answer(id, q, "Yes.", false, 1, now))
+        .expect("answer");
+    let out = finalize();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let state = json(&at("/state"), None);
+    assert!(
+        state["finalized"].is_string() && state["thawed"].is_null(),
+        "{state}"
+    );
+    assert!(state["end_of_updates"].is_null(), "frozen still: {state}");
+    // Nothing re-freezes an ended contest; the thaw is the last change.
+    assert!(s
+        .rt
+        .block_on(
+            s.store
+                .set_contest_frozen(id, Some(grundy::site::contests::now_ms()))
+        )
+        .is_err());
+    s.rt.block_on(
+        s.store
+            .set_contest_thawed(id, Some(grundy::site::contests::now_ms())),
+    )
+    .expect("thaw");
+    let state = json(&at("/state"), None);
+    assert!(state["end_of_updates"].is_string(), "{state}");
+    assert!(s.rt.block_on(s.store.update_contest(id, &new)).is_err());
+    for auth in [None, Some(ann.as_str()), Some(basic("bob").as_str())] {
+        let events = feed(auth);
+        check_state_order(&events);
+        assert!(events.last().unwrap()["data"]["end_of_updates"].is_string());
+    }
+
+    // The package: the same final state, its feed ending on it, the
+    // standard's language ids.
+    let dir = ws.dir.path().join("package");
+    let out = ws.grundy(&["contest", "export", "wf", dir.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let read = |name: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(dir.join(name)).expect(name)).expect(name)
+    };
+    assert_eq!(read("state.json"), json(&at("/state"), None));
+    assert!(read("languages.json").to_string().contains("\"python3\""));
+    let text = std::fs::read_to_string(dir.join("event-feed.ndjson")).expect("feed");
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    check_state_order(&events);
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "runs" && e["data"].is_null()));
+}
+
+/// Issue 39: a scoring (IOI) contest's fields: problems' `max_score`, a
+/// judgement's `score` declared, a partial score's cell time the minute
+/// it was made (not 0), and `score.time`.
+#[test]
+fn a_scoring_contest_sends_the_standards_fields() {
+    use grundy::verdict::Verdict;
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    let bob = s.account("bob", false);
+    let now = grundy::site::contests::now_ms();
+    let new = grundy::store::NewContest {
+        slug: "oi".into(),
+        name: "Olympiad".into(),
+        start_ms: now - 7 * 60_000 - 30_000,
+        duration_s: 3600,
+        freeze_s: 0,
+        penalty_min: 0,
+        scoring: grundy::contest::Scoring::Ioi,
+        participants: Some(vec!["bob".into()]),
+        problems: vec![("A".into(), "nim".into())],
+    };
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    let partial = grundy::judge::Report {
+        verdict: Verdict::WA,
+        score: 40,
+        time_ms: 7,
+        memory_kib: 1,
+        compile_output: String::new(),
+        tests: Vec::new(),
+        groups: Vec::new(),
+    };
+    crate::freeze::judged_as(&s, bob, Some(id), &partial);
+    let api = format!("{}/api/contests/oi", s.url);
+    let problems = json(&format!("{api}/problems"), None);
+    assert_eq!(problems[0]["max_score"], 100, "{problems}");
+    let access = json(&format!("{api}/access"), None);
+    let declared = |kind: &str| -> Vec<String> {
+        access["endpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["type"] == kind)
+            .map(|e| {
+                e["properties"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert!(declared("judgements").contains(&"score".to_string()));
+    assert!(declared("problems").contains(&"max_score".to_string()));
+    assert!(!declared("contest").contains(&"penalty_time".to_string()));
+    let judgements = json(&format!("{api}/judgements"), None);
+    assert_eq!(judgements[0]["score"], 40, "{judgements}");
+    let board = json(&format!("{api}/scoreboard"), None);
+    assert_valid("scoreboard", &board);
+    let row = &board["rows"][0];
+    assert_eq!(row["problems"][0]["score"], 40, "{row}");
+    assert_eq!(row["problems"][0]["time"], 7, "{row}");
+    assert_eq!(row["score"]["time"], 7, "{row}");
 }

@@ -211,7 +211,17 @@ fn a_contest_from_before_its_start_to_after_its_end() {
     assert_eq!(live.status, 200);
     assert!(live.body.starts_with("<section id=\"live\""));
 
-    // Unfreeze: everyone sees the final board.
+    // Unfreezing before the end is refused, with why (issue 39).
+    let early = post(
+        &format!("{url}/admin/contests/cup/act"),
+        &format!("{url}/admin/contests/cup"),
+        &ann,
+        &[("action", "unfreeze")],
+    );
+    assert_eq!(early.status, 400, "{}", early.body);
+    assert!(early.body.contains("not ended"), "{}", early.body);
+    // Unfreeze after the end: everyone sees the final board.
+    crate::freeze::end_now(&s, contest.id);
     post(
         &format!("{url}/admin/contests/cup/act"),
         &format!("{url}/admin/contests/cup"),

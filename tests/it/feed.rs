@@ -96,6 +96,7 @@ fn an_open_feed_gets_what_the_unfreeze_reveals() {
             .any(|e| e.0 == "judgements" && e.2["judgement_type_id"].is_string()),
         "a sealed result before the unfreeze: {before:?}"
     );
+    crate::freeze::end_now(&s, cup);
     s.rt.block_on(s.store.set_contest_thawed(cup, Some(now_ms())))
         .expect("unfreeze");
     let after = feed

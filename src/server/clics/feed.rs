@@ -323,7 +323,7 @@ pub(super) async fn render(
 ) -> Result<Value, ApiError> {
     let mut data = e.data.clone();
     match (e.kind.as_str(), data.as_mut()) {
-        ("problems", Some(p)) => objects::fill_problem(state, p).await?,
+        ("problems", Some(p)) => objects::fill_problem(state, c, p).await?,
         ("submissions", Some(s)) => {
             let team = s["team_id"].as_str().and_then(|t| t.parse::<i64>().ok());
             if team.is_some_and(|t| objects::reads_files(role, t)) {

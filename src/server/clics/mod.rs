@@ -31,7 +31,8 @@ use crate::site::policy::Object;
 use crate::site::AppState;
 pub use auth::Role;
 
-/// The routes, nested under `/api/contests` by the caller.
+/// The routes, nested under `/api/contests` by the caller, with the
+/// standard's error bodies ([`standard_errors`]).
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(contests))
@@ -43,6 +44,55 @@ pub fn router() -> Router<AppState> {
         .route("/{contest}/{kind}", get(collection))
         .route("/{contest}/{kind}/{id}", get(one))
         .route("/{contest}/submissions/{id}/files", get(files))
+        .layer(axum::middleware::from_fn(standard_errors))
+}
+
+/// The challenge a 401 carries: the two schemes the API takes.
+pub const CHALLENGES: [&str; 2] = [
+    "Bearer realm=\"grundy\"",
+    "Basic realm=\"grundy\", charset=\"UTF-8\"",
+];
+
+/// Every failure as the standard's error object, `{"code": <the HTTP
+/// status>, "message": "..."}`, and a 401 with its `WWW-Authenticate`
+/// challenges: the judge's own API (`/api/v1`) keeps its error shape, so
+/// the Contest API rewrites the one [`ApiError`] body here, in one place.
+async fn standard_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    // Error bodies are small; a larger one is not ours and is passed on
+    // as a generic message.
+    let bytes = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let message = serde_json::from_slice::<Value>(&bytes)
+        .ok()
+        .and_then(|v| v["error"]["message"].as_str().map(String::from))
+        .unwrap_or_else(|| {
+            status
+                .canonical_reason()
+                .unwrap_or("request failed")
+                .to_lowercase()
+        });
+    let body = serde_json::json!({"code": status.as_u16(), "message": message});
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    parts.headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    if status == axum::http::StatusCode::UNAUTHORIZED {
+        for challenge in CHALLENGES {
+            parts.headers.append(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static(challenge),
+            );
+        }
+    }
+    Response::from_parts(parts, axum::body::Body::from(body.to_string()))
 }
 
 /// The API information object (`GET /api`): the version of the Contest
@@ -116,11 +166,11 @@ async fn state(
 
 async fn access(
     State(state): State<AppState>,
-    role: Role,
+    _role: Role,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
-    Ok(Json(objects::access(&role.within(&state, &c).await?)).into_response())
+    Ok(Json(objects::access(&c)).into_response())
 }
 
 async fn scoreboard(
@@ -163,22 +213,52 @@ async fn objects_of(
         "judgements" => Ok(snap.judgements(c)),
         "runs" => Ok(snap.runs(c)),
         "clarifications" => Ok(snap.clarifications(c)),
-        // Endpoints of the standard this judge has nothing for.
-        "groups" | "organizations" | "persons" | "accounts" | "awards" | "commentary" => {
-            Ok(Vec::new())
-        }
+        // Endpoints of the standard this judge has nothing for are not
+        // in `access`, and not served.
         other => Err(ApiError::not_found(format!("no endpoint {other:?}"))),
     }
 }
 
+/// A collection, filtered by its query (`?team_id=3&problem_id=nim`):
+/// each argument names a property the endpoint has ([`objects::properties`])
+/// and keeps the objects whose property is that id, or `null` for an
+/// empty value; several arguments must all hold.
 async fn collection(
     State(state): State<AppState>,
     role: Role,
     Path((id, kind)): Path<(String, String)>,
+    axum::extract::Query(filters): axum::extract::Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
-    Ok(Json(objects_of(&state, &c, &role, &kind).await?).into_response())
+    let declared = objects::properties(&c, &kind);
+    if let Some((bad, _)) = filters
+        .iter()
+        .find(|(name, _)| !declared.iter().any(|p| *p == name.as_str()))
+    {
+        return Err(ApiError::bad_request(
+            "bad_filter",
+            format!("cannot filter {kind} on {bad:?}: the endpoint has no such property"),
+        ));
+    }
+    let mut list = objects_of(&state, &c, &role, &kind).await?;
+    list.retain(|o| {
+        filters
+            .iter()
+            .all(|(name, want)| matches_filter(&o[name], want))
+    });
+    Ok(Json(list).into_response())
+}
+
+/// Whether property value `v` is the filter's `want` (empty: `null`).
+fn matches_filter(v: &Value, want: &str) -> bool {
+    match v {
+        Value::Null => want.is_empty(),
+        Value::String(s) => s == want,
+        Value::Number(n) => n.to_string() == want,
+        Value::Bool(b) => b.to_string() == want,
+        Value::Array(_) | Value::Object(_) => false,
+    }
 }
 
 async fn one(

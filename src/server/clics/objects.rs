@@ -16,25 +16,52 @@ use crate::verdict::Verdict;
 
 pub use crate::contest::clics::{contest, state};
 
-pub fn access(role: &Role) -> Value {
-    let all = |kind: &str, props: &[&str]| json!({"type": kind, "properties": props});
-    let mut endpoints = vec![
-        all(
-            "contest",
-            &[
-                "id",
-                "name",
-                "formal_name",
-                "start_time",
-                "duration",
-                "scoreboard_freeze_duration",
-                "scoreboard_type",
-                "penalty_time",
-            ],
-        ),
-        all(
+/// The properties each endpoint of contest `c` sends, in the order of
+/// the standard's tables: what `access` declares, and what a collection
+/// may be filtered on. One list, so the two cannot differ from what is
+/// sent (the contest's scoring decides `penalty_time`, `max_score` and a
+/// judgement's `score`).
+pub fn endpoints(c: &Contest) -> Vec<(&'static str, Vec<&'static str>)> {
+    let icpc = c.scoring == Scoring::Icpc;
+    let mut contest = vec![
+        "id",
+        "name",
+        "formal_name",
+        "start_time",
+        "countdown_pause_time",
+        "duration",
+        "scoreboard_freeze_duration",
+        "scoreboard_type",
+    ];
+    let mut problems = vec![
+        "id",
+        "label",
+        "name",
+        "ordinal",
+        "time_limit",
+        "test_data_count",
+    ];
+    let mut judgements = vec![
+        "id",
+        "submission_id",
+        "judgement_type_id",
+        "start_time",
+        "start_contest_time",
+        "end_time",
+        "end_contest_time",
+        "max_run_time",
+    ];
+    if icpc {
+        contest.push("penalty_time");
+    } else {
+        problems.push("max_score");
+        judgements.insert(3, "score");
+    }
+    vec![
+        ("contest", contest),
+        (
             "state",
-            &[
+            vec![
                 "started",
                 "frozen",
                 "ended",
@@ -43,51 +70,33 @@ pub fn access(role: &Role) -> Value {
                 "end_of_updates",
             ],
         ),
-        all("judgement-types", &["id", "name", "penalty", "solved"]),
-        all(
+        ("judgement-types", vec!["id", "name", "penalty", "solved"]),
+        (
             "languages",
-            &["id", "name", "entry_point_required", "extensions"],
+            vec!["id", "name", "entry_point_required", "extensions"],
         ),
-        all(
-            "problems",
-            &[
-                "id",
-                "label",
-                "name",
-                "ordinal",
-                "time_limit",
-                "test_data_count",
-            ],
+        ("problems", problems),
+        (
+            "teams",
+            vec!["id", "label", "name", "display_name", "hidden"],
         ),
-        all("teams", &["id", "name", "label", "display_name", "hidden"]),
-        all(
+        (
             "submissions",
-            &[
+            vec![
                 "id",
                 "language_id",
                 "problem_id",
                 "team_id",
                 "time",
                 "contest_time",
+                "entry_point",
                 "files",
             ],
         ),
-        all(
-            "judgements",
-            &[
-                "id",
-                "submission_id",
-                "judgement_type_id",
-                "start_time",
-                "start_contest_time",
-                "end_time",
-                "end_contest_time",
-                "max_run_time",
-            ],
-        ),
-        all(
+        ("judgements", judgements),
+        (
             "runs",
-            &[
+            vec![
                 "id",
                 "judgement_id",
                 "ordinal",
@@ -97,9 +106,9 @@ pub fn access(role: &Role) -> Value {
                 "run_time",
             ],
         ),
-        all(
+        (
             "clarifications",
-            &[
+            vec![
                 "id",
                 "from_team_id",
                 "to_team_id",
@@ -110,12 +119,28 @@ pub fn access(role: &Role) -> Value {
                 "contest_time",
             ],
         ),
-        all("scoreboard", &["time", "contest_time", "state", "rows"]),
-    ];
-    // Every role reads the same endpoints; what each shows differs (the
-    // freeze, others' clarifications).
-    let _ = role;
-    endpoints.push(all("event-feed", &["type", "id", "data", "token"]));
+        ("scoreboard", vec!["time", "contest_time", "state", "rows"]),
+        ("event-feed", vec!["type", "id", "data", "token"]),
+    ]
+}
+
+/// The properties endpoint `kind` of `c` sends (none: no such endpoint).
+pub fn properties(c: &Contest, kind: &str) -> Vec<&'static str> {
+    endpoints(c)
+        .into_iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, p)| p)
+        .unwrap_or_default()
+}
+
+/// The access object: every endpoint served and the properties it
+/// sends. Every role reads the same endpoints; what each shows differs
+/// (the freeze, others' clarifications).
+pub fn access(c: &Contest) -> Value {
+    let endpoints: Vec<Value> = endpoints(c)
+        .into_iter()
+        .map(|(kind, props)| json!({"type": kind, "properties": props}))
+        .collect();
     json!({ "capabilities": [], "endpoints": endpoints })
 }
 
@@ -139,17 +164,23 @@ pub fn languages(ctx: &Context) -> Vec<Value> {
         .iter()
         .map(|l| {
             json!({
-                "id": l.id, "name": l.config.name, "entry_point_required": false,
+                "id": clics::language_id(&l.id), "name": l.config.name,
+                "entry_point_required": false,
                 "extensions": l.config.extensions,
             })
         })
         .collect()
 }
 
-/// The board as the standard's scoreboard.
 /// The scoreboard object; `names`: whether its reader may know which
 /// problems the contest holds ([`policy::may`], else no problem cells).
+/// Rows in the board's order: rank, then team name as the standard
+/// collates it ([`crate::contest::collate`]). A cell's `time` is the
+/// minute of its solve (ICPC) or of its score's last raise (IOI), sent
+/// only then; the row's `score.time` is the latest of them, once the team
+/// has solved or scored anything.
 pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
+    let minute = |ms: i64| ms.div_euclid(60_000).max(0);
     let rows: Vec<Value> = board
         .rows
         .iter()
@@ -163,29 +194,39 @@ pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
                     let mut v = json!({
                         "problem_id": p.slug, "num_judged": cell.tries, "num_pending": cell.pending,
                     });
-                    match c.scoring {
+                    let time = match c.scoring {
                         Scoring::Icpc => {
                             v["solved"] = json!(cell.solved);
-                            if cell.solved {
-                                v["time"] = json!(cell.minute.unwrap_or(0));
-                                v["first_to_solve"] = json!(cell.first);
-                            }
+                            cell.time_ms.filter(|_| cell.solved)
                         }
                         Scoring::Ioi => {
                             let score = cell.score.unwrap_or(0);
                             v["score"] = json!(score);
-                            if score > 0 {
-                                v["time"] = json!(cell.minute.unwrap_or(0).max(0));
-                            }
+                            cell.improved_ms.filter(|_| score > 0)
                         }
+                    };
+                    if let Some(ms) = time {
+                        v["time"] = json!(minute(ms));
                     }
                     v
                 })
                 .collect();
-            let score = match c.scoring {
+            let mut score = match c.scoring {
                 Scoring::Icpc => json!({"num_solved": r.solved, "total_time": r.penalty}),
                 Scoring::Ioi => json!({"score": r.score}),
             };
+            let last = match c.scoring {
+                Scoring::Icpc => r.last_ac_ms.filter(|_| r.solved > 0),
+                Scoring::Ioi => r
+                    .cells
+                    .iter()
+                    .filter_map(|cell| cell.improved_ms)
+                    .max()
+                    .filter(|_| r.score > 0),
+            };
+            if let Some(ms) = last {
+                score["time"] = json!(minute(ms));
+            }
             json!({"rank": r.rank, "team_id": r.team.id.to_string(), "score": score, "problems": problems})
         })
         .collect();
@@ -264,7 +305,7 @@ impl Snapshot {
         let mut out = Vec::with_capacity(c.problems.len());
         for i in 0..c.problems.len() {
             if let Some(mut p) = clics::problem_place(c, i) {
-                fill_problem(state, &mut p).await?;
+                fill_problem(state, c, &mut p).await?;
                 out.push(p);
             }
         }
@@ -382,11 +423,13 @@ pub fn files(c: &Contest, id: &str) -> Value {
     }])
 }
 
-/// Problem `p` (its place in the contest) with what its package says.
+/// Problem `p` (its place in contest `c`) with what its package says,
+/// and its `max_score` in a scoring contest (every problem scores 0 to
+/// 100).
 ///
 /// # Errors
 /// A package that cannot be read.
-pub async fn fill_problem(state: &AppState, p: &mut Value) -> Result<(), ApiError> {
+pub async fn fill_problem(state: &AppState, c: &Contest, p: &mut Value) -> Result<(), ApiError> {
     let ctx = state.ctx.clone();
     let slug = p["id"].as_str().unwrap_or_default().to_string();
     let manifest = tokio::task::spawn_blocking(move || {
@@ -403,6 +446,9 @@ pub async fn fill_problem(state: &AppState, p: &mut Value) -> Result<(), ApiErro
     p["name"] = json!(manifest.0);
     p["time_limit"] = json!(manifest.1);
     p["test_data_count"] = json!(manifest.2);
+    if c.scoring == Scoring::Ioi {
+        p["max_score"] = json!(100);
+    }
     Ok(())
 }
 

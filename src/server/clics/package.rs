@@ -112,12 +112,19 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
     }
     // Final once the end passed and the last change (a result, an answer)
     // is in.
-    let finalized = events
-        .iter()
-        .filter(|e| e.kind != "state")
-        .map(|e| e.at_ms)
-        .fold(c.end_ms(), i64::max);
-    let full = final_state(c, finalized);
+    let finalized = c.finalized_ms.unwrap_or_else(|| {
+        events
+            .iter()
+            .filter(|e| e.kind != "state")
+            .map(|e| e.at_ms)
+            .fold(c.end_ms(), i64::max)
+    });
+    // An admin's finalize is the state itself; before it, the package is
+    // final for the Resolver as of the last change.
+    let full = match c.finalized_ms {
+        Some(at) => objects::state(c, now.max(at).max(c.thawed_ms.unwrap_or(0))),
+        None => final_state(c, finalized),
+    };
     let mut warnings = Vec::new();
     if full["end_of_updates"].is_null() {
         warnings.push(format!(
@@ -136,7 +143,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
     put("api.json", &super::info());
     put("contest.json", &objects::contest(c));
     put("state.json", &full);
-    put("access.json", &objects::access(&role));
+    put("access.json", &objects::access(c));
     put(
         "judgement-types.json",
         &Value::Array(objects::judgement_types()),
@@ -190,7 +197,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
 pub fn final_state(c: &Contest, finalized: i64) -> Value {
     let mut st = objects::state(c, finalized.max(c.thawed_ms.unwrap_or(0)));
     st["finalized"] = json!(format_time(finalized));
-    let hidden = c.freeze_ms().is_some() && c.thawed_ms.is_none();
+    let hidden = c.state_frozen_ms().is_some() && c.thawed_ms.is_none();
     st["end_of_updates"] = if hidden {
         Value::Null
     } else {

@@ -138,6 +138,12 @@ async fn the_unfreeze_appends_what_it_reveals(store: Store) {
         .collect();
     assert_eq!(verdicts.last().and_then(|v| v.as_str()), Some("AC"));
 
+    // The end (the results are revealed only after it): the window moved
+    // back, the try still after the freeze.
+    store
+        .update_contest(cup, &contest("cup", 7_300_000, &["ann", "bob"]))
+        .await
+        .unwrap();
     let public_seen = last(&events(&store, cup, public0, Reader::Public).await).max(public0);
     let admin_seen = last(&events(&store, cup, admin0, Reader::Admin).await);
     store.set_contest_thawed(cup, Some(now_ms())).await.unwrap();

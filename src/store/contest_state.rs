@@ -1,0 +1,179 @@
+//! A contest's state as an admin moves it, in the order the Contest API
+//! gives (started < frozen < ended < thawed, ended < finalized <
+//! end_of_updates): the freeze while it runs, the reveal after the end
+//! of a frozen contest, and the finalize once nothing blocks it. Each
+//! change is written with its record events in one transaction; what the
+//! state does not allow is [`Error::Refused`] with why.
+
+use super::db::{on_db, sql};
+use super::record::{append_events, db_now, locked_contest, Audience, NewEvent};
+use super::{Error, Store};
+use crate::contest::clics;
+
+impl Store {
+    /// Freezes the scoreboard of contest `id` at `at_ms` (`None`: only the
+    /// scheduled freeze), while it runs ([`Contest::may_freeze`]).
+    ///
+    /// # Errors
+    /// [`Error::Refused`] outside the contest's run or after its results
+    /// were revealed; database failures.
+    pub async fn set_contest_frozen(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let Some(before) = locked_contest!(tx, d, id) else {
+                return Ok(());
+            };
+            let now = db_now!(tx, d);
+            if at_ms.is_some() {
+                before.may_freeze(now).map_err(|why| Error::Refused(before.slug.clone(), why))?;
+            }
+            sqlx::query(&sql(d, "UPDATE contests SET frozen_ms = ? WHERE id = ?"))
+                .bind(at_ms)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let events = [
+                    NewEvent::of("contest", clics::contest(&c), Audience::All),
+                    NewEvent::of("state", clics::state(&c, now), Audience::All),
+                ];
+                append_events!(tx, d, id, &events);
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// Reveals the frozen results of contest `id` at `at_ms` (`None`: hides
+    /// them again), only after the end of a frozen contest
+    /// ([`Contest::may_thaw`]). The results the freeze sealed are appended
+    /// to the contest's record again for everyone who had not read them,
+    /// before the new state: nothing in the record is rewritten.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] before the end, without a freeze, when already
+    /// revealed, or (hiding again) once the updates ended; database
+    /// failures.
+    pub async fn set_contest_thawed(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let Some(before) = locked_contest!(tx, d, id) else {
+                return Ok(());
+            };
+            let now = db_now!(tx, d);
+            let allowed = match at_ms {
+                Some(_) => before.may_thaw(now),
+                None if before.end_of_updates_ms().is_some() => {
+                    Err("its results are final and revealed: they cannot be hidden again".into())
+                }
+                None => Ok(()),
+            };
+            allowed.map_err(|why| Error::Refused(before.slug.clone(), why))?;
+            sqlx::query(&sql(d, "UPDATE contests SET thawed_ms = ? WHERE id = ?"))
+                .bind(at_ms)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let mut events = Vec::new();
+                if at_ms.is_some() {
+                    // The latest sealed version of each result not yet revealed.
+                    let sealed = sqlx::query_as::<_, (String, Option<String>, Option<String>, Option<i64>)>(&sql(
+                        d,
+                        "SELECT kind, object_id, data, team_id FROM contest_events e
+                         WHERE contest_id = ?1 AND audience = 'team'
+                           AND kind IN ('judgements', 'runs')
+                           AND seq = (SELECT MAX(seq) FROM contest_events f
+                                      WHERE f.contest_id = ?1 AND f.kind = e.kind
+                                        AND f.object_id = e.object_id)
+                         ORDER BY seq",
+                    ))
+                    .bind(id)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    for (kind, object, data, team) in sealed {
+                        let data = data.and_then(|t| serde_json::from_str(&t).ok());
+                        events.push(NewEvent {
+                            kind: if kind == "runs" { "runs" } else { "judgements" },
+                            id: object,
+                            data,
+                            audience: Audience::Others(team),
+                        });
+                    }
+                }
+                events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
+                append_events!(tx, d, id, &events);
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// Declares the results of contest `id` final (the state's
+    /// `finalized`, and `end_of_updates` where nothing is hidden): after
+    /// its end, once every try is judged, none ended in a judging error,
+    /// and every question is answered. Returns when, by the database's
+    /// clock.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] naming what blocks it; database failures.
+    pub async fn finalize_contest(&self, id: i64) -> Result<i64, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let Some(before) = locked_contest!(tx, d, id) else {
+                return Err(Error::BadContest(id.to_string(), "no such contest".into()));
+            };
+            let now = db_now!(tx, d);
+            let refuse = |why: String| Error::Refused(before.slug.clone(), why);
+            before.may_finalize(now).map_err(refuse)?;
+            let blocking = [
+                (
+                    "SELECT COUNT(*), MIN(id) FROM submissions
+                     WHERE contest_id = ? AND status <> 'done'",
+                    "not judged yet",
+                ),
+                (
+                    "SELECT COUNT(*), MIN(id) FROM submissions
+                     WHERE contest_id = ? AND status = 'done' AND verdict = 'IE'",
+                    "ended in a judging error (rejudge them)",
+                ),
+            ];
+            for (query, what) in blocking {
+                let (count, first) = sqlx::query_as::<_, (i64, Option<i64>)>(&sql(d, query))
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if count > 0 {
+                    return Err(refuse(format!(
+                        "cannot finalize: {count} submission(s) {what}, the first {}",
+                        first.unwrap_or_default()
+                    )));
+                }
+            }
+            let unanswered = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "SELECT COUNT(*) FROM clarifications
+                 WHERE contest_id = ? AND user_id IS NOT NULL AND answer IS NULL",
+            ))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+            if unanswered > 0 {
+                return Err(refuse(format!(
+                    "cannot finalize: {unanswered} question(s) not answered yet"
+                )));
+            }
+            sqlx::query(&sql(d, "UPDATE contests SET finalized_ms = ? WHERE id = ?"))
+                .bind(now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            if let Some(c) = locked_contest!(tx, d, id) {
+                let events = [NewEvent::of("state", clics::state(&c, now), Audience::All)];
+                append_events!(tx, d, id, &events);
+            }
+            tx.commit().await?;
+            now
+        }))
+    }
+}
