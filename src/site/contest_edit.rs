@@ -208,6 +208,7 @@ mod tests {
             board_public: true,
             frozen_ms: None,
             thawed_ms: None,
+            finalized_ms: None,
             problems: vec![ContestProblem {
                 label: "A".into(),
                 slug: "nim".into(),

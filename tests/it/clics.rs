@@ -280,20 +280,16 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
 
 /// A GET as a client reads it: status, the named header's values, body.
 fn get_with_header(url: &str, auth: Option<&str>, header: &str) -> (u16, Vec<String>, String) {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
-        .build();
-    let mut req = agent.get(url);
-    if let Some(a) = auth {
-        req = req.set("Authorization", a);
-    }
-    let r = match req.call() {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("GET {url}: {e}"),
-    };
-    let values = r.all(header).iter().map(|v| v.to_string()).collect();
-    (r.status(), values, r.into_string().expect("body"))
+    let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+    let reply = crate::http::get(url, &headers);
+    let name = header.to_ascii_lowercase();
+    let values = reply
+        .headers
+        .iter()
+        .filter(|(n, _)| *n == name)
+        .map(|(_, v)| v.clone())
+        .collect();
+    (reply.status, values, reply.body)
 }
 
 /// The keys of every object of `list`, together.

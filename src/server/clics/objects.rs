@@ -164,7 +164,8 @@ pub fn languages(ctx: &Context) -> Vec<Value> {
         .iter()
         .map(|l| {
             json!({
-                "id": clics::language_id(&l.id), "name": l.config.name,
+                "id": l.config.clics_id.as_deref().unwrap_or_else(|| clics::language_id(&l.id)),
+                "name": l.config.name,
                 "entry_point_required": false,
                 "extensions": l.config.extensions,
             })
