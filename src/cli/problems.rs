@@ -169,7 +169,8 @@ mod tests {
             assert_eq!(c.width(), 20, "{title:?} became {c:?}");
         }
         assert_eq!(cell("取石子", 20).trim_end(), "取石子");
-        // Cut on a character, never in the middle of a wide one.
-        assert_eq!(cell("取石子游戏", 6), "取石…");
+        // Cut on a character, never in the middle of a wide one: the
+        // column left over is padded.
+        assert_eq!(cell("取石子游戏", 6), "取石… ");
     }
 }

@@ -88,6 +88,56 @@ impl<'a> From<&'a Test> for report::Row<'a> {
     }
 }
 
+impl Test {
+    /// A secret test as a contestant sees it: a verdict, no figures. Such
+    /// tests are counted in one line ([`secret_line`]), not given a row of
+    /// dashes each.
+    fn figureless(&self) -> bool {
+        self.time_ms.is_none() && self.memory_kib.is_none()
+    }
+}
+
+/// The rows of `tests` from index `from` on (the header before the first
+/// row of all); the index to go on from.
+fn rows(out: &mut dyn Write, tests: &[Test], from: usize) -> std::io::Result<usize> {
+    for (i, t) in tests.iter().enumerate().skip(from) {
+        if t.figureless() {
+            continue;
+        }
+        if !tests[..i].iter().any(|t| !t.figureless()) {
+            report::table_header(out)?;
+        }
+        report::table_row(out, i, t)?;
+    }
+    Ok(tests.len().max(from))
+}
+
+/// One line for the secret tests shown without figures: how many, and
+/// their verdicts in the order they came (nothing when there are none).
+fn secret_line(out: &mut dyn Write, tests: &[Test]) -> std::io::Result<()> {
+    let mut counts: Vec<(Verdict, usize)> = Vec::new();
+    for t in tests.iter().filter(|t| t.figureless()) {
+        match counts.iter_mut().find(|(v, _)| *v == t.verdict) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((t.verdict, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return Ok(());
+    }
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    let each: Vec<String> = counts
+        .iter()
+        .map(|(v, n)| format!("{n} {}", v.as_str()))
+        .collect();
+    writeln!(
+        out,
+        "{total} secret test{}: {}",
+        if total == 1 { "" } else { "s" },
+        each.join(", ")
+    )
+}
+
 impl Submission {
     /// The summary's report (the tests are printed row by row, from
     /// [`Test`]s).
@@ -216,12 +266,14 @@ pub fn submit(
     let id = created["id"]
         .as_i64()
         .with_context(|| format!("{}: the reply has no submission id", remote.base))?;
+    // The problem it was stored for: in a contest, not the label typed.
+    let problem = created["problem"].as_str().unwrap_or(slug);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if !json {
         writeln!(
             out,
-            "submission {id}: {slug} in {language} on {}",
+            "submission {id}: {problem} in {language} on {}",
             remote.base
         )?;
     }
@@ -265,13 +317,7 @@ fn follow(remote: &Remote, id: i64, json: bool, out: &mut dyn Write) -> anyhow::
         let sub: Submission = serde_json::from_value(value.clone())
             .with_context(|| format!("{}: an unexpected submission object", remote.base))?;
         if !json {
-            for (i, t) in sub.tests.iter().enumerate().skip(shown) {
-                if i == 0 {
-                    report::table_header(out)?;
-                }
-                report::table_row(out, i, t)?;
-            }
-            shown = shown.max(sub.tests.len());
+            shown = rows(out, &sub.tests, shown)?;
         }
         match sub.status {
             Shown::Done => {}
@@ -295,6 +341,7 @@ fn follow(remote: &Remote, id: i64, json: bool, out: &mut dyn Write) -> anyhow::
         if json {
             report::print_json(out, &value)?;
         } else {
+            secret_line(out, &sub.tests)?;
             report::summary(out, id, &report)?;
         }
         return Ok(report::exit_code(&report));
@@ -317,14 +364,12 @@ pub fn status(remote: &Remote, id: i64, json: bool) -> anyhow::Result<u8> {
         "submission {}: {} in {}, submitted {}",
         sub.id, sub.problem, sub.language, sub.submitted_at
     )?;
-    if !sub.tests.is_empty() {
-        report::table_header(&mut out)?;
-        for (i, t) in sub.tests.iter().enumerate() {
-            report::table_row(&mut out, i, t)?;
-        }
-    }
+    rows(&mut out, &sub.tests, 0)?;
     match sub.report() {
-        Some(r) => report::summary(&mut out, sub.id, &r)?,
+        Some(r) => {
+            secret_line(&mut out, &sub.tests)?;
+            report::summary(&mut out, sub.id, &r)?
+        }
         None => match sub.status {
             Shown::Frozen => writeln!(
                 out,
@@ -401,4 +446,39 @@ fn write_private(dir: &Path, path: &Path, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(name: &str, verdict: Verdict, figures: bool) -> Test {
+        Test {
+            name: name.into(),
+            verdict,
+            time_ms: figures.then_some(3),
+            memory_kib: figures.then_some(900),
+            message: String::new(),
+            transcript: None,
+        }
+    }
+
+    #[test]
+    fn secret_tests_without_figures_are_one_line_not_a_row_each() {
+        let mut tests = vec![test("01", Verdict::AC, true)];
+        tests.extend((0..60).map(|i| test(&format!("#{}", i + 2), Verdict::AC, false)));
+        tests.push(test("#62", Verdict::WA, false));
+        let mut out = Vec::new();
+        assert_eq!(rows(&mut out, &tests, 0).unwrap(), 62);
+        secret_line(&mut out, &tests).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(!text.contains(" - ms"), "{text}");
+        assert!(text.ends_with("61 secret tests: 60 AC, 1 WA\n"), "{text}");
+        // Streamed in two reads, the header comes once.
+        let mut out = Vec::new();
+        let next = rows(&mut out, &tests[..1], 0).unwrap();
+        rows(&mut out, &tests, next).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2);
+    }
 }

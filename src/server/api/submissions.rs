@@ -57,6 +57,9 @@ pub(super) async fn submit(
         source: body.source,
     };
     let problem = entry.problem.clone();
+    // The catalog problem it is stored for (in a contest it may be named
+    // by its label).
+    let mut stored_for = problem.clone();
     let taken = match &body.contest {
         None => intake::submit(&state.ctx, &state.store, state.limits, entry).await,
         Some(named) => {
@@ -68,6 +71,9 @@ pub(super) async fn submit(
                 .await?
                 .ok_or_else(|| ApiError::not_found(format!("no contest {name:?}")))?;
             let label = contests::label_for(&c, &problem);
+            if let Some(p) = c.problem(&label) {
+                stored_for = p.slug.clone();
+            }
             contests::submit(&state.ctx, &state.store, state.limits, &c, &label, entry).await
         }
     };
@@ -80,7 +86,7 @@ pub(super) async fn submit(
     tracing::info!(id, user = %user.name, problem = %problem, "submission queued");
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({"id": id, "status": "queued"})),
+        Json(json!({"id": id, "status": "queued", "problem": stored_for})),
     )
         .into_response())
 }
