@@ -17,26 +17,13 @@ use serde::Serialize;
 
 use super::cross::read;
 use super::notes::Notes;
+
 use super::{Check, CheckName, Error};
 use crate::data::TestSet;
 use crate::judge::{Judge, Plan};
 use crate::lang::Languages;
 use crate::problem::Problem;
 use crate::verdict::Verdict;
-
-/// Every kind of adversary, as `verify.toml` names them.
-pub const KINDS: &[&str] = &[
-    "constant",
-    "first-sample",
-    "echo",
-    "random-tokens",
-    "count-parity",
-    "sum-parity",
-    "max-parity",
-    "first-parity",
-    "last-parity",
-    "all-equal",
-];
 
 /// At most this many distinct lines make an answer "a few words".
 const FEW_WORDS: usize = 4;
@@ -48,7 +35,7 @@ const SOURCE: &str = include_str!("adversary.c");
 /// One adversary's run.
 #[derive(Debug, Clone, Serialize)]
 pub struct AdversaryRun {
-    /// Its kind, as in [`KINDS`].
+    /// Its kind, as in [`super::notes::KINDS`].
     pub kind: &'static str,
     /// What exactly it prints.
     pub variant: String,

@@ -8,7 +8,20 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::adversaries::KINDS;
+/// Every kind of built-in adversary (`super::adversaries`), as
+/// `verify.toml` names them.
+pub const KINDS: &[&str] = &[
+    "constant",
+    "first-sample",
+    "echo",
+    "random-tokens",
+    "count-parity",
+    "sum-parity",
+    "max-parity",
+    "first-parity",
+    "last-parity",
+    "all-equal",
+];
 
 /// What `verify.toml` says.
 #[derive(Debug, Clone, Default, Deserialize)]

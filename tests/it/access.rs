@@ -338,6 +338,20 @@ fn a_submission_others_may_not_see_is_not_found_by_them() {
     assert_eq!(api_status(in_contest, &ann), 200);
 }
 
+/// The fingerprint (`data-seen`) of the live part at `url` as the holder
+/// of session `cookie` sees it now.
+fn live_seen(url: &str, cookie: &str) -> String {
+    let first = http("GET", url, Some(cookie), None);
+    assert_eq!(first.status, 200, "{}", first.body);
+    first
+        .body
+        .split("data-seen=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("data-seen")
+        .to_string()
+}
+
 /// The board's live part, held open by a visitor, answers 403 once an
 /// admin closes the board, instead of more of the board.
 #[test]
@@ -347,15 +361,7 @@ fn a_held_live_poll_ends_when_the_board_is_closed() {
     let cup = contest(&s, "cup", now_ms() - 60_000);
     let eve_web = sign_in(&url, "eve");
     let live = format!("{url}/contests/cup/live?page=board");
-    let first = http("GET", &live, Some(&eve_web), None);
-    assert_eq!(first.status, 200);
-    let seen = first
-        .body
-        .split("data-seen=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .expect("data-seen")
-        .to_string();
+    let seen = live_seen(&live, &eve_web);
     let held = std::thread::spawn(move || {
         http(
             "GET",
@@ -391,15 +397,7 @@ fn a_held_page_poll_ends_when_its_account_is_disabled() {
             .expect("queue");
     let bob_web = sign_in(&url, "bob");
     let contest_live = format!("{url}/contests/cup/live?page=contest");
-    let first = http("GET", &contest_live, Some(&bob_web), None);
-    assert_eq!(first.status, 200);
-    let seen = first
-        .body
-        .split("data-seen=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .expect("data-seen")
-        .to_string();
+    let seen = live_seen(&contest_live, &bob_web);
     let held = [
         format!("{url}/submissions/{id}/live?wait=30&status=queued&seen=0"),
         format!("{contest_live}&wait=30&seen={seen}"),

@@ -289,7 +289,7 @@ fn bad_input_exits_2_with_one_line_and_stores_nothing() {
     out.assert_usage_error("unknown problem \"no-such-problem\"");
     let out = ws.grundy(&["submit", "../problems", ok]);
     out.assert_usage_error("unknown problem");
-    let weird = ws.file("sol.pas", "begin end.");
+    let weird = ws.file("sol.cob", "DISPLAY \"1\".");
     let out = ws.grundy(&["submit", "nim", weird.to_str().unwrap()]);
     out.assert_usage_error("unknown extension");
     let out = ws.grundy(&["submit", "nim", ok, "--lang", "cobol"]);

@@ -515,9 +515,10 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
         .iter()
         .position(|e| e["type"] == "runs" && e["id"] == run.as_str() && e["data"].is_null())
         .unwrap_or_else(|| panic!("no delete of run {run}"));
+    let judgement = dan_ac.to_string();
     let reset = events
         .iter()
-        .rposition(|e| e["type"] == "judgements" && e["id"] == dan_ac.to_string())
+        .rposition(|e| e["type"] == "judgements" && e["id"] == judgement.as_str())
         .expect("the judgement");
     assert!(deleted < reset && events[reset]["data"]["judgement_type_id"].is_null());
 

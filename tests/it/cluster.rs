@@ -356,7 +356,8 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
         (r.worker.as_str(), r.problem.as_str()),
         (names[3].as_str(), "nim")
     );
-    assert!(r.reason.contains("input differs"), "{r:?}");
+    // Its altered copy is not the package the tests were published for.
+    assert!(r.reason.contains("not of nim"), "{r:?}");
     if killed_holding {
         assert!(
             by_id.values().any(|c| c.len() > 1 && c[0].1 == names[0]),

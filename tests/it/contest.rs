@@ -385,14 +385,33 @@ fn the_command_line_creates_lists_shows_and_freezes_contests() {
     }
     ws.grundy(&["contest", "freeze", "nope"])
         .assert_usage_error("no contest \"nope\"");
-    assert_eq!(ws.grundy(&["contest", "freeze", "spring"]).code, 0);
-    let shown = ws.grundy(&["contest", "show", "spring", "--json"]).json();
+    // Only a running contest freezes, and its results are revealed only
+    // after its end: each refusal is one line.
+    let early = ws.grundy(&["contest", "freeze", "spring"]);
+    assert_eq!(early.code, 2, "{}", early.stderr);
+    assert_eq!(early.stderr.lines().count(), 1, "{}", early.stderr);
+    let made = ws.grundy(&[
+        "contest",
+        "create",
+        "summer",
+        "--start",
+        "now",
+        "--duration",
+        "1h",
+        "--problems",
+        "nim",
+    ]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert_eq!(ws.grundy(&["contest", "freeze", "summer"]).code, 0);
+    let shown = ws.grundy(&["contest", "show", "summer", "--json"]).json();
     assert_eq!(shown["frozen"], true);
     assert_eq!(
         shown["scoreboard"]["rows"].as_array().map(Vec::len),
         Some(0)
     );
-    assert_eq!(ws.grundy(&["contest", "unfreeze", "spring"]).code, 0);
-    let shown = ws.grundy(&["contest", "show", "spring", "--json"]).json();
-    assert_eq!(shown["frozen"], false);
+    let early = ws.grundy(&["contest", "unfreeze", "summer"]);
+    assert_eq!(early.code, 2, "{}", early.stderr);
+    assert_eq!(early.stderr.lines().count(), 1, "{}", early.stderr);
+    let shown = ws.grundy(&["contest", "show", "summer", "--json"]).json();
+    assert_eq!(shown["frozen"], true);
 }

@@ -209,7 +209,10 @@ fn open_feeds_are_capped_and_the_server_still_answers() {
         .collect();
     for _ in 0..5 {
         match Feed::open(&url, None) {
-            Err((429, body)) => assert!(body.contains("too_many_feeds"), "{body}"),
+            Err((429, body)) => assert!(
+                body.contains("event feeds are open from this address"),
+                "{body}"
+            ),
             Err(other) => panic!("{other:?}"),
             Ok(_) => panic!("a feed past the cap"),
         }

@@ -443,20 +443,24 @@ fn a_submission_in_a_language_grundy_lacks_is_skipped_not_failed() {
     }
     let ws = Workspace::new();
     let dir = copy(&ws, "guess");
-    std::fs::write(dir.join("submissions/accepted/guess.rb"), "puts 1\n").unwrap();
+    std::fs::write(
+        dir.join("submissions/accepted/guess.scala"),
+        "object Main extends App { println(1) }\n",
+    )
+    .unwrap();
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 0, "{report:#}");
-    let ruby = report["submissions"]
+    let scala = report["submissions"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["path"] == "submissions/accepted/guess.rb")
+        .find(|s| s["path"] == "submissions/accepted/guess.scala")
         .unwrap();
-    assert_eq!(ruby["skipped"], true, "{ruby}");
+    assert_eq!(scala["skipped"], true, "{scala}");
     let subs = detail(&report, "submissions");
     assert!(
         subs.contains(
-            "skipped (a language grundy or this machine lacks): submissions/accepted/guess.rb"
+            "skipped (a language grundy or this machine lacks): submissions/accepted/guess.scala"
         ),
         "{subs}"
     );

@@ -234,7 +234,7 @@ async fn collection(
     let declared = objects::properties(&c, &kind);
     if let Some((bad, _)) = filters
         .iter()
-        .find(|(name, _)| !declared.iter().any(|p| *p == name.as_str()))
+        .find(|(name, _)| !declared.contains(&name.as_str()))
     {
         return Err(ApiError::bad_request(
             "bad_filter",
