@@ -12,7 +12,7 @@ use crate::contest::clics;
 
 impl Store {
     /// Freezes the scoreboard of contest `id` at `at_ms` (`None`: only the
-    /// scheduled freeze), while it runs ([`Contest::may_freeze`]).
+    /// scheduled freeze), while it runs ([`crate::contest::Contest::may_freeze`]).
     ///
     /// # Errors
     /// [`Error::Refused`] outside the contest's run or after its results
@@ -46,7 +46,7 @@ impl Store {
 
     /// Reveals the frozen results of contest `id` at `at_ms` (`None`: hides
     /// them again), only after the end of a frozen contest
-    /// ([`Contest::may_thaw`]). The results the freeze sealed are appended
+    /// ([`crate::contest::Contest::may_thaw`]). The results the freeze sealed are appended
     /// to the contest's record again for everyone who had not read them,
     /// before the new state: nothing in the record is rewritten.
     ///

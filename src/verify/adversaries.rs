@@ -35,7 +35,7 @@ const SOURCE: &str = include_str!("adversary.c");
 /// One adversary's run.
 #[derive(Debug, Clone, Serialize)]
 pub struct AdversaryRun {
-    /// Its kind, as in [`super::notes::KINDS`].
+    /// Its kind, as `verify.toml` names it (`notes::KINDS`).
     pub kind: &'static str,
     /// What exactly it prints.
     pub variant: String,
