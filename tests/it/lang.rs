@@ -121,7 +121,9 @@ fn every_language_compiles_and_runs_in_the_box() {
             "{id}"
         );
         assert!(
-            outcome.memory_kib > 0 && outcome.memory_kib < TIGHT_MIB << 10,
+            // (a tiny program may show 0: the figure counts what it used
+            // above the box's own baseline)
+            outcome.memory_kib < TIGHT_MIB << 10,
             "{id}: {} KiB resident",
             outcome.memory_kib
         );
