@@ -25,7 +25,7 @@ fn now_ms() -> i64 {
 
 /// A server (the workspace kept with it) with admin ann, bob and cid (the
 /// participants of [`contest`]) and eve, who takes no part.
-fn server() -> (Workspace, Server) {
+pub(crate) fn server() -> (Workspace, Server) {
     let ws = workspace_with_server("submissions_per_minute = 0");
     let s = Server::start(&ws, 0);
     s.account("ann", true);

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 use crate::freeze::{api, contest, judged, token};
-use crate::helpers::{csrf_of, workspace_with_server, Output, Server, Workspace};
+use crate::helpers::{csrf_of, Output, Workspace};
 use crate::web::{http, sign_in, PASSWORD};
 use grundy::store::Queue as _;
 use grundy::verdict::Verdict;
@@ -20,17 +20,7 @@ fn now_ms() -> i64 {
     grundy::site::contests::now_ms()
 }
 
-/// A server with admin ann, bob and cid (the participants of
-/// [`contest`]) and eve, who takes no part.
-fn server() -> (Workspace, Server) {
-    let ws = workspace_with_server("submissions_per_minute = 0");
-    let s = Server::start(&ws, 0);
-    s.account("ann", true);
-    s.account("bob", false);
-    s.account("cid", false);
-    s.account("eve", false);
-    (ws, s)
-}
+use crate::access::server;
 
 /// An HTTP Basic credential.
 fn basic(name: &str, password: &str) -> String {
