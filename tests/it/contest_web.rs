@@ -78,6 +78,21 @@ fn row(b: &Browser, team: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The contest minutes a try sent between `before` and `after` (ms) may
+/// carry: the board counts whole minutes from the start, and how many have
+/// passed depends on this machine's pace, so the test reads them from the
+/// clock rather than assuming minute 0.
+fn minutes(start_ms: i64, before: i64, after: i64) -> std::ops::RangeInclusive<i64> {
+    (before - start_ms).div_euclid(60_000)..=(after - start_ms).div_euclid(60_000)
+}
+
+/// A solved cell's text, `TRIES/MINUTE`, with the minute in `window`.
+fn solved_in(cell: Option<&String>, tries: u32, window: &std::ops::RangeInclusive<i64>) -> bool {
+    cell.and_then(|c| c.strip_prefix(&format!("{tries}/")))
+        .and_then(|m| m.parse::<i64>().ok())
+        .is_some_and(|m| window.contains(&m))
+}
+
 fn same_page(b: &Browser) -> bool {
     b.script("return window.__same_page === true;") == json!(true)
 }
@@ -203,21 +218,26 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     bob.wait_for("the WA result", judged, |b| newest_result(b) == "WA");
     assert!(same_page(&bob));
     assert_eq!(row(&bob, "bob")[2..], ["0", "0", "1"], "one rejected try");
+    let before = now_ms();
     submit(&bob, NIM_C_AC);
+    let bob_minutes = minutes(contest.start_ms, before, now_ms());
     bob.script("window.__same_page = true;");
     bob.wait_for("the AC result", judged, |b| newest_result(b) == "AC");
     bob.wait_for("bob's solved cell", Duration::from_secs(60), |b| {
-        row(b, "bob").get(4).map(String::as_str) == Some("2/0")
+        solved_in(row(b, "bob").get(4), 2, &bob_minutes)
     });
     assert!(same_page(&bob));
-    assert_eq!(row(&bob, "bob"), ["1", "bob", "1", "20", "2/0"]);
+    let bob_row = row(&bob, "bob");
+    let bob_minute: i64 = bob_row[4]["2/".len()..].parse().expect("a minute");
+    let bob_time = (bob_minute + 20).to_string();
+    assert_eq!(bob_row[..4], ["1", "bob", "1", bob_time.as_str()]);
     bob.shot("contest-solved");
 
     // The public board followed without a reload, the first solve marked.
     public.wait_for(
         "bob's solve on the public board",
         Duration::from_secs(60),
-        |b| row(b, "bob").get(4).map(String::as_str) == Some("2/0"),
+        |b| row(b, "bob").get(4) == Some(&bob_row[4]),
     );
     assert!(public
         .try_find("#scoreboard td.first[data-label=\"A\"]")
@@ -239,6 +259,7 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     let cid = crate::web::sign_in(url, "cid");
     let page = http("GET", &format!("{url}/contests/cup"), Some(&cid), None);
     let csrf = csrf_of(&page.body);
+    let before = now_ms();
     let sent = http(
         "POST",
         &format!("{url}/contests/cup/submit"),
@@ -251,6 +272,7 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
         ]),
     );
     assert_eq!(sent.status, 303, "{}", sent.body);
+    let cid_minutes = minutes(contest.start_ms, before, now_ms());
     public.wait_for("cid's try pending on the public board", judged, |b| {
         row(b, "cid").get(4).map(String::as_str) == Some("1?")
     });
@@ -288,7 +310,8 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     bob.shot("contest-clarification");
 
     // After the end the admin unfreezes; the final board, on the page
-    // the visitor kept open: cid first (no penalty), bob second (20).
+    // the visitor kept open: cid first (its minute, no penalty), bob
+    // second (his minute and 20 for the wrong try).
     ann.wait_for(
         "the end",
         Duration::from_millis((contest.end_ms() - now_ms()).max(0) as u64)
@@ -301,11 +324,19 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
         b.try_find("#state-revealed").is_some()
     });
     public.wait_for("the final board", Duration::from_secs(60), |b| {
-        b.try_find("#frozen-note").is_none()
-            && row(b, "cid").get(4).map(String::as_str) == Some("1/0")
+        b.try_find("#frozen-note").is_none() && solved_in(row(b, "cid").get(4), 1, &cid_minutes)
     });
-    assert_eq!(row(&public, "cid"), ["1", "cid", "1", "0", "1/0"]);
-    assert_eq!(row(&public, "bob"), ["2", "bob", "1", "20", "2/0"]);
+    let cid_row = row(&public, "cid");
+    let cid_time = cid_row[4]["1/".len()..].to_string();
+    assert!(cid_time.parse::<i64>().expect("a minute") < bob_minute + 20);
+    assert_eq!(
+        cid_row,
+        ["1", "cid", "1", cid_time.as_str(), cid_row[4].as_str()]
+    );
+    assert_eq!(
+        row(&public, "bob"),
+        ["2", "bob", "1", bob_time.as_str(), bob_row[4].as_str()]
+    );
     assert!(same_page(&public), "the board followed the whole contest");
     public.shot("contest-final-board");
     bob.wait_for("the end on bob's page", Duration::from_secs(10), |b| {
