@@ -39,6 +39,7 @@
 pub mod auth;
 pub mod checker;
 pub mod cli;
+pub mod color;
 pub mod config;
 pub mod contest;
 pub mod context;

@@ -185,3 +185,35 @@ pub fn revoke(ctx: &Context, token_or_prefix: &str) -> anyhow::Result<u8> {
         }
     }
 }
+
+/// `grundy user affiliations FILE...`: reads every file, checks the whole,
+/// then stores it in one transaction.
+pub fn affiliations(ctx: &Context, files: &[std::path::PathBuf]) -> anyhow::Result<u8> {
+    let mut all = crate::contest::affiliation::Affiliations::default();
+    for path in files {
+        let body =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let name = path.display().to_string();
+        let read = if name.ends_with(".csv") {
+            all.add_csv(&name, &body)
+        } else {
+            all.add_clics(&name, &body)
+        };
+        read.map_err(anyhow::Error::msg)?;
+    }
+    all.check().map_err(anyhow::Error::msg)?;
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let done = rt.block_on(store.import_affiliations(&all));
+    rt.block_on(store.close());
+    let done = done?;
+    writeln!(
+        std::io::stdout(),
+        "set {} organizations, {} groups and {} teams; {} contests' records follow",
+        done.organizations,
+        done.groups,
+        done.teams,
+        done.contests
+    )?;
+    Ok(0)
+}

@@ -45,6 +45,11 @@ pub enum ContestCommand {
         /// Penalty minutes per rejected try on a solved problem (ICPC).
         #[arg(long, default_value_t = 20)]
         penalty: i64,
+        /// Balloon colours: `A=#ff0000,B=#00c000`, or `@FILE` to read them
+        /// from a CLICS problems.json, a problemset.yaml or a CSV sheet
+        /// (`problem,rgb`). Default: each problem.toml's `rgb`.
+        #[arg(long, default_value = "")]
+        colors: String,
     },
     /// Change a contest's settings; those not given stay. Before the start
     /// anything changes; while it runs, its name, end (--duration), freeze
@@ -72,6 +77,10 @@ pub enum ContestCommand {
         freeze: Option<String>,
         #[arg(long)]
         penalty: Option<i64>,
+        /// All the colours set for the contest, as for create; `''` for
+        /// the problems' own. The one setting that changes after the end.
+        #[arg(long)]
+        colors: Option<String>,
     },
     /// Delete a contest in which no submission was made.
     Delete { slug: String },
@@ -130,8 +139,10 @@ async fn dispatch(
             scoring,
             freeze,
             penalty,
+            colors,
         } => {
             let settings = Settings {
+                colors: colors_arg(&colors)?,
                 name: name.unwrap_or_default(),
                 start,
                 duration,
@@ -162,6 +173,7 @@ async fn dispatch(
             scoring,
             freeze,
             penalty,
+            colors,
         } => {
             let c = find(store, &slug).await?;
             let was = contest_edit::settings_of(store, &c).await?;
@@ -174,6 +186,10 @@ async fn dispatch(
                 scoring: scoring.unwrap_or(was.scoring),
                 freeze: freeze.unwrap_or(was.freeze),
                 penalty: penalty.map_or(was.penalty, |p| p.to_string()),
+                colors: match colors {
+                    Some(colors) => colors_arg(&colors)?,
+                    None => was.colors,
+                },
                 slug: was.slug,
             };
             let new = contest_edit::edit(ctx, store, &c, &settings, now).await?;
@@ -346,4 +362,21 @@ fn summary(c: &Contest, now: i64) -> serde_json::Value {
         "problems": c.problems.iter().map(|p| json!({"label": p.label, "problem": p.slug}))
             .collect::<Vec<_>>(),
     })
+}
+
+/// The `--colors` argument as the settings take it: as written, or read
+/// from `@FILE` ([`crate::contest::affiliation::read_colors`]).
+fn colors_arg(arg: &str) -> anyhow::Result<String> {
+    let Some(path) = arg.strip_prefix('@') else {
+        return Ok(arg.to_string());
+    };
+    let body =
+        std::fs::read_to_string(path).with_context(|| format!("reading the colours in {path}"))?;
+    let colors =
+        crate::contest::affiliation::read_colors(path, &body).map_err(anyhow::Error::msg)?;
+    Ok(colors
+        .iter()
+        .map(|(problem, rgb)| format!("{problem}={rgb}"))
+        .collect::<Vec<_>>()
+        .join(","))
 }

@@ -265,6 +265,17 @@ pub enum UserCommand {
     /// generated. Every line is checked first; all are added or none.
     /// Prints `name,password` for each generated password (shown once).
     Import { file: std::path::PathBuf },
+    /// Set accounts' organizations and groups (the Contest API's
+    /// `organizations`, `groups` and teams' `organization_id`/`group_ids`)
+    /// from the CLICS files `organizations.json`, `groups.json` and
+    /// `teams.json`, or from a CSV sheet with the columns `team`,
+    /// `organization`, `organization_id`, `formal_name`, `country`,
+    /// `groups` (`;` between groups). All is checked first; all is stored
+    /// or nothing.
+    Affiliations {
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -364,6 +375,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             UserCommand::Enable { name } => accounts::enable(&ctx, &name),
             UserCommand::Password { name } => accounts::password(&ctx, &name),
             UserCommand::Import { file } => accounts::import(&ctx, &file),
+            UserCommand::Affiliations { files } => accounts::affiliations(&ctx, &files),
         },
         Command::Token { command } => match command {
             TokenCommand::New { name } => accounts::new_token(&ctx, &name),

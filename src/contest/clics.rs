@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use super::affiliation::{Group, Organization};
 use super::time::{format_reltime, format_time};
 use super::{Contest, Scoring};
 use crate::verdict::Verdict;
@@ -72,17 +73,37 @@ pub fn language_id(id: &str) -> &str {
     }
 }
 
-/// A team: an account.
-pub fn team(id: i64, name: &str) -> Value {
+/// A team: an account, with its organization and groups.
+pub fn team(id: i64, name: &str, organization: Option<&str>, groups: &[String]) -> Value {
     json!({"id": id.to_string(), "name": name, "label": id.to_string(),
-           "display_name": name, "hidden": false})
+           "display_name": name, "hidden": false, "organization_id": organization,
+           "group_ids": groups})
 }
 
-/// What the record keeps of a problem: its place in the contest. The API
-/// adds what the package says (name, time limit, tests) when it serves it.
+/// An organization.
+pub fn organization(o: &Organization) -> Value {
+    json!({"id": o.id, "name": o.name, "formal_name": o.formal_name, "country": o.country})
+}
+
+/// A group of teams.
+pub fn group(g: &Group) -> Value {
+    json!({"id": g.id, "name": g.name})
+}
+
+/// What the record keeps of a problem: its place in the contest and the
+/// colour the contest sets. The API adds what the package says (name,
+/// time limit, tests, its own colour where the contest sets none) when it
+/// serves it.
 pub fn problem_place(c: &Contest, ordinal: usize) -> Option<Value> {
     let p = c.problems.get(ordinal)?;
-    Some(json!({"id": p.slug, "label": p.label, "ordinal": ordinal}))
+    let mut v = json!({"id": p.slug, "label": p.label, "ordinal": ordinal});
+    // The standard's colour properties are text, never null: absent
+    // where the contest sets none.
+    if let Some(rgb) = &p.rgb {
+        v["rgb"] = json!(rgb);
+        v["color"] = json!(crate::color::color_name(rgb));
+    }
+    Some(v)
 }
 
 /// One try as the record and the API know it.

@@ -5,6 +5,7 @@
 //! Knows only the verdict words: the store reads and writes these types,
 //! the edges (CLI, API, pages) show them.
 
+pub mod affiliation;
 pub mod clics;
 pub mod collate;
 pub mod scoreboard;
@@ -58,6 +59,9 @@ pub struct ContestProblem {
     pub label: String,
     /// The catalog slug.
     pub slug: String,
+    /// The balloon colour set for this contest (`#rrggbb`); `None`: the
+    /// problem's own, if its problem.toml gives one.
+    pub rgb: Option<String>,
 }
 
 /// Where a contest is in its window at a given time.

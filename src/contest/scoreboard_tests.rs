@@ -25,10 +25,12 @@ fn contest(scoring: Scoring) -> Contest {
             ContestProblem {
                 label: "A".into(),
                 slug: "nim".into(),
+                rgb: None,
             },
             ContestProblem {
                 label: "B".into(),
                 slug: "kayles".into(),
+                rgb: None,
             },
         ],
     }

@@ -76,6 +76,12 @@ pub async fn settings_of(store: &Store, c: &Contest) -> Result<Settings, store::
             .collect::<Vec<_>>()
             .join(","),
         participants,
+        colors: c
+            .problems
+            .iter()
+            .filter_map(|p| Some(format!("{}={}", p.label, p.rgb.as_deref()?)))
+            .collect::<Vec<_>>()
+            .join(","),
     })
 }
 
@@ -166,7 +172,19 @@ pub async fn edit(
     if new.start_ms.div_euclid(1000) == c.start_ms.div_euclid(1000) {
         new.start_ms = c.start_ms;
     }
-    check_change(c, &new, now).map_err(Refused::Setting)?;
+    // After the end only the balloon colours may change (the Resolver and
+    // the balloon printer read them then): everything else as it was.
+    let only_colors = c.phase(now) == Phase::Ended
+        && Settings {
+            colors: String::new(),
+            ..settings.clone()
+        } == Settings {
+            colors: String::new(),
+            ..settings_of(store, c).await?
+        };
+    if !only_colors {
+        check_change(c, &new, now).map_err(Refused::Setting)?;
+    }
     match store.update_contest(c.id, &new).await {
         Ok(()) => Ok(new),
         Err(e @ store::Error::NoUser(_)) => Err(Refused::Setting(e.to_string())),
@@ -212,6 +230,7 @@ mod tests {
             problems: vec![ContestProblem {
                 label: "A".into(),
                 slug: "nim".into(),
+                rgb: None,
             }],
         };
         let new = NewContest {
@@ -224,6 +243,7 @@ mod tests {
             scoring: Scoring::Icpc,
             participants: None,
             problems: vec![("A".into(), "nim".into())],
+            colors: Vec::new(),
         };
         (c, new)
     }
@@ -246,6 +266,7 @@ mod tests {
         assert!(check_change(&c, &moved, now).unwrap_err().contains("start"));
         let other = NewContest {
             problems: vec![("A".into(), "kayles".into())],
+            colors: Vec::new(),
             ..new.clone()
         };
         assert!(check_change(&c, &other, now)

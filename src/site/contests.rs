@@ -327,7 +327,7 @@ fn internal(e: &store::Error) -> Refusal {
 }
 
 /// A contest's settings as typed (on the command line or in a form).
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
 pub struct Settings {
     #[serde(default)]
     pub slug: String,
@@ -352,6 +352,10 @@ pub struct Settings {
     /// Account names; empty for every signed-in user.
     #[serde(default)]
     pub participants: String,
+    /// Balloon colours: `A=#ff0000,B=#00c000` (a problem's label or slug,
+    /// then `#rrggbb`); problems not named keep their problem.toml's.
+    #[serde(default)]
+    pub colors: String,
 }
 
 /// `settings` checked into a contest to store; the error says which
@@ -438,6 +442,28 @@ pub fn check_settings(
         }
         problems.push((label, slug.to_string()));
     }
+    let mut colors: Vec<(String, String)> = Vec::new();
+    for entry in settings
+        .colors
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+    {
+        let Some((key, rgb)) = entry.split_once('=') else {
+            return Err(format!(
+                "colour {entry:?}: write it as A=#ff0000 (a label or problem, then the colour)"
+            ));
+        };
+        let key = key.trim();
+        let Some((label, _)) = problems.iter().find(|(l, s)| l == key || s == key) else {
+            return Err(format!(
+                "colour {entry:?}: no problem {key:?} in the contest"
+            ));
+        };
+        let rgb = crate::color::parse_rgb(rgb)?;
+        colors.retain(|(l, _)| l != label);
+        colors.push((label.clone(), rgb));
+    }
     let participants: Vec<String> = settings
         .participants
         .split([',', ' ', '\n'])
@@ -460,5 +486,6 @@ pub fn check_settings(
         scoring,
         participants: (!participants.is_empty()).then_some(participants),
         problems,
+        colors,
     })
 }

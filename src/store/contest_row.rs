@@ -24,8 +24,11 @@ pub(super) struct ContestRow {
 }
 
 impl ContestRow {
-    /// The contest, with its problems as (label, slug) in order.
-    pub(super) fn into_contest(self, problems: Vec<(String, String)>) -> Result<Contest, Error> {
+    /// The contest, with its problems as (label, slug, colour) in order.
+    pub(super) fn into_contest(
+        self,
+        problems: Vec<(String, String, Option<String>)>,
+    ) -> Result<Contest, Error> {
         Ok(Contest {
             id: self.id,
             scoring: self
@@ -45,7 +48,7 @@ impl ContestRow {
             finalized_ms: self.finalized_ms,
             problems: problems
                 .into_iter()
-                .map(|(label, slug)| ContestProblem { label, slug })
+                .map(|(label, slug, rgb)| ContestProblem { label, slug, rgb })
                 .collect(),
         })
     }

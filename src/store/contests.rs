@@ -3,12 +3,10 @@
 //! SQLite or PostgreSQL (see "One method, two databases" in [`super`]).
 //! Times are Unix milliseconds.
 
+use super::affiliations::{drop_stale, team_event, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql};
-use super::record::{
-    append_events, db_now, locked_contest, settings_events, team_event, teams_in, Audience,
-    NewEvent,
-};
+use super::record::{append_events, db_now, locked_contest, settings_events, Audience, NewEvent};
 use super::{Error, Store};
 use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, Judged, Scoring, Team};
@@ -28,6 +26,8 @@ pub struct NewContest {
     pub participants: Option<Vec<String>>,
     /// (label, catalog slug) in order.
     pub problems: Vec<(String, String)>,
+    /// Balloon colours set for this contest: (label, `#rrggbb`).
+    pub colors: Vec<(String, String)>,
 }
 
 /// A contest submission for lists: who, what, when, and its result.
@@ -53,15 +53,21 @@ macro_rules! fill_contest {
     ($tx:ident, $d:ident, $id:expr, $new:expr) => {
         let new: &NewContest = $new;
         for (position, (label, slug)) in new.problems.iter().enumerate() {
+            let rgb = new
+                .colors
+                .iter()
+                .find(|(l, _)| l == label)
+                .map(|(_, rgb)| rgb);
             sqlx::query(&sql(
                 $d,
-                "INSERT INTO contest_problems (contest_id, position, label, problem)
-                 VALUES (?, ?, ?, ?)",
+                "INSERT INTO contest_problems (contest_id, position, label, problem, rgb)
+                 VALUES (?, ?, ?, ?, ?)",
             ))
             .bind($id)
             .bind(position as i64)
             .bind(label)
             .bind(slug)
+            .bind(rgb)
             .execute(&mut *$tx)
             .await?;
         }
@@ -185,12 +191,14 @@ impl Store {
                     .collect();
                 events.extend(
                     teams_before
+                        .teams
                         .iter()
-                        .filter(|(t, _)| !teams.iter().any(|(n, _)| n == t))
-                        .map(|(t, _)| team_event(*t, None)),
+                        .filter(|t| !teams.teams.iter().any(|n| n.id == t.id))
+                        .map(|t| team_event(t.id, None)),
                 );
                 events.extend(settings_events(&c, &teams, now));
                 append_events!(tx, d, id, &events);
+                drop_stale!(tx, d, id, &teams);
             }
             tx.commit().await?;
         });
@@ -291,9 +299,10 @@ impl Store {
 
     async fn with_problems(&self, row: ContestRow) -> Result<Contest, Error> {
         let problems = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (String, String)>(&sql(
+            sqlx::query_as::<_, (String, String, Option<String>)>(&sql(
                 d,
-                "SELECT label, problem FROM contest_problems WHERE contest_id = ? ORDER BY position",
+                "SELECT label, problem, rgb FROM contest_problems WHERE contest_id = ?
+                 ORDER BY position",
             ))
             .bind(row.id)
             .fetch_all(pool)

@@ -50,6 +50,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 use crate::judge::{Report, TestReport};
 
+pub mod affiliations;
 mod clarifications;
 mod contest_changes;
 mod contest_row;
@@ -115,6 +116,9 @@ pub enum Error {
     /// standard's order of states), with why.
     #[error("contest {0}: {1}")]
     Refused(String, String),
+    /// An import that names what is not there (the message says what).
+    #[error("{0}")]
+    BadImport(String),
 }
 
 /// Where a submission is in the queue.

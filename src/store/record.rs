@@ -143,14 +143,15 @@ macro_rules! locked_contest {
         match row {
             None => None,
             Some(row) => {
-                let problems = sqlx::query_as::<_, (String, String)>(&$crate::store::db::sql(
-                    $d,
-                    "SELECT label, problem FROM contest_problems WHERE contest_id = ?
+                let problems =
+                    sqlx::query_as::<_, (String, String, Option<String>)>(&$crate::store::db::sql(
+                        $d,
+                        "SELECT label, problem, rgb FROM contest_problems WHERE contest_id = ?
                      ORDER BY position",
-                ))
-                .bind(cid)
-                .fetch_all(&mut *$tx)
-                .await?;
+                    ))
+                    .bind(cid)
+                    .fetch_all(&mut *$tx)
+                    .await?;
                 Some(row.into_contest(problems)?)
             }
         }
@@ -457,9 +458,14 @@ pub(super) fn problem_events(c: &Contest, audience: Audience) -> Vec<NewEvent> {
         .collect()
 }
 
-/// The contest object, its problems and its teams, as a change of its
-/// settings at `now` records them.
-pub(super) fn settings_events(c: &Contest, teams: &[(i64, String)], now: i64) -> Vec<NewEvent> {
+/// The contest object, its problems, its teams (with their
+/// organizations and groups), as a change of its settings at `now`
+/// records them.
+pub(super) fn settings_events(
+    c: &Contest,
+    teams: &super::affiliations::ContestTeams,
+    now: i64,
+) -> Vec<NewEvent> {
     let mut out = vec![NewEvent::of("contest", clics::contest(c), Audience::All)];
     let problems = if now < c.start_ms {
         Audience::Admin
@@ -467,78 +473,10 @@ pub(super) fn settings_events(c: &Contest, teams: &[(i64, String)], now: i64) ->
         Audience::All
     };
     out.extend(problem_events(c, problems));
-    out.extend(
-        teams
-            .iter()
-            .map(|(id, name)| NewEvent::of("teams", clics::team(*id, name), Audience::All)),
-    );
+    out.extend(teams.events());
     out.push(NewEvent::of("state", clics::state(c, now), Audience::All));
     out
 }
-
-/// A team's event: `Some(name)` present, `None` gone.
-pub(super) fn team_event(id: i64, name: Option<&str>) -> NewEvent {
-    match name {
-        Some(name) => NewEvent::of("teams", clics::team(id, name), Audience::All),
-        None => NewEvent {
-            kind: "teams",
-            id: Some(id.to_string()),
-            data: None,
-            audience: Audience::All,
-        },
-    }
-}
-
-/// The teams of contest `$cid` (open to all or not: `$open`) within `$tx`,
-/// as [`Store::contest_teams`] reads them.
-macro_rules! teams_in {
-    ($tx:ident, $d:ident, $cid:expr, $open:expr) => {
-        sqlx::query_as::<_, (i64, String)>(&$crate::store::db::sql(
-            $d,
-            "SELECT u.id, u.name FROM users u
-             WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
-                OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
-                OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
-             ORDER BY u.name",
-        ))
-        .bind($cid)
-        .bind($open)
-        .fetch_all(&mut *$tx)
-        .await?
-    };
-}
-pub(super) use teams_in;
-
-/// Records a change of account `$user` within `$tx`: in every contest
-/// open to all, the team is there (enabled, not an admin) or gone.
-macro_rules! record_account {
-    ($tx:ident, $d:ident, $user:expr) => {{
-        let user: i64 = $user;
-        let found = sqlx::query_as::<_, (String, bool, bool)>(&$crate::store::db::sql(
-            $d,
-            "SELECT name, is_admin, disabled FROM users WHERE id = ?",
-        ))
-        .bind(user)
-        .fetch_optional(&mut *$tx)
-        .await?;
-        let open = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
-            $d,
-            "SELECT id FROM contests WHERE open_to_all ORDER BY id",
-        ))
-        .fetch_all(&mut *$tx)
-        .await?;
-        if let Some((name, is_admin, disabled)) = found {
-            for cid in open {
-                if $crate::store::record::locked_contest!($tx, $d, cid).is_some() {
-                    let present = (!is_admin && !disabled).then_some(name.as_str());
-                    let events = [$crate::store::record::team_event(user, present)];
-                    $crate::store::record::append_events!($tx, $d, cid, &events);
-                }
-            }
-        }
-    }};
-}
-pub(super) use record_account;
 
 impl Store {
     /// The version of `contest`'s record now: the number of its last event.
@@ -661,7 +599,7 @@ impl Store {
             let state = clics::state(&c, now);
             let mut events = Vec::new();
             if head == 0 {
-                let teams = teams_in!(tx, d, id, c.open_to_all);
+                let teams = super::affiliations::teams_in!(tx, d, id, c.open_to_all);
                 events = settings_events(&c, &teams, now);
                 events.pop();
             } else if last.as_deref() == Some(&state.to_string()) {

@@ -1,8 +1,8 @@
 //! Accounts and API tokens. Passwords arrive here already hashed (argon2)
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
+use super::affiliations::record_account;
 use super::db::{on_db, sql};
-use super::record::record_account;
 use super::{Error, Store};
 
 /// An account.

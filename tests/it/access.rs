@@ -237,6 +237,7 @@ fn a_running_contests_problems_are_reached_only_through_it_until_it_ends() {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     s.rt.block_on(s.store.update_contest(cup.id, &ended))
         .expect("end it");

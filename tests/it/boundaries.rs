@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// Each module of `src/lib.rs` and the crate modules it must not use: the
 /// layer table of `docs/architecture.md` ("Layers"), lowest first. `config`,
-/// `verdict`, `digest` and `errors` are the shared vocabulary: any layer may
+/// `verdict`, `digest`, `errors` and `color` are the shared vocabulary: any layer may
 /// use them (the sandbox only its own part of config), and they use no
 /// layer. `context` wires the judge core together for the edges; `cli` is
 /// the top and may use everything.
@@ -15,6 +15,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ("verdict", ALL_LAYERS),
     ("digest", ALL_LAYERS),
     ("errors", ALL_LAYERS),
+    ("color", ALL_LAYERS),
     (
         "sandbox",
         &[

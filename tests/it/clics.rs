@@ -96,6 +96,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     let id =
         s.rt.block_on(s.store.create_contest(&new, now))
@@ -360,7 +361,19 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into(), "Cid".into(), "dan".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: vec![("A".into(), "#ff0000".into())],
     };
+    // An organization and a group, so every property `access` declares
+    // is sent.
+    let mut teams = grundy::contest::affiliation::Affiliations::default();
+    teams
+        .add_csv(
+            "teams.csv",
+            "team,organization,country,groups\nbob,Heap University,NLD,Division 1\n",
+        )
+        .expect("a sheet");
+    s.rt.block_on(s.store.import_affiliations(&teams))
+        .expect("import");
     let id =
         s.rt.block_on(s.store.create_contest(&new, now))
             .expect("create");
@@ -650,6 +663,7 @@ fn a_scoring_contest_sends_the_standards_fields() {
         scoring: grundy::contest::Scoring::Ioi,
         participants: Some(vec!["bob".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     let id =
         s.rt.block_on(s.store.create_contest(&new, now))

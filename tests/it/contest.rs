@@ -264,6 +264,7 @@ fn a_contest_from_before_its_start_to_after_its_end() {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     s.rt.block_on(s.store.update_contest(contest.id, &over))
         .expect("move the window");

@@ -241,6 +241,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into(), "cid".into(), "dan".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     let id =
         s.rt.block_on(s.store.create_contest(&new, now_ms()))

@@ -111,6 +111,7 @@ pub(crate) fn contest(s: &Server, slug: &str, start_ms: i64) -> i64 {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     s.rt.block_on(s.store.create_contest(&new, now_ms()))
         .expect("create")
@@ -139,6 +140,7 @@ pub(crate) fn end_now(s: &Server, id: i64) {
             .iter()
             .map(|p| (p.label.clone(), p.slug.clone()))
             .collect(),
+        colors: Vec::new(),
     };
     s.rt.block_on(s.store.update_contest(id, &new))
         .expect("end it");

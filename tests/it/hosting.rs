@@ -405,6 +405,7 @@ fn a_problem_a_contest_holds_says_so_instead_of_being_unknown() {
         scoring: grundy::contest::Scoring::Icpc,
         participants: Some(vec!["bob".into()]),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     };
     s.rt.block_on(s.store.update_contest(later, &running))
         .unwrap();

@@ -7,6 +7,7 @@ mod browser;
 mod checker;
 mod cli;
 mod clics;
+mod clics_teams;
 mod cluster;
 mod contest;
 mod contest_package;

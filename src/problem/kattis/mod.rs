@@ -251,6 +251,9 @@ pub fn load(dir: &Path) -> Result<Problem, Error> {
         groups,
         stress: Vec::new(),
         input_validators,
+        // Colours are the contest's (problemset.yaml), not the package's.
+        rgb: None,
+        color: None,
     };
     Ok(Problem {
         slug: slug_of(&short_name),

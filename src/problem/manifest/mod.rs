@@ -39,6 +39,11 @@ pub struct Manifest {
     /// invalid), each a source file or a directory of sources, relative
     /// to the package; run on every input besides `validator.rs`.
     pub input_validators: Vec<PathBuf>,
+    /// The balloon colour, `#rrggbb`, where the manifest gives one (a
+    /// contest may set another).
+    pub rgb: Option<String>,
+    /// Its name, as given or the nearest common one.
+    pub color: Option<String>,
 }
 
 /// An interactive problem's interactor program.
@@ -161,6 +166,21 @@ impl Manifest {
         if raw.name.trim().is_empty() {
             return Err("name: must not be empty".into());
         }
+        let rgb = match &raw.rgb {
+            Some(rgb) => Some(crate::color::parse_rgb(rgb).map_err(|e| format!("rgb: {e}"))?),
+            None if raw.color.is_some() => {
+                return Err(
+                    "color: names the colour of `rgb`, which is missing (rgb = \"#ff0000\")".into(),
+                )
+            }
+            None => None,
+        };
+        let color = match (&rgb, raw.color.as_deref().map(str::trim)) {
+            (_, Some("")) => return Err("color: must not be empty".into()),
+            (_, Some(name)) => Some(name.to_string()),
+            (Some(rgb), None) => Some(crate::color::color_name(rgb).to_string()),
+            (None, None) => None,
+        };
         if !(raw.time_limit > 0.0 && raw.time_limit <= MAX_TIME_LIMIT) {
             return Err(format!(
                 "time_limit: {} is not a number of seconds in (0, {MAX_TIME_LIMIT}]",
@@ -286,6 +306,8 @@ impl Manifest {
             });
         }
         Ok(Manifest {
+            rgb,
+            color,
             name: raw.name,
             source: raw.source,
             time_limit: raw.time_limit,

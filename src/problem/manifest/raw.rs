@@ -31,6 +31,10 @@ pub(super) struct RawManifest {
     pub(super) stress: Vec<RawStress>,
     #[serde(default)]
     pub(super) input_validators: Vec<PathBuf>,
+    #[serde(default)]
+    pub(super) rgb: Option<String>,
+    #[serde(default)]
+    pub(super) color: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -199,7 +199,10 @@ async fn objects_of(
     role: &Role,
     kind: &str,
 ) -> Result<Vec<Value>, ApiError> {
-    if matches!(kind, "teams" | "submissions" | "judgements" | "runs") {
+    if matches!(
+        kind,
+        "teams" | "organizations" | "groups" | "submissions" | "judgements" | "runs"
+    ) {
         reaches(c, role, Object::Board)?;
     }
     let now = crate::site::contests::now_ms();
@@ -209,6 +212,8 @@ async fn objects_of(
         "languages" => Ok(objects::languages(&state.ctx)),
         "problems" => Ok(snap.problems(state, c).await?),
         "teams" => Ok(snap.teams()),
+        "organizations" => Ok(snap.organizations()),
+        "groups" => Ok(snap.groups()),
         "submissions" => Ok(snap.submissions(c)),
         "judgements" => Ok(snap.judgements(c)),
         "runs" => Ok(snap.runs(c)),

@@ -2,9 +2,12 @@
 //! them (times as TIME and RELTIME text, ids as strings), with the
 //! freeze applied for the public and for other teams.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
 
 use super::{ApiError, Role};
+use crate::contest::affiliation::{Group, Organization};
 use crate::contest::clics::{self, Outcome, Try};
 use crate::contest::time::{format_reltime, format_time, parse_time};
 use crate::contest::{Board, Contest, Scoring, Team};
@@ -38,6 +41,8 @@ pub fn endpoints(c: &Contest) -> Vec<(&'static str, Vec<&'static str>)> {
         "label",
         "name",
         "ordinal",
+        "rgb",
+        "color",
         "time_limit",
         "test_data_count",
     ];
@@ -76,9 +81,22 @@ pub fn endpoints(c: &Contest) -> Vec<(&'static str, Vec<&'static str>)> {
             vec!["id", "name", "entry_point_required", "extensions"],
         ),
         ("problems", problems),
+        ("groups", vec!["id", "name"]),
+        (
+            "organizations",
+            vec!["id", "name", "formal_name", "country"],
+        ),
         (
             "teams",
-            vec!["id", "label", "name", "display_name", "hidden"],
+            vec![
+                "id",
+                "label",
+                "name",
+                "display_name",
+                "organization_id",
+                "group_ids",
+                "hidden",
+            ],
         ),
         (
             "submissions",
@@ -244,6 +262,11 @@ pub struct Snapshot {
     role: Role,
     now: i64,
     teams: Vec<Team>,
+    /// Each account's organization and groups, and those the contest's
+    /// teams are in.
+    affiliations: BTreeMap<i64, (Option<String>, Vec<String>)>,
+    organizations: Vec<Organization>,
+    groups: Vec<Group>,
     submissions: Vec<(ContestSubmission, i64)>,
     runs: Vec<(i64, i64, String, i64, String)>,
     clarifications: Vec<Clarification>,
@@ -259,6 +282,20 @@ impl Snapshot {
     ) -> Result<Snapshot, ApiError> {
         let store = &state.store;
         let teams = store.contest_teams(c).await?;
+        let (organizations, groups, affiliations) = store.affiliations().await?;
+        let named = |pick: &dyn Fn(&(Option<String>, Vec<String>)) -> bool| {
+            teams
+                .iter()
+                .any(|t| affiliations.get(&t.id).is_some_and(pick))
+        };
+        let organizations = organizations
+            .into_iter()
+            .filter(|o| named(&|a| a.0.as_ref() == Some(&o.id)))
+            .collect();
+        let groups = groups
+            .into_iter()
+            .filter(|g| named(&|a| a.1.contains(&g.id)))
+            .collect();
         let submissions = store
             .contest_submissions(c.id, None)
             .await?
@@ -280,6 +317,9 @@ impl Snapshot {
             role: role.clone(),
             now,
             teams,
+            affiliations,
+            organizations,
+            groups,
             submissions,
             runs: store.contest_runs(c.id).await?,
             clarifications,
@@ -314,10 +354,24 @@ impl Snapshot {
     }
 
     pub fn teams(&self) -> Vec<Value> {
+        let none = (None, Vec::new());
         self.teams
             .iter()
-            .map(|t| clics::team(t.id, &t.name))
+            .map(|t| {
+                let (organization, groups) = self.affiliations.get(&t.id).unwrap_or(&none);
+                clics::team(t.id, &t.name, organization.as_deref(), groups)
+            })
             .collect()
+    }
+
+    /// The organizations of the contest's teams.
+    pub fn organizations(&self) -> Vec<Value> {
+        self.organizations.iter().map(clics::organization).collect()
+    }
+
+    /// The groups the contest's teams are in.
+    pub fn groups(&self) -> Vec<Value> {
+        self.groups.iter().map(clics::group).collect()
     }
 
     pub fn submissions(&self, c: &Contest) -> Vec<Value> {
@@ -439,6 +493,8 @@ pub async fn fill_problem(state: &AppState, c: &Contest, p: &mut Value) -> Resul
                 problem.manifest.name.clone(),
                 problem.manifest.time_limit,
                 problem.manifest.tests.len(),
+                problem.manifest.rgb.clone(),
+                problem.manifest.color.clone(),
             )
         })
     })
@@ -447,6 +503,12 @@ pub async fn fill_problem(state: &AppState, c: &Contest, p: &mut Value) -> Resul
     p["name"] = json!(manifest.0);
     p["time_limit"] = json!(manifest.1);
     p["test_data_count"] = json!(manifest.2);
+    // The contest's colour, else the problem's own, else none (the
+    // properties are absent, as the standard has no null for them).
+    if let (None, Some(rgb), Some(color)) = (p.get("rgb"), manifest.3, manifest.4) {
+        p["rgb"] = json!(rgb);
+        p["color"] = json!(color);
+    }
     if c.scoring == Scoring::Ioi {
         p["max_score"] = json!(100);
     }

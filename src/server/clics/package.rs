@@ -156,6 +156,8 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         "problems.json",
         &Value::Array(snap.problems(state, c).await.map_err(api)?),
     );
+    put("organizations.json", &Value::Array(snap.organizations()));
+    put("groups.json", &Value::Array(snap.groups()));
     put("teams.json", &Value::Array(snap.teams()));
     put("submissions.json", &Value::Array(snap.submissions(c)));
     put("judgements.json", &Value::Array(snap.judgements(c)));

@@ -24,6 +24,7 @@ fn contest(slug: &str, start_ms: i64, participants: Option<&[&str]>) -> NewConte
         scoring: Scoring::Ioi,
         participants: participants.map(|p| p.iter().map(|s| s.to_string()).collect()),
         problems: vec![("A".into(), "nim".into()), ("B".into(), "kayles".into())],
+        colors: Vec::new(),
     }
 }
 

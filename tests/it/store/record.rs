@@ -34,6 +34,7 @@ fn contest(slug: &str, ago: i64, participants: &[&str]) -> NewContest {
         scoring: Scoring::Icpc,
         participants: Some(participants.iter().map(|s| s.to_string()).collect()),
         problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
     }
 }
 

@@ -1,0 +1,455 @@
+//! Organizations, groups and the teams in them: kept for the site (as
+//! accounts are), shown per contest for the contest's teams. An import
+//! changes them in one transaction that also appends, to the record of
+//! every contest whose updates have not ended, the organizations, groups
+//! and teams that changed there: a feed sees a team's new organization in
+//! the same order as everything else, and never a team before the
+//! organization it names.
+
+use std::collections::BTreeMap;
+
+use super::db::{on_db, sql};
+use super::record::{locked_contest, Audience, NewEvent};
+use super::{Error, Store};
+use crate::contest::affiliation::{Affiliations, Group, Organization};
+use crate::contest::clics;
+
+/// A team of a contest: an account, with its organization and groups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamRow {
+    pub id: i64,
+    pub name: String,
+    pub organization: Option<String>,
+    pub groups: Vec<String>,
+}
+
+/// A contest's teams, and the organizations and groups they are in.
+#[derive(Debug, Clone, Default)]
+pub struct ContestTeams {
+    pub teams: Vec<TeamRow>,
+    pub organizations: Vec<Organization>,
+    pub groups: Vec<Group>,
+}
+
+impl ContestTeams {
+    /// Builds the teams from `(id, name, organization)` rows and
+    /// `(user, group)` memberships, keeping the organizations and groups
+    /// (of `all_*`) that they name.
+    pub(super) fn of(
+        rows: Vec<(i64, String, Option<String>)>,
+        members: &[(i64, String)],
+        all_organizations: Vec<Organization>,
+        all_groups: Vec<Group>,
+    ) -> ContestTeams {
+        let teams: Vec<TeamRow> = rows
+            .into_iter()
+            .map(|(id, name, organization)| TeamRow {
+                groups: members
+                    .iter()
+                    .filter(|(u, _)| *u == id)
+                    .map(|(_, g)| g.clone())
+                    .collect(),
+                id,
+                name,
+                organization,
+            })
+            .collect();
+        let organizations = all_organizations
+            .into_iter()
+            .filter(|o| teams.iter().any(|t| t.organization.as_ref() == Some(&o.id)))
+            .collect();
+        let groups = all_groups
+            .into_iter()
+            .filter(|g| teams.iter().any(|t| t.groups.contains(&g.id)))
+            .collect();
+        ContestTeams {
+            teams,
+            organizations,
+            groups,
+        }
+    }
+
+    /// The events that show them: organizations and groups first, then
+    /// the teams that name them.
+    pub fn events(&self) -> Vec<NewEvent> {
+        let mut out: Vec<NewEvent> = self
+            .organizations
+            .iter()
+            .map(|o| NewEvent::of("organizations", clics::organization(o), Audience::All))
+            .collect();
+        out.extend(
+            self.groups
+                .iter()
+                .map(|g| NewEvent::of("groups", clics::group(g), Audience::All)),
+        );
+        out.extend(self.teams.iter().map(|t| team_event(t.id, Some(t))));
+        out
+    }
+}
+
+/// A team's event: `Some` present, `None` gone.
+pub(super) fn team_event(id: i64, team: Option<&TeamRow>) -> NewEvent {
+    match team {
+        Some(t) => NewEvent::of(
+            "teams",
+            clics::team(t.id, &t.name, t.organization.as_deref(), &t.groups),
+            Audience::All,
+        ),
+        None => NewEvent {
+            kind: "teams",
+            id: Some(id.to_string()),
+            data: None,
+            audience: Audience::All,
+        },
+    }
+}
+
+/// Every organization and group, and every membership, within `$tx`.
+macro_rules! all_affiliations {
+    ($tx:ident, $d:ident) => {{
+        let organizations =
+            sqlx::query_as::<_, (String, String, String, Option<String>)>(&$crate::store::db::sql(
+                $d,
+                "SELECT id, name, formal_name, country FROM organizations ORDER BY id",
+            ))
+            .fetch_all(&mut *$tx)
+            .await?
+            .into_iter()
+            .map(
+                |(id, name, formal_name, country)| $crate::contest::affiliation::Organization {
+                    id,
+                    name,
+                    formal_name,
+                    country,
+                },
+            )
+            .collect::<Vec<_>>();
+        let groups = sqlx::query_as::<_, (String, String)>(&$crate::store::db::sql(
+            $d,
+            "SELECT id, name FROM team_groups ORDER BY id",
+        ))
+        .fetch_all(&mut *$tx)
+        .await?
+        .into_iter()
+        .map(|(id, name)| $crate::contest::affiliation::Group { id, name })
+        .collect::<Vec<_>>();
+        let members = sqlx::query_as::<_, (i64, String)>(&$crate::store::db::sql(
+            $d,
+            "SELECT user_id, group_id FROM group_members ORDER BY group_id",
+        ))
+        .fetch_all(&mut *$tx)
+        .await?;
+        (organizations, groups, members)
+    }};
+}
+pub(super) use all_affiliations;
+
+/// The teams of contest `$cid` (open to all or not: `$open`) within `$tx`,
+/// as [`Store::contest_teams`] reads them, with their organizations and
+/// groups: a [`ContestTeams`].
+macro_rules! teams_in {
+    ($tx:ident, $d:ident, $cid:expr, $open:expr) => {{
+        let rows = sqlx::query_as::<_, (i64, String, Option<String>)>(&$crate::store::db::sql(
+            $d,
+            "SELECT u.id, u.name, u.organization_id FROM users u
+             WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
+                OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
+                OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+             ORDER BY u.name",
+        ))
+        .bind($cid)
+        .bind($open)
+        .fetch_all(&mut *$tx)
+        .await?;
+        let (organizations, groups, members) =
+            $crate::store::affiliations::all_affiliations!($tx, $d);
+        $crate::store::affiliations::ContestTeams::of(rows, &members, organizations, groups)
+    }};
+}
+pub(super) use teams_in;
+
+/// Appends to contest `$cid`'s record within `$tx` (which holds it) those
+/// of `$events` whose object differs from the record's latest version of
+/// it: an import that changes one team writes one team.
+macro_rules! append_changed {
+    ($tx:ident, $d:ident, $cid:expr, $events:expr) => {{
+        let cid: i64 = $cid;
+        let mut changed = Vec::new();
+        for e in $events {
+            let e: $crate::store::record::NewEvent = e;
+            let latest = sqlx::query_scalar::<_, Option<String>>(&$crate::store::db::sql(
+                $d,
+                "SELECT data FROM contest_events
+                 WHERE contest_id = ? AND kind = ? AND object_id = ?
+                 ORDER BY seq DESC LIMIT 1",
+            ))
+            .bind(cid)
+            .bind(e.kind)
+            .bind(e.id.as_deref())
+            .fetch_optional(&mut *$tx)
+            .await?;
+            let now = e.data.as_ref().map(|v| v.to_string());
+            if latest != Some(now) {
+                changed.push(e);
+            }
+        }
+        $crate::store::record::append_events!($tx, $d, cid, &changed);
+    }};
+}
+pub(super) use append_changed;
+
+/// Appends to contest `$cid`'s record within `$tx` (which holds it) a
+/// delete for each organization and group the record shows that none of
+/// `$teams` (a [`ContestTeams`]) is in any more: after the teams' updates,
+/// so no team names what is gone.
+macro_rules! drop_stale {
+    ($tx:ident, $d:ident, $cid:expr, $teams:expr) => {{
+        let cid: i64 = $cid;
+        let teams: &$crate::store::affiliations::ContestTeams = $teams;
+        let mut gone = Vec::new();
+        for kind in ["groups", "organizations"] {
+            let shown = sqlx::query_scalar::<_, String>(&$crate::store::db::sql(
+                $d,
+                "SELECT e.object_id FROM contest_events e
+                 WHERE e.contest_id = ?1 AND e.kind = ?2 AND e.data IS NOT NULL
+                   AND e.seq = (SELECT MAX(f.seq) FROM contest_events f
+                                WHERE f.contest_id = ?1 AND f.kind = ?2
+                                  AND f.object_id = e.object_id)
+                 ORDER BY e.seq",
+            ))
+            .bind(cid)
+            .bind(kind)
+            .fetch_all(&mut *$tx)
+            .await?;
+            for id in shown {
+                let present = match kind {
+                    "groups" => teams.groups.iter().any(|g| g.id == id),
+                    _ => teams.organizations.iter().any(|o| o.id == id),
+                };
+                if !present {
+                    gone.push($crate::store::record::NewEvent {
+                        kind,
+                        id: Some(id),
+                        data: None,
+                        audience: $crate::store::record::Audience::All,
+                    });
+                }
+            }
+        }
+        $crate::store::record::append_events!($tx, $d, cid, &gone);
+    }};
+}
+pub(super) use drop_stale;
+
+/// Records a change of account `$user` within `$tx`: in every contest
+/// open to all whose updates have not ended, the team is there (enabled,
+/// not an admin, with its organization and groups) or gone.
+macro_rules! record_account {
+    ($tx:ident, $d:ident, $user:expr) => {{
+        let user: i64 = $user;
+        let open = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+            $d,
+            "SELECT id FROM contests WHERE open_to_all ORDER BY id",
+        ))
+        .fetch_all(&mut *$tx)
+        .await?;
+        for cid in open {
+            if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
+                if c.end_of_updates_ms().is_some() {
+                    continue;
+                }
+                let teams = $crate::store::affiliations::teams_in!($tx, $d, cid, true);
+                let mut events: Vec<$crate::store::record::NewEvent> = teams
+                    .events()
+                    .into_iter()
+                    .filter(|e| e.kind != "teams" || e.id.as_deref() == Some(&user.to_string()))
+                    .collect();
+                if !teams.teams.iter().any(|t| t.id == user) {
+                    events.push($crate::store::affiliations::team_event(user, None));
+                }
+                $crate::store::affiliations::append_changed!($tx, $d, cid, events);
+                $crate::store::affiliations::drop_stale!($tx, $d, cid, &teams);
+            }
+        }
+    }};
+}
+pub(super) use record_account;
+
+/// What an import changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Imported {
+    pub organizations: usize,
+    pub groups: usize,
+    pub teams: usize,
+    /// Contests whose record got the changes.
+    pub contests: usize,
+}
+
+impl Store {
+    /// Every organization and group, and each account's organization and
+    /// groups.
+    ///
+    /// # Errors
+    /// Database failures.
+    #[allow(clippy::type_complexity)]
+    pub async fn affiliations(
+        &self,
+    ) -> Result<
+        (
+            Vec<Organization>,
+            Vec<Group>,
+            BTreeMap<i64, (Option<String>, Vec<String>)>,
+        ),
+        Error,
+    > {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let (organizations, groups, members) = all_affiliations!(tx, d);
+            let users = sqlx::query_as::<_, (i64, Option<String>)>(&sql(
+                d,
+                "SELECT id, organization_id FROM users ORDER BY id",
+            ))
+            .fetch_all(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            let mut by_user: BTreeMap<i64, (Option<String>, Vec<String>)> = users
+                .into_iter()
+                .map(|(id, org)| (id, (org, Vec::new())))
+                .collect();
+            for (user, group) in members {
+                if let Some(entry) = by_user.get_mut(&user) {
+                    entry.1.push(group);
+                }
+            }
+            (organizations, groups, by_user)
+        }))
+    }
+
+    /// Adds or updates `a`'s organizations and groups and sets its teams'
+    /// organization and groups, in one transaction with the record of
+    /// every contest whose updates have not ended.
+    ///
+    /// # Errors
+    /// [`Error::BadImport`] for a team with no account, or an organization
+    /// or group that is neither imported nor known; database failures.
+    pub async fn import_affiliations(&self, a: &Affiliations) -> Result<Imported, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            for o in &a.organizations {
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO organizations (id, name, formal_name, country) VALUES (?, ?, ?, ?)
+                     ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                        formal_name = excluded.formal_name, country = excluded.country",
+                ))
+                .bind(&o.id)
+                .bind(&o.name)
+                .bind(&o.formal_name)
+                .bind(&o.country)
+                .execute(&mut *tx)
+                .await?;
+            }
+            for g in &a.groups {
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO team_groups (id, name) VALUES (?, ?)
+                     ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+                ))
+                .bind(&g.id)
+                .bind(&g.name)
+                .execute(&mut *tx)
+                .await?;
+            }
+            for t in &a.teams {
+                let mut user = None;
+                for key in &t.keys {
+                    user = sqlx::query_scalar::<_, i64>(&sql(d, "SELECT id FROM users WHERE name = ?"))
+                        .bind(key)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    if user.is_some() {
+                        break;
+                    }
+                }
+                let Some(user) = user else {
+                    return Err(Error::BadImport(format!(
+                        "team {}: no account named {}; add it first (grundy user add)",
+                        t.keys[0],
+                        t.keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(" or ")
+                    )));
+                };
+                if let Some(org) = &t.organization {
+                    let known = sqlx::query_scalar::<_, i64>(&sql(
+                        d,
+                        "SELECT COUNT(*) FROM organizations WHERE id = ?",
+                    ))
+                    .bind(org)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    if known == 0 {
+                        return Err(Error::BadImport(format!(
+                            "team {}: no organization {org:?} (import organizations.json with it)",
+                            t.keys[0]
+                        )));
+                    }
+                }
+                sqlx::query(&sql(d, "UPDATE users SET organization_id = ? WHERE id = ?"))
+                    .bind(&t.organization)
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(&sql(d, "DELETE FROM group_members WHERE user_id = ?"))
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                for g in &t.groups {
+                    let known = sqlx::query_scalar::<_, i64>(&sql(
+                        d,
+                        "SELECT COUNT(*) FROM team_groups WHERE id = ?",
+                    ))
+                    .bind(g)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    if known == 0 {
+                        return Err(Error::BadImport(format!(
+                            "team {}: no group {g:?} (import groups.json with it)",
+                            t.keys[0]
+                        )));
+                    }
+                    sqlx::query(&sql(
+                        d,
+                        "INSERT INTO group_members (group_id, user_id) VALUES (?, ?)
+                         ON CONFLICT DO NOTHING",
+                    ))
+                    .bind(g)
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            let ids = sqlx::query_scalar::<_, i64>(&sql(d, "SELECT id FROM contests ORDER BY id"))
+                .fetch_all(&mut *tx)
+                .await?;
+            let mut contests = 0;
+            for cid in ids {
+                let Some(c) = locked_contest!(tx, d, cid) else {
+                    continue;
+                };
+                if c.end_of_updates_ms().is_some() {
+                    continue;
+                }
+                let teams = teams_in!(tx, d, cid, c.open_to_all);
+                append_changed!(tx, d, cid, teams.events());
+                drop_stale!(tx, d, cid, &teams);
+                contests += 1;
+            }
+            tx.commit().await?;
+            Imported {
+                organizations: a.organizations.len(),
+                groups: a.groups.len(),
+                teams: a.teams.len(),
+                contests,
+            }
+        }))
+    }
+}

@@ -1,0 +1,233 @@
+//! Issue 39: organizations, groups and balloon colours, as the ICPC
+//! Resolver and the CDS read them. Imported from the CLICS files and a CSV
+//! sheet on the command line; sent by the Contest API (checked against the
+//! standard's schemas), in the feed (an organization before the team that
+//! names it, a change as an update) and in the exported package; a bad
+//! import is one line and stores nothing.
+
+use serde_json::Value;
+
+use crate::clics::{assert_valid, basic, json};
+
+/// The events of the contest's feed, read whole.
+fn feed(url: &str, auth: Option<&str>) -> Vec<Value> {
+    let (status, text) = crate::clics::get(&format!("{url}/event-feed?stream=false"), auth);
+    assert_eq!(status, 200, "{text}");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("an event"))
+        .collect()
+}
+
+/// Every team event's organization and groups were sent before it.
+fn referenced_before(events: &[Value]) {
+    for (i, e) in events.iter().enumerate() {
+        if e["type"] != "teams" || e["data"].is_null() {
+            continue;
+        }
+        let sent = |kind: &str, id: &Value| {
+            events[..i]
+                .iter()
+                .any(|o| o["type"] == kind && o["data"]["id"] == *id)
+        };
+        let org = &e["data"]["organization_id"];
+        assert!(
+            org.is_null() || sent("organizations", org),
+            "{e} before {org}"
+        );
+        for g in e["data"]["group_ids"].as_array().into_iter().flatten() {
+            assert!(sent("groups", g), "{e} before group {g}");
+        }
+    }
+}
+
+fn ok(out: &crate::helpers::Output) -> String {
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    out.stdout.clone()
+}
+
+#[test]
+fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let cid = s.account("cid", false);
+    let dan = s.account("dan", false);
+    let ann = basic("ann");
+    ok(&ws.grundy(&[
+        "contest",
+        "create",
+        "wf",
+        "--start",
+        "now",
+        "--duration",
+        "20s",
+        "--problems",
+        "nim,lasker-nim",
+        "--participants",
+        "bob,cid,dan",
+        "--colors",
+        "A=#F00",
+    ]));
+    let api = format!("{}/api/contests/wf", s.url);
+
+    // The CLICS files a registration system writes: cid is found by the
+    // team's name, bob by its id.
+    let orgs = ws.file(
+        "organizations.json",
+        r#"[{"id":"uva","name":"UvA","formal_name":"Universiteit van Amsterdam","country":"NLD"},
+            {"id":"kth","name":"KTH"}]"#,
+    );
+    let groups = ws.file("groups.json", r#"[{"id":"bsc","name":"Bachelor teams"}]"#);
+    let teams = ws.file(
+        "teams.json",
+        r#"[{"id":"bob","name":"The Heaps","organization_id":"uva","group_ids":["bsc"]},
+            {"id":"t2","name":"cid","organization_id":"kth","group_ids":[]}]"#,
+    );
+    let files = [&orgs, &groups, &teams].map(|p| p.to_str().unwrap().to_string());
+    let said = ok(&ws.grundy(&["user", "affiliations", &files[0], &files[1], &files[2]]));
+    assert!(
+        said.contains("2 organizations, 1 groups and 2 teams"),
+        "{said}"
+    );
+    // A CSV sheet for dan, making the ids of the names.
+    let sheet = ws.file(
+        "dan.csv",
+        "team,organization,groups\ndan,\"Université de Nîmes\",Bachelor teams; Remote\n",
+    );
+    ok(&ws.grundy(&["user", "affiliations", sheet.to_str().unwrap()]));
+
+    let teams = json(&format!("{api}/teams"), Some(&ann));
+    assert_valid("teams", &teams);
+    let team = |id: i64| {
+        teams
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id.to_string())
+            .cloned()
+            .unwrap_or_else(|| panic!("team {id} in {teams}"))
+    };
+    assert_eq!(team(bob)["organization_id"], "uva");
+    assert_eq!(team(bob)["group_ids"], serde_json::json!(["bsc"]));
+    assert_eq!(team(cid)["organization_id"], "kth");
+    assert_eq!(team(dan)["organization_id"], "universit-de-n-mes");
+    assert_eq!(
+        team(dan)["group_ids"],
+        serde_json::json!(["bachelor-teams", "remote"])
+    );
+    let orgs = json(&format!("{api}/organizations"), Some(&ann));
+    assert_valid("organizations", &orgs);
+    let ids: Vec<&str> = orgs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["kth", "universit-de-n-mes", "uva"]);
+    assert_eq!(orgs[2]["formal_name"], "Universiteit van Amsterdam");
+    assert_eq!(orgs[2]["country"], "NLD");
+    let groups = json(&format!("{api}/groups"), None);
+    assert_valid("groups", &groups);
+    // The sheet's groups have ids made of their names: "Bachelor teams"
+    // there is a group of its own beside the CLICS file's `bsc`.
+    assert_eq!(groups.as_array().unwrap().len(), 3, "{groups}");
+    let only_uva = json(&format!("{api}/teams?organization_id=uva"), None);
+    assert_eq!(only_uva.as_array().unwrap().len(), 1, "{only_uva}");
+
+    // The contest's colour for A; B has none (no property, as the
+    // standard has no null for it).
+    let problems = json(&format!("{api}/problems"), None);
+    assert_valid("problems", &problems);
+    assert_eq!(problems[0]["rgb"], "#ff0000", "{problems}");
+    assert_eq!(problems[0]["color"], "red");
+    assert!(problems[1].get("rgb").is_none(), "{problems}");
+
+    // A bad import is one line and changes nothing.
+    let bad = ws.file("teams.json", r#"[{"id":"bob","organization_id":"mit"}]"#);
+    let out = ws.grundy(&["user", "affiliations", bad.to_str().unwrap()]);
+    assert_ne!(out.code, 0);
+    let err = &out.stderr;
+    assert!(err.contains("no organization \"mit\""), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let nobody = ws.file("teams.json", r#"[{"id":"zed","name":"Zed"}]"#);
+    let out = ws.grundy(&["user", "affiliations", nobody.to_str().unwrap()]);
+    assert!(
+        out.stderr.contains("no account named \"zed\" or \"Zed\""),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(json(&format!("{api}/teams"), Some(&ann)), teams);
+
+    // Colours from the contest's problemset.yaml: B now blue, A as it was.
+    let set = ws.file(
+        "problemset.yaml",
+        "problems:\n  - letter: A\n    rgb: '#ff0000'\n  - letter: B\n    short-name: lasker-nim\n    rgb: '#0000ff'\n",
+    );
+    ok(&ws.grundy(&[
+        "contest",
+        "edit",
+        "wf",
+        "--colors",
+        &format!("@{}", set.display()),
+    ]));
+    let problems = json(&format!("{api}/problems"), None);
+    assert_eq!(problems[1]["rgb"], "#0000ff", "{problems}");
+    assert_eq!(problems[1]["color"], "blue");
+
+    // The feed: organizations and groups before the teams that name them;
+    // bob's move to KTH is one team update, and the last teams event of
+    // bob's says so.
+    let move_bob = ws.file(
+        "teams.json",
+        r#"[{"id":"bob","organization_id":"kth","group_ids":["bsc"]}]"#,
+    );
+    let before = feed(&api, None).len();
+    ok(&ws.grundy(&["user", "affiliations", move_bob.to_str().unwrap()]));
+    let events = feed(&api, None);
+    for e in &events {
+        assert_valid("event-feed", e);
+    }
+    referenced_before(&events);
+    // One team update, then UvA, no team's any more, deleted.
+    let new: Vec<&Value> = events[before..].iter().collect();
+    assert_eq!(new.len(), 2, "one change, its events: {new:?}");
+    assert_eq!(new[0]["type"], "teams");
+    assert_eq!(new[0]["data"]["organization_id"], "kth");
+    assert_eq!(new[1]["type"], "organizations");
+    assert_eq!(new[1]["id"], "uva");
+    assert!(new[1]["data"].is_null(), "{}", new[1]);
+    let colours: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "problems" && e["id"] == "lasker-nim")
+        .collect();
+    assert_eq!(
+        colours.last().unwrap()["data"]["rgb"],
+        "#0000ff",
+        "{colours:?}"
+    );
+
+    // The package: organizations.json, groups.json, teams with them.
+    let dir = ws.dir.path().join("package");
+    // Only an ended contest is exported: wait for its end.
+    let c = s.rt.block_on(s.store.contest("wf")).unwrap().unwrap();
+    while grundy::site::contests::now_ms() <= c.end_ms() {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    ok(&ws.grundy(&["contest", "export", "wf", dir.to_str().unwrap()]));
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
+    };
+    // UvA has no team here since bob moved: the contest shows KTH and
+    // Nîmes.
+    let orgs = read("organizations.json");
+    assert_eq!(orgs.as_array().unwrap().len(), 2, "{orgs}");
+    assert_eq!(read("groups.json").as_array().unwrap().len(), 3);
+    let teams = read("teams.json");
+    assert!(teams
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["id"] == bob.to_string() && t["organization_id"] == "kth"));
+}
