@@ -311,6 +311,7 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
             .zip(PROBLEMS)
             .map(|(l, p)| (l, p.to_string()))
             .collect(),
+        colors: Vec::new(),
     };
     let contest_id = rt
         .block_on(store.create_contest(&new, start_ms))
