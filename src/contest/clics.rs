@@ -126,13 +126,15 @@ pub struct Outcome {
     pub end_ms: i64,
 }
 
-/// A submission, without its files (those depend on who reads it).
+/// A submission, without its files (those depend on who reads it). Its
+/// `language_id` is the judge's own id: readers give the API's id of it
+/// from the configuration (the server's `clics_language`).
 pub fn submission(c: &Contest, s: &Try<'_>) -> Value {
     // Java runs the class of its source file (`Main.java`); the others
     // have no entry point.
     let entry_point = (s.language == "java").then_some("Main");
     json!({
-        "id": s.id.to_string(), "language_id": language_id(s.language),
+        "id": s.id.to_string(), "language_id": s.language,
         "problem_id": s.problem,
         "team_id": s.team.to_string(), "time": format_time(s.at_ms),
         "contest_time": format_reltime(s.at_ms - c.start_ms), "entry_point": entry_point,

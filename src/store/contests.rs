@@ -124,7 +124,7 @@ impl Store {
             if let Some(c) = locked_contest!(tx, d, id) {
                 let now = db_now!(tx, d);
                 let teams = teams_in!(tx, d, id, c.open_to_all);
-                append_events!(tx, d, id, &settings_events(&c, &teams, now));
+                append_events!(tx, d, id, &settings_events(&c, teams.events(), now));
             }
             tx.commit().await?;
             id
@@ -196,7 +196,7 @@ impl Store {
                         .filter(|t| !teams.teams.iter().any(|n| n.id == t.id))
                         .map(|t| team_event(t.id, None)),
                 );
-                events.extend(settings_events(&c, &teams, now));
+                events.extend(settings_events(&c, teams.events(), now));
                 append_events!(tx, d, id, &events);
                 drop_stale!(tx, d, id, &teams);
             }

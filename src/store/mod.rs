@@ -51,6 +51,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use crate::judge::{Report, TestReport};
 
 pub mod affiliations;
+mod catch_up;
 mod clarifications;
 mod contest_changes;
 mod contest_row;

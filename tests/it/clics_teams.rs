@@ -215,6 +215,17 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     while grundy::site::contests::now_ms() <= c.end_ms() {
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+    // After the end the colours still change, nothing else does.
+    ok(&ws.grundy(&["contest", "edit", "wf", "--colors", "A=#00ff00"]));
+    let problems = json(&format!("{api}/problems"), None);
+    assert_eq!(problems[0]["rgb"], "#00ff00", "{problems}");
+    assert!(problems[1].get("rgb").is_none(), "{problems}");
+    let out = ws.grundy(&["contest", "edit", "wf", "--name", "Renamed"]);
+    assert!(
+        out.code != 0 && out.stderr.contains("has ended"),
+        "{}",
+        out.stderr
+    );
     ok(&ws.grundy(&["contest", "export", "wf", dir.to_str().unwrap()]));
     let read = |name: &str| -> Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)

@@ -452,8 +452,8 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         assert_eq!(files["event-feed.ndjson"], text.as_bytes());
         assert_eq!(
             files.len(),
-            14 + 6,
-            "13 JSON files, the feed, 6 submissions"
+            16 + 6,
+            "15 JSON files, the feed, 6 submissions"
         );
     }
     let bob_cookie = crate::web::sign_in(&s.url, "bob");

@@ -411,6 +411,25 @@ mod tests {
     "#;
 
     #[test]
+    fn a_balloon_colour_is_normalised_and_named_or_refused_in_one_line() {
+        let with = |extra: &str| {
+            Manifest::parse(&GOOD.replacen("time_limit", &format!("{extra}\ntime_limit"), 1))
+        };
+        let m = with("rgb = \"#F80\"").unwrap();
+        assert_eq!(
+            (m.rgb.as_deref(), m.color.as_deref()),
+            (Some("#ff8800"), Some("orange"))
+        );
+        let m = with("rgb = \"#ff8c00\"\ncolor = \"dark orange\"").unwrap();
+        assert_eq!(m.color.as_deref(), Some("dark orange"));
+        assert_eq!(Manifest::parse(GOOD).unwrap().rgb, None);
+        let e = with("rgb = \"orange\"").unwrap_err();
+        assert!(e.starts_with("rgb: ") && e.contains("#rrggbb"), "{e}");
+        let e = with("color = \"red\"").unwrap_err();
+        assert!(e.starts_with("color: ") && e.contains("rgb"), "{e}");
+    }
+
+    #[test]
     fn good_manifest_expands_counted_tests() {
         let m = Manifest::parse(GOOD).unwrap();
         let names: Vec<_> = m.tests.iter().map(|t| t.name.as_str()).collect();

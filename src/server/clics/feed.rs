@@ -325,6 +325,9 @@ pub(super) async fn render(
     match (e.kind.as_str(), data.as_mut()) {
         ("problems", Some(p)) => objects::fill_problem(state, c, p).await?,
         ("submissions", Some(s)) => {
+            let language =
+                objects::clics_language(&state.ctx, s["language_id"].as_str().unwrap_or_default());
+            s["language_id"] = json!(language);
             let team = s["team_id"].as_str().and_then(|t| t.parse::<i64>().ok());
             if team.is_some_and(|t| objects::reads_files(role, t)) {
                 s["files"] = objects::files(c, s["id"].as_str().unwrap_or_default());

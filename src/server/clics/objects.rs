@@ -182,7 +182,7 @@ pub fn languages(ctx: &Context) -> Vec<Value> {
         .iter()
         .map(|l| {
             json!({
-                "id": l.config.clics_id.as_deref().unwrap_or_else(|| clics::language_id(&l.id)),
+                "id": clics_language(ctx, &l.id),
                 "name": l.config.name,
                 "entry_point_required": false,
                 "extensions": l.config.extensions,
@@ -257,6 +257,19 @@ pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
     })
 }
 
+/// The Contest API's id of the judge's language `id`: its `clics_id` in
+/// the configuration, else the standard's name for it
+/// ([`clics::language_id`]). One mapping for the languages endpoint, the
+/// submissions and the feed, so they cannot disagree. An id no language
+/// has (a record written before ids were mapped on reading) is as it is.
+pub fn clics_language(ctx: &Context, id: &str) -> String {
+    ctx.languages
+        .iter()
+        .find(|l| l.id == id)
+        .and_then(|l| l.config.clics_id.clone())
+        .unwrap_or_else(|| clics::language_id(id).to_string())
+}
+
 /// What a role may read of a contest now, read once per request.
 pub struct Snapshot {
     role: Role,
@@ -268,6 +281,8 @@ pub struct Snapshot {
     organizations: Vec<Organization>,
     groups: Vec<Group>,
     submissions: Vec<(ContestSubmission, i64)>,
+    /// The judge's language ids as the API names them.
+    languages: BTreeMap<String, String>,
     runs: Vec<(i64, i64, String, i64, String)>,
     clarifications: Vec<Clarification>,
     contest: Contest,
@@ -320,6 +335,12 @@ impl Snapshot {
             affiliations,
             organizations,
             groups,
+            languages: state
+                .ctx
+                .languages
+                .iter()
+                .map(|l| (l.id.clone(), clics_language(&state.ctx, &l.id)))
+                .collect(),
             submissions,
             runs: store.contest_runs(c.id).await?,
             clarifications,
@@ -390,6 +411,9 @@ impl Snapshot {
     /// A submission, with its files where the role may read them.
     fn submission(&self, c: &Contest, s: &ContestSubmission, at: i64) -> Value {
         let mut v = clics::submission(c, &as_try(s, at));
+        if let Some(id) = self.languages.get(&s.language) {
+            v["language_id"] = json!(id);
+        }
         if self.reads_files(s.user_id) {
             v["files"] = files(c, &s.id.to_string());
         }
