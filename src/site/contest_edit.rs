@@ -8,7 +8,9 @@
 //! Before the start everything may change. While it runs, its start, its
 //! problems, its scoring and its penalty are fixed (tries were made under
 //! them); its name, its end (never into the past), its freeze and its
-//! participants may change. Once ended it is history: nothing changes.
+//! participants may change. Once ended it is history: nothing changes but
+//! its medal counts, until its results are final (its awards are then in
+//! its record).
 //! Only a contest with no submissions is deleted: tries are history too.
 
 use super::contests::{check_settings, Settings};
@@ -76,6 +78,7 @@ pub async fn settings_of(store: &Store, c: &Contest) -> Result<Settings, store::
             .collect::<Vec<_>>()
             .join(","),
         participants,
+        medals: c.medals.to_string(),
     })
 }
 
@@ -111,7 +114,8 @@ pub fn check_change(before: &Contest, new: &NewContest, now: i64) -> Result<(), 
             Ok(())
         }
         Phase::Ended => Err(format!(
-            "contest {} has ended: its settings no longer change (a rejudge changes results)",
+            "contest {} has ended: its settings no longer change, only its medals until the \
+             results are final (a rejudge changes results)",
             before.slug
         )),
         Phase::Running => {
@@ -166,10 +170,40 @@ pub async fn edit(
     if new.start_ms.div_euclid(1000) == c.start_ms.div_euclid(1000) {
         new.start_ms = c.start_ms;
     }
+    if c.phase(now) == Phase::Ended {
+        return medals_only(ctx, store, c, new, now).await;
+    }
     check_change(c, &new, now).map_err(Refused::Setting)?;
     match store.update_contest(c.id, &new).await {
         Ok(()) => Ok(new),
         Err(e @ store::Error::NoUser(_)) => Err(Refused::Setting(e.to_string())),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The change `new` of ended contest `c`, where only its medals differ
+/// from what it is: they change until its results are final.
+async fn medals_only(
+    ctx: &Context,
+    store: &Store,
+    c: &Contest,
+    new: NewContest,
+    now: i64,
+) -> Result<NewContest, Refused> {
+    let was = check_settings(ctx, &settings_of(store, c).await?, now).ok();
+    let same = was.is_some_and(|mut was| {
+        was.start_ms = c.start_ms;
+        was.medals = new.medals;
+        was == new
+    });
+    if !same {
+        return Err(Refused::Setting(
+            check_change(c, &new, now).err().unwrap_or_default(),
+        ));
+    }
+    match store.set_contest_medals(c.id, new.medals).await {
+        Ok(()) => Ok(new),
+        Err(e @ store::Error::Refused(..)) => Err(Refused::Setting(e.to_string())),
         Err(e) => Err(e.into()),
     }
 }
@@ -209,6 +243,7 @@ mod tests {
             frozen_ms: None,
             thawed_ms: None,
             finalized_ms: None,
+            medals: crate::contest::Medals::default(),
             problems: vec![ContestProblem {
                 label: "A".into(),
                 slug: "nim".into(),
@@ -222,6 +257,7 @@ mod tests {
             freeze_s: 0,
             penalty_min: 20,
             scoring: Scoring::Icpc,
+            medals: crate::contest::Medals::default(),
             participants: None,
             problems: vec![("A".into(), "nim".into())],
         };

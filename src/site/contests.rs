@@ -352,6 +352,9 @@ pub struct Settings {
     /// Account names; empty for every signed-in user.
     #[serde(default)]
     pub participants: String,
+    /// Gold, silver and bronze medal counts: `4,4,4` (empty: ICPC's 4, 4, 4).
+    #[serde(default)]
+    pub medals: String,
 }
 
 /// `settings` checked into a contest to store; the error says which
@@ -445,6 +448,10 @@ pub fn check_settings(
         .filter(|p| !p.is_empty())
         .map(String::from)
         .collect();
+    let medals = match settings.medals.trim() {
+        "" => crate::contest::Medals::default(),
+        m => m.parse()?,
+    };
     let name = settings.name.trim();
     Ok(store::NewContest {
         name: if name.is_empty() {
@@ -458,6 +465,7 @@ pub fn check_settings(
         freeze_s,
         penalty_min,
         scoring,
+        medals,
         participants: (!participants.is_empty()).then_some(participants),
         problems,
     })

@@ -50,6 +50,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 use crate::judge::{Report, TestReport};
 
+mod awards;
 mod clarifications;
 mod contest_changes;
 mod contest_row;
@@ -66,6 +67,7 @@ pub mod timing;
 mod users;
 mod web;
 
+pub use awards::AwardChange;
 pub use clarifications::Clarification;
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};

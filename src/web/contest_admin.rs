@@ -62,7 +62,7 @@ fn draft_value(s: &Settings) -> serde_json::Value {
     serde_json::json!({
         "slug": s.slug, "name": s.name, "start": s.start, "duration": s.duration,
         "freeze": s.freeze, "penalty": s.penalty, "scoring": s.scoring,
-        "problems": s.problems, "participants": s.participants,
+        "problems": s.problems, "participants": s.participants, "medals": s.medals,
     })
 }
 

@@ -94,6 +94,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
     };
@@ -358,6 +359,7 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "Cid".into(), "dan".into()]),
         problems: vec![("A".into(), "nim".into())],
     };
@@ -648,6 +650,7 @@ fn a_scoring_contest_sends_the_standards_fields() {
         freeze_s: 0,
         penalty_min: 0,
         scoring: grundy::contest::Scoring::Ioi,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into()]),
         problems: vec![("A".into(), "nim".into())],
     };

@@ -239,6 +239,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         freeze_s: 6,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into(), "dan".into()]),
         problems: vec![("A".into(), "nim".into())],
     };

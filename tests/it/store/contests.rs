@@ -22,6 +22,7 @@ fn contest(slug: &str, start_ms: i64, participants: Option<&[&str]>) -> NewConte
         freeze_s: 1800,
         penalty_min: 20,
         scoring: Scoring::Ioi,
+        medals: grundy::contest::Medals::default(),
         participants: participants.map(|p| p.iter().map(|s| s.to_string()).collect()),
         problems: vec![("A".into(), "nim".into()), ("B".into(), "kayles".into())],
     }
