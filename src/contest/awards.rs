@@ -91,11 +91,27 @@ pub fn generate(
     let gold = m.gold;
     let silver = gold.saturating_add(m.silver);
     let bronze = silver.saturating_add(m.bronze);
-    let mut out = vec![Award::new("winner", "Contest winner", teams(&|r| r.rank == 1))];
+    let mut out = vec![Award::new(
+        "winner",
+        "Contest winner",
+        teams(&|r| r.rank == 1),
+    )];
     let medals = [
         ("gold-medal", "Gold medal winner", m.gold, 0, gold),
-        ("silver-medal", "Silver medal winner", m.silver, gold, silver),
-        ("bronze-medal", "Bronze medal winner", m.bronze, silver, bronze),
+        (
+            "silver-medal",
+            "Silver medal winner",
+            m.silver,
+            gold,
+            silver,
+        ),
+        (
+            "bronze-medal",
+            "Bronze medal winner",
+            m.bronze,
+            silver,
+            bronze,
+        ),
     ];
     for (id, citation, count, above, upto) in medals {
         if count > 0 {
@@ -352,7 +368,11 @@ mod tests {
         ];
         let a = awards(&c, 5, &attempts);
         assert_eq!(teams_of(&a, "winner"), ["1", "2"]);
-        assert_eq!(teams_of(&a, "gold-medal"), ["1", "2"], "the tie shares gold");
+        assert_eq!(
+            teams_of(&a, "gold-medal"),
+            ["1", "2"],
+            "the tie shares gold"
+        );
         assert_eq!(
             teams_of(&a, "silver-medal"),
             Vec::<&str>::new(),
@@ -408,7 +428,8 @@ mod tests {
         let a = awards(&ioi, 3, &[partial, try_(2, 1, "nim", 4, Some(Verdict::WA))]);
         assert_eq!(teams_of(&a, "gold-medal"), ["2"]);
         assert!(
-            !a.iter().any(|x| x.id == "silver-medal" || x.id == "bronze-medal"),
+            !a.iter()
+                .any(|x| x.id == "silver-medal" || x.id == "bronze-medal"),
             "a medal counted 0 is not given: {a:?}"
         );
         assert_eq!(teams_of(&a, "honorable-mention"), Vec::<&str>::new());
@@ -438,10 +459,16 @@ mod tests {
         // Judged wrong: the first solve is decided.
         let mut judged = attempts.to_vec();
         judged[4] = try_(5, 1, "kayles", 25, Some(Verdict::WA));
-        assert_eq!(teams_of(&awards(&c, 3, &judged), "first-to-solve-kayles"), ["3"]);
+        assert_eq!(
+            teams_of(&awards(&c, 3, &judged), "first-to-solve-kayles"),
+            ["3"]
+        );
         // A pending try after the first solve does not hold it back.
         judged[4] = try_(5, 1, "kayles", 40, None);
-        assert_eq!(teams_of(&awards(&c, 3, &judged), "first-to-solve-kayles"), ["3"]);
+        assert_eq!(
+            teams_of(&awards(&c, 3, &judged), "first-to-solve-kayles"),
+            ["3"]
+        );
     }
 
     #[test]
@@ -454,7 +481,13 @@ mod tests {
             try_(3, 3, "nim", 20, ac),
             try_(4, 4, "nim", 30, ac),
         ];
-        let board = scoreboard(&c, &teams(5), &attempts, Viewer::Admin, START + 6 * 3600_000);
+        let board = scoreboard(
+            &c,
+            &teams(5),
+            &attempts,
+            Viewer::Admin,
+            START + 6 * 3600_000,
+        );
         let g = |id: &str, name: &str| (id.to_string(), name.to_string());
         let groups = BTreeMap::from([
             (1, vec![g("north", "North")]),
@@ -465,7 +498,11 @@ mod tests {
         ]);
         let a = generate(&c, &board, &groups);
         assert_eq!(teams_of(&a, "group-winner-north"), ["1"]);
-        assert_eq!(teams_of(&a, "group-winner-south"), ["2", "3"], "a tie shares it");
+        assert_eq!(
+            teams_of(&a, "group-winner-south"),
+            ["2", "3"],
+            "a tie shares it"
+        );
         assert_eq!(teams_of(&a, "group-winner-students"), ["2"]);
         assert_eq!(
             teams_of(&a, "group-winner-east"),
@@ -499,11 +536,41 @@ mod tests {
         assert_eq!(check_edit(&generated, &t, &cite), Ok(()));
         assert_eq!(check_edit(&generated, &t, &own), Ok(()));
         let wrong = [
-            (AwardEdit { citation: " ".into(), ..cite.clone() }, "citation"),
-            (AwardEdit { id: "nope".into(), ..cite.clone() }, "give its teams"),
-            (AwardEdit { team_ids: Some(vec!["1".into()]), ..cite.clone() }, "generated"),
-            (AwardEdit { team_ids: Some(vec!["9".into()]), ..own.clone() }, "no team 9"),
-            (AwardEdit { id: "-x".into(), ..own.clone() }, "award id"),
+            (
+                AwardEdit {
+                    citation: " ".into(),
+                    ..cite.clone()
+                },
+                "citation",
+            ),
+            (
+                AwardEdit {
+                    id: "nope".into(),
+                    ..cite.clone()
+                },
+                "give its teams",
+            ),
+            (
+                AwardEdit {
+                    team_ids: Some(vec!["1".into()]),
+                    ..cite.clone()
+                },
+                "generated",
+            ),
+            (
+                AwardEdit {
+                    team_ids: Some(vec!["9".into()]),
+                    ..own.clone()
+                },
+                "no team 9",
+            ),
+            (
+                AwardEdit {
+                    id: "-x".into(),
+                    ..own.clone()
+                },
+                "award id",
+            ),
         ];
         for (edit, says) in wrong {
             let why = check_edit(&generated, &t, &edit).unwrap_err();

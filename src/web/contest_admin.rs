@@ -16,8 +16,8 @@ use serde::Deserialize;
 use super::contest::{find, phase_word, summary, MAX_TEXT};
 use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
-use crate::contest::time::{format_human, format_time};
 use crate::contest::awards::{self, AwardEdit};
+use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
 use crate::site::contest_edit::{self, Refused};
 use crate::site::contests::{check_settings, now_ms, Settings};
@@ -430,8 +430,15 @@ pub async fn award(
         Err(why) => Err(why),
     };
     if let Err(why) = done {
-        return contest_page(&state, &session, &c, None, Some(why), StatusCode::BAD_REQUEST)
-            .await;
+        return contest_page(
+            &state,
+            &session,
+            &c,
+            None,
+            Some(why),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
     }
     state.worker.changes.changed_any();
     tracing::info!(admin = %session.user.name, contest = %c.slug, award = %form.award, "award changed");
