@@ -134,7 +134,7 @@ pub(crate) fn end_now(s: &Server, id: i64) {
         freeze_s: c.freeze_s,
         penalty_min: c.penalty_min,
         scoring: c.scoring,
-        medals: grundy::contest::Medals::default(),
+        medals: c.medals,
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: c
             .problems
