@@ -338,7 +338,7 @@ mod tests {
     }
 
     fn awards(c: &Contest, n: i64, attempts: &[Attempt]) -> Vec<Award> {
-        let board = scoreboard(c, &teams(n), attempts, Viewer::Admin, START + 6 * 3600_000);
+        let board = scoreboard(c, &teams(n), attempts, Viewer::Admin, START + 6 * 3_600_000);
         generate(c, &board, &BTreeMap::new())
     }
 
@@ -486,7 +486,7 @@ mod tests {
             &teams(5),
             &attempts,
             Viewer::Admin,
-            START + 6 * 3600_000,
+            START + 6 * 3_600_000,
         );
         let g = |id: &str, name: &str| (id.to_string(), name.to_string());
         let groups = BTreeMap::from([

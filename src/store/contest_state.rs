@@ -114,7 +114,7 @@ impl Store {
 
     /// Declares the results of contest `id` final (the state's
     /// `finalized`, and `end_of_updates` where nothing is hidden), with its
-    /// awards in its record ([`super::awards`]): after its end, once every
+    /// awards in its record (`store/awards.rs`): after its end, once every
     /// try is judged, none ended in a judging error, and every question is
     /// answered. Returns when, by the database's
     /// clock.
