@@ -305,6 +305,7 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
         freeze_s: 3600,
         penalty_min: 20,
         scoring: Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: None,
         problems: grundy::contest::labels(PROBLEMS.len())
             .into_iter()

@@ -1,6 +1,7 @@
 //! `grundy contest ...`: creating and running contests on the hosted
 //! judge's database, from the server's machine.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -8,13 +9,14 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::json;
 
+use crate::contest::awards::{self, Award, AwardEdit};
 use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::{format_human, format_reltime, format_time};
 use crate::contest::{Contest, Phase, Scoring, Viewer};
 use crate::context::Context;
 use crate::site::contest_edit;
 use crate::site::contests::{check_settings, now_ms, Settings};
-use crate::store::Store;
+use crate::store::{AwardChange, Store};
 
 #[derive(Debug, Subcommand)]
 pub enum ContestCommand {
@@ -50,10 +52,14 @@ pub enum ContestCommand {
         /// (`problem,rgb`). Default: each problem.toml's `rgb`.
         #[arg(long, default_value = "")]
         colors: String,
+        /// Gold, silver and bronze medals, by rank: `4,4,4` (the default).
+        #[arg(long, default_value = "")]
+        medals: String,
     },
     /// Change a contest's settings; those not given stay. Before the start
-    /// anything changes; while it runs, its name, end (--duration), freeze
-    /// and participants.
+    /// anything changes; while it runs, its name, end (--duration), freeze,
+    /// participants and medals; after its end, its medals until the
+    /// results are final.
     Edit {
         slug: String,
         #[arg(long)]
@@ -78,9 +84,31 @@ pub enum ContestCommand {
         #[arg(long)]
         penalty: Option<i64>,
         /// All the colours set for the contest, as for create; `''` for
-        /// the problems' own. The one setting that changes after the end.
+        /// the problems' own. They change after the end too, until the end
+        /// of updates.
         #[arg(long)]
         colors: Option<String>,
+        /// Gold, silver and bronze medals: `4,4,4`.
+        #[arg(long)]
+        medals: Option<String>,
+    },
+    /// Change an award's citation, or add an award of your own (with
+    /// --teams); --remove undoes either. After the finalize the change is
+    /// in the contest's event feed; once the updates ended it is refused.
+    Award {
+        slug: String,
+        /// A generated award (`winner`, `gold-medal`, `first-to-solve-nim`,
+        /// `rank-3`, ...; see `grundy contest show`) or your own (`special-spirit`).
+        award: String,
+        /// The award's citation: "Best team spirit".
+        #[arg(long, required_unless_present = "remove")]
+        citation: Option<String>,
+        /// Your own award's teams, by account name: `ann,bob`.
+        #[arg(long, value_delimiter = ',')]
+        teams: Option<Vec<String>>,
+        /// Undo: a generated award gets its own citation back, your own is gone.
+        #[arg(long, conflicts_with_all = ["citation", "teams"])]
+        remove: bool,
     },
     /// Delete a contest in which no submission was made.
     Delete { slug: String },
@@ -140,9 +168,11 @@ async fn dispatch(
             freeze,
             penalty,
             colors,
+            medals,
         } => {
             let settings = Settings {
                 colors: colors_arg(&colors)?,
+                medals,
                 name: name.unwrap_or_default(),
                 start,
                 duration,
@@ -174,6 +204,7 @@ async fn dispatch(
             freeze,
             penalty,
             colors,
+            medals,
         } => {
             let c = find(store, &slug).await?;
             let was = contest_edit::settings_of(store, &c).await?;
@@ -190,6 +221,7 @@ async fn dispatch(
                     Some(colors) => colors_arg(&colors)?,
                     None => was.colors,
                 },
+                medals: medals.unwrap_or(was.medals),
                 slug: was.slug,
             };
             let new = contest_edit::edit(ctx, store, &c, &settings, now).await?;
@@ -201,6 +233,35 @@ async fn dispatch(
                 format_human(new.start_ms),
                 format_human(new.start_ms + new.duration_s * 1000)
             )?;
+        }
+        ContestCommand::Award {
+            slug,
+            award,
+            citation,
+            teams,
+            remove,
+        } => {
+            let c = find(store, &slug).await?;
+            let change = if remove {
+                AwardChange::Remove(award.clone())
+            } else {
+                let team_ids = match teams {
+                    Some(names) => Some(team_ids(store, &c, &names).await?),
+                    None => None,
+                };
+                AwardChange::Set(AwardEdit {
+                    id: award.clone(),
+                    citation: citation.unwrap_or_default(),
+                    team_ids,
+                })
+            };
+            let changed = store.change_contest_award(c.id, &change).await?;
+            let what = match (&change, changed) {
+                (AwardChange::Set(_), _) => "set",
+                (AwardChange::Remove(_), true) => "removed",
+                (AwardChange::Remove(_), false) => "had nothing to remove for",
+            };
+            writeln!(out, "{what} award {award} of {slug}")?;
         }
         ContestCommand::Delete { slug } => {
             let c = find(store, &slug).await?;
@@ -232,9 +293,12 @@ async fn dispatch(
             let teams = store.contest_teams(&c).await?;
             let attempts = store.contest_attempts(c.id).await?;
             let board = scoreboard(&c, &teams, &attempts, Viewer::Admin, now);
+            let generated = awards::generate(&c, &board, &store.team_groups().await?);
+            let awards = awards::with_edits(generated, &store.contest_award_edits(c.id).await?);
             if json {
                 let mut value = summary(&c, now);
                 value["scoreboard"] = serde_json::to_value(&board)?;
+                value["awards"] = awards.iter().map(Award::to_json).collect();
                 writeln!(out, "{value}")?;
                 return Ok(0);
             }
@@ -246,6 +310,11 @@ async fn dispatch(
                 format_human(c.end_ms()),
                 phase_word(c.phase(now)),
                 if c.is_frozen(now) { ", frozen" } else { "" }
+            )?;
+            writeln!(
+                out,
+                "medals: {} gold, {} silver, {} bronze",
+                c.medals.gold, c.medals.silver, c.medals.bronze
             )?;
             for p in &c.problems {
                 writeln!(out, "  {} {}", p.label, p.slug)?;
@@ -273,6 +342,19 @@ async fn dispatch(
                     total,
                     cells.join(" ")
                 )?;
+            }
+            let names: BTreeMap<String, &str> = teams
+                .iter()
+                .map(|t| (t.id.to_string(), t.name.as_str()))
+                .collect();
+            writeln!(out, "awards:")?;
+            for a in &awards {
+                let who: Vec<&str> = a
+                    .team_ids
+                    .iter()
+                    .map(|t| names.get(t).copied().unwrap_or(t.as_str()))
+                    .collect();
+                writeln!(out, "  {:<24} {} ({})", a.id, a.citation, who.join(", "))?;
             }
         }
         ContestCommand::Freeze { slug } => {
@@ -338,6 +420,21 @@ fn write_package(dir: &std::path::Path, files: &[(String, Vec<u8>)]) -> anyhow::
     Ok(())
 }
 
+/// The ids of the teams of `c` named `names`, as the API writes them.
+async fn team_ids(store: &Store, c: &Contest, names: &[String]) -> anyhow::Result<Vec<String>> {
+    let teams = store.contest_teams(c).await?;
+    names
+        .iter()
+        .map(|name| {
+            teams
+                .iter()
+                .find(|t| t.name == *name)
+                .map(|t| t.id.to_string())
+                .with_context(|| format!("no team {name:?} in contest {}", c.slug))
+        })
+        .collect()
+}
+
 async fn find(store: &Store, slug: &str) -> anyhow::Result<Contest> {
     store
         .contest(slug)
@@ -358,6 +455,7 @@ fn summary(c: &Contest, now: i64) -> serde_json::Value {
         "slug": c.slug, "name": c.name, "start": format_time(c.start_ms),
         "end": format_time(c.end_ms()), "duration_s": c.duration_s, "freeze_s": c.freeze_s,
         "penalty_min": c.penalty_min, "scoring": c.scoring, "open_to_all": c.open_to_all,
+        "medals": {"gold": c.medals.gold, "silver": c.medals.silver, "bronze": c.medals.bronze},
         "phase": phase_word(c.phase(now)), "frozen": c.is_frozen(now),
         "problems": c.problems.iter().map(|p| json!({"label": p.label, "problem": p.slug}))
             .collect::<Vec<_>>(),

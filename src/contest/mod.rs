@@ -6,6 +6,7 @@
 //! the edges (CLI, API, pages) show them.
 
 pub mod affiliation;
+pub mod awards;
 pub mod clics;
 pub mod collate;
 pub mod scoreboard;
@@ -48,6 +49,53 @@ impl FromStr for Scoring {
             "icpc" => Ok(Scoring::Icpc),
             "ioi" => Ok(Scoring::Ioi),
             _ => Err(format!("scoring {s:?}: use icpc or ioi")),
+        }
+    }
+}
+
+/// How many teams get each medal, by rank (ranks 1 to `gold` gold, the
+/// next `silver` silver, the next `bronze` bronze; ties share the better
+/// medal): ICPC's 4, 4 and 4 unless a contest says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Medals {
+    pub gold: u32,
+    pub silver: u32,
+    pub bronze: u32,
+}
+
+impl Default for Medals {
+    fn default() -> Medals {
+        Medals {
+            gold: 4,
+            silver: 4,
+            bronze: 4,
+        }
+    }
+}
+
+impl fmt::Display for Medals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{},{}", self.gold, self.silver, self.bronze)
+    }
+}
+
+impl FromStr for Medals {
+    type Err = String;
+    /// `G,S,B`: three whole numbers, each 0 to 1000.
+    fn from_str(s: &str) -> Result<Medals, String> {
+        let bad = || format!("medals {s:?}: give gold,silver,bronze counts, e.g. 4,4,4");
+        let counts: Vec<u32> = s
+            .split(',')
+            .map(|n| n.trim().parse::<u32>().ok().filter(|&n| n <= 1000))
+            .collect::<Option<_>>()
+            .ok_or_else(bad)?;
+        match counts[..] {
+            [gold, silver, bronze] => Ok(Medals {
+                gold,
+                silver,
+                bronze,
+            }),
+            _ => Err(bad()),
         }
     }
 }
@@ -97,6 +145,8 @@ pub struct Contest {
     pub thawed_ms: Option<i64>,
     /// When an admin declared the results final ([`Contest::may_finalize`]).
     pub finalized_ms: Option<i64>,
+    /// The medals its awards give ([`awards`]).
+    pub medals: Medals,
     pub problems: Vec<ContestProblem>,
 }
 
@@ -284,6 +334,7 @@ mod tests {
             frozen_ms: None,
             thawed_ms: None,
             finalized_ms: None,
+            medals: Medals::default(),
             problems: vec![],
         }
     }
@@ -350,6 +401,18 @@ mod tests {
         assert!(!valid_slug(&"x".repeat(37)));
         assert!(!valid_slug("1") && !valid_slug("007") && valid_slug("2026a"));
         assert_eq!("ioi".parse::<Scoring>(), Ok(Scoring::Ioi));
+        assert_eq!(
+            "1, 2,3".parse::<Medals>(),
+            Ok(Medals {
+                gold: 1,
+                silver: 2,
+                bronze: 3
+            })
+        );
+        assert_eq!(Medals::default().to_string(), "4,4,4");
+        for bad in ["", "4,4", "4,4,4,4", "a,1,1", "-1,1,1", "1,1,1001"] {
+            assert!(bad.parse::<Medals>().is_err(), "{bad:?}");
+        }
         assert!("acm".parse::<Scoring>().is_err());
     }
 }

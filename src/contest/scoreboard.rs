@@ -69,6 +69,10 @@ pub struct Cell {
     pub tries: u32,
     /// Tries not judged yet, or hidden by the freeze.
     pub pending: u32,
+    /// Milliseconds from the start to the earliest of them (a first
+    /// solve is decided only once no earlier try is pending).
+    #[serde(skip)]
+    pub pending_from_ms: Option<i64>,
     pub solved: bool,
     /// The first accepted try of this problem in the contest.
     pub first: bool,
@@ -83,6 +87,15 @@ pub struct Cell {
     pub improved_ms: Option<i64>,
     /// The penalty minutes this problem adds (ICPC, solved only).
     pub penalty: i64,
+}
+
+impl Cell {
+    /// Counts a pending try made `ms` after the start (tries come in
+    /// time order).
+    fn pend(&mut self, ms: i64) {
+        self.pending += 1;
+        self.pending_from_ms.get_or_insert(ms);
+    }
 }
 
 /// One line of the board.
@@ -230,7 +243,7 @@ fn icpc_cell(contest: &Contest, list: &[&Attempt], sight: Sight) -> Cell {
     let mut rejected = 0i64;
     for a in list {
         match sight.result(a) {
-            None => cell.pending += 1,
+            None => cell.pend(a.at_ms - contest.start_ms),
             Some(j) if !counts(j.verdict) => {}
             Some(j) if j.verdict == Verdict::AC => {
                 let time = a.at_ms - contest.start_ms;
@@ -255,7 +268,7 @@ fn ioi_cell(contest: &Contest, list: &[&Attempt], sight: Sight) -> Cell {
     let mut shown = 0u32;
     for a in list {
         let Some(j) = sight.result(a) else {
-            cell.pending += 1;
+            cell.pend(a.at_ms - contest.start_ms);
             continue;
         };
         if !counts(j.verdict) {

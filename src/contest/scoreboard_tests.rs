@@ -21,6 +21,7 @@ fn contest(scoring: Scoring) -> Contest {
         frozen_ms: None,
         thawed_ms: None,
         finalized_ms: None,
+        medals: crate::contest::Medals::default(),
         problems: vec![
             ContestProblem {
                 label: "A".into(),

@@ -8,7 +8,9 @@
 //! Before the start everything may change. While it runs, its start, its
 //! problems, its scoring and its penalty are fixed (tries were made under
 //! them); its name, its end (never into the past), its freeze and its
-//! participants may change. Once ended it is history: nothing changes.
+//! participants may change. Once ended it is history: nothing changes but
+//! its medal counts, until its results are final (its awards are then in
+//! its record).
 //! Only a contest with no submissions is deleted: tries are history too.
 
 use super::contests::{check_settings, Settings};
@@ -82,6 +84,7 @@ pub async fn settings_of(store: &Store, c: &Contest) -> Result<Settings, store::
             .filter_map(|p| Some(format!("{}={}", p.label, p.rgb.as_deref()?)))
             .collect::<Vec<_>>()
             .join(","),
+        medals: c.medals.to_string(),
     })
 }
 
@@ -117,7 +120,8 @@ pub fn check_change(before: &Contest, new: &NewContest, now: i64) -> Result<(), 
             Ok(())
         }
         Phase::Ended => Err(format!(
-            "contest {} has ended: its settings no longer change (a rejudge changes results)",
+            "contest {} has ended: its settings no longer change, only its medals until the \
+             results are final (a rejudge changes results)",
             before.slug
         )),
         Phase::Running => {
@@ -172,24 +176,53 @@ pub async fn edit(
     if new.start_ms.div_euclid(1000) == c.start_ms.div_euclid(1000) {
         new.start_ms = c.start_ms;
     }
-    // After the end only the balloon colours may change (the Resolver and
-    // the balloon printer read them then): everything else as it was.
-    let only_colors = c.phase(now) == Phase::Ended
-        && Settings {
-            colors: String::new(),
-            ..settings.clone()
-        } == Settings {
-            colors: String::new(),
-            ..settings_of(store, c).await?
-        };
-    if !only_colors {
-        check_change(c, &new, now).map_err(Refused::Setting)?;
+    if c.phase(now) == Phase::Ended {
+        return after_the_end(ctx, store, c, new, now).await;
     }
+    check_change(c, &new, now).map_err(Refused::Setting)?;
     match store.update_contest(c.id, &new).await {
         Ok(()) => Ok(new),
         Err(e @ store::Error::NoUser(_)) => Err(Refused::Setting(e.to_string())),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A change after the end: only the medal counts (until the finalize)
+/// and the balloon colours (the Resolver and the balloon printers read
+/// them then; until the end of updates) may differ from what `c` has.
+async fn after_the_end(
+    ctx: &Context,
+    store: &Store,
+    c: &Contest,
+    new: NewContest,
+    now: i64,
+) -> Result<NewContest, Refused> {
+    let was = check_settings(ctx, &settings_of(store, c).await?, now).ok();
+    let Some(was) = was.filter(|was| {
+        let mut was = was.clone();
+        was.start_ms = c.start_ms;
+        was.medals = new.medals;
+        was.colors.clone_from(&new.colors);
+        was == new
+    }) else {
+        return Err(Refused::Setting(
+            check_change(c, &new, now).err().unwrap_or_default(),
+        ));
+    };
+    let refused = |e: store::Error| match e {
+        e @ store::Error::Refused(..) => Refused::Setting(e.to_string()),
+        e => e.into(),
+    };
+    if was.medals != new.medals {
+        store
+            .set_contest_medals(c.id, new.medals)
+            .await
+            .map_err(refused)?;
+    }
+    if was.colors != new.colors {
+        store.update_contest(c.id, &new).await.map_err(refused)?;
+    }
+    Ok(new)
 }
 
 /// Deletes `c` with its problems, participants, clarifications and record,
@@ -227,6 +260,7 @@ mod tests {
             frozen_ms: None,
             thawed_ms: None,
             finalized_ms: None,
+            medals: crate::contest::Medals::default(),
             problems: vec![ContestProblem {
                 label: "A".into(),
                 slug: "nim".into(),
@@ -241,6 +275,7 @@ mod tests {
             freeze_s: 0,
             penalty_min: 20,
             scoring: Scoring::Icpc,
+            medals: crate::contest::Medals::default(),
             participants: None,
             problems: vec![("A".into(), "nim".into())],
             colors: Vec::new(),

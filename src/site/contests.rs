@@ -356,6 +356,9 @@ pub struct Settings {
     /// then `#rrggbb`); problems not named keep their problem.toml's.
     #[serde(default)]
     pub colors: String,
+    /// Gold, silver and bronze medal counts: `4,4,4` (empty: ICPC's 4, 4, 4).
+    #[serde(default)]
+    pub medals: String,
 }
 
 /// `settings` checked into a contest to store; the error says which
@@ -471,6 +474,10 @@ pub fn check_settings(
         .filter(|p| !p.is_empty())
         .map(String::from)
         .collect();
+    let medals = match settings.medals.trim() {
+        "" => crate::contest::Medals::default(),
+        m => m.parse()?,
+    };
     let name = settings.name.trim();
     Ok(store::NewContest {
         name: if name.is_empty() {
@@ -484,6 +491,7 @@ pub fn check_settings(
         freeze_s,
         penalty_min,
         scoring,
+        medals,
         participants: (!participants.is_empty()).then_some(participants),
         problems,
         colors,

@@ -199,6 +199,7 @@ mod tests {
             frozen_ms: None,
             thawed_ms: None,
             finalized_ms: None,
+            medals: crate::contest::Medals::default(),
             problems: vec![],
         };
         let (before, running, ended) = (0, 5000, 20_000);

@@ -69,6 +69,14 @@ impl ContestTeams {
         }
     }
 
+    /// Each team's groups, as (id, name): what group awards go by.
+    pub fn team_groups(&self) -> BTreeMap<i64, Vec<(String, String)>> {
+        group_names(
+            &self.groups,
+            self.teams.iter().map(|t| (t.id, t.groups.as_slice())),
+        )
+    }
+
     /// The events that show them: organizations and groups first, then
     /// the teams that name them.
     pub fn events(&self) -> Vec<NewEvent> {
@@ -85,6 +93,23 @@ impl ContestTeams {
         out.extend(self.teams.iter().map(|t| team_event(t.id, Some(t))));
         out
     }
+}
+
+/// Teams' groups by id as (id, name), for `teams` (team, group ids).
+fn group_names<'a>(
+    groups: &[Group],
+    teams: impl Iterator<Item = (i64, &'a [String])>,
+) -> BTreeMap<i64, Vec<(String, String)>> {
+    teams
+        .map(|(team, ids)| {
+            let named = ids
+                .iter()
+                .filter_map(|id| groups.iter().find(|g| &g.id == id))
+                .map(|g| (g.id.clone(), g.name.clone()))
+                .collect();
+            (team, named)
+        })
+        .collect()
 }
 
 /// A team's event: `Some` present, `None` gone.
@@ -323,6 +348,18 @@ impl Store {
             }
             (organizations, groups, by_user)
         }))
+    }
+
+    /// Each account's groups, as (id, name): what group awards go by.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn team_groups(&self) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
+        let (_, groups, by_user) = self.affiliations().await?;
+        Ok(group_names(
+            &groups,
+            by_user.iter().map(|(id, (_, g))| (*id, g.as_slice())),
+        ))
     }
 
     /// Adds or updates `a`'s organizations and groups and sets its teams'

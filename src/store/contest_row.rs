@@ -3,7 +3,7 @@
 //! read the same columns into the same [`Contest`].
 
 use super::Error;
-use crate::contest::{Contest, ContestProblem};
+use crate::contest::{Contest, ContestProblem, Medals};
 
 /// A contest's row, without its problems.
 #[derive(sqlx::FromRow)]
@@ -21,6 +21,9 @@ pub(super) struct ContestRow {
     frozen_ms: Option<i64>,
     thawed_ms: Option<i64>,
     finalized_ms: Option<i64>,
+    gold_medals: i64,
+    silver_medals: i64,
+    bronze_medals: i64,
 }
 
 impl ContestRow {
@@ -46,6 +49,11 @@ impl ContestRow {
             frozen_ms: self.frozen_ms,
             thawed_ms: self.thawed_ms,
             finalized_ms: self.finalized_ms,
+            medals: Medals {
+                gold: count(self.gold_medals),
+                silver: count(self.silver_medals),
+                bronze: count(self.bronze_medals),
+            },
             problems: problems
                 .into_iter()
                 .map(|(label, slug, rgb)| ContestProblem { label, slug, rgb })
@@ -54,12 +62,18 @@ impl ContestRow {
     }
 }
 
+/// A stored medal count (the settings keep it to 0 to 1000).
+fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
 /// The select list of a [`ContestRow`] (a macro, so that it joins
 /// statements at compile time and they stay `&'static str`).
 macro_rules! contest_columns {
     () => {
         "SELECT id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
-         scoring, open_to_all, board_public, frozen_ms, thawed_ms, finalized_ms"
+         scoring, open_to_all, board_public, frozen_ms, thawed_ms, finalized_ms, \
+         gold_medals, silver_medals, bronze_medals"
     };
 }
 pub(super) use contest_columns;

@@ -5,6 +5,7 @@
 //! change is written with its record events in one transaction; what the
 //! state does not allow is [`Error::Refused`] with why.
 
+use super::awards::{final_award_events, revealed_awards};
 use super::db::{on_db, sql};
 use super::record::{append_events, db_now, locked_contest, Audience, NewEvent};
 use super::{Error, Store};
@@ -100,6 +101,8 @@ impl Store {
                             audience: Audience::Others(team),
                         });
                     }
+                    // The awards the finalize kept for the admins, now everyone's.
+                    events.extend(revealed_awards!(tx, d, id));
                 }
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 append_events!(tx, d, id, &events);
@@ -110,9 +113,10 @@ impl Store {
     }
 
     /// Declares the results of contest `id` final (the state's
-    /// `finalized`, and `end_of_updates` where nothing is hidden): after
-    /// its end, once every try is judged, none ended in a judging error,
-    /// and every question is answered. Returns when, by the database's
+    /// `finalized`, and `end_of_updates` where nothing is hidden), with its
+    /// awards in its record (`store/awards.rs`): after its end, once every
+    /// try is judged, none ended in a judging error, and every question is
+    /// answered. Returns when, by the database's
     /// clock.
     ///
     /// # Errors
@@ -169,7 +173,11 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             if let Some(c) = locked_contest!(tx, d, id) {
-                let events = [NewEvent::of("state", clics::state(&c, now), Audience::All)];
+                // The awards, final: from the full board as this
+                // transaction reads it (nothing is unjudged, checked
+                // above), before the state that may end the updates.
+                let mut events = final_award_events!(tx, d, &c, now);
+                events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 append_events!(tx, d, id, &events);
             }
             tx.commit().await?;

@@ -9,11 +9,11 @@ use super::db::{on_db, sql};
 use super::record::{append_events, db_now, locked_contest, settings_events, Audience, NewEvent};
 use super::{Error, Store};
 use crate::contest::time::parse_time;
-use crate::contest::{Attempt, Contest, Judged, Scoring, Team};
+use crate::contest::{Attempt, Contest, Judged, Medals, Scoring, Team};
 use crate::verdict::Verdict;
 
 /// A contest to create (or the new settings of one not yet started).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewContest {
     pub slug: String,
     pub name: String,
@@ -22,6 +22,8 @@ pub struct NewContest {
     pub freeze_s: i64,
     pub penalty_min: i64,
     pub scoring: Scoring,
+    /// The medals its awards give.
+    pub medals: Medals,
     /// `None`: every signed-in user; else these account names.
     pub participants: Option<Vec<String>>,
     /// (label, catalog slug) in order.
@@ -88,6 +90,61 @@ macro_rules! fill_contest {
     };
 }
 
+/// A contest's submissions, as [`Store::contest_submissions`] reads them
+/// (bind the contest's id).
+pub(super) const CONTEST_SUBMISSIONS: &str =
+    "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
+            time_ms, finished_at
+     FROM submissions
+     WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
+     ORDER BY id";
+
+/// The group scores of a contest's judged submissions, by submission
+/// (bind the contest's id).
+pub(super) const GROUP_SCORES: &str = "SELECT g.submission_id, g.name, g.score FROM group_results g
+     JOIN submissions s ON s.id = g.submission_id
+     WHERE s.contest_id = ? AND s.status = 'done'
+     ORDER BY g.submission_id, g.position";
+
+/// Every try as the scoreboard reads it, from a contest's submissions (by
+/// id) and their group scores ([`GROUP_SCORES`]).
+///
+/// # Errors
+/// A stored verdict or time that is not one.
+pub(super) fn attempts_of(
+    subs: Vec<ContestSubmission>,
+    groups: Vec<(i64, String, i64)>,
+) -> Result<Vec<Attempt>, Error> {
+    let mut groups = groups.into_iter().peekable();
+    let mut attempts = Vec::with_capacity(subs.len());
+    for s in subs {
+        let mut mine = Vec::new();
+        while let Some((_, name, score)) = groups.next_if(|g| g.0 <= s.id) {
+            mine.push((name, score.max(0) as u32));
+        }
+        let at_ms = parse_time(&s.submitted_at)
+            .ok_or_else(|| Error::BadContest(s.id.to_string(), s.submitted_at.clone()))?;
+        let result = match (&s.status[..], &s.verdict) {
+            ("done", Some(v)) => Some(Judged {
+                verdict: v
+                    .parse::<Verdict>()
+                    .map_err(|_| Error::BadVerdict(s.id, v.clone()))?,
+                score: s.score.unwrap_or(0).max(0) as u32,
+                groups: mine,
+            }),
+            _ => None,
+        };
+        attempts.push(Attempt {
+            id: s.id,
+            team: s.user_id,
+            problem: s.problem,
+            at_ms,
+            result,
+        });
+    }
+    Ok(attempts)
+}
+
 impl Store {
     /// Creates a contest with its problems and participants; returns its id.
     ///
@@ -100,8 +157,9 @@ impl Store {
             let id = sqlx::query_scalar::<_, i64>(&sql(
                 d,
                 "INSERT INTO contests (slug, name, start_ms, duration_s, freeze_s, penalty_min,
-                                       scoring, open_to_all, created_ms)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                       scoring, open_to_all, created_ms, gold_medals,
+                                       silver_medals, bronze_medals)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             ))
             .bind(&new.slug)
             .bind(&new.name)
@@ -112,6 +170,9 @@ impl Store {
             .bind(new.scoring.as_str())
             .bind(new.participants.is_none())
             .bind(now_ms)
+            .bind(i64::from(new.medals.gold))
+            .bind(i64::from(new.medals.silver))
+            .bind(i64::from(new.medals.bronze))
             .fetch_one(&mut *tx)
             .await;
             let id = match id {
@@ -152,7 +213,8 @@ impl Store {
             sqlx::query(&sql(
                 d,
                 "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
-                        penalty_min = ?, scoring = ?, open_to_all = ? WHERE id = ?",
+                        penalty_min = ?, scoring = ?, open_to_all = ?, gold_medals = ?,
+                        silver_medals = ?, bronze_medals = ? WHERE id = ?",
             ))
             .bind(&new.name)
             .bind(new.start_ms)
@@ -161,6 +223,9 @@ impl Store {
             .bind(new.penalty_min)
             .bind(new.scoring.as_str())
             .bind(new.participants.is_none())
+            .bind(i64::from(new.medals.gold))
+            .bind(i64::from(new.medals.silver))
+            .bind(i64::from(new.medals.bronze))
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -440,14 +505,7 @@ impl Store {
         user: Option<i64>,
     ) -> Result<Vec<ContestSubmission>, Error> {
         Ok(on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, ContestSubmission>(&sql(
-                d,
-                "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
-                        time_ms, finished_at
-                 FROM submissions
-                 WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
-                 ORDER BY id",
-            ))
+            sqlx::query_as::<_, ContestSubmission>(&sql(d, CONTEST_SUBMISSIONS))
             .bind(contest)
             .bind(user)
             .fetch_all(pool)
@@ -463,45 +521,12 @@ impl Store {
     pub async fn contest_attempts(&self, contest: i64) -> Result<Vec<Attempt>, Error> {
         let subs = self.contest_submissions(contest, None).await?;
         let groups = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (i64, String, i64)>(&sql(
-                d,
-                "SELECT g.submission_id, g.name, g.score FROM group_results g
-                 JOIN submissions s ON s.id = g.submission_id
-                 WHERE s.contest_id = ? AND s.status = 'done'
-                 ORDER BY g.submission_id, g.position",
-            ))
-            .bind(contest)
-            .fetch_all(pool)
-            .await?
+            sqlx::query_as::<_, (i64, String, i64)>(&sql(d, GROUP_SCORES))
+                .bind(contest)
+                .fetch_all(pool)
+                .await?
         });
-        let mut groups = groups.into_iter().peekable();
-        let mut attempts = Vec::with_capacity(subs.len());
-        for s in subs {
-            let mut mine = Vec::new();
-            while let Some((_, name, score)) = groups.next_if(|g| g.0 <= s.id) {
-                mine.push((name, score.max(0) as u32));
-            }
-            let at_ms = parse_time(&s.submitted_at)
-                .ok_or_else(|| Error::BadContest(s.id.to_string(), s.submitted_at.clone()))?;
-            let result = match (&s.status[..], &s.verdict) {
-                ("done", Some(v)) => Some(Judged {
-                    verdict: v
-                        .parse::<Verdict>()
-                        .map_err(|_| Error::BadVerdict(s.id, v.clone()))?,
-                    score: s.score.unwrap_or(0).max(0) as u32,
-                    groups: mine,
-                }),
-                _ => None,
-            };
-            attempts.push(Attempt {
-                id: s.id,
-                team: s.user_id,
-                problem: s.problem,
-                at_ms,
-                result,
-            });
-        }
-        Ok(attempts)
+        attempts_of(subs, groups)
     }
 
     /// The test results of `contest`'s judged submissions: (submission,

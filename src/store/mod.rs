@@ -51,6 +51,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use crate::judge::{Report, TestReport};
 
 pub mod affiliations;
+mod awards;
 mod catch_up;
 mod clarifications;
 mod contest_changes;
@@ -68,6 +69,7 @@ pub mod timing;
 mod users;
 mod web;
 
+pub use awards::AwardChange;
 pub use clarifications::Clarification;
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};

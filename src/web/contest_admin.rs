@@ -2,7 +2,9 @@
 //! contest's page to edit it (everything before the start; its name, end,
 //! freeze and participants while it runs) or delete it, freeze and reveal the
 //! scoreboard, open or close it to the public, answer clarifications (to
-//! the asker or to all), announce, and rejudge the contest.
+//! the asker or to all), announce, rejudge the contest, set its medals
+//! (after the end too, until the results are final), and change its
+//! awards' citations or add awards of the admins' own.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -14,12 +16,13 @@ use serde::Deserialize;
 use super::contest::{find, phase_word, summary, MAX_TEXT};
 use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
+use crate::contest::awards::{self, AwardEdit};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
 use crate::site::contest_edit::{self, Refused};
 use crate::site::contests::{check_settings, now_ms, Settings};
 use crate::site::AppState;
-use crate::store::{self, Queue as _, WebSession};
+use crate::store::{self, AwardChange, Queue as _, WebSession};
 
 pub async fn list(
     State(state): State<AppState>,
@@ -63,6 +66,7 @@ fn draft_value(s: &Settings) -> serde_json::Value {
         "slug": s.slug, "name": s.name, "start": s.start, "duration": s.duration,
         "freeze": s.freeze, "penalty": s.penalty, "scoring": s.scoring,
         "problems": s.problems, "participants": s.participants, "colors": s.colors,
+        "medals": s.medals,
     })
 }
 
@@ -160,10 +164,34 @@ async fn contest_page(
             }
         })
         .collect();
+    let board = crate::site::contests::board(state, c, crate::contest::Viewer::Admin).await?;
+    let teams: std::collections::BTreeMap<String, String> = board
+        .rows
+        .iter()
+        .map(|r| (r.team.id.to_string(), r.team.name.clone()))
+        .collect();
+    let edits = state.store.contest_award_edits(c.id).await?;
+    let generated = awards::generate(c, &board, &state.store.team_groups().await?);
+    let awards: Vec<Value> = awards::with_edits(generated, &edits)
+        .iter()
+        .map(|a| {
+            let names: Vec<&str> = a
+                .team_ids
+                .iter()
+                .map(|t| teams.get(t).map_or(t.as_str(), String::as_str))
+                .collect();
+            let own = edits.iter().any(|e| e.id == a.id && e.team_ids.is_some());
+            let edited = edits.iter().any(|e| e.id == a.id);
+            context! { id => a.id, citation => a.citation, teams => names.join(", "), own, edited }
+        })
+        .collect();
     let html = render(
         "admin_contest.html",
         context! {
             me => me(Some(session)), section => "admin", contest => summary(c, now),
+            awards, medals => c.medals.to_string(),
+            medals_open => c.phase(now) == Phase::Ended && c.finalized_ms.is_none(),
+            awards_open => c.end_of_updates_ms().is_none(),
             editable => c.phase(now) != Phase::Ended,
             started => c.phase(now) != Phase::Before,
             draft => Value::from_serialize(draft_value(&settings)), error,
@@ -358,4 +386,95 @@ pub async fn answer(
     }
     state.worker.changes.changed_any();
     Ok(Redirect::to(&format!("/admin/contests/{}#clarifications", c.slug)).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct AwardForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    award: String,
+    #[serde(default)]
+    citation: String,
+    /// Account names, comma-separated: an award of the admin's own.
+    #[serde(default)]
+    teams: String,
+    /// `remove` to undo.
+    #[serde(default)]
+    action: String,
+}
+
+/// Changes an award's citation, adds an award of the admin's own (with
+/// teams), or undoes either; what is wrong is shown on the page, in one
+/// line.
+pub async fn award(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<AwardForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    let id = form.award.trim().to_string();
+    let change = if form.action == "remove" {
+        Ok(AwardChange::Remove(id))
+    } else {
+        award_edit(&state, &c, id, &form).await?
+    };
+    let done = match change {
+        Ok(change) => match state.store.change_contest_award(c.id, &change).await {
+            Ok(_) => Ok(()),
+            Err(e @ store::Error::Refused(..)) => Err(e.to_string()),
+            Err(e) => return Err(e.into()),
+        },
+        Err(why) => Err(why),
+    };
+    if let Err(why) = done {
+        return contest_page(
+            &state,
+            &session,
+            &c,
+            None,
+            Some(why),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+    }
+    state.worker.changes.changed_any();
+    tracing::info!(admin = %session.user.name, contest = %c.slug, award = %form.award, "award changed");
+    Ok(Redirect::to(&format!("/admin/contests/{}#awards", c.slug)).into_response())
+}
+
+/// The form's award as a change, its teams named by account: `Err` names
+/// a team the contest does not have.
+async fn award_edit(
+    state: &AppState,
+    c: &Contest,
+    id: String,
+    form: &AwardForm,
+) -> Result<Result<AwardChange, String>, PageError> {
+    let names: Vec<&str> = form
+        .teams
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    let team_ids = if names.is_empty() {
+        None
+    } else {
+        let teams = state.store.contest_teams(c).await?;
+        let mut ids = Vec::new();
+        for name in names {
+            match teams.iter().find(|t| t.name == name) {
+                Some(t) => ids.push(t.id.to_string()),
+                None => return Ok(Err(format!("no team {name:?} in contest {}", c.slug))),
+            }
+        }
+        Some(ids)
+    };
+    Ok(Ok(AwardChange::Set(AwardEdit {
+        id,
+        citation: form.citation.clone(),
+        team_ids,
+    })))
 }

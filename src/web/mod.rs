@@ -73,6 +73,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/contests/{slug}/act", post(contest_admin::act))
         .route("/admin/contests/{slug}/delete", post(contest_admin::delete))
         .route("/admin/contests/{slug}/answer", post(contest_admin::answer))
+        .route("/admin/contests/{slug}/award", post(contest_admin::award))
         .route("/static/{file}", get(asset))
 }
 

@@ -235,6 +235,7 @@ fn a_running_contests_problems_are_reached_only_through_it_until_it_ends() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),

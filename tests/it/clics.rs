@@ -94,6 +94,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
@@ -145,6 +146,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
         ("/judgements", "judgements"),
         ("/runs", "runs"),
         ("/clarifications", "clarifications"),
+        ("/awards", "awards"),
         ("/scoreboard", "scoreboard"),
     ];
     for auth in [None, Some(bob.as_str()), Some(ann.as_str())] {
@@ -359,6 +361,7 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "Cid".into(), "dan".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: vec![("A".into(), "#ff0000".into())],
@@ -661,6 +664,7 @@ fn a_scoring_contest_sends_the_standards_fields() {
         freeze_s: 0,
         penalty_min: 0,
         scoring: grundy::contest::Scoring::Ioi,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
@@ -709,4 +713,395 @@ fn a_scoring_contest_sends_the_standards_fields() {
     assert_eq!(row["problems"][0]["score"], 40, "{row}");
     assert_eq!(row["problems"][0]["time"], 7, "{row}");
     assert_eq!(row["score"]["time"], 7, "{row}");
+}
+
+/// The awards of `url` (a contest's `/awards`) as `auth` reads them, by
+/// id: (citation, team ids).
+fn awards_of(
+    url: &str,
+    auth: Option<&str>,
+) -> std::collections::BTreeMap<String, (String, Vec<String>)> {
+    let list = json(url, auth);
+    assert_valid("awards", &list);
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let teams = a["team_ids"]
+                .as_array()
+                .unwrap_or_else(|| panic!("team_ids: {a}"))
+                .iter()
+                .map(|t| t.as_str().unwrap().to_string())
+                .collect();
+            (
+                a["id"].as_str().unwrap().to_string(),
+                (a["citation"].as_str().unwrap().to_string(), teams),
+            )
+        })
+        .collect()
+}
+
+/// Issue 39: a frozen contest's awards (medals 1, 1, 1), finalized and then
+/// thawed. The API computes them from the board each reader sees, so the
+/// public's medals do not move while the freeze hides results; the
+/// finalize writes them to the feed for the admins, before its state; an
+/// admin's citation and own award follow in API and feed; the thaw
+/// reveals them to everyone before `end_of_updates`, after which nothing
+/// changes; the package carries `awards.json` and the awards' events.
+#[test]
+fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
+    use crate::freeze::judged;
+    use grundy::verdict::Verdict;
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let cid = s.account("cid", false);
+    let dan = s.account("dan", false);
+    let eve = s.account("eve", false);
+    let ann = basic("ann");
+    let now = grundy::site::contests::now_ms();
+    let new = grundy::store::NewContest {
+        slug: "cup".into(),
+        name: "Cup".into(),
+        start_ms: now - 5 * 60_000,
+        duration_s: 3600,
+        freeze_s: 0,
+        penalty_min: 20,
+        scoring: grundy::contest::Scoring::Icpc,
+        medals: "1,1,1".parse().expect("medals"),
+        participants: Some(vec!["bob".into(), "cid".into(), "dan".into(), "eve".into()]),
+        problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
+    };
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    let url = format!("{}/api/contests/cup/awards", s.url);
+    let team = |t: i64| vec![t.to_string()];
+    let none: Vec<String> = Vec::new();
+
+    // dan solves before the freeze; cid (one wrong try) and bob (two)
+    // after it; eve solves nothing.
+    judged(&s, dan, id, Verdict::AC);
+    judged(&s, bob, id, Verdict::WA);
+    s.rt.block_on(
+        s.store
+            .set_contest_frozen(id, Some(grundy::site::contests::now_ms())),
+    )
+    .expect("freeze");
+    std::thread::sleep(Duration::from_millis(5));
+    judged(&s, cid, id, Verdict::WA);
+    judged(&s, cid, id, Verdict::AC);
+    judged(&s, bob, id, Verdict::WA);
+    judged(&s, bob, id, Verdict::AC);
+    let shown = awards_of(&url, Some(&ann));
+    assert_eq!(shown["winner"], ("Contest winner".into(), team(dan)));
+    assert_eq!(shown["gold-medal"].1, team(dan));
+    assert_eq!(
+        shown["silver-medal"],
+        ("Silver medal winner".into(), team(cid))
+    );
+    assert_eq!(shown["bronze-medal"].1, team(bob));
+    assert_eq!(shown["rank-3"], ("Rank 3".into(), team(bob)));
+    assert_eq!(shown["honorable-mention"].1, none);
+    assert_eq!(
+        shown["first-to-solve-nim"],
+        ("First to solve problem A".into(), team(dan))
+    );
+    assert!(
+        !shown.contains_key("rank-4"),
+        "eve is not placed: {shown:?}"
+    );
+    // The public sees the frozen board: only dan placed. bob sees his own
+    // results too, not cid's.
+    let public = awards_of(&url, None);
+    assert_eq!(public["gold-medal"].1, team(dan));
+    assert_eq!(public["silver-medal"].1, none);
+    assert_eq!(public["bronze-medal"].1, none);
+    assert!(!public.contains_key("rank-2"), "{public:?}");
+    let bobs = awards_of(&url, Some(&basic("bob")));
+    assert_eq!(bobs["silver-medal"].1, team(bob));
+    assert_eq!(bobs["bronze-medal"].1, none);
+    // Filtered on a team it holds.
+    let cids = json(&format!("{url}?team_ids={cid}"), Some(&ann));
+    let ids: Vec<&str> = cids
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["silver-medal", "rank-2"], "{cids}");
+    assert_valid("award", &json(&format!("{url}/winner"), Some(&ann)));
+    assert_eq!(get(&format!("{url}/nope"), Some(&ann)).0, 404);
+
+    // The admin's changes, and what the command line refuses, in one line.
+    let award = |args: &[&str]| {
+        let mut all = vec!["contest", "award", "cup"];
+        all.extend_from_slice(args);
+        ws.grundy(&all)
+    };
+    for (args, says) in [
+        (
+            &[
+                "special-spirit",
+                "--citation",
+                "Team spirit",
+                "--teams",
+                "zed",
+            ][..],
+            "no team \"zed\"",
+        ),
+        (&["winner", "--citation", "  "][..], "citation"),
+        (
+            &["best-costume", "--citation", "Costumes"][..],
+            "give its teams",
+        ),
+        (
+            &["winner", "--citation", "Won", "--teams", "bob"][..],
+            "generated",
+        ),
+    ] {
+        let out = award(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    }
+    for args in [
+        &["winner", "--citation", "Champion of the cup"][..],
+        &[
+            "special-spirit",
+            "--citation",
+            "Team spirit",
+            "--teams",
+            "eve",
+        ][..],
+    ] {
+        let out = award(args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+    let shown = awards_of(&url, Some(&ann));
+    assert_eq!(shown["winner"].0, "Champion of the cup");
+    assert_eq!(shown["special-spirit"], ("Team spirit".into(), team(eve)));
+    let public = awards_of(&url, None);
+    assert_eq!(public["winner"].0, "Champion of the cup");
+    assert!(
+        !public.contains_key("special-spirit"),
+        "an own award is announced with the results: {public:?}"
+    );
+    let show = ws.grundy(&["contest", "show", "cup"]);
+    assert!(
+        show.stdout.contains("medals: 1 gold, 1 silver, 1 bronze"),
+        "{}",
+        show.stdout
+    );
+    assert!(show.stdout.contains("Team spirit (eve)"), "{}", show.stdout);
+
+    // The end, and the finalize: every award in the admins' feed just
+    // before the finalized state, none in the public's or bob's.
+    let mut over = new.clone();
+    over.start_ms -= 3_600_000;
+    s.rt.block_on(s.store.update_contest(id, &over))
+        .expect("end it");
+    let out = ws.grundy(&["contest", "finalize", "cup"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let feed = |auth: Option<&str>| -> Vec<Value> {
+        let (status, text) = get(
+            &format!("{}/api/contests/cup/event-feed?stream=false", s.url),
+            auth,
+        );
+        assert_eq!(status, 200, "{text}");
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    };
+    let events = feed(Some(&ann));
+    check_state_order(&events);
+    let finalized = events
+        .iter()
+        .position(|e| e["type"] == "state" && e["data"]["finalized"].is_string())
+        .expect("the finalized state");
+    let awards: Vec<usize> = (0..events.len())
+        .filter(|&i| events[i]["type"] == "awards")
+        .collect();
+    assert_eq!(awards.len(), shown.len(), "{awards:?}");
+    assert_eq!(*awards.last().unwrap(), finalized - 1);
+    assert_eq!(awards[0], finalized - shown.len());
+    for &i in &awards {
+        assert_valid("event-feed", &events[i]);
+        assert_valid("award", &events[i]["data"]);
+        let (citation, teams) = &shown[events[i]["id"].as_str().unwrap()];
+        assert_eq!(events[i]["data"]["citation"], citation.as_str());
+        assert_eq!(events[i]["data"]["team_ids"], serde_json::json!(teams));
+    }
+    for auth in [None, Some(basic("bob"))] {
+        let theirs = feed(auth.as_deref());
+        assert!(
+            !theirs.iter().any(|e| e["type"] == "awards"),
+            "the freeze still hides them: {auth:?}"
+        );
+    }
+    // A citation changed after the finalize: in the admins' feed at once.
+    let out = award(&["gold-medal", "--citation", "Gold of the cup"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let events = feed(Some(&ann));
+    let last = events.last().unwrap();
+    assert_eq!(last["type"], "awards", "{last}");
+    assert_eq!(last["data"]["citation"], "Gold of the cup");
+    assert_eq!(last["data"]["team_ids"], serde_json::json!(team(dan)));
+    assert!(!feed(None).iter().any(|e| e["type"] == "awards"));
+
+    // The thaw: the awards, latest of each, for everyone, before the
+    // state that ends the updates; the public's awards are the admins'.
+    s.rt.block_on(
+        s.store
+            .set_contest_thawed(id, Some(grundy::site::contests::now_ms())),
+    )
+    .expect("thaw");
+    let admins = awards_of(&url, Some(&ann));
+    assert_eq!(awards_of(&url, None), admins);
+    assert_eq!(admins["gold-medal"].0, "Gold of the cup");
+    for auth in [None, Some(basic("bob")), Some(ann.clone())] {
+        let events = feed(auth.as_deref());
+        check_state_order(&events);
+        let mut latest = std::collections::BTreeMap::new();
+        for e in events.iter().filter(|e| e["type"] == "awards") {
+            latest.insert(e["id"].as_str().unwrap().to_string(), e["data"].clone());
+        }
+        assert_eq!(latest.len(), admins.len(), "{auth:?}: {latest:?}");
+        for (id, (citation, teams)) in &admins {
+            assert_eq!(latest[id]["citation"], citation.as_str(), "{auth:?} {id}");
+            assert_eq!(
+                latest[id]["team_ids"],
+                serde_json::json!(teams),
+                "{auth:?} {id}"
+            );
+        }
+        let end = events.len() - 1;
+        assert!(events[end]["data"]["end_of_updates"].is_string());
+        if auth.is_none() {
+            // The thaw's awards, then its state (and the state the clock
+            // brings, where the database's millisecond trails the thaw's).
+            let last = events.iter().rposition(|e| e["type"] == "awards").unwrap();
+            assert!(
+                events[last + 1..].iter().all(|e| e["type"] == "state"),
+                "{:?}",
+                &events[last..]
+            );
+        }
+    }
+    // Nothing changes after the end of updates.
+    let out = award(&["winner", "--citation", "Too late"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("end of updates"), "{}", out.stderr);
+    let out = ws.grundy(&["contest", "edit", "cup", "--medals", "2,2,2"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+
+    // The package: awards.json as the admins read them, and the awards in
+    // its feed before the final state.
+    let dir = ws.dir.path().join("package");
+    let out = ws.grundy(&["contest", "export", "cup", dir.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let file: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("awards.json")).expect("awards.json"))
+            .expect("JSON");
+    assert_valid("awards", &file);
+    assert_eq!(file, json(&url, Some(&ann)));
+    let text = std::fs::read_to_string(dir.join("event-feed.ndjson")).expect("feed");
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    check_state_order(&events);
+    let gold = events
+        .iter()
+        .rposition(|e| e["type"] == "awards" && e["id"] == "gold-medal")
+        .expect("gold in the package's feed");
+    assert_eq!(events[gold]["data"]["citation"], "Gold of the cup");
+}
+
+/// Issue 39: medal counts are set when a contest is made, changed while
+/// it runs and after its end until its results are final, and refused
+/// with one line when they are not three counts.
+#[test]
+fn medal_counts_are_set_and_changed_until_the_results_are_final() {
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    let medals = |slug: &str| {
+        s.rt.block_on(s.store.contest(slug))
+            .expect("read")
+            .expect("there")
+            .medals
+            .to_string()
+    };
+    let out = ws.grundy(&[
+        "contest",
+        "create",
+        "cup",
+        "--start",
+        "now",
+        "--duration",
+        "1h",
+        "--problems",
+        "nim",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(medals("cup"), "4,4,4", "ICPC's default");
+    let out = ws.grundy(&["contest", "edit", "cup", "--medals", "3,2"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("medals \"3,2\""), "{}", out.stderr);
+    let out = ws.grundy(&["contest", "edit", "cup", "--medals", "1,2,3"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(medals("cup"), "1,2,3");
+    let show = ws.grundy(&["contest", "show", "cup", "--json"]);
+    let v: Value = serde_json::from_str(&show.stdout).expect("JSON");
+    assert_eq!(
+        v["medals"],
+        serde_json::json!({"gold": 1, "silver": 2, "bronze": 3})
+    );
+    assert!(v["awards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["id"] == "bronze-medal"));
+    // Ended: only the medals change, until the finalize.
+    let c =
+        s.rt.block_on(s.store.contest("cup"))
+            .expect("read")
+            .expect("there");
+    let over = grundy::store::NewContest {
+        slug: "cup".into(),
+        name: c.name.clone(),
+        start_ms: c.start_ms - 7_200_000,
+        duration_s: c.duration_s,
+        freeze_s: 0,
+        penalty_min: c.penalty_min,
+        scoring: c.scoring,
+        medals: c.medals,
+        participants: None,
+        problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
+    };
+    s.rt.block_on(s.store.update_contest(c.id, &over))
+        .expect("end it");
+    let out = ws.grundy(&[
+        "contest",
+        "edit",
+        "cup",
+        "--medals",
+        "2,2,2",
+        "--penalty",
+        "5",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("has ended"), "{}", out.stderr);
+    let out = ws.grundy(&["contest", "edit", "cup", "--medals", "2,2,2"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(medals("cup"), "2,2,2");
+    let out = ws.grundy(&["contest", "finalize", "cup"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = ws.grundy(&["contest", "edit", "cup", "--medals", "1,1,1"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("final"), "{}", out.stderr);
+    assert_eq!(medals("cup"), "2,2,2");
 }

@@ -133,6 +133,18 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     // The sheet's groups have ids made of their names: "Bachelor teams"
     // there is a group of its own beside the CLICS file's `bsc`.
     assert_eq!(groups.as_array().unwrap().len(), 3, "{groups}");
+    // Each group has its winner's award (no team placed yet).
+    let awards = json(&format!("{api}/awards"), Some(&ann));
+    for g in ["bsc", "remote"] {
+        assert!(
+            awards
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["id"] == format!("group-winner-{g}")),
+            "{awards}"
+        );
+    }
     let only_uva = json(&format!("{api}/teams?organization_id=uva"), None);
     assert_eq!(only_uva.as_array().unwrap().len(), 1, "{only_uva}");
 

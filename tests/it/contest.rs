@@ -262,6 +262,7 @@ fn a_contest_from_before_its_start_to_after_its_end() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
@@ -415,4 +416,148 @@ fn the_command_line_creates_lists_shows_and_freezes_contests() {
     assert_eq!(early.stderr.lines().count(), 1, "{}", early.stderr);
     let shown = ws.grundy(&["contest", "show", "summer", "--json"]).json();
     assert_eq!(shown["frozen"], true);
+}
+
+/// Issue 39: the admin's contest page lists the awards, changes a
+/// citation, adds and removes an award of the admins' own, refuses an
+/// unknown team or an empty citation in one line, and sets the medals
+/// after the end until the results are final.
+#[test]
+fn the_admins_page_changes_awards_and_medals() {
+    use grundy::verdict::Verdict;
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    s.account("cid", false);
+    let url = s.url.as_str();
+    let ann = sign_in(url, "ann");
+    let made = post(
+        &format!("{url}/admin/contests"),
+        &format!("{url}/admin/contests"),
+        &ann,
+        &[
+            ("slug", "cup"),
+            ("start", "now"),
+            ("duration", "1h"),
+            ("problems", "nim"),
+            ("participants", "bob,cid"),
+            ("medals", "1,1,0"),
+        ],
+    );
+    assert_eq!(made.status, 303, "{}", made.body);
+    let contest =
+        s.rt.block_on(s.store.contest("cup"))
+            .expect("read")
+            .expect("there");
+    assert_eq!(contest.medals.to_string(), "1,1,0");
+    crate::freeze::judged(&s, bob, contest.id, Verdict::AC);
+    let page = format!("{url}/admin/contests/cup");
+    let award = |form: &[(&str, &str)]| post(&format!("{page}/award"), &page, &ann, form);
+
+    let html = get(&page, &ann).body;
+    assert!(html.contains("data-award=\"gold-medal\""), "{html}");
+    assert!(!html.contains("data-award=\"bronze-medal\""), "0 bronze");
+    let refused = [
+        (
+            vec![
+                ("award", "special"),
+                ("citation", "Spirit"),
+                ("teams", "zed"),
+            ],
+            "no team &quot;zed&quot;",
+        ),
+        (vec![("award", "winner"), ("citation", " ")], "citation"),
+    ];
+    for (form, says) in refused {
+        let r = award(&form);
+        assert_eq!(r.status, 400, "{form:?}");
+        let line = r.body[r.body.find("id=\"contest-error\"").expect("the error")..]
+            .split("</p>")
+            .next()
+            .unwrap()
+            .to_string();
+        assert!(line.contains(says), "{line}");
+    }
+    for form in [
+        vec![("award", "winner"), ("citation", "Champion")],
+        vec![
+            ("award", "special-spirit"),
+            ("citation", "Team spirit"),
+            ("teams", "cid"),
+        ],
+    ] {
+        let r = award(&form);
+        assert_eq!(r.status, 303, "{form:?}: {}", r.body);
+    }
+    let html = get(&page, &ann).body;
+    assert!(html.contains("<td>Champion</td><td>bob</td>"), "{html}");
+    assert!(html.contains("<td>Team spirit</td><td>cid</td>"), "{html}");
+    let api = |path: &str| {
+        let r = http(
+            "GET",
+            &format!("{url}/api/contests/cup{path}"),
+            Some(&ann),
+            None,
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        serde_json::from_str::<serde_json::Value>(&r.body).expect("JSON")
+    };
+    assert_eq!(api("/awards/winner")["citation"], "Champion");
+    let r = award(&[("award", "special-spirit"), ("action", "remove")]);
+    assert_eq!(r.status, 303);
+    assert!(!get(&page, &ann).body.contains("Team spirit"));
+
+    // Ended: the medals still change from the page, until the finalize.
+    crate::freeze::end_now(&s, contest.id);
+    let html = get(&page, &ann).body;
+    assert!(html.contains("id=\"medals-form\""), "{html}");
+    let mut fields: Vec<(String, String)> = Vec::new();
+    let form = &html[html.find("id=\"medals-form\"").unwrap()..];
+    let form = &form[..form.find("</form>").unwrap()];
+    for input in form.split("<input").skip(1) {
+        let attr = |name: &str| {
+            input
+                .split(&format!("{name}=\""))
+                .nth(1)
+                .map(|v| v[..v.find('"').unwrap()].replace("&#x2f;", "/"))
+        };
+        if let (Some(n), Some(v)) = (attr("name"), attr("value")) {
+            if n != "csrf" {
+                fields.push((
+                    n,
+                    if attr("id").is_some() {
+                        "2,2,2".into()
+                    } else {
+                        v
+                    },
+                ));
+            }
+        }
+    }
+    let fields: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    let r = post(&page, &page, &ann, &fields);
+    assert_eq!(r.status, 303, "{fields:?}: {}", r.body);
+    let medals = |s: &crate::helpers::Server| {
+        s.rt.block_on(s.store.contest("cup"))
+            .expect("read")
+            .expect("there")
+            .medals
+            .to_string()
+    };
+    assert_eq!(medals(&s), "2,2,2");
+    s.rt.block_on(s.store.finalize_contest(contest.id))
+        .expect("finalize");
+    assert!(!get(&page, &ann).body.contains("id=\"medals-form\""));
+    let fewer: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|&(n, v)| (n, if n == "medals" { "1,1,1" } else { v }))
+        .collect();
+    let r = post(&page, &page, &ann, &fewer);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("final"), "{}", r.body);
+    assert_eq!(medals(&s), "2,2,2");
 }

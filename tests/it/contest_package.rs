@@ -239,6 +239,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         freeze_s: 6,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into(), "dan".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
@@ -319,6 +320,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         ("judgements.json", "judgements"),
         ("runs.json", "runs"),
         ("clarifications.json", "clarifications"),
+        ("awards.json", "awards"),
         ("scoreboard.json", "scoreboard"),
     ] {
         assert_valid(schema, &read_json(&dir, file));
@@ -346,8 +348,17 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         assert!(state[moment].is_string(), "{moment} in {state}");
     }
 
-    // The same feed as the API's, for the admin (states aside: the package
-    // adds the final ones).
+    // The same feed as the API's, for the admin (states and awards aside:
+    // the package adds the final ones, as no admin finalized the contest:
+    // its awards.json, just before the final state).
+    let awards: Vec<Value> = feed
+        .iter()
+        .filter(|e| e["type"] == "awards")
+        .map(|e| e["data"].clone())
+        .collect();
+    assert_eq!(Value::Array(awards.clone()), read_json(&dir, "awards.json"));
+    assert!(!awards.is_empty());
+    assert_eq!(feed[feed.len() - 2]["type"], "awards");
     let (status, live) = get(
         &format!("{api}/event-feed?stream=false"),
         Some(&basic("ann")),
@@ -356,7 +367,7 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     let objects = |events: &[Value]| -> Vec<String> {
         let mut v: Vec<String> = events
             .iter()
-            .filter(|e| e["type"] != "state")
+            .filter(|e| e["type"] != "state" && e["type"] != "awards")
             .map(|e| format!("{} {} {}", e["type"], e["id"], e["data"]))
             .collect();
         v.sort();
@@ -452,8 +463,8 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
         assert_eq!(files["event-feed.ndjson"], text.as_bytes());
         assert_eq!(
             files.len(),
-            16 + 6,
-            "15 JSON files, the feed, 6 submissions"
+            17 + 6,
+            "16 JSON files, the feed, 6 submissions"
         );
     }
     let bob_cookie = crate::web::sign_in(&s.url, "bob");

@@ -109,6 +109,7 @@ pub(crate) fn contest(s: &Server, slug: &str, start_ms: i64) -> i64 {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
@@ -134,6 +135,7 @@ pub(crate) fn end_now(s: &Server, id: i64) {
         freeze_s: c.freeze_s,
         penalty_min: c.penalty_min,
         scoring: c.scoring,
+        medals: c.medals,
         participants: Some(vec!["bob".into(), "cid".into()]),
         problems: c
             .problems

@@ -403,6 +403,7 @@ fn a_problem_a_contest_holds_says_so_instead_of_being_unknown() {
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(vec!["bob".into()]),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),

@@ -581,6 +581,7 @@ on_both_databases!(
     a_token_works_until_revoked_or_its_user_is_disabled,
 );
 
+mod awards;
 mod contests;
 mod record;
 mod reruns;

@@ -10,9 +10,12 @@
 //!
 //! Ids: a contest's slug; a problem's catalog slug; a team's account id;
 //! a submission's id (also its judgement's id); clarifications `q<N>`
-//! (the question) and `a<N>` (its answer).
+//! (the question) and `a<N>` (its answer); awards the standard's known
+//! ids (`winner`, `gold-medal`, `first-to-solve-<problem>`, ...) and the
+//! admin's own.
 
 mod auth;
+mod awards;
 mod feed;
 mod objects;
 pub mod package;
@@ -201,7 +204,7 @@ async fn objects_of(
 ) -> Result<Vec<Value>, ApiError> {
     if matches!(
         kind,
-        "teams" | "organizations" | "groups" | "submissions" | "judgements" | "runs"
+        "teams" | "organizations" | "groups" | "submissions" | "judgements" | "runs" | "awards"
     ) {
         reaches(c, role, Object::Board)?;
     }
@@ -218,6 +221,7 @@ async fn objects_of(
         "judgements" => Ok(snap.judgements(c)),
         "runs" => Ok(snap.runs(c)),
         "clarifications" => Ok(snap.clarifications(c)),
+        "awards" => awards::list(state, c, role, now).await,
         // Endpoints of the standard this judge has nothing for are not
         // in `access`, and not served.
         other => Err(ApiError::not_found(format!("no endpoint {other:?}"))),
@@ -255,14 +259,16 @@ async fn collection(
     Ok(Json(list).into_response())
 }
 
-/// Whether property value `v` is the filter's `want` (empty: `null`).
+/// Whether property value `v` is the filter's `want` (empty: `null`); an
+/// array of ids (an award's `team_ids`) matches an id it holds.
 fn matches_filter(v: &Value, want: &str) -> bool {
     match v {
         Value::Null => want.is_empty(),
         Value::String(s) => s == want,
         Value::Number(n) => n.to_string() == want,
         Value::Bool(b) => b.to_string() == want,
-        Value::Array(_) | Value::Object(_) => false,
+        Value::Array(items) => items.iter().any(|i| i.as_str() == Some(want)),
+        Value::Object(_) => false,
     }
 }
 

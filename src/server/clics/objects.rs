@@ -137,6 +137,7 @@ pub fn endpoints(c: &Contest) -> Vec<(&'static str, Vec<&'static str>)> {
                 "contest_time",
             ],
         ),
+        ("awards", vec!["id", "citation", "team_ids"]),
         ("scoreboard", vec!["time", "contest_time", "state", "rows"]),
         ("event-feed", vec!["type", "id", "data", "token"]),
     ]

@@ -2,7 +2,7 @@
 //! Resolver and other contest tools replay: every endpoint of the Contest
 //! API as the admin role reads it (`contest.json`, `state.json`,
 //! `problems.json`, `teams.json`, `submissions.json`, `judgements.json`,
-//! ...), the complete event feed as `event-feed.ndjson`, `api.json`, and
+//! `awards.json`, ...), the complete event feed as `event-feed.ndjson`, `api.json`, and
 //! each submission's files as `submissions/<id>/files.zip` (the file
 //! reference in its object).
 //!
@@ -163,6 +163,10 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
     put("judgements.json", &Value::Array(snap.judgements(c)));
     put("runs.json", &Value::Array(snap.runs(c)));
     put("clarifications.json", &Value::Array(snap.clarifications(c)));
+    let awards = super::awards::list(state, c, &role, now)
+        .await
+        .map_err(api)?;
+    put("awards.json", &Value::Array(awards.clone()));
     let board = crate::site::contests::board(state, c, role.viewer())
         .await
         .map_err(|e| api(ApiError::from(e)))?;
@@ -172,7 +176,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
 
     files.push((
         "event-feed.ndjson".to_string(),
-        final_feed(state, c, &role, &events, &full)
+        final_feed(state, c, &role, &events, &awards, &full)
             .await
             .map_err(api)?
             .into_bytes(),
@@ -210,12 +214,15 @@ pub fn final_state(c: &Contest, finalized: i64) -> Value {
 
 /// The admin's feed as the contest's record holds it, in its order, with
 /// `full` (the final state) the very last line: a state the record holds
-/// with `end_of_updates` is left out, as nothing may follow it.
+/// with `end_of_updates` is left out, as nothing may follow it. The
+/// record holds the awards once an admin finalized the contest; before,
+/// `awards` (as they are now) come just before the final state.
 async fn final_feed(
     state: &AppState,
     c: &Contest,
     role: &Role,
     events: &[Event],
+    awards: &[Value],
     full: &Value,
 ) -> Result<String, ApiError> {
     let mut out = String::new();
@@ -241,6 +248,11 @@ async fn final_feed(
     // The final state, last: `finalized` for the Resolver, and
     // `end_of_updates` once nothing is hidden.
     let token = events.last().map_or(0, |e| e.seq);
+    if c.finalized_ms.is_none() {
+        for a in awards {
+            push(&json!({"type": "awards", "id": a["id"], "data": a, "token": token.to_string()}));
+        }
+    }
     push(&json!({"type": "state", "id": null, "data": full, "token": token.to_string()}));
     Ok(out)
 }

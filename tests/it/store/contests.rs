@@ -22,6 +22,7 @@ fn contest(slug: &str, start_ms: i64, participants: Option<&[&str]>) -> NewConte
         freeze_s: 1800,
         penalty_min: 20,
         scoring: Scoring::Ioi,
+        medals: grundy::contest::Medals::default(),
         participants: participants.map(|p| p.iter().map(|s| s.to_string()).collect()),
         problems: vec![("A".into(), "nim".into()), ("B".into(), "kayles".into())],
         colors: Vec::new(),
@@ -261,8 +262,12 @@ async fn a_contest_version_moves_with_what_its_board_reads(store: Store) {
     let spring = store.contest("spring").await.unwrap().unwrap();
     let mut last = store.contest_version(&spring).await.unwrap();
     assert_eq!(store.contest_version(&spring).await.unwrap(), last, "still");
-    let mut moved = |why: &str, now: grundy::store::ContestVersion| {
-        assert_ne!(now, last, "{why}");
+    let mut moved = |why: &str, now: grundy::store::ContestVersion, moves: bool| {
+        if moves {
+            assert_ne!(now, last, "{why}");
+        } else {
+            assert_eq!(now, last, "{why}");
+        }
         last = now;
     };
     let mut tried = new("nim");
@@ -272,7 +277,7 @@ async fn a_contest_version_moves_with_what_its_board_reads(store: Store) {
         .insert_contest_submission(tried, id, at)
         .await
         .unwrap();
-    moved("a try", store.contest_version(&spring).await.unwrap());
+    moved("a try", store.contest_version(&spring).await.unwrap(), true);
     let attempts = store.contest_attempts(id).await.unwrap();
     assert_eq!((attempts[0].id, attempts[0].at_ms), (s, at), "its own time");
     let lease = claim_own(&store, s, LEASE).await.unwrap();
@@ -280,33 +285,61 @@ async fn a_contest_version_moves_with_what_its_board_reads(store: Store) {
         .finish(lease, &report(Verdict::AC), None)
         .await
         .unwrap());
-    moved("judged", store.contest_version(&spring).await.unwrap());
+    moved(
+        "judged",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
     assert!(store.rejudge(s).await.unwrap());
-    moved("re-queued", store.contest_version(&spring).await.unwrap());
+    moved(
+        "re-queued",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
     store.add_user("bob", "h", false).await.unwrap();
-    moved("an account", store.contest_version(&spring).await.unwrap());
+    moved(
+        "an account",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
     store.set_disabled("bob", true).await.unwrap();
-    moved("disabled", store.contest_version(&spring).await.unwrap());
+    moved(
+        "disabled",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
     // One account out and another in between two polls: as many as
     // before, and the version still moves (bob is back).
     store.set_disabled("bob", false).await.unwrap();
     store.set_disabled("ann", true).await.unwrap();
-    moved("swapped", store.contest_version(&spring).await.unwrap());
+    moved(
+        "swapped",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
     // ann made a try: a team of the contest, disabled or not (as the
     // board and the API list it), so enabling her changes nothing there.
     store.set_disabled("ann", false).await.unwrap();
-    assert_eq!(
+    moved(
+        "ann stays",
         store.contest_version(&spring).await.unwrap(),
-        last,
-        "ann stays"
+        false,
     );
     let q = store.ask(id, Some(ann), None, "?", now).await.unwrap();
-    moved("a question", store.contest_version(&spring).await.unwrap());
+    moved(
+        "a question",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
     assert!(store
         .answer(id, q, "!", false, root, now + 1)
         .await
         .unwrap());
-    moved("an answer", store.contest_version(&spring).await.unwrap());
+    moved(
+        "an answer",
+        store.contest_version(&spring).await.unwrap(),
+        true,
+    );
 }
 
 on_both_databases!(

@@ -32,6 +32,7 @@ fn contest(slug: &str, ago: i64, participants: &[&str]) -> NewContest {
         freeze_s: 1800,
         penalty_min: 20,
         scoring: Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
         participants: Some(participants.iter().map(|s| s.to_string()).collect()),
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
