@@ -49,7 +49,8 @@ impl Store {
     /// the contest's lock, so questions sent at once are counted too.
     ///
     /// # Errors
-    /// Database failures.
+    /// [`Error::Refused`] for a team's question once the results are final,
+    /// and for anything once the updates ended; database failures.
     pub async fn ask_within(
         &self,
         contest: i64,
@@ -62,6 +63,20 @@ impl Store {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);
+            // A team's question after the finalize could not be answered
+            // without undoing it; nothing at all follows the end of updates.
+            if let Some(c) = &c {
+                let closed = if c.end_of_updates_ms().is_some() {
+                    Some("its results are final and revealed: nothing more is asked or announced")
+                } else if user_id.is_some() && c.finalized_ms.is_some() {
+                    Some("its results are final: questions are closed")
+                } else {
+                    None
+                };
+                if let Some(why) = closed {
+                    return Err(Error::Refused(c.slug.clone(), why.into()));
+                }
+            }
             if let (Some(user), true) = (user_id, per_minute > 0) {
                 let recent = sqlx::query_scalar::<_, i64>(&sql(
                     d,
@@ -106,7 +121,8 @@ impl Store {
     /// when there is no such question.
     ///
     /// # Errors
-    /// Database failures.
+    /// [`Error::Refused`] once the contest's updates ended; database
+    /// failures.
     pub async fn answer(
         &self,
         contest: i64,
@@ -119,6 +135,12 @@ impl Store {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);
+            if let Some(c) = c.as_ref().filter(|c| c.end_of_updates_ms().is_some()) {
+                return Err(Error::Refused(
+                    c.slug.clone(),
+                    "its results are final and revealed: nothing more is answered".into(),
+                ));
+            }
             let asked = sqlx::query_as::<_, (Option<i64>, Option<String>, String, i64)>(&sql(
                 d,
                 "UPDATE clarifications SET answer = ?, to_all = ?, answered_by = ?, answered_ms = ?

@@ -214,7 +214,7 @@ pub async fn ask(
         return contest_page(&state, &session, &c, Some(error), StatusCode::BAD_REQUEST).await;
     }
     let per_minute = state.ctx.config.server.questions_per_minute;
-    let asked = state
+    let asked = match state
         .store
         .ask_within(
             c.id,
@@ -224,7 +224,14 @@ pub async fn ask(
             now_ms(),
             per_minute,
         )
-        .await?;
+        .await
+    {
+        Err(e @ crate::store::Error::Refused(..)) => {
+            let error = e.to_string();
+            return contest_page(&state, &session, &c, Some(error), StatusCode::CONFLICT).await;
+        }
+        other => other?,
+    };
     if asked.is_none() {
         let error = format!("At most {per_minute} questions a minute; ask again in a moment.");
         return contest_page(

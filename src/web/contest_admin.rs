@@ -363,13 +363,18 @@ pub async fn answer(
         .await;
     }
     let now = now_ms();
+    let refused = |e: store::Error| match e {
+        e @ store::Error::Refused(..) => PageError::bad_request(e.to_string()),
+        e => e.into(),
+    };
     match form.id {
         Some(id) => {
             let to_all = form.to == "all";
             let found = state
                 .store
                 .answer(c.id, id, text, to_all, session.user.id, now)
-                .await?;
+                .await
+                .map_err(refused)?;
             if !found {
                 return Err(PageError::not_found());
             }
@@ -377,11 +382,16 @@ pub async fn answer(
         None => {
             // An announcement: a question with no asker, answered to all.
             let label = Some(form.label.as_str()).filter(|l| c.problem(l).is_some());
-            let id = state.store.ask(c.id, None, label, text, now).await?;
+            let id = state
+                .store
+                .ask(c.id, None, label, text, now)
+                .await
+                .map_err(refused)?;
             state
                 .store
                 .answer(c.id, id, text, true, session.user.id, now)
-                .await?;
+                .await
+                .map_err(refused)?;
         }
     }
     state.worker.changes.changed_any();

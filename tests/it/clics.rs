@@ -603,6 +603,14 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
         "{state}"
     );
     assert!(state["end_of_updates"].is_null(), "frozen still: {state}");
+    // Final: a team's question now could not be answered without undoing
+    // the finalize, so it is refused (and stores nothing).
+    let late =
+        s.rt.block_on(s.store.ask(id, Some(bob), None, "Again?", now));
+    assert!(
+        matches!(late, Err(grundy::store::Error::Refused(..))),
+        "{late:?}"
+    );
     // Nothing re-freezes an ended contest; the thaw is the last change.
     assert!(s
         .rt
@@ -619,6 +627,18 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
     let state = json(&at("/state"), None);
     assert!(state["end_of_updates"].is_string(), "{state}");
     assert!(s.rt.block_on(s.store.update_contest(id, &new)).is_err());
+    // After the end of updates not even an announcement is appended.
+    let late =
+        s.rt.block_on(s.store.ask(id, None, None, "Thanks all", now));
+    assert!(
+        matches!(late, Err(grundy::store::Error::Refused(..))),
+        "{late:?}"
+    );
+    let late = s.rt.block_on(s.store.answer(id, q, "Again.", true, 1, now));
+    assert!(
+        matches!(late, Err(grundy::store::Error::Refused(..))),
+        "{late:?}"
+    );
     for auth in [None, Some(ann.as_str()), Some(basic("bob").as_str())] {
         let events = feed(auth);
         check_state_order(&events);

@@ -254,3 +254,57 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
         .iter()
         .any(|t| t["id"] == bob.to_string() && t["organization_id"] == "kth"));
 }
+
+/// A language's CLICS id is the configuration's `clics_id`, the same on
+/// the languages endpoint, the submissions and the feed (before, the
+/// submissions and the feed kept a built-in mapping of their own).
+#[test]
+fn a_configured_language_id_is_the_same_everywhere() {
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let config = std::fs::read_to_string(ws.config()).expect("config");
+    let at = config.find("[languages.c]").expect("C's section");
+    let (head, tail) = config.split_at(at);
+    let tail = tail.replacen("clics_id = \"c\"", "clics_id = \"gnu-c\"", 1);
+    std::fs::write(ws.config(), format!("{head}{tail}")).expect("write");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let now = grundy::site::contests::now_ms();
+    let new = grundy::store::NewContest {
+        slug: "wf".into(),
+        name: "WF".into(),
+        start_ms: now - 60_000,
+        duration_s: 3600,
+        freeze_s: 0,
+        penalty_min: 20,
+        scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
+        participants: Some(vec!["bob".into()]),
+        problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
+    };
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    crate::freeze::judged(&s, bob, id, grundy::verdict::Verdict::AC);
+    let api = format!("{}/api/contests/wf", s.url);
+    let ann = basic("ann");
+    let languages = json(&format!("{api}/languages"), None);
+    assert!(
+        languages
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == "gnu-c"),
+        "{languages}"
+    );
+    let submissions = json(&format!("{api}/submissions"), Some(&ann));
+    assert_eq!(submissions[0]["language_id"], "gnu-c", "{submissions}");
+    let events = feed(&api, Some(&ann));
+    let sent: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "submissions")
+        .collect();
+    assert_eq!(sent.len(), 1, "{events:?}");
+    assert_eq!(sent[0]["data"]["language_id"], "gnu-c", "{}", sent[0]);
+}
