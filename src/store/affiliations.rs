@@ -14,6 +14,9 @@ use super::{Error, Store};
 use crate::contest::affiliation::{Affiliations, Group, Organization};
 use crate::contest::clics;
 
+/// An account's organization (its id) and groups (their ids).
+pub type Affiliation = (Option<String>, Vec<String>);
+
 /// A team of a contest: an account, with its organization and groups.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamRow {
@@ -316,17 +319,9 @@ impl Store {
     ///
     /// # Errors
     /// Database failures.
-    #[allow(clippy::type_complexity)]
     pub async fn affiliations(
         &self,
-    ) -> Result<
-        (
-            Vec<Organization>,
-            Vec<Group>,
-            BTreeMap<i64, (Option<String>, Vec<String>)>,
-        ),
-        Error,
-    > {
+    ) -> Result<(Vec<Organization>, Vec<Group>, BTreeMap<i64, Affiliation>), Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let (organizations, groups, members) = all_affiliations!(tx, d);
@@ -337,7 +332,7 @@ impl Store {
             .fetch_all(&mut *tx)
             .await?;
             tx.commit().await?;
-            let mut by_user: BTreeMap<i64, (Option<String>, Vec<String>)> = users
+            let mut by_user: BTreeMap<i64, Affiliation> = users
                 .into_iter()
                 .map(|(id, org)| (id, (org, Vec::new())))
                 .collect();

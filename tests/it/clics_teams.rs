@@ -105,7 +105,7 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|t| t["id"] == id.to_string())
+            .find(|t| t["id"].as_str() == Some(id.to_string().as_str()))
             .cloned()
             .unwrap_or_else(|| panic!("team {id} in {teams}"))
     };
@@ -248,11 +248,9 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     assert_eq!(orgs.as_array().unwrap().len(), 2, "{orgs}");
     assert_eq!(read("groups.json").as_array().unwrap().len(), 3);
     let teams = read("teams.json");
-    assert!(teams
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|t| t["id"] == bob.to_string() && t["organization_id"] == "kth"));
+    assert!(teams.as_array().unwrap().iter().any(|t| t["id"].as_str()
+        == Some(bob.to_string().as_str())
+        && t["organization_id"] == "kth"));
 }
 
 /// A language's CLICS id is the configuration's `clics_id`, the same on

@@ -14,6 +14,7 @@ use crate::contest::{Board, Contest, Scoring, Team};
 use crate::context::Context;
 use crate::site::policy::{self, Object};
 use crate::site::AppState;
+use crate::store::affiliations::Affiliation;
 use crate::store::{Clarification, ContestSubmission};
 use crate::verdict::Verdict;
 
@@ -278,7 +279,7 @@ pub struct Snapshot {
     teams: Vec<Team>,
     /// Each account's organization and groups, and those the contest's
     /// teams are in.
-    affiliations: BTreeMap<i64, (Option<String>, Vec<String>)>,
+    affiliations: BTreeMap<i64, Affiliation>,
     organizations: Vec<Organization>,
     groups: Vec<Group>,
     submissions: Vec<(ContestSubmission, i64)>,
@@ -299,7 +300,7 @@ impl Snapshot {
         let store = &state.store;
         let teams = store.contest_teams(c).await?;
         let (organizations, groups, affiliations) = store.affiliations().await?;
-        let named = |pick: &dyn Fn(&(Option<String>, Vec<String>)) -> bool| {
+        let named = |pick: &dyn Fn(&Affiliation) -> bool| {
             teams
                 .iter()
                 .any(|t| affiliations.get(&t.id).is_some_and(pick))
