@@ -55,6 +55,30 @@ pub(crate) fn assert_valid(name: &str, value: &Value) {
     );
 }
 
+/// A one-hour ICPC contest on nim (label A) started at `start_ms`, with
+/// `participants`, no freeze, penalty 20, ICPC's medals and no colours:
+/// the tests change what they are about with `..` over it.
+pub(crate) fn icpc_on_nim(
+    slug: &str,
+    name: &str,
+    start_ms: i64,
+    participants: &[&str],
+) -> grundy::store::NewContest {
+    grundy::store::NewContest {
+        slug: slug.into(),
+        name: name.into(),
+        start_ms,
+        duration_s: 3600,
+        freeze_s: 0,
+        penalty_min: 20,
+        scoring: grundy::contest::Scoring::Icpc,
+        medals: grundy::contest::Medals::default(),
+        participants: Some(participants.iter().map(|p| p.to_string()).collect()),
+        problems: vec![("A".into(), "nim".into())],
+        colors: Vec::new(),
+    }
+}
+
 pub(crate) fn get(url: &str, auth: Option<&str>) -> (u16, String) {
     let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
     let r = crate::http::get(url, &headers);
@@ -86,19 +110,7 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
     let bob = format!("Bearer {}", s.token("bob"));
     let ann = basic("ann");
     let now = grundy::site::contests::now_ms();
-    let new = grundy::store::NewContest {
-        slug: "wf".into(),
-        name: "World Final".into(),
-        start_ms: now - 60_000,
-        duration_s: 3600,
-        freeze_s: 0,
-        penalty_min: 20,
-        scoring: grundy::contest::Scoring::Icpc,
-        medals: grundy::contest::Medals::default(),
-        participants: Some(vec!["bob".into(), "cid".into()]),
-        problems: vec![("A".into(), "nim".into())],
-        colors: Vec::new(),
-    };
+    let new = icpc_on_nim("wf", "World Final", now - 60_000, &["bob", "cid"]);
     let id =
         s.rt.block_on(s.store.create_contest(&new, now))
             .expect("create");
@@ -354,17 +366,13 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
     let ann = basic("ann");
     let now = grundy::site::contests::now_ms();
     let new = grundy::store::NewContest {
-        slug: "wf".into(),
-        name: "World Final".into(),
-        start_ms: now - 5 * 60_000,
-        duration_s: 3600,
-        freeze_s: 0,
-        penalty_min: 20,
-        scoring: grundy::contest::Scoring::Icpc,
-        medals: grundy::contest::Medals::default(),
-        participants: Some(vec!["bob".into(), "Cid".into(), "dan".into()]),
-        problems: vec![("A".into(), "nim".into())],
         colors: vec![("A".into(), "#ff0000".into())],
+        ..icpc_on_nim(
+            "wf",
+            "World Final",
+            now - 5 * 60_000,
+            &["bob", "Cid", "dan"],
+        )
     };
     // An organization and a group, so every property `access` declares
     // is sent.
@@ -782,17 +790,13 @@ fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
     let ann = basic("ann");
     let now = grundy::site::contests::now_ms();
     let new = grundy::store::NewContest {
-        slug: "cup".into(),
-        name: "Cup".into(),
-        start_ms: now - 5 * 60_000,
-        duration_s: 3600,
-        freeze_s: 0,
-        penalty_min: 20,
-        scoring: grundy::contest::Scoring::Icpc,
         medals: "1,1,1".parse().expect("medals"),
-        participants: Some(vec!["bob".into(), "cid".into(), "dan".into(), "eve".into()]),
-        problems: vec![("A".into(), "nim".into())],
-        colors: Vec::new(),
+        ..icpc_on_nim(
+            "cup",
+            "Cup",
+            now - 5 * 60_000,
+            &["bob", "cid", "dan", "eve"],
+        )
     };
     let id =
         s.rt.block_on(s.store.create_contest(&new, now))

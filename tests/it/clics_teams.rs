@@ -268,19 +268,7 @@ fn a_configured_language_id_is_the_same_everywhere() {
     s.account("ann", true);
     let bob = s.account("bob", false);
     let now = grundy::site::contests::now_ms();
-    let new = grundy::store::NewContest {
-        slug: "wf".into(),
-        name: "WF".into(),
-        start_ms: now - 60_000,
-        duration_s: 3600,
-        freeze_s: 0,
-        penalty_min: 20,
-        scoring: grundy::contest::Scoring::Icpc,
-        medals: grundy::contest::Medals::default(),
-        participants: Some(vec!["bob".into()]),
-        problems: vec![("A".into(), "nim".into())],
-        colors: Vec::new(),
-    };
+    let new = crate::clics::icpc_on_nim("wf", "WF", now - 60_000, &["bob"]);
     let id =
         s.rt.block_on(s.store.create_contest(&new, now))
             .expect("create");
