@@ -142,12 +142,38 @@ pub fn submission(c: &Contest, s: &Try<'_>) -> Value {
     })
 }
 
-/// A try's judgement (its id is the submission's), final once `outcome`
-/// is known.
-pub fn judgement(c: &Contest, s: &Try<'_>, outcome: Option<Outcome>) -> Value {
+/// One judging of a try: its number (1 for the first, then one more for
+/// each rejudge) and when it began.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judging {
+    pub number: i64,
+    pub start_ms: i64,
+}
+
+/// The id of judging `number` of try `sub`: the try's own id for the
+/// first, `<try>-<number>` for each later one. A judgement once ended is
+/// never changed: a rejudge is a new judgement beside it.
+pub fn judgement_id(sub: i64, number: i64) -> String {
+    if number <= 1 {
+        sub.to_string()
+    } else {
+        format!("{sub}-{number}")
+    }
+}
+
+/// The try a judgement or run id belongs to (ids of [`judgement_id`] and
+/// [`run`] begin with it).
+pub fn try_of(id: &str) -> Option<i64> {
+    id.split('-').next()?.parse().ok()
+}
+
+/// A try's judgement `judging`, final once `outcome` is known.
+pub fn judgement(c: &Contest, s: &Try<'_>, judging: Judging, outcome: Option<Outcome>) -> Value {
+    let start = judging.start_ms;
     let mut v = json!({
-        "id": s.id.to_string(), "submission_id": s.id.to_string(), "judgement_type_id": null,
-        "start_time": format_time(s.at_ms), "start_contest_time": format_reltime(s.at_ms - c.start_ms),
+        "id": judgement_id(s.id, judging.number), "submission_id": s.id.to_string(),
+        "judgement_type_id": null,
+        "start_time": format_time(start), "start_contest_time": format_reltime(start - c.start_ms),
         "end_time": null, "end_contest_time": null,
     });
     if let Some(o) = outcome {
@@ -166,12 +192,12 @@ pub fn judgement(c: &Contest, s: &Try<'_>, outcome: Option<Outcome>) -> Value {
 /// ([`run_as_read`]); never shown.
 const SECRET: &str = "secret_test";
 
-/// Test `position` (from 0) of submission `sub`'s judgement, ended at
-/// `end_ms`; `sample`: its data is in the statement (else its figures are
-/// the admins' only, [`run_as_read`]).
+/// Test `position` (from 0) of judgement `judgement`, ended at `end_ms`;
+/// `sample`: its data is in the statement (else its figures are the
+/// admins' only, [`run_as_read`]).
 pub fn run(
     c: &Contest,
-    sub: i64,
+    judgement: &str,
     position: i64,
     verdict: Verdict,
     time_ms: i64,
@@ -179,7 +205,7 @@ pub fn run(
     sample: bool,
 ) -> Value {
     let mut v = json!({
-        "id": format!("{sub}-{}", position + 1), "judgement_id": sub.to_string(),
+        "id": format!("{judgement}-{}", position + 1), "judgement_id": judgement,
         "ordinal": position + 1, "judgement_type_id": judgement_type(verdict),
         "time": format_time(end_ms), "contest_time": format_reltime(end_ms - c.start_ms),
         "run_time": time_ms as f64 / 1000.0,
@@ -217,11 +243,20 @@ pub struct Clarification<'a> {
     pub answered_ms: Option<i64>,
 }
 
-/// The question `q<N>`, where there is one.
+/// The question `q<N>`, where there is one, as the judges and its asker
+/// read it.
 pub fn question(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
-    let team = q.team?;
+    let mut v = public_question(c, q)?;
+    v["from_team_id"] = json!(q.team?.to_string());
+    Some(v)
+}
+
+/// The question `q<N>` as everyone else reads it once it is answered to
+/// all: without who asked.
+pub fn public_question(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
+    q.team?;
     Some(json!({
-        "id": format!("q{}", q.id), "from_team_id": team.to_string(), "to_team_id": null,
+        "id": format!("q{}", q.id), "from_team_id": null, "to_team_id": null,
         "reply_to_id": null, "problem_id": problem_of(c, q.label), "text": q.question,
         "time": format_time(q.asked_ms), "contest_time": format_reltime(q.asked_ms - c.start_ms),
     }))

@@ -157,11 +157,59 @@ impl Contest {
 
     /// When the scoreboard freezes (or froze), if it does.
     pub fn freeze_ms(&self) -> Option<i64> {
-        let scheduled = (self.freeze_s > 0).then(|| self.end_ms() - self.freeze_s * 1000);
-        match (scheduled, self.frozen_ms) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        freeze_of(self.end_ms(), self.freeze_s, self.frozen_ms)
+    }
+
+    /// The freeze settings (`freeze_s`, `frozen_ms`) that new settings
+    /// ending at `end_ms` with a freeze of `freeze_s` before the end get
+    /// when they replace this contest's at `now`. A jury's rules:
+    /// - a freeze that has begun stays where it began when the end moves
+    ///   (its length before the new end is adjusted, so nothing hidden is
+    ///   shown and nothing shown is hidden);
+    /// - a begun freeze may move later or be removed (what it hid before
+    ///   its new place is then revealed by the caller), never earlier;
+    /// - a freeze that has not begun may not be set to begin in the past,
+    ///   which would hide results already shown.
+    ///
+    /// # Errors
+    /// Why the change would hide what was shown, in words.
+    pub fn freeze_after_edit(
+        &self,
+        end_ms: i64,
+        freeze_s: i64,
+        now: i64,
+    ) -> Result<(i64, Option<i64>), String> {
+        let next = freeze_of(end_ms, freeze_s, self.frozen_ms);
+        let Some(began) = self.freeze_ms().filter(|_| self.is_frozen(now)) else {
+            return match next {
+                Some(f) if f < now && next != self.freeze_ms() => Err(format!(
+                    "the freeze would begin at {}, which has passed: results shown since would be \
+                     hidden again (freeze the scoreboard now instead)",
+                    time::format_human(f)
+                )),
+                _ => Ok((freeze_s, self.frozen_ms)),
+            };
+        };
+        if freeze_s != self.freeze_s {
+            // The jury moved the freeze itself.
+            return match next {
+                Some(f) if f < began => Err(format!(
+                    "the scoreboard froze at {}: the freeze cannot move earlier, which would hide \
+                     results already shown",
+                    time::format_human(began)
+                )),
+                _ => Ok((freeze_s, self.frozen_ms)),
+            };
         }
+        // The end moved (or nothing did): the freeze stays where it began.
+        let kept_s = (end_ms - began).max(0) / 1000;
+        let scheduled = freeze_of(end_ms, kept_s, None);
+        let frozen_ms = if scheduled == Some(began) {
+            self.frozen_ms.filter(|&f| f >= began)
+        } else {
+            Some(began)
+        };
+        Ok((kept_s, frozen_ms))
     }
 
     pub fn phase(&self, now_ms: i64) -> Phase {
@@ -284,6 +332,17 @@ impl Contest {
     }
 }
 
+/// When a contest ending at `end_ms` freezes: `freeze_s` before its end
+/// (0: no scheduled freeze) or at an admin's freeze `frozen_ms`,
+/// whichever comes first.
+fn freeze_of(end_ms: i64, freeze_s: i64, frozen_ms: Option<i64>) -> Option<i64> {
+    let scheduled = (freeze_s > 0).then(|| end_ms - freeze_s * 1000);
+    match (scheduled, frozen_ms) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// The labels `A`, `B`, ..., `Z`, `AA`, ... for `n` problems.
 pub fn labels(n: usize) -> Vec<String> {
     (0..n)
@@ -390,6 +449,46 @@ mod tests {
         );
         c.thawed_ms = Some(c.end_ms() + 1);
         assert!(!c.hides(Viewer::Public, Some(7), after, c.end_ms() + 2));
+    }
+
+    #[test]
+    fn a_begun_freeze_stays_where_it_began() {
+        let c = contest();
+        let freeze = c.end_ms() - 600_000;
+        let now = freeze + 300_000;
+        // Extended by 30 minutes during the freeze: it stays at `freeze`.
+        let end = c.end_ms() + 1_800_000;
+        let (freeze_s, frozen_ms) = c.freeze_after_edit(end, c.freeze_s, now).unwrap();
+        let moved = Contest {
+            duration_s: c.duration_s + 1800,
+            freeze_s,
+            frozen_ms,
+            ..c.clone()
+        };
+        assert_eq!(moved.freeze_ms(), Some(freeze));
+        assert!(moved.is_frozen(now));
+        assert_eq!((freeze_s, frozen_ms), (2400, None), "a whole freeze length");
+        // Shortened: still where it began.
+        let end = c.end_ms() - 120_000;
+        let (freeze_s, frozen_ms) = c.freeze_after_edit(end, c.freeze_s, now).unwrap();
+        assert_eq!(freeze_of(end, freeze_s, frozen_ms), Some(freeze));
+        // An admin's freeze at an odd millisecond, then an extension.
+        let admin = Contest {
+            frozen_ms: Some(freeze - 12_345),
+            ..c.clone()
+        };
+        let (freeze_s, frozen_ms) = admin
+            .freeze_after_edit(c.end_ms() + 60_000, c.freeze_s, now)
+            .unwrap();
+        assert_eq!(freeze_of(c.end_ms() + 60_000, freeze_s, frozen_ms), Some(freeze - 12_345));
+        // Moved later or removed: allowed (the store reveals); earlier: refused.
+        assert_eq!(c.freeze_after_edit(c.end_ms(), 0, now), Ok((0, None)));
+        assert_eq!(c.freeze_after_edit(c.end_ms(), 60, now), Ok((60, None)));
+        assert!(c.freeze_after_edit(c.end_ms(), 1200, now).is_err());
+        // Not begun yet: it may not be set to begin in the past.
+        let early = freeze - 100_000;
+        assert!(c.freeze_after_edit(c.end_ms(), 1200, early).is_err());
+        assert_eq!(c.freeze_after_edit(c.end_ms(), 660, early), Ok((660, None)));
     }
 
     #[test]

@@ -69,8 +69,15 @@ impl ApiError {
 }
 
 impl From<crate::store::Error> for ApiError {
+    /// A change the contest's state does not allow is the caller's
+    /// `409 refused`, with why; anything else is internal.
     fn from(e: crate::store::Error) -> ApiError {
-        ApiError::internal(&e)
+        match e {
+            e @ crate::store::Error::Refused(..) => {
+                ApiError::new(StatusCode::CONFLICT, "refused", e.to_string())
+            }
+            e => ApiError::internal(&e),
+        }
     }
 }
 

@@ -40,13 +40,19 @@ pub fn routes() -> Router<AppState> {
             api::router().fallback(|| async { ApiError::not_found("no such route") }),
         )
         .nest("/api/contests", clics::router())
-        .route("/api", axum::routing::get(clics::api_info))
+        .merge(
+            Router::new()
+                .route("/api", axum::routing::get(clics::api_info))
+                .route("/api/", axum::routing::get(clics::api_info))
+                .layer(axum::middleware::from_fn(clics::open_to_pages)),
+        )
 }
 
 /// Serves `app` (the routes over `state`: [`crate::hosted::app`]) on
 /// `listener` with `workers` judge workers until `shutdown` completes;
 /// then stops taking work, lets each worker finish the submission in
-/// hand, and returns. Submissions whose leases expired (a previous server
+/// hand, and returns. The contests' clock ([`crate::site::clock`]) runs
+/// beside them. Submissions whose leases expired (a previous server
 /// killed mid-run) are queued again first.
 ///
 /// # Errors
@@ -59,6 +65,10 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let handles = crate::worker::start(&pool(&state), workers).await?;
+    let clock = tokio::spawn(crate::site::clock::run(
+        state.store.clone(),
+        state.stop_signal(),
+    ));
     let stopper = state.clone();
     let server = &state.ctx.config.server;
     let limits = Connections {
@@ -73,6 +83,7 @@ pub async fn serve(
     .await;
     state.begin_shutdown();
     crate::worker::join(handles).await;
+    let _ = clock.await;
     result
 }
 

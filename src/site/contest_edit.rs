@@ -182,7 +182,9 @@ pub async fn edit(
     check_change(c, &new, now).map_err(Refused::Setting)?;
     match store.update_contest(c.id, &new).await {
         Ok(()) => Ok(new),
-        Err(e @ store::Error::NoUser(_)) => Err(Refused::Setting(e.to_string())),
+        Err(e @ (store::Error::NoUser(_) | store::Error::Refused(..))) => {
+            Err(Refused::Setting(e.to_string()))
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -62,6 +62,12 @@ pub async fn submit(
         problem: problem.slug.clone(),
         ..entry
     };
+    // The contest's moments before the try in its record, should the
+    // clock not have written them yet.
+    store
+        .catch_up_contest(contest.id)
+        .await
+        .map_err(|e| internal(&e))?;
     intake::take(ctx, store, limits, entry, Some(contest)).await
 }
 

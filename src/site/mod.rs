@@ -11,6 +11,7 @@
 //! beyond status codes.
 
 pub mod boards;
+pub mod clock;
 pub mod contest_edit;
 pub mod contests;
 pub mod intake;

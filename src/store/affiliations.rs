@@ -182,7 +182,8 @@ macro_rules! teams_in {
             "SELECT u.id, u.name, u.organization_id FROM users u
              WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
                 OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
-                OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+                OR (u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+                     AND NOT u.is_admin)
              ORDER BY u.name",
         ))
         .bind($cid)

@@ -4,6 +4,7 @@
 //! Times are Unix milliseconds.
 
 use super::affiliations::{drop_stale, team_event, teams_in};
+use super::contest_state::revealed_results;
 use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql};
 use super::record::{append_events, db_now, locked_contest, settings_events, Audience, NewEvent};
@@ -209,17 +210,22 @@ impl Store {
                         .into(),
                 ));
             }
+            let now = db_now!(tx, d);
+            let (freeze_s, frozen_ms) = before
+                .freeze_after_edit(new.start_ms + new.duration_s * 1000, new.freeze_s, now)
+                .map_err(|why| Error::Refused(before.slug.clone(), why))?;
             let teams_before = teams_in!(tx, d, id, before.open_to_all);
             sqlx::query(&sql(
                 d,
                 "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
-                        penalty_min = ?, scoring = ?, open_to_all = ?, gold_medals = ?,
-                        silver_medals = ?, bronze_medals = ? WHERE id = ?",
+                        frozen_ms = ?, penalty_min = ?, scoring = ?, open_to_all = ?,
+                        gold_medals = ?, silver_medals = ?, bronze_medals = ? WHERE id = ?",
             ))
             .bind(&new.name)
             .bind(new.start_ms)
             .bind(new.duration_s)
-            .bind(new.freeze_s)
+            .bind(freeze_s)
+            .bind(frozen_ms)
             .bind(new.penalty_min)
             .bind(new.scoring.as_str())
             .bind(new.participants.is_none())
@@ -240,10 +246,18 @@ impl Store {
             }
             fill_contest!(tx, d, id, new);
             if let Some(c) = locked_contest!(tx, d, id) {
-                let now = db_now!(tx, d);
                 let teams = teams_in!(tx, d, id, c.open_to_all);
+                // A begun freeze moved later or removed: what it no longer
+                // hides, revealed to everyone who had not read it.
+                let mut events = Vec::new();
+                if before.is_frozen(now) {
+                    let until = c.freeze_ms().filter(|_| c.is_frozen(now));
+                    if until != before.freeze_ms() {
+                        events.extend(revealed_results!(tx, d, id, until));
+                    }
+                }
                 // What is no longer there, deleted; then everything as it is.
-                let mut events: Vec<NewEvent> = before
+                events.extend(before
                     .problems
                     .iter()
                     .filter(|p| c.label_of(&p.slug).is_none())
@@ -253,7 +267,7 @@ impl Store {
                         data: None,
                         audience: if now < before.start_ms { Audience::Admin } else { Audience::All },
                     })
-                    .collect();
+                );
                 events.extend(
                     teams_before
                         .teams
@@ -397,7 +411,8 @@ impl Store {
 
     /// The participants of `contest`, by name: the named ones, or for a
     /// contest open to all every enabled account that is not an admin's,
-    /// and anyone who submitted in it.
+    /// and anyone but an admin who submitted in it (a jury's tries make no
+    /// team).
     ///
     /// # Errors
     /// Database failures.
@@ -408,7 +423,8 @@ impl Store {
                 "SELECT u.id, u.name FROM users u
                  WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
                     OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
-                    OR u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+                    OR (u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
+                     AND NOT u.is_admin)
                  ORDER BY u.name",
             ))
             .bind(contest.id)

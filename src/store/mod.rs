@@ -73,7 +73,7 @@ pub use awards::AwardChange;
 pub use clarifications::Clarification;
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
-pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
+pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, Rejudged, MAX_TRIES};
 pub use record::{ContestVersion, Event, Reader};
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
 pub use users::{Revoked, TokenInfo, User};

@@ -205,7 +205,8 @@ pub(super) use db_now;
 
 /// Records what happened to submission `$id` (`$change`, a [`TryChange`])
 /// in its contest's record within `$tx`, after the change was written
-/// there; nothing for a practice submission.
+/// there; nothing for a practice submission, nor for a jury's (an
+/// admin's) try, which makes the jury no team.
 macro_rules! record_try {
     ($tx:ident, $d:ident, $id:expr, $change:expr) => {{
         let id: i64 = $id;
@@ -224,9 +225,10 @@ macro_rules! record_try {
             ),
         >(&$crate::store::db::sql(
             $d,
-            "SELECT contest_id, user_id, problem, language, submitted_at, verdict, score,
-                        time_ms, finished_at
-                 FROM submissions WHERE id = ?",
+            "SELECT s.contest_id, CASE WHEN u.is_admin THEN NULL ELSE s.user_id END,
+                        s.problem, s.language, s.submitted_at, s.verdict, s.score, s.time_ms,
+                        s.finished_at
+                 FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?",
         ))
         .bind(id)
         .fetch_optional(&mut *$tx)
@@ -257,31 +259,35 @@ macro_rules! record_try {
                     end: end.as_deref(),
                 };
                 let change: $crate::store::record::TryChange = $change;
-                // A judgement sent back: the runs the record still shows
-                // of it, to delete.
-                let shown_runs = if change == $crate::store::record::TryChange::Reset {
-                    sqlx::query_scalar::<_, String>(&$crate::store::db::sql(
-                        $d,
-                        "SELECT e.object_id FROM contest_events e
-                         WHERE e.contest_id = ?1 AND e.kind = 'runs' AND e.object_id LIKE ?2
-                           AND e.data IS NOT NULL
-                           AND e.seq = (SELECT MAX(f.seq) FROM contest_events f
-                                        WHERE f.contest_id = ?1 AND f.kind = 'runs'
-                                          AND f.object_id = e.object_id)
-                         ORDER BY e.seq",
-                    ))
-                    .bind(cid)
-                    .bind(format!("{id}-%"))
-                    .fetch_all(&mut *$tx)
-                    .await?
-                } else {
-                    Vec::new()
-                };
+                // Which judging this is: one more than the results the
+                // history keeps (a rejudge keeps the one it replaces
+                // there first); and when it began, as the record has it.
+                let judged_before = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+                    $d,
+                    "SELECT COUNT(*) FROM submission_history WHERE submission_id = ?",
+                ))
+                .bind(id)
+                .fetch_one(&mut *$tx)
+                .await?;
+                let number = judged_before + 1;
+                let begun = sqlx::query_scalar::<_, Option<String>>(&$crate::store::db::sql(
+                    $d,
+                    "SELECT data FROM contest_events
+                     WHERE contest_id = ? AND kind = 'judgements' AND object_id = ?
+                     ORDER BY seq DESC LIMIT 1",
+                ))
+                .bind(cid)
+                .bind($crate::contest::clics::judgement_id(id, number))
+                .fetch_optional(&mut *$tx)
+                .await?
+                .flatten()
+                .and_then(|data| serde_json::from_str::<serde_json::Value>(&data).ok())
+                .and_then(|v| v["start_time"].as_str().and_then($crate::contest::time::parse_time));
                 let events = $crate::store::record::try_events(
                     &c,
                     &stored,
                     &runs,
-                    &shown_runs,
+                    $crate::store::record::Begun { number, at_ms: begun },
                     change,
                     now,
                 )?;
@@ -324,12 +330,19 @@ fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
     }
 }
 
+/// The judging a change is about: its number, and when it began where
+/// the record already holds its judgement.
+pub struct Begun {
+    pub number: i64,
+    pub at_ms: Option<i64>,
+}
+
 /// The events of `change` to try `s`, with its test results `runs`
-/// (position, verdict, CPU ms, group: `sample` or a secret one), at the
-/// database's time `now`. A rejudge ([`TryChange::Reset`]) deletes the
-/// runs of the judgement that the record shows (`shown_runs`, their ids),
-/// then sends the judgement back to pending: an update and deletes, as
-/// the standard has them, never a silent change.
+/// (position, verdict, CPU ms, group: `sample` or a secret one), in its
+/// judging `begun`, at the database's time `now`. A rejudge
+/// ([`TryChange::Reset`]) begins a new judgement beside the last one,
+/// which stays as it ended, with its runs (the standard's judgements are
+/// never re-opened).
 ///
 /// # Errors
 /// A stored time or verdict that is not one.
@@ -337,7 +350,7 @@ pub(super) fn try_events(
     c: &Contest,
     s: &StoredTry<'_>,
     runs: &[(i64, String, i64, String)],
-    shown_runs: &[String],
+    begun: Begun,
     change: TryChange,
     now: i64,
 ) -> Result<Vec<NewEvent>, Error> {
@@ -354,6 +367,14 @@ pub(super) fn try_events(
         at_ms,
     };
     let sealed = result_audience(c, s.team, at_ms, now);
+    let judging = clics::Judging {
+        number: begun.number,
+        start_ms: begun.at_ms.unwrap_or(match change {
+            TryChange::Reset => now,
+            _ => at_ms,
+        }),
+    };
+    let judgement = clics::judgement_id(s.id, begun.number);
     let mut out = Vec::new();
     match change {
         TryChange::Made => {
@@ -364,20 +385,14 @@ pub(super) fn try_events(
             ));
             out.push(NewEvent::of(
                 "judgements",
-                clics::judgement(c, &t, None),
+                clics::judgement(c, &t, judging, None),
                 sealed,
             ));
         }
         TryChange::Reset => {
-            out.extend(shown_runs.iter().map(|run| NewEvent {
-                kind: "runs",
-                id: Some(run.clone()),
-                data: None,
-                audience: sealed,
-            }));
             out.push(NewEvent::of(
                 "judgements",
-                clics::judgement(c, &t, None),
+                clics::judgement(c, &t, judging, None),
                 sealed,
             ));
         }
@@ -397,7 +412,7 @@ pub(super) fn try_events(
             };
             out.push(NewEvent::of(
                 "judgements",
-                clics::judgement(c, &t, Some(outcome)),
+                clics::judgement(c, &t, judging, Some(outcome)),
                 sealed,
             ));
             for (position, verdict, time_ms, group) in runs {
@@ -405,7 +420,7 @@ pub(super) fn try_events(
                     continue;
                 };
                 let sample = group == "sample";
-                let run = clics::run(c, s.id, *position, verdict, *time_ms, end_ms, sample);
+                let run = clics::run(c, &judgement, *position, verdict, *time_ms, end_ms, sample);
                 out.push(NewEvent::of("runs", run, sealed));
             }
         }
@@ -432,8 +447,8 @@ pub(super) fn clarification_events(
     };
     match (q.team, q.to_all) {
         (Some(team), true) => {
-            // The question, now everyone's too.
-            if let Some(v) = clics::question(c, q) {
+            // The question, now everyone's too, without who asked.
+            if let Some(v) = clics::public_question(c, q) {
                 out.push(NewEvent::of(
                     "clarifications",
                     v,
@@ -489,6 +504,33 @@ impl Store {
         })))
     }
 
+    /// The objects of endpoint `kind` of contest `contest` as `reader`
+    /// reads them: the record replayed, each object's latest event that
+    /// reader may read, deleted ones left out, in the order the objects
+    /// first appeared. What a feed reader holds after reading the whole
+    /// feed, so REST and the feed cannot disagree.
+    ///
+    /// # Errors
+    /// As [`Store::contest_events`].
+    pub async fn contest_objects(
+        &self,
+        contest: i64,
+        reader: Reader,
+        kind: &str,
+    ) -> Result<Vec<Event>, Error> {
+        let events = self.read_events(contest, 0, reader, Some(kind), i64::MAX).await?;
+        let mut at: std::collections::HashMap<Option<String>, usize> = Default::default();
+        let mut objects: Vec<Option<Event>> = Vec::new();
+        for e in events {
+            let place = *at.entry(e.id.clone()).or_insert_with(|| {
+                objects.push(None);
+                objects.len() - 1
+            });
+            objects[place] = e.data.is_some().then_some(e);
+        }
+        Ok(objects.into_iter().flatten().collect())
+    }
+
     /// Up to `limit` events of contest `contest` after number `after` that
     /// `reader` may read, in order.
     ///
@@ -499,6 +541,18 @@ impl Store {
         contest: i64,
         after: i64,
         reader: Reader,
+        limit: i64,
+    ) -> Result<Vec<Event>, Error> {
+        self.read_events(contest, after, reader, None, limit).await
+    }
+
+    /// [`Store::contest_events`], of one kind only where given.
+    async fn read_events(
+        &self,
+        contest: i64,
+        after: i64,
+        reader: Reader,
+        kind: Option<&str>,
         limit: i64,
     ) -> Result<Vec<Event>, Error> {
         let (admin, team) = match reader {
@@ -515,6 +569,7 @@ impl Store {
                        ELSE audience = 'all' OR (audience = 'team' AND team_id = ?4)
                             OR (audience = 'others' AND (team_id IS NULL OR team_id <> ?4))
                        END
+                   AND (?6 IS NULL OR kind = ?6)
                  ORDER BY seq LIMIT ?5",
             ))
             .bind(contest)
@@ -522,6 +577,7 @@ impl Store {
             .bind(admin)
             .bind(team)
             .bind(limit)
+            .bind(kind)
             .fetch_all(pool)
             .await?
         });

@@ -320,11 +320,12 @@ pub async fn rejudge_problem(
     Form(form): Form<CsrfOnly>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
-    let n = state.store.rejudge_problem(&slug).await?;
-    for _ in 0..n.min(64) {
+    let done = state.store.rejudge_problem(&slug).await?;
+    for _ in 0..done.queued.min(64) {
         state.wake.notify_one();
     }
-    tracing::info!(admin = %session.user.name, problem = %slug, n, "problem rejudged from the web");
+    let (n, kept) = (done.queued, done.final_kept);
+    tracing::info!(admin = %session.user.name, problem = %slug, n, kept, "problem rejudged from the web");
     Ok(Redirect::to("/recent").into_response())
 }
 

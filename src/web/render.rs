@@ -158,8 +158,13 @@ impl PageError {
 }
 
 impl From<crate::store::Error> for PageError {
+    /// A change the contest's state does not allow is a bad request, with
+    /// why; anything else is internal.
     fn from(e: crate::store::Error) -> Self {
-        PageError::internal(&e)
+        match e {
+            e @ crate::store::Error::Refused(..) => PageError::bad_request(e.to_string()),
+            e => PageError::internal(&e),
+        }
     }
 }
 

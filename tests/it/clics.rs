@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::helpers::{c_judge, repo, NIM_C_AC, NIM_C_WA_FIRST};
 use crate::web::PASSWORD;
@@ -58,6 +58,65 @@ pub(crate) fn assert_valid(name: &str, value: &Value) {
 /// A one-hour ICPC contest on nim (label A) started at `start_ms`, with
 /// `participants`, no freeze, penalty 20, ICPC's medals and no colours:
 /// the tests change what they are about with `..` over it.
+/// [`assert_valid`] against the strict form of schema `name`: no property
+/// beyond the standard's (the schema's strict anchor made
+/// `additionalProperties: false`).
+fn assert_strict(name: &str, value: &Value) {
+    let text = std::fs::read_to_string(schema_dir().join(format!("{name}.json"))).expect("schema");
+    let anchor = "\"$comment\": \"ANCHOR_TO_INSERT_REQUIRE_STRICT_PROPERTIES\"";
+    assert!(text.contains(anchor), "{name} has no strict anchor");
+    let strict = text.replace(anchor, "\"additionalProperties\": false");
+    let schema: Value = serde_json::from_str(&strict).expect("schema JSON");
+    let validator = jsonschema::options()
+        .with_retriever(Fixtures)
+        .build(&schema)
+        .unwrap_or_else(|e| panic!("schema {name}: {e}"));
+    let errors: Vec<String> = validator.iter_errors(value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{name} (strict): {}\n{value:#}", errors.join("\n"));
+}
+
+/// What a reader holds after reading contest `slug`'s whole feed with
+/// `auth` equals what every REST collection returns it: the objects of
+/// each endpoint, in the order they first appeared (issue 43's one
+/// derivation).
+fn assert_rest_is_the_feed(api: &str, slug: &str, auth: Option<&str>) {
+    let (status, text) = get(&format!("{api}/{slug}/event-feed?stream=false"), auth);
+    assert_eq!(status, 200, "{text}");
+    let mut held: Vec<((String, String), Value)> = Vec::new();
+    for line in text.lines() {
+        let e: Value = serde_json::from_str(line).expect("a JSON line");
+        let (Some(kind), Some(id)) = (e["type"].as_str(), e["id"].as_str()) else {
+            continue;
+        };
+        let key = (kind.to_string(), id.to_string());
+        match held.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = e["data"].clone(),
+            None => held.push((key, e["data"].clone())),
+        }
+    }
+    for kind in [
+        "judgement-types",
+        "languages",
+        "problems",
+        "teams",
+        "organizations",
+        "groups",
+        "submissions",
+        "judgements",
+        "runs",
+        "clarifications",
+    ] {
+        let from_feed: Vec<&Value> = held
+            .iter()
+            .filter(|((k, _), v)| k == kind && !v.is_null())
+            .map(|(_, v)| v)
+            .collect();
+        let rest = json(&format!("{api}/{slug}/{kind}"), auth);
+        let rest: Vec<&Value> = rest.as_array().unwrap().iter().collect();
+        assert_eq!(rest, from_feed, "{kind} as {auth:?}");
+    }
+}
+
 pub(crate) fn icpc_on_nim(
     slug: &str,
     name: &str,
@@ -146,6 +205,20 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
 
     let api = format!("{}/api/contests", s.url);
     assert_valid("contests", &json(&api, None));
+    // The API's root, with the slash too (as DOMjudge's tools ask for it),
+    // strictly the standard's, and readable by another site's page.
+    for path in ["/api", "/api/"] {
+        let url = format!("{}{path}", s.url);
+        let (status, cors, body) = get_with_header(&url, None, "access-control-allow-origin");
+        assert_eq!((status, cors), (200, vec!["*".to_string()]), "{path}: {body}");
+        assert_strict("api_information", &serde_json::from_str(&body).unwrap());
+    }
+    // `strict` is taken everywhere, and filters nothing.
+    assert_valid("teams", &json(&format!("{api}/wf/teams?strict=1"), None));
+    assert_valid(
+        "scoreboard",
+        &json(&format!("{api}/wf/scoreboard?strict=true"), None),
+    );
     let single = [
         ("", "contest"),
         ("/state", "state"),
@@ -217,6 +290,13 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
     assert_eq!(clars[1]["text"], "No.");
     assert_eq!(clars[1]["reply_to_id"], "q1");
     assert!(!clars.to_string().contains("Private?"));
+    // Who asked is the asker's and the judges' to know.
+    assert!(clars[0]["from_team_id"].is_null(), "{clars}");
+    let cid_reads = json(&format!("{api}/wf/clarifications"), Some(&basic("cid")));
+    let asked = |list: &Value| list.as_array().unwrap().iter().find(|q| q["id"] == "q1").cloned();
+    assert!(asked(&cid_reads).unwrap()["from_team_id"].is_null());
+    let bob_reads = json(&format!("{api}/wf/clarifications"), Some(&bob));
+    assert_eq!(asked(&bob_reads).unwrap()["from_team_id"], bob_id.to_string());
     assert_eq!(
         json(&format!("{api}/wf/clarifications"), Some(&ann))
             .as_array()
@@ -224,6 +304,11 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
             .len(),
         3
     );
+
+    // Frozen: REST is what each reader's feed replays to.
+    for auth in [None, Some(bob.as_str()), Some(ann.as_str()), Some(&*basic("cid"))] {
+        assert_rest_is_the_feed(&api, "wf", auth);
+    }
 
     // The event feed: every line one schema-valid event; since_token
     // resumes after a token with exactly the rest.
@@ -290,6 +375,46 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
             .count()
             >= 3
     );
+    assert_eq!(judgements(None), 3);
+
+    // Thawed and final: REST is still each reader's feed replayed.
+    for auth in [None, Some(bob.as_str()), Some(ann.as_str())] {
+        assert_rest_is_the_feed(&api, "wf", auth);
+    }
+
+    // Final: no rejudge route changes the contest's tries.
+    let admin = format!("Bearer {}", s.token("ann"));
+    let first = json(&format!("{api}/wf/submissions"), None)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v1 = format!("{}/api/v1", s.url);
+    let (status, body) = crate::freeze::api(
+        "POST",
+        &format!("{v1}/submissions/{first}/rejudge"),
+        &admin,
+        None,
+    );
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "refused", "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("final"));
+    let (status, body) =
+        crate::freeze::api("POST", &format!("{v1}/problems/nim/rejudge"), &admin, None);
+    assert_eq!(status, 202, "{body}");
+    assert_eq!((body["rejudged"].clone(), body["final_kept"].clone()), (json!(0), json!(3)));
+    // The pages too.
+    let cookie = crate::web::sign_in(&s.url, "ann");
+    let page = format!("{}/submissions/{first}", s.url);
+    let shown = crate::web::http("GET", &page, Some(&cookie), None);
+    let csrf = crate::helpers::csrf_of(&shown.body);
+    let refused = crate::web::http(
+        "POST",
+        &format!("{page}/rejudge"),
+        Some(&cookie),
+        Some(&[("csrf", &csrf)]),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("final"), "{}", refused.body);
     assert_eq!(judgements(None), 3);
 }
 
@@ -533,18 +658,33 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
             .map(|l| serde_json::from_str(l).expect("a JSON line"))
             .collect()
     };
+    // A rejudge is a new judgement, pending; the old one stays as it
+    // ended, with its runs (an ended judgement is never re-opened).
     let events = feed(Some(&ann));
     let run = format!("{dan_ac}-1");
-    let deleted = events
-        .iter()
-        .position(|e| e["type"] == "runs" && e["id"] == run.as_str() && e["data"].is_null())
-        .unwrap_or_else(|| panic!("no delete of run {run}"));
-    let judgement = dan_ac.to_string();
-    let reset = events
-        .iter()
-        .rposition(|e| e["type"] == "judgements" && e["id"] == judgement.as_str())
-        .expect("the judgement");
-    assert!(deleted < reset && events[reset]["data"]["judgement_type_id"].is_null());
+    assert!(
+        !events
+            .iter()
+            .any(|e| e["type"] == "runs" && e["id"] == run.as_str() && e["data"].is_null()),
+        "run {run} deleted"
+    );
+    let judgement = |id: &str| -> Vec<Value> {
+        events
+            .iter()
+            .filter(|e| e["type"] == "judgements" && e["id"] == id)
+            .map(|e| e["data"].clone())
+            .collect()
+    };
+    let first = judgement(&dan_ac.to_string());
+    assert!(
+        !first.last().unwrap()["end_time"].is_null(),
+        "the first judgement stays ended: {first:?}"
+    );
+    let second = judgement(&format!("{dan_ac}-2"));
+    assert_eq!(second.len(), 1, "{second:?}");
+    assert!(second[0]["judgement_type_id"].is_null() && second[0]["end_time"].is_null());
+    assert_eq!(second[0]["submission_id"], dan_ac.to_string());
+    assert!(second[0]["start_time"].as_str() > first[0]["start_time"].as_str());
 
     // The finalize refuses before the end, then while anything blocks it.
     let finalize = || ws.grundy(&["contest", "finalize", "wf"]);
@@ -669,7 +809,11 @@ fn a_contest_played_through_reads_as_the_icpc_tools_read_it() {
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
     check_state_order(&events);
+    // The rejudge's new judgement, beside the first, which kept its runs.
     assert!(events
+        .iter()
+        .any(|e| e["type"] == "judgements" && e["id"] == format!("{dan_ac}-2").as_str()));
+    assert!(!events
         .iter()
         .any(|e| e["type"] == "runs" && e["data"].is_null()));
 }

@@ -55,7 +55,7 @@ struct Standing {
 /// problem, tries in order of time up to the first accepted one; each
 /// earlier try whose judgement type has a penalty adds `penalty_time`
 /// minutes (CE and JE none); the accepted try adds its minute. The latest
-/// event of an object is its state (a rejudge replaces a judgement).
+/// event of an object is its state; a try's latest judgement its result.
 fn replay(events: &[Value]) -> BTreeMap<String, Standing> {
     let mut latest: BTreeMap<(String, String), Value> = BTreeMap::new();
     let mut contest = Value::Null;
@@ -87,7 +87,11 @@ fn replay(events: &[Value]) -> BTreeMap<String, Standing> {
             )
         })
         .collect();
-    let verdicts: BTreeMap<&str, &str> = of("judgements")
+    // A try's verdict is its latest judgement's (a rejudge is a new
+    // judgement, begun later).
+    let mut judgements = of("judgements");
+    judgements.sort_by_key(|j| j["start_time"].as_str().map(String::from));
+    let verdicts: BTreeMap<&str, &str> = judgements
         .into_iter()
         .filter_map(|j| {
             Some((
@@ -285,6 +289,11 @@ fn a_finished_contest_exports_a_package_that_replays_to_its_final_board() {
     assert_eq!(judgements.as_array().map(Vec::len), Some(6), "{judgements}");
     let feed = lines(&std::fs::read_to_string(frozen_dir.join("event-feed.ndjson")).unwrap());
     assert!(feed.iter().all(|e| e["data"]["end_of_updates"].is_null()));
+    // Every line has a token of its own, as a package reader requires.
+    let tokens: Vec<&str> = feed.iter().filter_map(|e| e["token"].as_str()).collect();
+    assert_eq!(tokens.len(), feed.len(), "a line without a token");
+    let unique: std::collections::BTreeSet<&str> = tokens.iter().copied().collect();
+    assert_eq!(unique.len(), tokens.len(), "a token repeated: {tokens:?}");
     let public = json(&format!("{api}/scoreboard"), None);
     assert_eq!(
         public["rows"]

@@ -368,7 +368,7 @@ async fn a_rejudge_keeps_the_old_result_in_history_and_waits_behind_live_ones(st
     assert_eq!(store.history_verdicts(old).await.unwrap(), ["WA"]);
     assert!(store.history_verdicts(other).await.unwrap().is_empty());
     assert_eq!(
-        store.rejudge_problem("nim").await.unwrap(),
+        store.rejudge_problem("nim").await.unwrap().queued,
         1,
         "live is judging"
     );
@@ -583,5 +583,6 @@ on_both_databases!(
 
 mod awards;
 mod contests;
+mod jury;
 mod record;
 mod reruns;

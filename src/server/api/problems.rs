@@ -133,9 +133,10 @@ pub(super) async fn rejudge_problem(
     if !user.is_admin {
         return Err(ApiError::forbidden());
     }
-    let n = state.store.rejudge_problem(&slug).await?;
-    for _ in 0..n.min(64) {
+    let done = state.store.rejudge_problem(&slug).await?;
+    for _ in 0..done.queued.min(64) {
         state.wake.notify_one();
     }
-    Ok((StatusCode::ACCEPTED, Json(json!({"rejudged": n}))).into_response())
+    let body = json!({"rejudged": done.queued, "final_kept": done.final_kept});
+    Ok((StatusCode::ACCEPTED, Json(body)).into_response())
 }

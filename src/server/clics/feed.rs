@@ -66,10 +66,8 @@ pub async fn event_feed(
     let head = state.store.contest_version(&c).await?.0;
     let since = match &q.since_token {
         Some(token) => Some(
-            token
-                .parse::<i64>()
-                .ok()
-                .filter(|t| (0..=head).contains(t))
+            record_token(token)
+                .filter(|(t, _)| (0..=head).contains(t))
                 .ok_or_else(|| {
                     ApiError::bad_request(
                         "bad_token",
@@ -95,7 +93,7 @@ pub async fn event_feed(
     };
     let credential = Credential::of(&state, &headers).await?;
     let mut feed = Feed {
-        last: since.unwrap_or(0),
+        last: since.map_or(0, |(seq, _)| seq),
         head: String::new(),
         done: false,
         reader: reader(&role),
@@ -108,8 +106,19 @@ pub async fn event_feed(
         caught_up: crate::site::contests::now_ms(),
         _slot: slot,
     };
-    if since.is_none() {
-        feed.head = fixed_events(&feed.state);
+    // The judge's settings first, or those after the one a reader resumes
+    // from.
+    let settings_read = match since {
+        None => Some(0),
+        Some((0, line)) => line,
+        Some(_) => None,
+    };
+    if let Some(read) = settings_read {
+        feed.head = fixed_events(&feed.state)
+            .lines()
+            .skip(read)
+            .flat_map(|l| [l, "\n"])
+            .collect();
     }
     // Everything up to now: the whole answer when not streaming.
     loop {
@@ -132,7 +141,7 @@ fn ndjson(body: Body) -> Response {
 }
 
 /// Who reads, as the record knows readers.
-fn reader(role: &Role) -> Reader {
+pub(super) fn reader(role: &Role) -> Reader {
     match role {
         Role::Admin => Reader::Admin,
         Role::Team(id) => Reader::Team(*id),
@@ -140,12 +149,37 @@ fn reader(role: &Role) -> Reader {
     }
 }
 
+/// The record's number in a token: `N` is event `N` of the record; `N.K`
+/// the `K`th line sent after it that is no event of the record (the
+/// judge's settings before event 1, a package's closing lines), which
+/// resumes after `N` as well.
+fn record_token(token: &str) -> Option<(i64, Option<usize>)> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match token.split_once('.') {
+        None if digits(token) => Some((token.parse().ok()?, None)),
+        Some((seq, line)) if digits(seq) && digits(line) => {
+            Some((seq.parse().ok()?, Some(line.parse().ok()?)))
+        }
+        _ => None,
+    }
+}
+
+/// The token of the `k`th line (from 1) sent after event `seq` that is no
+/// event of the record ([`record_token`]).
+pub(super) fn between_token(seq: i64, k: usize) -> String {
+    format!("{seq}.{k}")
+}
+
 /// The events that are no change of the contest but the judge's own
-/// settings (judgement types, languages), sent first to a new reader.
-fn fixed_events(state: &AppState) -> String {
+/// settings (judgement types, languages), sent first to a new reader,
+/// with tokens before the record's first event.
+pub(super) fn fixed_events(state: &AppState) -> String {
     let mut out = String::new();
+    let mut k = 0;
     let mut put = |kind: &str, data: Value| {
-        let event = json!({"type": kind, "id": data["id"], "data": data});
+        k += 1;
+        let event =
+            json!({"type": kind, "id": data["id"], "data": data, "token": between_token(0, k)});
         out.push_str(&event.to_string());
         out.push('\n');
     };

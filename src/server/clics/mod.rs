@@ -48,7 +48,29 @@ pub fn router() -> Router<AppState> {
         .route("/{contest}/{kind}/{id}", get(one))
         .route("/{contest}/submissions/{id}/files", get(files))
         .layer(axum::middleware::from_fn(standard_errors))
+        .layer(axum::middleware::from_fn(open_to_pages))
 }
+
+/// Every answer of the Contest API readable by a page of another site (a
+/// scoreboard or a clock in a browser): `Access-Control-Allow-Origin: *`.
+/// A browser sends no credentials to `*`, so a page elsewhere reads only
+/// what the public may.
+pub async fn open_to_pages(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let mut response = next.run(req).await;
+    response.headers_mut().insert(
+        axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        axum::http::HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// Query arguments every endpoint takes beside its filters: `strict`
+/// (a client's wish for only the standard's properties, which is all
+/// this judge sends).
+const GENERAL_ARGUMENTS: [&str; 1] = ["strict"];
 
 /// The challenge a 401 carries: the two schemes the API takes.
 pub const CHALLENGES: [&str; 2] = [
@@ -110,7 +132,6 @@ pub fn info() -> Value {
     serde_json::json!({
         "version": "2023-06",
         "version_url": "https://ccs-specs.icpc.io/2023-06/contest_api",
-        "name": "grundy",
         "provider": {"name": "grundy", "version": env!("CARGO_PKG_VERSION")},
     })
 }
@@ -176,23 +197,50 @@ async fn access(
     Ok(Json(objects::access(&c)).into_response())
 }
 
+/// The scoreboard's query: `group_id` keeps the rows of that group's
+/// teams (their ranks as on the whole board); other arguments (`strict`)
+/// change nothing.
+#[derive(serde::Deserialize)]
+struct BoardQuery {
+    group_id: Option<String>,
+}
+
 async fn scoreboard(
     State(state): State<AppState>,
     role: Role,
     Path(id): Path<String>,
+    query: Result<axum::extract::Query<BoardQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let query = query
+        .map_err(|e| ApiError::bad_request("bad_filter", e.body_text()))?
+        .0;
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
     reaches(&c, &role, Object::Board)?;
     let board = crate::site::contests::board(&state, &c, role.viewer()).await?;
     let names = may(&c, role.who(), Object::ProblemNames);
-    Ok(Json(objects::scoreboard(
-        &c,
-        &board,
-        crate::site::contests::now_ms(),
-        names,
-    ))
-    .into_response())
+    let now = crate::site::contests::now_ms();
+    let mut v = objects::scoreboard(&c, &board, now, names);
+    if let Some(group) = query.group_id {
+        let groups = recorded(&state, &c, &role, "groups").await?;
+        if !groups.iter().any(|g| g["id"] == group.as_str()) {
+            return Err(ApiError::not_found(format!("no groups {group:?}")));
+        }
+        let members: Vec<Value> = recorded(&state, &c, &role, "teams")
+            .await?
+            .into_iter()
+            .filter(|t| {
+                t["group_ids"]
+                    .as_array()
+                    .is_some_and(|ids| ids.iter().any(|g| g == group.as_str()))
+            })
+            .map(|t| t["id"].clone())
+            .collect();
+        if let Some(rows) = v["rows"].as_array_mut() {
+            rows.retain(|r| members.contains(&r["team_id"]));
+        }
+    }
+    Ok(Json(v).into_response())
 }
 
 /// Every object of endpoint `kind` that `role` may see, in order.
@@ -208,24 +256,42 @@ async fn objects_of(
     ) {
         reaches(c, role, Object::Board)?;
     }
-    let now = crate::site::contests::now_ms();
-    let snap = objects::Snapshot::load(state, c, role, now).await?;
     match kind {
         "judgement-types" => Ok(objects::judgement_types()),
         "languages" => Ok(objects::languages(&state.ctx)),
-        "problems" => Ok(snap.problems(state, c).await?),
-        "teams" => Ok(snap.teams()),
-        "organizations" => Ok(snap.organizations()),
-        "groups" => Ok(snap.groups()),
-        "submissions" => Ok(snap.submissions(c)),
-        "judgements" => Ok(snap.judgements(c)),
-        "runs" => Ok(snap.runs(c)),
-        "clarifications" => Ok(snap.clarifications(c)),
-        "awards" => awards::list(state, c, role, now).await,
+        "problems" | "teams" | "organizations" | "groups" | "submissions" | "judgements"
+        | "runs" | "clarifications" => recorded(state, c, role, kind).await,
+        "awards" => awards::list(state, c, role, crate::site::contests::now_ms()).await,
         // Endpoints of the standard this judge has nothing for are not
         // in `access`, and not served.
         other => Err(ApiError::not_found(format!("no endpoint {other:?}"))),
     }
+}
+
+/// The objects of endpoint `kind` of `c` as `role` reads them: the
+/// contest's record replayed for that reader, each event rendered as its
+/// feed renders it. One derivation: what REST returns is what a reader of
+/// the whole feed holds.
+pub(super) async fn recorded(
+    state: &AppState,
+    c: &Contest,
+    role: &Role,
+    kind: &str,
+) -> Result<Vec<Value>, ApiError> {
+    if kind == "problems" && !may(c, role.who(), Object::ProblemNames) {
+        return Ok(Vec::new());
+    }
+    state.store.catch_up_contest(c.id).await?;
+    let events = state
+        .store
+        .contest_objects(c.id, feed::reader(role), kind)
+        .await?;
+    let mut out = Vec::with_capacity(events.len());
+    for e in &events {
+        let mut line = feed::render(state, c, role, e).await?;
+        out.push(line["data"].take());
+    }
+    Ok(out)
 }
 
 /// A collection, filtered by its query (`?team_id=3&problem_id=nim`):
@@ -241,6 +307,10 @@ async fn collection(
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
     let declared = objects::properties(&c, &kind);
+    let filters: Vec<(String, String)> = filters
+        .into_iter()
+        .filter(|(name, _)| !GENERAL_ARGUMENTS.contains(&name.as_str()))
+        .collect();
     if let Some((bad, _)) = filters
         .iter()
         .find(|(name, _)| !declared.contains(&name.as_str()))
@@ -296,18 +366,13 @@ async fn files(
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
-    let now = crate::site::contests::now_ms();
-    let snap = objects::Snapshot::load(&state, &c, &role, now).await?;
-    let Some((s, at)) = snap
-        .stored()
-        .iter()
-        .find(|(s, _)| s.id.to_string() == submission)
-    else {
+    let tries = objects::team_tries(&state, &c).await?;
+    let Some((s, at)) = tries.iter().find(|(s, _)| s.id.to_string() == submission) else {
         return Err(ApiError::not_found(format!(
             "no submissions {submission:?}"
         )));
     };
-    if !snap.reads_files(s.user_id) {
+    if !objects::reads_files(&role, s.user_id) {
         return Err(ApiError::new(
             axum::http::StatusCode::FORBIDDEN,
             "forbidden",

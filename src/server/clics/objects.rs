@@ -2,21 +2,15 @@
 //! them (times as TIME and RELTIME text, ids as strings), with the
 //! freeze applied for the public and for other teams.
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Value};
 
 use super::{ApiError, Role};
-use crate::contest::affiliation::{Group, Organization};
-use crate::contest::clics::{self, Outcome, Try};
+use crate::contest::clics;
 use crate::contest::time::{format_reltime, format_time, parse_time};
-use crate::contest::{Board, Contest, Scoring, Team};
+use crate::contest::{Board, Contest, Scoring};
 use crate::context::Context;
-use crate::site::policy::{self, Object};
 use crate::site::AppState;
-use crate::store::affiliations::Affiliation;
-use crate::store::{Clarification, ContestSubmission};
-use crate::verdict::Verdict;
+use crate::store::ContestSubmission;
 
 pub use crate::contest::clics::{contest, state};
 
@@ -272,218 +266,24 @@ pub fn clics_language(ctx: &Context, id: &str) -> String {
         .unwrap_or_else(|| clics::language_id(id).to_string())
 }
 
-/// What a role may read of a contest now, read once per request.
-pub struct Snapshot {
-    role: Role,
-    now: i64,
-    teams: Vec<Team>,
-    /// Each account's organization and groups, and those the contest's
-    /// teams are in.
-    affiliations: BTreeMap<i64, Affiliation>,
-    organizations: Vec<Organization>,
-    groups: Vec<Group>,
-    submissions: Vec<(ContestSubmission, i64)>,
-    /// The judge's language ids as the API names them.
-    languages: BTreeMap<String, String>,
-    runs: Vec<(i64, i64, String, i64, String)>,
-    clarifications: Vec<Clarification>,
-    contest: Contest,
-}
-
-impl Snapshot {
-    pub async fn load(
-        state: &AppState,
-        c: &Contest,
-        role: &Role,
-        now: i64,
-    ) -> Result<Snapshot, ApiError> {
-        let store = &state.store;
-        let teams = store.contest_teams(c).await?;
-        let (organizations, groups, affiliations) = store.affiliations().await?;
-        let named = |pick: &dyn Fn(&Affiliation) -> bool| {
-            teams
-                .iter()
-                .any(|t| affiliations.get(&t.id).is_some_and(pick))
-        };
-        let organizations = organizations
-            .into_iter()
-            .filter(|o| named(&|a| a.0.as_ref() == Some(&o.id)))
-            .collect();
-        let groups = groups
-            .into_iter()
-            .filter(|g| named(&|a| a.1.contains(&g.id)))
-            .collect();
-        let submissions = store
-            .contest_submissions(c.id, None)
-            .await?
-            .into_iter()
-            .filter_map(|s| parse_time(&s.submitted_at).map(|t| (s, t)))
-            .collect();
-        let viewer = match role {
-            Role::Admin => None,
-            Role::Team(id) => Some(*id),
-            _ => Some(-1),
-        };
-        let clarifications = store
-            .clarifications(c.id, viewer)
-            .await?
-            .into_iter()
-            .filter(|q| viewer != Some(-1) || (q.to_all && q.answer.is_some()))
-            .collect();
-        Ok(Snapshot {
-            role: role.clone(),
-            now,
-            teams,
-            affiliations,
-            organizations,
-            groups,
-            languages: state
-                .ctx
-                .languages
-                .iter()
-                .map(|l| (l.id.clone(), clics_language(&state.ctx, &l.id)))
-                .collect(),
-            submissions,
-            runs: store.contest_runs(c.id).await?,
-            clarifications,
-            contest: c.clone(),
-        })
-    }
-
-    /// Whether the result of a submission by `team` made at `at` is shown
-    /// (the one rule of the freeze, as everywhere).
-    fn shows_result(&self, team: i64, at: i64) -> bool {
-        !crate::site::policy::sealed(
-            self.role.viewer(),
-            Some(team),
-            Some(&self.contest),
-            at,
-            self.now,
-        )
-    }
-
-    pub async fn problems(&self, state: &AppState, c: &Contest) -> Result<Vec<Value>, ApiError> {
-        if !policy::may(c, self.role.who(), Object::ProblemNames, self.now) {
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::with_capacity(c.problems.len());
-        for i in 0..c.problems.len() {
-            if let Some(mut p) = clics::problem_place(c, i) {
-                fill_problem(state, c, &mut p).await?;
-                out.push(p);
-            }
-        }
-        Ok(out)
-    }
-
-    pub fn teams(&self) -> Vec<Value> {
-        let none = (None, Vec::new());
-        self.teams
-            .iter()
-            .map(|t| {
-                let (organization, groups) = self.affiliations.get(&t.id).unwrap_or(&none);
-                clics::team(t.id, &t.name, organization.as_deref(), groups)
-            })
-            .collect()
-    }
-
-    /// The organizations of the contest's teams.
-    pub fn organizations(&self) -> Vec<Value> {
-        self.organizations.iter().map(clics::organization).collect()
-    }
-
-    /// The groups the contest's teams are in.
-    pub fn groups(&self) -> Vec<Value> {
-        self.groups.iter().map(clics::group).collect()
-    }
-
-    pub fn submissions(&self, c: &Contest) -> Vec<Value> {
-        self.submissions
-            .iter()
-            .map(|(s, at)| self.submission(c, s, *at))
-            .collect()
-    }
-
-    /// Whether the role may read the files of a submission by `team`: an
-    /// admin, or the team itself.
-    pub fn reads_files(&self, team: i64) -> bool {
-        reads_files(&self.role, team)
-    }
-
-    /// A submission, with its files where the role may read them.
-    fn submission(&self, c: &Contest, s: &ContestSubmission, at: i64) -> Value {
-        let mut v = clics::submission(c, &as_try(s, at));
-        if let Some(id) = self.languages.get(&s.language) {
-            v["language_id"] = json!(id);
-        }
-        if self.reads_files(s.user_id) {
-            v["files"] = files(c, &s.id.to_string());
-        }
-        v
-    }
-
-    /// The contest's submissions as read, with the times they were made.
-    pub fn stored(&self) -> &[(ContestSubmission, i64)] {
-        &self.submissions
-    }
-
-    /// The judgements shown: one per judged submission (its id), its
-    /// latest result.
-    pub fn judgements(&self, c: &Contest) -> Vec<Value> {
-        self.submissions
-            .iter()
-            .filter(|(s, at)| self.shows_result(s.user_id, *at))
-            .map(|(s, at)| clics::judgement(c, &as_try(s, *at), outcome(s)))
-            .collect()
-    }
-
-    pub fn runs(&self, c: &Contest) -> Vec<Value> {
-        let shown: std::collections::BTreeMap<i64, (i64, i64)> = self
-            .submissions
-            .iter()
-            .filter(|(s, at)| s.status == "done" && self.shows_result(s.user_id, *at))
-            .map(|(s, at)| {
-                (
-                    s.id,
-                    (
-                        *at,
-                        s.finished_at.as_deref().and_then(parse_time).unwrap_or(*at),
-                    ),
-                )
-            })
-            .collect();
-        let figures = policy::may(c, self.role.who(), Object::SecretFigures, self.now);
-        self.runs
-            .iter()
-            .filter_map(|(sub, position, verdict, time_ms, group)| {
-                let (_, end) = shown.get(sub)?;
-                let verdict = verdict.parse::<Verdict>().ok()?;
-                let sample = group == "sample";
-                let mut run = clics::run(c, *sub, *position, verdict, *time_ms, *end, sample);
-                clics::run_as_read(&mut run, figures);
-                Some(run)
-            })
-            .collect()
-    }
-
-    pub fn clarifications(&self, c: &Contest) -> Vec<Value> {
-        let mut out = Vec::new();
-        for q in &self.clarifications {
-            let q = clics::Clarification {
-                id: q.id,
-                team: q.user_id,
-                label: q.label.as_deref(),
-                question: &q.question,
-                asked_ms: q.asked_ms,
-                answer: q.answer.as_deref(),
-                to_all: q.to_all,
-                answered_ms: q.answered_ms,
-            };
-            out.extend(clics::question(c, &q));
-            out.extend(clics::answer(c, &q));
-        }
-        out
-    }
+/// The tries of `c`'s teams as stored, with the times they were made (a
+/// jury's tries are no team's), oldest first.
+///
+/// # Errors
+/// The store's failures.
+pub async fn team_tries(
+    state: &AppState,
+    c: &Contest,
+) -> Result<Vec<(ContestSubmission, i64)>, ApiError> {
+    let teams = state.store.contest_teams(c).await?;
+    Ok(state
+        .store
+        .contest_submissions(c.id, None)
+        .await?
+        .into_iter()
+        .filter(|s| teams.iter().any(|t| t.id == s.user_id))
+        .filter_map(|s| parse_time(&s.submitted_at).map(|t| (s, t)))
+        .collect())
 }
 
 /// Whether `role` may read the files of a submission by `team`: an admin,
@@ -539,23 +339,4 @@ pub async fn fill_problem(state: &AppState, c: &Contest, p: &mut Value) -> Resul
         p["max_score"] = json!(100);
     }
     Ok(())
-}
-
-fn as_try(s: &ContestSubmission, at: i64) -> Try<'_> {
-    Try {
-        id: s.id,
-        team: s.user_id,
-        problem: &s.problem,
-        language: &s.language,
-        at_ms: at,
-    }
-}
-
-fn outcome(s: &ContestSubmission) -> Option<Outcome> {
-    Some(Outcome {
-        verdict: s.verdict.as_deref()?.parse().ok()?,
-        score: s.score.unwrap_or(0),
-        time_ms: s.time_ms.unwrap_or(0),
-        end_ms: s.finished_at.as_deref().and_then(parse_time)?,
-    })
 }

@@ -17,7 +17,7 @@
 use serde_json::{json, Value};
 
 use super::feed;
-use super::objects::{self, Snapshot};
+use super::objects;
 use super::{zip, ApiError, Role};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
@@ -78,9 +78,8 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         message: e.message,
     };
     let role = Role::Admin;
-    let snap = Snapshot::load(state, c, &role, now).await.map_err(api)?;
-    let waiting: Vec<i64> = snap
-        .stored()
+    let tries = objects::team_tries(state, c).await.map_err(api)?;
+    let waiting: Vec<i64> = tries
         .iter()
         .filter(|(s, _)| s.status != "done")
         .map(|(s, _)| s.id)
@@ -152,17 +151,21 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         "languages.json",
         &Value::Array(objects::languages(&state.ctx)),
     );
-    put(
-        "problems.json",
-        &Value::Array(snap.problems(state, c).await.map_err(api)?),
-    );
-    put("organizations.json", &Value::Array(snap.organizations()));
-    put("groups.json", &Value::Array(snap.groups()));
-    put("teams.json", &Value::Array(snap.teams()));
-    put("submissions.json", &Value::Array(snap.submissions(c)));
-    put("judgements.json", &Value::Array(snap.judgements(c)));
-    put("runs.json", &Value::Array(snap.runs(c)));
-    put("clarifications.json", &Value::Array(snap.clarifications(c)));
+    // Each endpoint as the record holds it: what the package's own feed
+    // replays to.
+    for kind in [
+        "problems",
+        "organizations",
+        "groups",
+        "teams",
+        "submissions",
+        "judgements",
+        "runs",
+        "clarifications",
+    ] {
+        let objects = super::recorded(state, c, &role, kind).await.map_err(api)?;
+        put(&format!("{kind}.json"), &Value::Array(objects));
+    }
     let awards = super::awards::list(state, c, &role, now)
         .await
         .map_err(api)?;
@@ -181,7 +184,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
             .map_err(api)?
             .into_bytes(),
     ));
-    for (s, at) in snap.stored() {
+    for (s, at) in &tries {
         let source = files_zip(state, s.id, &s.language, *at)
             .await
             .map_err(|e| match e {
@@ -225,17 +228,11 @@ async fn final_feed(
     awards: &[Value],
     full: &Value,
 ) -> Result<String, ApiError> {
-    let mut out = String::new();
+    let mut out = feed::fixed_events(state);
     let mut push = |v: &Value| {
         out.push_str(&v.to_string());
         out.push('\n');
     };
-    for t in objects::judgement_types() {
-        push(&json!({"type": "judgement-types", "id": t["id"], "data": t}));
-    }
-    for l in objects::languages(&state.ctx) {
-        push(&json!({"type": "languages", "id": l["id"], "data": l}));
-    }
     for e in events {
         let ends = e.kind == "state"
             && e.data
@@ -247,13 +244,15 @@ async fn final_feed(
     }
     // The final state, last: `finalized` for the Resolver, and
     // `end_of_updates` once nothing is hidden.
-    let token = events.last().map_or(0, |e| e.seq);
+    // Each with a token of its own after the record's last event.
+    let last = events.last().map_or(0, |e| e.seq);
+    let mut token = (1..).map(|k| feed::between_token(last, k));
     if c.finalized_ms.is_none() {
         for a in awards {
-            push(&json!({"type": "awards", "id": a["id"], "data": a, "token": token.to_string()}));
+            push(&json!({"type": "awards", "id": a["id"], "data": a, "token": token.next()}));
         }
     }
-    push(&json!({"type": "state", "id": null, "data": full, "token": token.to_string()}));
+    push(&json!({"type": "state", "id": null, "data": full, "token": token.next()}));
     Ok(out)
 }
 

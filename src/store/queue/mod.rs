@@ -41,6 +41,7 @@
 use std::future::Future;
 use std::time::Duration;
 
+pub use self::rejudge::Rejudged;
 use super::timing::Timed;
 use super::{Error, NewSubmission, Store, Submission};
 use crate::judge::{Report, TestReport};
@@ -211,11 +212,16 @@ pub trait Queue: Send + Sync {
     fn requeue_expired(&self) -> impl Future<Output = Result<u64, Error>> + Send;
 
     /// Queues a judged submission again behind live ones, keeping its
-    /// result in the history; false when it is not `done`.
+    /// result in the history; false when it is not `done`, and
+    /// [`Error::Refused`] when its contest's results are final.
     fn rejudge(&self, id: i64) -> impl Future<Output = Result<bool, Error>> + Send;
 
-    /// [`Queue::rejudge`] for every judged submission of a problem; returns how many.
-    fn rejudge_problem(&self, problem: &str) -> impl Future<Output = Result<u64, Error>> + Send;
+    /// [`Queue::rejudge`] for every judged submission of a problem but
+    /// those of contests whose results are final; says how many of each.
+    fn rejudge_problem(
+        &self,
+        problem: &str,
+    ) -> impl Future<Output = Result<Rejudged, Error>> + Send;
 }
 
 /// A duration as the whole milliseconds the queue's SQL adds to `{now_ms}`.
@@ -304,10 +310,10 @@ impl Queue for Store {
     }
 
     async fn rejudge(&self, id: i64) -> Result<bool, Error> {
-        Ok(self.rejudge_where(Some(id), None).await? == 1)
+        Ok(self.rejudge_where(Some(id), None).await?.queued == 1)
     }
 
-    async fn rejudge_problem(&self, problem: &str) -> Result<u64, Error> {
+    async fn rejudge_problem(&self, problem: &str) -> Result<Rejudged, Error> {
         self.rejudge_where(None, Some(problem)).await
     }
 }

@@ -2,7 +2,7 @@
 //! into the history.
 
 use crate::store::db::{numbered, on_db, sql, Dialect};
-use crate::store::record::{record_try, TryChange};
+use crate::store::record::{locked_contest, record_try, TryChange};
 use crate::store::{Error, Store};
 
 /// How a rejudged result's tests are kept in the history: a JSON array,
@@ -21,17 +21,70 @@ const HISTORY_TESTS: [&str; 2] = [
       FROM test_results WHERE submission_id = s.id)",
 ];
 
+/// What a rejudge did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rejudged {
+    /// Submissions sent back to the queue.
+    pub queued: u64,
+    /// Judged submissions left as they were: their contest's results are
+    /// final.
+    pub final_kept: u64,
+}
+
+/// The rows a rejudge takes: judged, of submission `?1` or problem `?2`,
+/// not in a contest whose results are final.
+const REJUDGED: &str = "s.status = 'done' AND (s.id = ?1 OR s.problem = ?2)
+     AND NOT EXISTS (SELECT 1 FROM contests c
+                     WHERE c.id = s.contest_id AND c.finalized_ms IS NOT NULL)";
+
 impl Store {
     /// Rejudges one submission (by id) or a problem's (by slug): the
     /// current results move to the history, the rows go back in the queue
-    /// behind live submissions with a fresh count of tries.
+    /// behind live submissions with a fresh count of tries. A try in a
+    /// contest whose results are final is never rejudged: one by id is
+    /// refused, a problem's are counted in [`Rejudged::final_kept`].
+    ///
+    /// The contests concerned are locked first, in the order of their
+    /// ids, as every writer of several contests locks them.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] for one submission in a final contest; database
+    /// failures.
     pub(super) async fn rejudge_where(
         &self,
         id: Option<i64>,
         problem: Option<&str>,
-    ) -> Result<u64, Error> {
+    ) -> Result<Rejudged, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
+            let contests = sqlx::query_as::<_, (i64, i64)>(&sql(
+                d,
+                "SELECT contest_id, COUNT(*) FROM submissions
+                 WHERE status = 'done' AND (id = ?1 OR problem = ?2) AND contest_id IS NOT NULL
+                 GROUP BY contest_id ORDER BY contest_id",
+            ))
+            .bind(id)
+            .bind(problem)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut final_kept = 0;
+            for (cid, n) in contests {
+                let Some(c) = locked_contest!(tx, d, cid) else {
+                    continue;
+                };
+                if c.finalized_ms.is_some() {
+                    if let Some(id) = id {
+                        return Err(Error::Refused(
+                            c.slug,
+                            format!(
+                                "its results are final: submission {id} cannot be rejudged, \
+                                 which would change them"
+                            ),
+                        ));
+                    }
+                    final_kept += u64::try_from(n).unwrap_or_default();
+                }
+            }
             let tests = HISTORY_TESTS[usize::from(d == Dialect::Postgres)];
             let history = format!(
                 "INSERT INTO submission_history (submission_id, verdict, score, time_ms,
@@ -39,7 +92,7 @@ impl Store {
                  SELECT s.id, s.verdict, s.score, s.time_ms, s.memory_kib, s.compile_output,
                         s.finished_at, {tests}
                  FROM submissions s
-                 WHERE s.status = 'done' AND (s.id = ?1 OR s.problem = ?2)"
+                 WHERE {REJUDGED}"
             );
             let history = match d {
                 Dialect::Sqlite => history,
@@ -50,42 +103,49 @@ impl Store {
                 .bind(problem)
                 .execute(&mut *tx)
                 .await?;
-            for table in [
-                "DELETE FROM test_results WHERE submission_id IN
-                     (SELECT id FROM submissions WHERE status = 'done'
-                        AND (id = ?1 OR problem = ?2))",
-                "DELETE FROM group_results WHERE submission_id IN
-                     (SELECT id FROM submissions WHERE status = 'done'
-                        AND (id = ?1 OR problem = ?2))",
-            ] {
-                sqlx::query(&sql(d, table))
+            for table in ["test_results", "group_results"] {
+                let text = format!(
+                    "DELETE FROM {table} WHERE submission_id IN
+                         (SELECT s.id FROM submissions s WHERE {REJUDGED})"
+                );
+                let text = match d {
+                    Dialect::Sqlite => text,
+                    Dialect::Postgres => numbered(&text),
+                };
+                sqlx::query(&text)
                     .bind(id)
                     .bind(problem)
                     .execute(&mut *tx)
                     .await?;
             }
-            let mut reset = sqlx::query_scalar::<_, i64>(&sql(
-                d,
+            let update = format!(
                 "UPDATE submissions SET status = 'queued', priority = 1, tries = 0,
                      verdict = NULL, score = NULL, time_ms = NULL, memory_kib = NULL,
                      compile_output = '', finished_at = NULL, lease_until = NULL, error = NULL,
                      rerun_exclude = NULL, first_verdict = NULL, first_report = NULL,
                      rerun_until = NULL, first_stands = NULL
-                 WHERE status = 'done' AND (id = ?1 OR problem = ?2)
-                 RETURNING id",
-            ))
+                 WHERE id IN (SELECT s.id FROM submissions s WHERE {REJUDGED})
+                 RETURNING id"
+            );
+            let update = match d {
+                Dialect::Sqlite => update,
+                Dialect::Postgres => numbered(&update),
+            };
+            let mut reset = sqlx::query_scalar::<_, i64>(&update)
             .bind(id)
             .bind(problem)
             .fetch_all(&mut *tx)
             .await?;
-            // In their contests' records; contests locked in one order by
-            // every writer.
+            // In their contests' records (locked above).
             reset.sort_unstable();
             for s in &reset {
                 record_try!(tx, d, *s, TryChange::Reset);
             }
             tx.commit().await?;
-            reset.len() as u64
+            Rejudged {
+                queued: reset.len() as u64,
+                final_kept,
+            }
         }))
     }
 }
