@@ -271,7 +271,7 @@ macro_rules! drop_stale {
 pub(super) use drop_stale;
 
 /// Records a change of account `$user` within `$tx`: in every contest
-/// open to all whose updates have not ended, the team is there (enabled,
+/// open to all whose results are not final, the team is there (enabled,
 /// not an admin, with its organization and groups) or gone.
 macro_rules! record_account {
     ($tx:ident, $d:ident, $user:expr) => {{
@@ -284,7 +284,7 @@ macro_rules! record_account {
         .await?;
         for cid in open {
             if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
-                if c.end_of_updates_ms().is_some() {
+                if c.finalized_ms.is_some() {
                     continue;
                 }
                 let teams = $crate::store::affiliations::teams_in!($tx, $d, cid, true);
@@ -360,7 +360,8 @@ impl Store {
 
     /// Adds or updates `a`'s organizations and groups and sets its teams'
     /// organization and groups, in one transaction with the record of
-    /// every contest whose updates have not ended.
+    /// every contest whose results are not final (a final contest keeps the
+    /// teams it had).
     ///
     /// # Errors
     /// [`Error::BadImport`] for a team with no account, or an organization
@@ -468,7 +469,7 @@ impl Store {
                 let Some(c) = locked_contest!(tx, d, cid) else {
                     continue;
                 };
-                if c.end_of_updates_ms().is_some() {
+                if c.finalized_ms.is_some() {
                     continue;
                 }
                 let teams = teams_in!(tx, d, cid, c.open_to_all);
