@@ -66,8 +66,14 @@ pub(super) async fn create(
             ));
         }
     };
-    let live = state.store.tokens_of(user.id).await?;
-    if live.len() >= auth::MAX_OWN_TOKENS {
+    let token = auth::new_token();
+    // Counted and stored in one transaction: requests sent at once cannot
+    // all pass the cap.
+    let made = state
+        .store
+        .add_own_token(user.id, &token.hash, &token.prefix, auth::MAX_OWN_TOKENS)
+        .await?;
+    if !made {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "too_many_tokens",
@@ -79,11 +85,6 @@ pub(super) async fn create(
             ),
         ));
     }
-    let token = auth::new_token();
-    state
-        .store
-        .add_token(&user.name, &token.hash, &token.prefix)
-        .await?;
     tracing::info!(user = %user.name, prefix = %token.prefix, "token made through the API");
     Ok((
         StatusCode::CREATED,
