@@ -16,6 +16,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("error.html", include_str!("templates/error.html")),
     ("signin.html", include_str!("templates/signin.html")),
     ("tokens.html", include_str!("templates/tokens.html")),
+    (
+        "admin_tokens.html",
+        include_str!("templates/admin_tokens.html"),
+    ),
     ("problems.html", include_str!("templates/problems.html")),
     ("problem.html", include_str!("templates/problem.html")),
     ("list.html", include_str!("templates/list.html")),

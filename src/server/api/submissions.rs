@@ -176,7 +176,8 @@ struct SubmissionView<'a> {
     /// judging when it was re-run (admins only; see docs/timing.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<SubmissionTiming>,
-    /// Why a queued submission waits (`crate::site::waiting`).
+    /// Why a queued submission waits (`crate::site::waiting`), in the
+    /// words the caller may read: workers and refusals for admins only.
     #[serde(skip_serializing_if = "Option::is_none")]
     waiting: Option<String>,
 }
@@ -287,12 +288,12 @@ pub(super) async fn submission(
             let mut view = SubmissionView::new(&sub, &user, sealed);
             // Which machine judged it is the judge's business, like its errors.
             let role = Role::of(user.id, user.is_admin, sub.user_id);
-            if policy::shows(role, Part::JudgeError) {
+            if policy::shows(role, Part::Workers) {
                 view.timing = state.store.timing_of(id).await?;
             }
             if sub.status == Status::Queued && !sealed {
                 let judges = crate::site::waiting::Judges::read(&state.store).await?;
-                view.waiting = Some(judges.reason(&sub.problem, &sub.language));
+                view.waiting = Some(judges.reason(&sub.problem, &sub.language, role));
             }
             return Ok(Json(view).into_response());
         }
