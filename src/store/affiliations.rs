@@ -345,16 +345,22 @@ impl Store {
         }))
     }
 
-    /// Each account's groups, as (id, name): what group awards go by.
+    /// Each team of `contest`'s groups, as (id, name): what its group
+    /// awards go by. Only the contest's teams (as [`Store::contest_teams`]
+    /// reads them) and their groups: the groups its `/groups` lists.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn team_groups(&self) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
-        let (_, groups, by_user) = self.affiliations().await?;
-        Ok(group_names(
-            &groups,
-            by_user.iter().map(|(id, (_, g))| (*id, g.as_slice())),
-        ))
+    pub async fn contest_team_groups(
+        &self,
+        contest: &crate::contest::Contest,
+    ) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let roster = teams_in!(tx, d, contest.id, contest.open_to_all);
+            tx.commit().await?;
+            roster.team_groups()
+        }))
     }
 
     /// Adds or updates `a`'s organizations and groups and sets its teams'

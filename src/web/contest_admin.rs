@@ -171,7 +171,7 @@ async fn contest_page(
         .map(|r| (r.team.id.to_string(), r.team.name.clone()))
         .collect();
     let edits = state.store.contest_award_edits(c.id).await?;
-    let generated = awards::generate(c, &board, &state.store.team_groups().await?);
+    let generated = awards::generate(c, &board, &state.store.contest_team_groups(c).await?);
     let awards: Vec<Value> = awards::with_edits(generated, &edits)
         .iter()
         .map(|a| {

@@ -294,3 +294,67 @@ fn a_configured_language_id_is_the_same_everywhere() {
     assert_eq!(sent.len(), 1, "{events:?}");
     assert_eq!(sent[0]["data"]["language_id"], "gnu-c", "{}", sent[0]);
 }
+
+/// Issue 44: a group award exists only for a group that a team of the
+/// contest is in. A group only the admin is in, and a group of an account
+/// outside the contest, were awarded on `/awards` and in the package's
+/// `awards.json` while `/groups` and `groups.json` left them out.
+#[test]
+fn group_awards_go_only_to_groups_of_the_contests_teams() {
+    use grundy::contest::affiliation::{Affiliations, Group, Membership};
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("eve", false);
+    let now = grundy::site::contests::now_ms();
+    // Ended an hour ago, so that it is exported.
+    let new = crate::clics::icpc_on_nim("wf", "WF", now - 2 * 3_600_000, &["bob"]);
+    s.rt.block_on(s.store.create_contest(&new, now))
+        .expect("create");
+    let group = |id: &str| Group {
+        id: id.into(),
+        name: format!("Group {id}"),
+    };
+    let member = |name: &str, group: &str| Membership {
+        keys: vec![name.into()],
+        organization: None,
+        groups: vec![group.into()],
+    };
+    let a = Affiliations {
+        organizations: Vec::new(),
+        groups: vec![group("bsc"), group("jury"), group("outside")],
+        teams: vec![
+            member("bob", "bsc"),
+            member("ann", "jury"),
+            member("eve", "outside"),
+        ],
+    };
+    s.rt.block_on(s.store.import_affiliations(&a))
+        .expect("import");
+    let api = format!("{}/api/contests/wf", s.url);
+    let ids = |list: &Value, prefix: &str| -> Vec<String> {
+        list.as_array()
+            .expect("an array")
+            .iter()
+            .filter_map(|o| o["id"].as_str())
+            .filter_map(|id| id.strip_prefix(prefix).map(String::from))
+            .collect()
+    };
+    let groups = json(&format!("{api}/groups"), None);
+    assert_eq!(ids(&groups, ""), ["bsc"], "{groups}");
+    let awards = json(&format!("{api}/awards"), Some(&basic("ann")));
+    assert_valid("awards", &awards);
+    assert_eq!(ids(&awards, "group-winner-"), ["bsc"], "{awards}");
+
+    let dir = ws.dir.path().join("package");
+    ok(&ws.grundy(&["contest", "export", "wf", dir.to_str().unwrap()]));
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
+    };
+    assert_eq!(ids(&read("groups.json"), ""), ["bsc"]);
+    assert_eq!(ids(&read("awards.json"), "group-winner-"), ["bsc"]);
+    let shown = ok(&ws.grundy(&["contest", "show", "wf", "--json"]));
+    let shown: Value = serde_json::from_str(&shown).expect("one object");
+    assert_eq!(ids(&shown["awards"], "group-winner-"), ["bsc"], "{shown}");
+}
