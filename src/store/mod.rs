@@ -59,6 +59,7 @@ mod contest_row;
 mod contest_state;
 mod contests;
 pub mod copy;
+mod masking;
 pub(crate) mod db;
 mod finished;
 mod packages;
@@ -70,6 +71,7 @@ mod users;
 mod web;
 
 pub use awards::AwardChange;
+pub use masking::masked_url;
 pub use clarifications::Clarification;
 pub use contests::{ContestSubmission, NewContest};
 pub use packages::{Published, Refusal};
@@ -277,11 +279,18 @@ impl Store {
     /// When the database cannot be opened or is not a grundy database.
     pub async fn open(url: &str) -> Result<Store, Error> {
         let open_err = |source| Error::Open {
-            url: redacted(url),
+            url: masked_url(url),
             source,
         };
         if is_postgres(url) {
-            let options = PgConnectOptions::from_str(url).map_err(open_err)?;
+            let (plain, password, unused) = masking::secret_parameters_apart(url);
+            for parameter in unused {
+                tracing::warn!(%parameter, "a database URL's parameter this judge does not use");
+            }
+            let mut options = PgConnectOptions::from_str(&plain).map_err(open_err)?;
+            if let Some(password) = password {
+                options = options.password(&password);
+            }
             let pool = PgPoolOptions::new()
                 .max_connections(10)
                 .acquire_timeout(Duration::from_secs(30))
@@ -340,16 +349,3 @@ pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
-/// `url` without its password, to show in messages.
-fn redacted(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &url[scheme + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
-    }
-}
