@@ -240,9 +240,10 @@ pub fn valid_id(id: &str) -> bool {
 /// What is wrong, in one line.
 pub fn check_edit(generated: &[Award], teams: &[Team], edit: &AwardEdit) -> Result<(), String> {
     let citation = edit.citation.trim();
-    if citation.is_empty() || citation.chars().count() > 200 || citation.contains(['\n', '\r']) {
+    let max = crate::bounds::Field::Citation.max_chars();
+    if citation.is_empty() || citation.chars().count() > max || citation.contains(['\n', '\r']) {
         return Err(format!(
-            "award {}: a citation is one line of 1 to 200 characters",
+            "award {}: a citation is one line of 1 to {max} characters",
             edit.id
         ));
     }

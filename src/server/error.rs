@@ -68,9 +68,18 @@ impl ApiError {
     }
 }
 
+impl From<crate::bounds::TooLong> for ApiError {
+    fn from(e: crate::bounds::TooLong) -> ApiError {
+        ApiError::bad_request("too_long", e.to_string())
+    }
+}
+
 impl From<crate::store::Error> for ApiError {
     fn from(e: crate::store::Error) -> ApiError {
-        ApiError::internal(&e)
+        match e {
+            crate::store::Error::TooLong(e) => e.into(),
+            e => ApiError::internal(&e),
+        }
     }
 }
 

@@ -368,9 +368,12 @@ impl Store {
     /// every contest whose updates have not ended.
     ///
     /// # Errors
-    /// [`Error::BadImport`] for a team with no account, or an organization
-    /// or group that is neither imported nor known; database failures.
+    /// [`Error::BadImport`] for a team with no account, an organization
+    /// or group that is neither imported nor known, or a name over its
+    /// bound ([`Affiliations::check`]); database failures.
     pub async fn import_affiliations(&self, a: &Affiliations) -> Result<Imported, Error> {
+        // Names within their bounds, no id given twice differently.
+        a.check().map_err(Error::BadImport)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             for o in &a.organizations {

@@ -3,6 +3,7 @@
 //! databases" in [`super`]). Times are Unix milliseconds.
 
 use super::db::{on_db, sql};
+use crate::bounds::Field;
 use super::record::{append_events, clarification_events, locked_contest};
 use super::{Error, Store};
 use crate::contest::clics;
@@ -60,6 +61,7 @@ impl Store {
         now_ms: i64,
         per_minute: u32,
     ) -> Result<Option<i64>, Error> {
+        Field::Clarification.check(question)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);
@@ -132,6 +134,7 @@ impl Store {
         by: i64,
         now_ms: i64,
     ) -> Result<bool, Error> {
+        Field::Clarification.check(answer)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);

@@ -124,6 +124,9 @@ pub enum Error {
     /// An import that names what is not there (the message says what).
     #[error("{0}")]
     BadImport(String),
+    /// A field over its bound ([`crate::bounds`]): nothing was stored.
+    #[error(transparent)]
+    TooLong(#[from] crate::bounds::TooLong),
 }
 
 /// Where a submission is in the queue.

@@ -3,6 +3,7 @@
 
 use super::affiliations::record_account;
 use super::db::{on_db, sql};
+use crate::bounds::Field;
 use super::{Error, Store};
 
 /// An account.
@@ -43,6 +44,7 @@ impl Store {
         password_hash: &str,
         is_admin: bool,
     ) -> Result<i64, Error> {
+        Field::AccountName.check(name)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let r = sqlx::query_scalar::<_, i64>(&sql(
@@ -72,6 +74,9 @@ impl Store {
     /// # Errors
     /// [`Error::UserExists`] naming the first name taken; database failures.
     pub async fn add_users(&self, users: &[(String, String)]) -> Result<(), Error> {
+        for (name, _) in users {
+            Field::AccountName.check(name)?;
+        }
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             for (name, hash) in users {

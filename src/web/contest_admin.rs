@@ -351,7 +351,7 @@ pub async fn answer(
     check_csrf(&session, &form.csrf)?;
     let c = find(&state, &slug).await?;
     let text = form.answer.trim();
-    if text.is_empty() || text.len() > MAX_TEXT {
+    if text.is_empty() || text.chars().count() > MAX_TEXT {
         return contest_page(
             &state,
             &session,

@@ -159,7 +159,10 @@ impl PageError {
 
 impl From<crate::store::Error> for PageError {
     fn from(e: crate::store::Error) -> Self {
-        PageError::internal(&e)
+        match e {
+            crate::store::Error::TooLong(e) => PageError::bad_request(e.to_string()),
+            e => PageError::internal(&e),
+        }
     }
 }
 
