@@ -3,9 +3,9 @@
 //! databases" in [`super`]). Times are Unix milliseconds.
 
 use super::db::{on_db, sql};
-use crate::bounds::Field;
 use super::record::{append_events, clarification_events, locked_contest};
 use super::{Error, Store};
+use crate::bounds::Field;
 use crate::contest::clics;
 
 /// A question to the judges, with its answer once given.
@@ -51,7 +51,8 @@ impl Store {
     ///
     /// # Errors
     /// [`Error::Refused`] for a team's question once the results are final,
-    /// and for anything once the updates ended; database failures.
+    /// and for anything once the updates ended; [`Error::TooLong`] for a
+    /// text over its bound; database failures.
     pub async fn ask_within(
         &self,
         contest: i64,
@@ -123,8 +124,8 @@ impl Store {
     /// when there is no such question.
     ///
     /// # Errors
-    /// [`Error::Refused`] once the contest's updates ended; database
-    /// failures.
+    /// [`Error::Refused`] once the contest's updates ended,
+    /// [`Error::TooLong`] for a text over its bound; database failures.
     pub async fn answer(
         &self,
         contest: i64,

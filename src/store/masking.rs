@@ -107,13 +107,22 @@ mod tests {
         let (url, password, dropped) = secret_parameters_apart(
             "postgres://judge@db/grundy?host=/run/pg&PASSWORD=p%40ss&sslpassword=k3y&sslmode=disable",
         );
-        assert_eq!(url, "postgres://judge@db/grundy?host=%2Frun%2Fpg&sslmode=disable");
+        assert_eq!(
+            url,
+            "postgres://judge@db/grundy?host=%2Frun%2Fpg&sslmode=disable"
+        );
         assert_eq!(password.as_deref(), Some("p@ss"));
         assert_eq!(dropped, ["sslpassword"]);
         let (url, password, _) = secret_parameters_apart("postgres://judge@db/grundy?password=x");
-        assert_eq!((url.as_str(), password.as_deref()), ("postgres://judge@db/grundy", Some("x")));
+        assert_eq!(
+            (url.as_str(), password.as_deref()),
+            ("postgres://judge@db/grundy", Some("x"))
+        );
         let plain = "postgres://judge:pw@db/grundy?sslmode=disable";
-        assert_eq!(secret_parameters_apart(plain), (plain.to_string(), None, Vec::new()));
+        assert_eq!(
+            secret_parameters_apart(plain),
+            (plain.to_string(), None, Vec::new())
+        );
     }
 
     /// Each form a password takes in a database URL, masked, and the rest
@@ -174,7 +183,9 @@ mod tests {
         for (url, shown) in cases {
             let masked = masked_url(url);
             assert_eq!(masked, shown, "{url}");
-            for secret in ["s3cret", "s3c@ret", "t0p", "p@ss", "se/cr", "se?c", "a@b@c", "ret"] {
+            for secret in [
+                "s3cret", "s3c@ret", "t0p", "p@ss", "se/cr", "se?c", "a@b@c", "ret",
+            ] {
                 assert!(!masked.contains(secret), "{url} shows {secret}: {masked}");
             }
         }

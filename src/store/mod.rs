@@ -59,9 +59,9 @@ mod contest_row;
 mod contest_state;
 mod contests;
 pub mod copy;
-mod masking;
 pub(crate) mod db;
 mod finished;
+mod masking;
 mod packages;
 pub mod queue;
 pub mod record;
@@ -71,9 +71,9 @@ mod users;
 mod web;
 
 pub use awards::AwardChange;
-pub use masking::masked_url;
 pub use clarifications::Clarification;
 pub use contests::{ContestSubmission, NewContest};
+pub use masking::masked_url;
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, MAX_TRIES};
 pub use record::{ContestVersion, Event, Reader};
@@ -351,4 +351,3 @@ impl Store {
 pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
-

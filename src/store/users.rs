@@ -3,8 +3,8 @@
 
 use super::affiliations::record_account;
 use super::db::{on_db, sql};
-use crate::bounds::Field;
 use super::{Error, Store};
+use crate::bounds::Field;
 
 /// An account.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -37,7 +37,8 @@ impl Store {
     /// Adds an account; returns its id.
     ///
     /// # Errors
-    /// [`Error::UserExists`] when the name is taken; database failures.
+    /// [`Error::UserExists`] when the name is taken, [`Error::TooLong`]
+    /// for a name over its bound; database failures.
     pub async fn add_user(
         &self,
         name: &str,
@@ -72,7 +73,9 @@ impl Store {
     /// them, or none when one name is taken.
     ///
     /// # Errors
-    /// [`Error::UserExists`] naming the first name taken; database failures.
+    /// [`Error::UserExists`] naming the first name taken,
+    /// [`Error::TooLong`] for a name over its bound (nothing is added);
+    /// database failures.
     pub async fn add_users(&self, users: &[(String, String)]) -> Result<(), Error> {
         for (name, _) in users {
             Field::AccountName.check(name)?;

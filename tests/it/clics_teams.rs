@@ -397,7 +397,11 @@ fn an_oversized_name_is_one_line_and_nothing_is_stored() {
     ];
     let refused = |out: &crate::helpers::Output, says: &str| {
         assert_eq!(out.code, 2, "{}", out.stderr);
-        assert!(out.stderr.contains(says), "{}", &out.stderr[..out.stderr.len().min(300)]);
+        assert!(
+            out.stderr.contains(says),
+            "{}",
+            &out.stderr[..out.stderr.len().min(300)]
+        );
         assert_eq!(out.stderr.trim().lines().count(), 1);
         assert!(out.stderr.len() < 300, "the name is not echoed");
     };
@@ -417,34 +421,50 @@ fn an_oversized_name_is_one_line_and_nothing_is_stored() {
     let (orgs, groups, _) = s.rt.block_on(s.store.affiliations()).expect("read");
     assert!(orgs.is_empty() && groups.is_empty(), "{orgs:?} {groups:?}");
     let api = format!("{}/api/contests/wf", s.url);
-    assert_eq!(json(&format!("{api}/organizations"), None), serde_json::json!([]));
+    assert_eq!(
+        json(&format!("{api}/organizations"), None),
+        serde_json::json!([])
+    );
 
     // The store refuses what an edge might let through.
     let mut long = crate::clics::icpc_on_nim("big", &"n".repeat(101), now + 60_000, &[]);
-    let err = s.rt.block_on(s.store.create_contest(&long, now)).unwrap_err();
+    let err =
+        s.rt.block_on(s.store.create_contest(&long, now))
+            .unwrap_err();
     assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
     long.name = "N".into();
-    let id = s.rt.block_on(s.store.create_contest(&long, now)).expect("create");
+    let id =
+        s.rt.block_on(s.store.create_contest(&long, now))
+            .expect("create");
     long.name = "n".repeat(101);
-    let err = s.rt.block_on(s.store.update_contest(id, &long)).unwrap_err();
+    let err =
+        s.rt.block_on(s.store.update_contest(id, &long))
+            .unwrap_err();
     assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
-    let err = s
-        .rt
-        .block_on(s.store.ask(id, None, None, &"?".repeat(4001), now))
-        .unwrap_err();
+    let err =
+        s.rt.block_on(s.store.ask(id, None, None, &"?".repeat(4001), now))
+            .unwrap_err();
     assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
-    let err = s
-        .rt
-        .block_on(s.store.add_user(&"u".repeat(33), "h", false))
-        .unwrap_err();
+    let err =
+        s.rt.block_on(s.store.add_user(&"u".repeat(33), "h", false))
+            .unwrap_err();
     assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
     let big = s.rt.block_on(s.store.contest("big")).unwrap().unwrap();
     assert_eq!(big.name, "N");
 
     // A contest's name on the command line: one line, nothing stored.
     let out = ws.grundy(&[
-        "contest", "create", "long", "--start", "+1h", "--duration", "1h", "--problems", "nim",
-        "--name", &"n".repeat(101),
+        "contest",
+        "create",
+        "long",
+        "--start",
+        "+1h",
+        "--duration",
+        "1h",
+        "--problems",
+        "nim",
+        "--name",
+        &"n".repeat(101),
     ]);
     refused(&out, "a contest's name is at most 100 characters");
     assert!(s.rt.block_on(s.store.contest("long")).unwrap().is_none());

@@ -372,7 +372,10 @@ async fn a_try_is_stamped_and_checked_at_one_instant(store: Store) {
             .insert_submission_at(tried.clone(), limits, Some(id), at)
             .await
             .unwrap();
-        assert!(matches!(taken, Err(OverLimit::Closed)), "at {at}: {taken:?}");
+        assert!(
+            matches!(taken, Err(OverLimit::Closed)),
+            "at {at}: {taken:?}"
+        );
     }
     assert!(
         store.contest_attempts(id).await.unwrap().is_empty(),
@@ -394,7 +397,10 @@ async fn a_try_is_stamped_and_checked_at_one_instant(store: Store) {
         .iter()
         .map(|a| (a.id, a.at_ms))
         .collect();
-    assert_eq!(attempts, taken, "each stamped with the instant it was checked at");
+    assert_eq!(
+        attempts, taken,
+        "each stamped with the instant it was checked at"
+    );
 }
 
 on_both_databases!(
