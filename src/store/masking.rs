@@ -53,8 +53,12 @@ fn masked_query(text: &str) -> String {
             out.push_str(&text[copied..=eq]);
             out.push_str(MASK);
             copied = end;
+            from = end;
+        } else {
+            // Not a secret's: an `=` of a password before the query, or of
+            // a value, is passed over without skipping what follows it.
+            from = eq + 1;
         }
-        from = end.max(eq + 1);
         if from >= text.len() {
             break;
         }
@@ -176,6 +180,11 @@ mod tests {
             (
                 "postgres://judge:pw@db/grundy?password=p@ss",
                 "postgres://judge:***@db/grundy?password=***",
+            ),
+            // An `=` in the password, and the query's password too.
+            (
+                "postgres://judge:s3=cret@db/grundy?sslmode=a=b&password=t0p",
+                "postgres://judge:***@db/grundy?sslmode=a=b&password=***",
             ),
             // No user name, only a password.
             ("postgres://:s3cret@db/grundy", "postgres://:***@db/grundy"),
