@@ -346,16 +346,22 @@ impl Store {
         }))
     }
 
-    /// Each account's groups, as (id, name): what group awards go by.
+    /// Each team of `contest`'s groups, as (id, name): what its group
+    /// awards go by. Only the contest's teams (as [`Store::contest_teams`]
+    /// reads them) and their groups: the groups its `/groups` lists.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn team_groups(&self) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
-        let (_, groups, by_user) = self.affiliations().await?;
-        Ok(group_names(
-            &groups,
-            by_user.iter().map(|(id, (_, g))| (*id, g.as_slice())),
-        ))
+    pub async fn contest_team_groups(
+        &self,
+        contest: &crate::contest::Contest,
+    ) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let roster = teams_in!(tx, d, contest.id, contest.open_to_all);
+            tx.commit().await?;
+            roster.team_groups()
+        }))
     }
 
     /// Adds or updates `a`'s organizations and groups and sets its teams'
@@ -364,9 +370,12 @@ impl Store {
     /// teams it had).
     ///
     /// # Errors
-    /// [`Error::BadImport`] for a team with no account, or an organization
-    /// or group that is neither imported nor known; database failures.
+    /// [`Error::BadImport`] for a team with no account, an organization
+    /// or group that is neither imported nor known, or a name over its
+    /// bound ([`Affiliations::check`]); database failures.
     pub async fn import_affiliations(&self, a: &Affiliations) -> Result<Imported, Error> {
+        // Names within their bounds, no id given twice differently.
+        a.check().map_err(Error::BadImport)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             for o in &a.organizations {

@@ -193,6 +193,13 @@ macro_rules! append_events {
 }
 pub(super) use append_events;
 
+/// Unix milliseconds `ms` as the `*_at` columns hold a time:
+/// `2026-01-02T03:04:05.678Z` (sortable text, UTC), as `{now_text}` writes
+/// it.
+pub(crate) fn stamp_of(ms: i64) -> String {
+    format!("{}Z", &crate::contest::time::format_time(ms)[..23])
+}
+
 /// The database's clock within `$tx`, Unix milliseconds.
 macro_rules! db_now {
     ($tx:ident, $d:ident) => {

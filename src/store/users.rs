@@ -4,6 +4,7 @@
 use super::affiliations::record_account;
 use super::db::{on_db, sql, Dialect};
 use super::{Error, Store};
+use crate::bounds::Field;
 
 /// An account.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -36,13 +37,15 @@ impl Store {
     /// Adds an account; returns its id.
     ///
     /// # Errors
-    /// [`Error::UserExists`] when the name is taken; database failures.
+    /// [`Error::UserExists`] when the name is taken, [`Error::TooLong`]
+    /// for a name over its bound; database failures.
     pub async fn add_user(
         &self,
         name: &str,
         password_hash: &str,
         is_admin: bool,
     ) -> Result<i64, Error> {
+        Field::AccountName.check(name)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let r = sqlx::query_scalar::<_, i64>(&sql(
@@ -70,8 +73,13 @@ impl Store {
     /// them, or none when one name is taken.
     ///
     /// # Errors
-    /// [`Error::UserExists`] naming the first name taken; database failures.
+    /// [`Error::UserExists`] naming the first name taken,
+    /// [`Error::TooLong`] for a name over its bound (nothing is added);
+    /// database failures.
     pub async fn add_users(&self, users: &[(String, String)]) -> Result<(), Error> {
+        for (name, _) in users {
+            Field::AccountName.check(name)?;
+        }
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             for (name, hash) in users {

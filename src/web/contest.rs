@@ -181,8 +181,8 @@ pub struct AskForm {
     question: String,
 }
 
-/// The longest question or answer taken.
-pub const MAX_TEXT: usize = 4000;
+/// The longest question or answer taken ([`crate::bounds`]).
+pub const MAX_TEXT: usize = crate::bounds::Field::Clarification.max_chars();
 
 pub async fn ask(
     State(state): State<AppState>,
@@ -196,7 +196,7 @@ pub async fn ask(
     let label = Some(form.label.as_str()).filter(|l| !l.is_empty());
     let error = if !state.store.takes_part(&c, session.user.id).await? {
         Some(format!("You do not take part in {}.", c.name))
-    } else if question.is_empty() || question.len() > MAX_TEXT {
+    } else if question.is_empty() || question.chars().count() > MAX_TEXT {
         Some(format!("A question is 1 to {MAX_TEXT} characters."))
     } else if label.is_some_and(|l| c.problem(l).is_none()) {
         Some(format!("{} has no problem {:?}.", c.name, form.label))

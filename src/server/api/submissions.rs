@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{parse_id, AppJson, AppPath, AppQuery, Caller, NoParams, Params};
+use crate::bounds::Field;
 use crate::judge::{Report, TestReport};
 use crate::problem::Group;
 use crate::server::views::{GroupView, TranscriptView};
@@ -49,6 +50,12 @@ pub(super) async fn submit(
 ) -> Result<Response, ApiError> {
     if state.is_stopping() {
         return Err(ApiError::unavailable());
+    }
+    // Names within their bounds before any is looked up or echoed.
+    Field::ProblemName.check(&body.problem)?;
+    Field::LanguageName.check(&body.language)?;
+    if let Some(ContestRef::Slug(slug)) = &body.contest {
+        Field::ContestRef.check(slug)?;
     }
     let entry = Entry {
         user_id: user.id,
