@@ -76,16 +76,14 @@ impl From<crate::bounds::TooLong> for ApiError {
 
 impl From<crate::store::Error> for ApiError {
     /// A change the contest's state does not allow is the caller's
-    /// `409 refused`, with why; anything else is internal.
+    /// `409 refused`, a field over its bound `400 too_long`, with why;
+    /// anything else is internal.
     fn from(e: crate::store::Error) -> ApiError {
         match e {
-<<<<<<< HEAD
             e @ crate::store::Error::Refused(..) => {
                 ApiError::new(StatusCode::CONFLICT, "refused", e.to_string())
             }
-=======
             crate::store::Error::TooLong(e) => e.into(),
->>>>>>> issue44-data
             e => ApiError::internal(&e),
         }
     }
