@@ -7,12 +7,9 @@
 
 use super::awards::{final_award_events, revealed_awards};
 use super::db::{on_db, sql};
-use super::record::{
-    append_events, db_now, locked_contest, revealed_results, Audience, NewEvent,
-};
+use super::record::{append_events, db_now, locked_contest, revealed_results, Audience, NewEvent};
 use super::{Error, Store};
 use crate::contest::clics;
-
 
 impl Store {
     /// Freezes the scoreboard of contest `id` at `at_ms` (`None`: only the
