@@ -4,8 +4,11 @@
 //! [`LanguageConfig`]s, the store gets the database URL.
 //!
 //! Unknown keys are rejected with their name (`deny_unknown_fields`), so a
-//! typo never silently falls back to a default. Relative paths are resolved
-//! against the directory of the configuration file.
+//! typo never silently falls back to a default. A file is laid over the
+//! built-in configuration and sets only what it changes: a relative path it
+//! sets (`data_dir`, `problems_dir`, a SQLite `database_url`) is taken from
+//! the file's directory, and a path it leaves out keeps its built-in place
+//! under the user's data directory (`~/.local/share/grundy`).
 
 mod sections;
 mod user;
@@ -102,14 +105,15 @@ impl Config {
                 return Config::load(&path);
             }
         }
-        let base = user_data_dir().unwrap_or_else(|| PathBuf::from("/var/lib/grundy"));
-        Config::parse(BUILT_IN, &base).map_err(|message| Error::Parse {
+        Config::parse(BUILT_IN, &default_base()).map_err(|message| Error::Parse {
             path: PathBuf::from("(built-in configuration)"),
             message,
         })
     }
 
-    /// Loads and validates the configuration at `path`.
+    /// Loads and validates the configuration at `path`, laid over the
+    /// built-in one: relative paths the file sets are taken from its
+    /// directory, those it leaves out stay under the user's data directory.
     ///
     /// # Errors
     /// When the file cannot be read, is not valid TOML, has an unknown key,
@@ -128,34 +132,55 @@ impl Config {
             path: path.to_path_buf(),
             source,
         })?;
-        Config::parse(&text, &base).map_err(|message| Error::Parse {
+        Config::parse_in(&text, &base, &default_base()).map_err(|message| Error::Parse {
             path: path.to_path_buf(),
             message,
         })
     }
 
-    /// Parses configuration text; relative paths are taken from `base`.
+    /// Parses configuration text; every relative path, the text's and the
+    /// built-in ones alike, is taken from `base`. (What a file on disk
+    /// means is [`Config::parse_in`]'s.)
     ///
     /// # Errors
     /// A one-line message naming the offending key.
-    /// The text is laid over the built-in configuration (the repository's
-    /// `config.toml`), never in place of it: see [`overlay`].
     pub fn parse(text: &str, base: &Path) -> Result<Config, String> {
+        Config::parse_in(text, base, base)
+    }
+
+    /// Parses the text of a configuration file in `file_dir`. The text is
+    /// laid over the built-in configuration (the repository's
+    /// `config.toml`), never in place of it: see [`overlay`]. A relative
+    /// path the text sets is taken from `file_dir`; one it leaves to the
+    /// built-in configuration is taken from `defaults_dir`, so a file that
+    /// sets only `database_url` moves nothing.
+    ///
+    /// # Errors
+    /// A one-line message naming the offending key.
+    pub fn parse_in(text: &str, file_dir: &Path, defaults_dir: &Path) -> Result<Config, String> {
         let defaults: toml::Table = BUILT_IN.parse().map_err(|e: toml::de::Error| {
             format!("the built-in configuration: {}", one_line(&e.to_string()))
         })?;
         let mine: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
+        let base = |key: &str| match mine.contains_key(key) {
+            true => file_dir.to_path_buf(),
+            false => defaults_dir.to_path_buf(),
+        };
+        let (data_base, problems_base) = (base("data_dir"), base("problems_dir"));
         let merged = overlay(defaults, mine);
         let mut config: Config = toml::Value::Table(merged)
             .try_into()
             .map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
         if config.data_dir.is_relative() {
-            config.data_dir = base.join(&config.data_dir);
+            config.data_dir = data_base.join(&config.data_dir);
         }
         if config.problems_dir.is_relative() {
-            config.problems_dir = base.join(&config.problems_dir);
+            config.problems_dir = problems_base.join(&config.problems_dir);
+        }
+        if let Some(url) = &config.database_url {
+            config.database_url = Some(sqlite_from(url, file_dir));
         }
         config.validate()?;
         Ok(config)
@@ -263,6 +288,28 @@ impl Config {
             Some(url) => url.clone(),
             None => format!("sqlite://{}", self.data_dir.join("grundy.db").display()),
         }
+    }
+}
+
+/// Where the built-in configuration's relative paths are taken from: the
+/// user's data directory (`$XDG_DATA_HOME/grundy`, `~/.local/share/grundy`),
+/// else `/var/lib/grundy` for a process with no home.
+fn default_base() -> PathBuf {
+    user_data_dir().unwrap_or_else(|| PathBuf::from("/var/lib/grundy"))
+}
+
+/// A SQLite URL with a relative file (`sqlite://var/grundy.db`) made to
+/// name that file under `dir`, as every other path of a file is; other URLs
+/// (absolute, in memory, PostgreSQL) are returned as they are.
+fn sqlite_from(url: &str, dir: &Path) -> String {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"));
+    match rest {
+        Some(file) if !file.is_empty() && !file.starts_with(['/', ':', '?']) => {
+            format!("sqlite://{}", dir.join(file).display())
+        }
+        _ => url.to_string(),
     }
 }
 
@@ -430,6 +477,57 @@ mod tests {
         );
         assert!(c.languages.contains_key("c") && c.languages.contains_key("python"));
         assert_eq!(c.compile.cache_limit, built_in.compile.cache_limit);
+    }
+
+    /// Issue 47: `~/.config/grundy/config.toml` holding only `database_url`
+    /// left `data_dir` and `problems_dir` under `~/.config/grundy`; they stay
+    /// where the built-in configuration puts them.
+    #[test]
+    fn a_file_with_only_database_url_moves_no_directory() {
+        let (file_dir, home) = (
+            Path::new("/home/ann/.config/grundy"),
+            Path::new("/home/ann/.local/share/grundy"),
+        );
+        let c = Config::parse_in(
+            "database_url = \"postgres://judge@db/grundy\"\n",
+            file_dir,
+            home,
+        )
+        .unwrap();
+        assert_eq!(c.problems_dir, home.join("problems"));
+        assert_eq!(c.data_dir, home.join("var"));
+        assert_eq!(c.database_url(), "postgres://judge@db/grundy");
+        let built_in = Config::parse(BUILT_IN, home).unwrap();
+        assert_eq!(
+            (&c.data_dir, &c.problems_dir),
+            (&built_in.data_dir, &built_in.problems_dir)
+        );
+    }
+
+    #[test]
+    fn relative_paths_a_file_sets_are_taken_from_its_directory() {
+        let (file_dir, home) = (Path::new("/srv/judge"), Path::new("/home/ann/.local/share/grundy"));
+        let c = Config::parse_in("problems_dir = \"set\"\n", file_dir, home).unwrap();
+        assert_eq!(c.problems_dir, PathBuf::from("/srv/judge/set"));
+        assert_eq!(c.data_dir, home.join("var"), "what the file left out stays");
+        assert_eq!(c.database_url(), "sqlite:///home/ann/.local/share/grundy/var/grundy.db");
+        let c = Config::parse_in("data_dir = \"/abs\"\n", file_dir, home).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/abs"));
+        assert_eq!(c.problems_dir, home.join("problems"));
+    }
+
+    #[test]
+    fn a_relative_sqlite_file_is_taken_from_the_file_directory() {
+        let dir = Path::new("/srv/judge");
+        for (url, want) in [
+            ("sqlite://var/g.db", "sqlite:///srv/judge/var/g.db"),
+            ("sqlite:var/g.db?mode=rwc", "sqlite:///srv/judge/var/g.db?mode=rwc"),
+            ("sqlite:///abs/g.db", "sqlite:///abs/g.db"),
+            ("sqlite::memory:", "sqlite::memory:"),
+            ("postgres://u@h/db", "postgres://u@h/db"),
+        ] {
+            assert_eq!(sqlite_from(url, dir), want, "{url}");
+        }
     }
 
     #[test]
