@@ -2,6 +2,7 @@
 //! command and turns its result into the exit status (0 accepted, 1 judged
 //! but not accepted, 2 usage or internal error).
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -10,6 +11,9 @@ fn main() -> ExitCode {
     let args = grundy::cli::Args::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        // Colour codes only for a terminal: a log kept in a file or a
+        // journal is read as text.
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
