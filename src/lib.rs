@@ -32,8 +32,8 @@
 //! * [`hosted`]: the API and the pages on one router, served with workers.
 //! * [`cli`]: the command line on top.
 //!
-//! [`config`], [`verdict`], [`digest`] and [`errors`] are shared
-//! vocabulary; [`context`] holds the judge core's long-lived parts for the
+//! [`config`], [`verdict`], [`digest`], [`errors`] and [`plural`] are
+//! shared vocabulary; [`context`] holds the judge core's long-lived parts for the
 //! edges; [`auth`] holds the hosted judge's secrets.
 
 pub mod auth;
@@ -52,6 +52,7 @@ pub mod hosted;
 pub mod import;
 pub mod judge;
 pub mod lang;
+pub mod plural;
 pub mod problem;
 pub mod sandbox;
 pub mod server;

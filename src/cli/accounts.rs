@@ -7,6 +7,7 @@ use anyhow::{bail, Context as _};
 
 use crate::auth;
 use crate::context::Context;
+use crate::plural::count;
 use crate::site::roster;
 use crate::store::Revoked;
 
@@ -142,10 +143,7 @@ pub fn import(ctx: &Context, file: &std::path::Path) -> anyhow::Result<u8> {
     for e in entries.iter().filter(|e| e.generated) {
         writeln!(out, "{},{}", e.name, e.password)?;
     }
-    match entries.len() {
-        1 => eprintln!("grundy: added 1 user"),
-        n => eprintln!("grundy: added {n} users"),
-    }
+    eprintln!("grundy: added {}", count(entries.len(), "user", "users"));
     Ok(0)
 }
 
@@ -283,11 +281,15 @@ pub fn affiliations(ctx: &Context, files: &[std::path::PathBuf]) -> anyhow::Resu
     let done = done?;
     writeln!(
         std::io::stdout(),
-        "set {} organizations, {} groups and {} teams; {} contests' records follow",
-        done.organizations,
-        done.groups,
-        done.teams,
-        done.contests
+        "set {}, {} and {}; {}",
+        count(done.organizations, "organization", "organizations"),
+        count(done.groups, "group", "groups"),
+        count(done.teams, "team", "teams"),
+        count(
+            done.contests,
+            "contest's record follows",
+            "contests' records follow"
+        )
     )?;
     Ok(0)
 }

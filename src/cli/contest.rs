@@ -14,6 +14,7 @@ use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::{format_human, format_reltime, format_time};
 use crate::contest::{Contest, Phase, Scoring, Viewer};
 use crate::context::Context;
+use crate::plural::count;
 use crate::site::contest_edit;
 use crate::site::contests::{check_settings, now_ms, Settings};
 use crate::store::{AwardChange, Store};
@@ -187,9 +188,9 @@ async fn dispatch(
             store.create_contest(&new, now).await?;
             writeln!(
                 out,
-                "created contest {} ({} problems, starts {})",
+                "created contest {} ({}, starts {})",
                 new.slug,
-                new.problems.len(),
+                count(new.problems.len(), "problem", "problems"),
                 format_human(new.start_ms)
             )?;
         }
@@ -227,9 +228,9 @@ async fn dispatch(
             let new = contest_edit::edit(ctx, store, &c, &settings, now).await?;
             writeln!(
                 out,
-                "changed contest {} ({} problems, {} to {})",
+                "changed contest {} ({}, {} to {})",
                 new.slug,
-                new.problems.len(),
+                count(new.problems.len(), "problem", "problems"),
                 format_human(new.start_ms),
                 format_human(new.start_ms + new.duration_s * 1000)
             )?;
@@ -386,9 +387,9 @@ async fn dispatch(
             }
             writeln!(
                 out,
-                "exported {slug} to {} ({} files, final at {})",
+                "exported {slug} to {} ({}, final at {})",
                 dir.display(),
-                package.files.len(),
+                count(package.files.len(), "file", "files"),
                 format_time(package.finalized_ms)
             )?;
         }

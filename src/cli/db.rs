@@ -8,6 +8,7 @@ use anyhow::{bail, Context as _};
 use clap::Subcommand;
 
 use crate::context::Context;
+use crate::plural::count;
 use crate::store::{is_postgres, Store};
 
 #[derive(Debug, Subcommand)]
@@ -55,9 +56,10 @@ pub fn run(ctx: &Context, command: DbCommand) -> anyhow::Result<u8> {
         }
         writeln!(
             out,
-            "copied {total} rows in {} tables; every count matches. \
+            "copied {} in {}; every count matches. \
              Set database_url to the new database and start the judge.",
-            copied.len()
+            count(total, "row", "rows"),
+            count(copied.len(), "table", "tables")
         )?;
         Ok(0)
     })

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::bail;
 
 use crate::context::Context;
+use crate::plural::count;
 use crate::problem::{kattis, Problem};
 
 pub fn run(ctx: &Context, dir: &Path, slug: Option<&str>) -> anyhow::Result<u8> {
@@ -43,11 +44,11 @@ pub fn run(ctx: &Context, dir: &Path, slug: Option<&str>) -> anyhow::Result<u8> 
     let mut out = stdout.lock();
     writeln!(
         out,
-        "{slug}: imported {} into {} ({} tests, {} example submissions)",
+        "{slug}: imported {} into {} ({}, {})",
         dir.display(),
         summary.dir.display(),
-        summary.tests,
-        summary.submissions
+        count(summary.tests, "test", "tests"),
+        count(summary.submissions, "example submission", "example submissions")
     )?;
     match derived {
         Some(derived) => writeln!(out, "  time limit {}", derived.how)?,

@@ -95,7 +95,8 @@ pub fn run(ctx: &Context, from: Option<&Path>) -> anyhow::Result<u8> {
     let count = ctx.catalog.slugs()?.len();
     writeln!(
         std::io::stdout(),
-        "set up {count} problems in {} (from {})",
+        "set up {} in {} (from {})",
+        crate::plural::count(count, "problem", "problems"),
         target.display(),
         source.display()
     )?;

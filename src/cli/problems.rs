@@ -96,10 +96,10 @@ pub fn show(ctx: &Context, slug: &str) -> anyhow::Result<u8> {
     writeln!(out, "source: {}", p.manifest.source)?;
     writeln!(
         out,
-        "limits: {} s CPU, {} MiB memory; {} tests",
+        "limits: {} s CPU, {} MiB memory; {}",
         p.manifest.time_limit,
         p.manifest.memory_limit,
-        p.manifest.tests.len()
+        crate::plural::count(p.manifest.tests.len(), "test", "tests")
     )?;
     writeln!(out)?;
     write!(out, "{statement}")?;

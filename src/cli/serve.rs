@@ -48,10 +48,7 @@ pub fn run(
 
 /// "1 worker", "2 workers", "0 workers".
 fn workers_word(n: usize) -> String {
-    match n {
-        1 => "1 worker".to_string(),
-        n => format!("{n} workers"),
-    }
+    crate::plural::count(n, "worker", "workers")
 }
 
 /// `grundy worker`: judge workers against the configured database until

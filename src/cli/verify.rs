@@ -70,7 +70,10 @@ pub fn run(
             .map(|r| r.problem.as_str())
             .collect();
         if failed.is_empty() {
-            writeln!(out, "all {} problems verified", reports.len())?;
+            match reports.len() {
+                1 => writeln!(out, "the problem verified")?,
+                n => writeln!(out, "all {n} problems verified")?,
+            }
         } else {
             writeln!(out, "NOT verified: {}", failed.join(", "))?;
         }

@@ -499,7 +499,8 @@ fn resolve_score(given: Option<Partial>, points: Option<u32>) -> Result<Option<f
         (Some(Partial::Fraction(f)), _) => Ok(Some(f.clamp(0.0, 1.0))),
         (Some(Partial::Points(_)), None | Some(0)) => Ok(None),
         (Some(Partial::Points(x)), Some(p)) if x > f64::from(p) + 1e-9 => Err(format!(
-            "the checker gave a score of {x}, above the group's {p} points"
+            "the checker gave a score of {x}, above the group's {}",
+            crate::plural::count(p, "point", "points")
         )),
         (Some(Partial::Points(x)), Some(p)) => Ok(Some((x / f64::from(p)).clamp(0.0, 1.0))),
     }

@@ -140,7 +140,9 @@ impl Runner for Throttled {
     }
 
     fn describe(&self) -> String {
-        format!("{} ({} runs at once)", self.inner.describe(), self.slots)
+        // The sandbox imports no vocabulary from above it: the plural by hand.
+        let runs = if self.slots == 1 { "run" } else { "runs" };
+        format!("{} ({} {runs} at once)", self.inner.describe(), self.slots)
     }
 }
 

@@ -37,10 +37,7 @@ pub enum Refused {
 
 /// "1 submission", "2 submissions".
 fn submissions(n: usize) -> String {
-    match n {
-        1 => "1 submission".into(),
-        n => format!("{n} submissions"),
-    }
+    crate::plural::count(n, "submission", "submissions")
 }
 
 /// `c`'s settings as typed, to be edited and checked back.

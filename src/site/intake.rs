@@ -45,9 +45,15 @@ pub enum Refusal {
     Refused(String),
     #[error("language {0:?} is not available on this judge now")]
     LanguageUnavailable(String),
-    #[error("at most {0} submissions a minute; try again shortly")]
+    #[error(
+        "at most {} a minute; try again shortly",
+        crate::plural::count(.0, "submission", "submissions")
+    )]
     PerMinute(u32),
-    #[error("you have {0} submissions waiting to be judged, the most allowed; submit again once one is judged")]
+    #[error(
+        "you have {} waiting to be judged, the most allowed; submit again once one is judged",
+        crate::plural::count(.0, "submission", "submissions")
+    )]
     TooManyWaiting(u32),
     #[error("the judge is shutting down; try again later")]
     ShuttingDown,

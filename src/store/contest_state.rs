@@ -127,7 +127,8 @@ impl Store {
                     .await?;
                 if count > 0 {
                     return Err(refuse(format!(
-                        "cannot finalize: {count} submission(s) {what}, the first {}",
+                        "cannot finalize: {} {what}, the first {}",
+                        crate::plural::count(count, "submission", "submissions"),
                         first.unwrap_or_default()
                     )));
                 }
@@ -142,7 +143,8 @@ impl Store {
             .await?;
             if unanswered > 0 {
                 return Err(refuse(format!(
-                    "cannot finalize: {unanswered} question(s) not answered yet"
+                    "cannot finalize: {} not answered yet",
+                    crate::plural::count(unanswered, "question", "questions")
                 )));
             }
             sqlx::query(&sql(d, "UPDATE contests SET finalized_ms = ? WHERE id = ?"))

@@ -14,6 +14,7 @@ use futures_util::TryStreamExt as _;
 use sqlx::{Row as _, TypeInfo as _, ValueRef as _};
 
 use super::db::Db;
+use crate::plural::count;
 use super::Store;
 
 /// One table copied: its name and its rows (as counted on both sides).
@@ -31,7 +32,10 @@ pub enum CopyError {
     SourceNotSqlite,
     #[error("the target is not PostgreSQL: give a postgres:// URL")]
     TargetNotPostgres,
-    #[error("the target database is not empty: table {table} holds {rows} rows; copy into a new, empty database")]
+    #[error(
+        "the target database is not empty: table {table} holds {}; copy into a new, empty database",
+        count(.rows, "row", "rows")
+    )]
     TargetNotEmpty { table: String, rows: u64 },
     #[error("the databases' tables differ ({0}): run the same grundy version on both")]
     Schema(String),
@@ -42,7 +46,10 @@ pub enum CopyError {
         found: String,
         target: String,
     },
-    #[error("table {table}: {source_rows} rows in the source but {target_rows} in the target after the copy")]
+    #[error(
+        "table {table}: {} in the source but {target_rows} in the target after the copy",
+        count(.source_rows, "row", "rows")
+    )]
     Count {
         table: String,
         source_rows: u64,

@@ -22,6 +22,7 @@ use super::{Check, CheckName, Error};
 use crate::data::TestSet;
 use crate::judge::{Judge, Plan};
 use crate::lang::Languages;
+use crate::plural::{count, plural};
 use crate::problem::Problem;
 use crate::verdict::Verdict;
 
@@ -171,7 +172,12 @@ fn summarize(runs: &[AdversaryRun]) -> Check {
         .map(|r| format!("{} ({}) passes as expected", r.kind, r.variant))
         .collect();
     let mut detail = if failing.is_empty() {
-        format!("{} adversaries, each refused", runs.len() - marked.len())
+        let n = runs.len() - marked.len();
+        format!(
+            "{}, {}",
+            count(n, "adversary", "adversaries"),
+            plural(n, "refused", "each refused")
+        )
     } else {
         failing.join("\n")
     };

@@ -12,6 +12,7 @@ use super::cross::read;
 use super::notes::Notes;
 use super::{Check, CheckName, Error};
 use crate::data::{TestData, TestSet};
+use crate::plural::count;
 use crate::problem::{Problem, Role};
 
 /// One group's positions.
@@ -88,9 +89,9 @@ pub(super) fn game_coverage(
         .map(|g| {
             let share = |n: usize| 100.0 * n as f64 / g.positions.max(1) as f64;
             let mut s = format!(
-                "{}: {} positions, {:.0}% winning, {:.0}% losing",
+                "{}: {}, {:.0}% winning, {:.0}% losing",
                 g.group,
-                g.positions,
+                count(g.positions, "position", "positions"),
                 share(g.winning),
                 share(g.losing)
             );

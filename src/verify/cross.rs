@@ -11,6 +11,7 @@ use super::{
     display_path, given_answers, Check, CheckName, Counterexample, Error, Options, BRUTE_DECLINES,
 };
 use crate::data::{self, PackagePrograms, TestData, TestSet};
+use crate::plural::count;
 use crate::judge::{self, Judge};
 use crate::problem::{Problem, Role, TestInput};
 use crate::verdict::Verdict;
@@ -174,8 +175,11 @@ pub(super) fn cross_check(
         }
     }
 
-    let mut detail =
-        format!("brute force agreed on {plan_compared} plan tests and {stress_runs} stress runs");
+    let mut detail = format!(
+        "brute force agreed on {} and {}",
+        count(plan_compared, "plan test", "plan tests"),
+        count(stress_runs, "stress run", "stress runs")
+    );
     let mut ok = problems_seen.is_empty();
     if compared == 0 {
         ok = false;

@@ -4,6 +4,7 @@
 //! folder's defaults set ([`claims_hold`]).
 
 use crate::judge::Report;
+use crate::plural::count;
 use crate::problem::kattis::{matches_path, Claimed, Rule, Word};
 use crate::problem::{Expected, Problem, TestInput};
 use crate::verdict::Verdict;
@@ -33,7 +34,8 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
             return if ok {
                 (true, String::new())
             } else {
-                let got = format!("{} with {} points", report.verdict, report.score);
+                let points = count(report.score, "point", "points");
+                let got = format!("{} with {points}", report.verdict);
                 (
                     false,
                     format!("expected some points but not all, got {got}"),
@@ -70,8 +72,8 @@ pub fn judge_expectation(expected: Expected, report: &Report) -> (bool, String) 
         return (
             false,
             format!(
-                "accepted with {} points, not 100 ({})",
-                report.score,
+                "accepted with {}, not 100 ({})",
+                count(report.score, "point", "points"),
                 short.join(", ")
             ),
         );

@@ -32,6 +32,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::data::{self, TestData, TestSet};
+use crate::plural::count;
 use crate::judge::{self, Judge};
 use crate::problem::{Expected, Problem, Role};
 use crate::verdict::Verdict;
@@ -213,8 +214,8 @@ pub fn verify(
                 ok: problem.has(Role::Validator),
                 detail: if problem.has(Role::Validator) {
                     format!(
-                        "{} tests, every input valid and answered",
-                        set.index.tests.len()
+                        "{}, every input valid and answered",
+                        count(set.index.tests.len(), "test", "tests")
                     )
                 } else {
                     "validator.rs is missing: inputs are unchecked".into()
@@ -325,9 +326,9 @@ fn kattis_tests_check(problem: &Problem, set: &TestSet) -> Check {
         .map(|k| k.skipped.clone())
         .unwrap_or_default();
     let mut detail = format!(
-        "{} tests, every input accepted by {validators} input validator{}",
-        set.index.tests.len(),
-        if validators == 1 { "" } else { "s" }
+        "{}, every input accepted by {}",
+        count(set.index.tests.len(), "test", "tests"),
+        count(validators, "input validator", "input validators")
     );
     for s in &skipped {
         detail.push_str(&format!("; skipped: {s}"));
@@ -364,7 +365,10 @@ fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
         .collect();
     let mut detail = if bad.is_empty() {
         let judged = subs.len() - skipped.len();
-        format!("{judged} submissions, each got its expected verdict")
+        match judged {
+            1 => "1 submission, which got its expected verdict".to_string(),
+            n => format!("{n} submissions, each got its expected verdict"),
+        }
     } else {
         bad.join("; ")
     };

@@ -224,8 +224,8 @@ pub fn mismatch(set: &TestSet, recorded: &[TestHashes]) -> Result<Option<String>
     let here = hashes_of(set)?;
     if here.len() != recorded.len() {
         return Ok(Some(format!(
-            "built {} tests where the publisher built {}",
-            here.len(),
+            "built {} where the publisher built {}",
+            crate::plural::count(here.len(), "test", "tests"),
             recorded.len()
         )));
     }

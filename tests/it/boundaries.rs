@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// Each module of `src/lib.rs` and the crate modules it must not use: the
 /// layer table of `docs/architecture.md` ("Layers"), lowest first. `config`,
-/// `verdict`, `digest`, `errors` and `color` are the shared vocabulary: any layer may
+/// `verdict`, `digest`, `errors`, `color`, `bounds` and `plural` are the shared vocabulary: any layer may
 /// use them (the sandbox only its own part of config), and they use no
 /// layer. `context` wires the judge core together for the edges; `cli` is
 /// the top and may use everything.
@@ -17,6 +17,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ("errors", ALL_LAYERS),
     ("color", ALL_LAYERS),
     ("bounds", ALL_LAYERS),
+    ("plural", ALL_LAYERS),
     (
         "sandbox",
         &[

@@ -29,7 +29,10 @@ use crate::store::{Event, Reader};
 pub enum Error {
     #[error("contest {contest} has not ended (it ends {ends}): its results are not final yet")]
     NotEnded { contest: String, ends: String },
-    #[error("contest {contest}: {count} submission(s) not judged yet (first {first}); export once every result is in")]
+    #[error(
+        "contest {contest}: {} not judged yet (first {first}); export once every result is in",
+        crate::plural::count(.count, "submission", "submissions")
+    )]
     Unjudged {
         contest: String,
         count: usize,
