@@ -133,7 +133,12 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// List the configured languages with their toolchain versions.
+    /// List the configured languages with their toolchain versions, or what
+    /// is missing with the tool's own reason.
+    ///
+    /// Exit status: 0 when every language marked `required` works and at
+    /// least one does (a missing optional toolchain is listed, not a
+    /// failure), 1 otherwise.
     Languages,
     /// Prove problem packages right: valid inputs, brute force agreement,
     /// example submissions' verdicts, time margin, answer balance.
@@ -208,7 +213,10 @@ pub enum Command {
     /// Show the sandbox's isolation and measurement tiers in force, what is
     /// missing for better ones, and whether each toolchain works in the box.
     ///
-    /// Exit status: 0 isolated and every toolchain works, 1 otherwise.
+    /// Exit status: 0 when programs run isolated, every language marked
+    /// `required` works and at least one does (a missing optional toolchain
+    /// is listed with the tool's own reason, not a failure); 1 otherwise,
+    /// with the faults on stderr.
     Doctor,
     /// Write a problem package in another judge's format: tests (generated
     /// first if missing), statement, limits, input validator and example

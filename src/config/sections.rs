@@ -311,6 +311,12 @@ pub struct LanguageConfig {
     /// JVM, Node.js, Mono) needs more on a machine with many.
     #[serde(default = "default_processes")]
     pub processes: u64,
+    /// Whether this judge must have this language (default false): `grundy
+    /// doctor` and `grundy languages` exit 1 when a required language does
+    /// not work. Any other language whose toolchain is missing is reported
+    /// with the reason and left out, and is no failure.
+    #[serde(default)]
+    pub required: bool,
 }
 
 fn default_processes() -> u64 {

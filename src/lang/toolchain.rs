@@ -76,16 +76,19 @@ impl Language {
                 return Ok(String::new());
             };
             let path = resolve(program).ok_or_else(|| format!("{program} not found"))?;
-            let (status, stdout) = probe(&path, &self.config.toolchain[1..])
+            let (status, stdout, stderr) = probe(&path, &self.config.toolchain[1..])
                 .map_err(|e| format!("{program}: {}", crate::errors::chain(&e)))?;
             let text = String::from_utf8_lossy(&stdout).trim().to_string();
-            if !status.success() || text.is_empty() || text.contains('\n') {
-                return Err(format!(
-                    "{} printed no toolchain directory",
-                    self.config.toolchain.join(" ")
-                ));
+            let command = self.config.toolchain.join(" ");
+            // The tool's own words say why (rustup: "no default is
+            // configured"); ours only that it gave no directory.
+            match reason(&stderr) {
+                Some(why) if !status.success() => Err(format!("{command} failed: {why}")),
+                _ if !status.success() || text.is_empty() || text.contains('\n') => {
+                    Err(format!("{command} printed no toolchain directory"))
+                }
+                _ => Ok(text),
             }
-            Ok(text)
         })
     }
 
@@ -248,18 +251,35 @@ impl Language {
             .stderr(Stdio::file(&out))
             .binds(self.binds()?);
         let outcome = runner.run(&spec).map_err(|e| e.to_string())?;
-        let text = std::fs::read_to_string(&out).unwrap_or_default();
-        let line = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim();
+        let text = std::fs::read(&out).unwrap_or_default();
         if outcome.success() {
-            Ok(line.to_string())
+            let text = String::from_utf8_lossy(&text);
+            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            Ok(line.trim().to_string())
         } else {
-            Err(format!("{:?}: {line}", outcome.termination))
+            let why = reason(&text).unwrap_or_default();
+            Err(format!("{:?}: {why}", outcome.termination))
         }
     }
+}
+
+/// Lines of a tool's diagnostics that say why it failed: the first two
+/// that are not blank (rustup's `error:` and its `help:`), joined, each
+/// cut to a readable length; `None` when it said nothing.
+pub(super) fn reason(output: &[u8]) -> Option<String> {
+    const LINE: usize = 240;
+    let text = String::from_utf8_lossy(output);
+    let lines: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(2)
+        .map(|l| match l.char_indices().nth(LINE) {
+            Some((at, _)) => format!("{}…", &l[..at]),
+            None => l.to_string(),
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("; "))
 }
 
 /// Finds a program: a path with `/` is taken as is; a bare name is looked
@@ -288,25 +308,31 @@ fn is_executable(path: &Path) -> bool {
 /// hangs must not hang the judge).
 const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
+/// What a probe printed: its exit status, stdout and stderr.
+type Probed = (std::process::ExitStatus, Vec<u8>, Vec<u8>);
+
 /// Runs `program args` outside the box for a line of output: its exit
-/// status and what it printed (its first 64 KiB), killed past
-/// [`PROBE_TIMEOUT`].
-fn probe(program: &Path, args: &[String]) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+/// status and what it printed on stdout and on stderr (the first 64 KiB
+/// of each), killed past [`PROBE_TIMEOUT`].
+fn probe(program: &Path, args: &[String]) -> std::io::Result<Probed> {
     use std::io::Read as _;
     use wait_timeout::ChildExt as _;
     let mut child = std::process::Command::new(program)
         .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()?;
-    // Read on a thread: a probe that fills the pipe still ends by the deadline.
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = (&mut stdout).take(64 << 10).read_to_end(&mut out);
-        out
-    });
+    // Read on threads: a probe that fills a pipe still ends by the deadline.
+    fn drain(mut pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = (&mut pipe).take(64 << 10).read_to_end(&mut out);
+            out
+        })
+    }
+    let stdout = drain(child.stdout.take().expect("piped"));
+    let stderr = drain(child.stderr.take().expect("piped"));
     let Some(status) = child.wait_timeout(PROBE_TIMEOUT)? else {
         let _ = child.kill();
         let _ = child.wait();
@@ -315,7 +341,11 @@ fn probe(program: &Path, args: &[String]) -> std::io::Result<(std::process::Exit
             format!("no answer in {} s", PROBE_TIMEOUT.as_secs()),
         ));
     };
-    Ok((status, reader.join().unwrap_or_default()))
+    Ok((
+        status,
+        stdout.join().unwrap_or_default(),
+        stderr.join().unwrap_or_default(),
+    ))
 }
 
 #[cfg(test)]
@@ -343,6 +373,45 @@ mod tests {
         assert_eq!(probe.get_or(flaky), Ok(2));
         assert_eq!(probe.get_or(flaky), Ok(2), "a success is not probed again");
         assert_eq!(calls.get(), 2);
+    }
+
+    /// Issue 47: rustup with no default toolchain makes `rustc --print
+    /// sysroot` fail; what it says on stderr is the reason shown.
+    #[test]
+    fn a_failing_toolchain_command_is_named_with_its_own_reason() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("fake-rustc");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho 'error: rustup could not choose a version of rustc to run' >&2\n\
+             echo >&2\necho 'help: run rustup default stable' >&2\nexit 1\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let text = format!(
+            "[languages.fake]\nname = \"Fake\"\nextensions = [\"fk\"]\nsource = \"main.fk\"\n\
+             run = [\"{{toolchain}}/bin/fake\"]\ntoolchain = [{:?}, \"--print\", \"sysroot\"]\n",
+            script.display().to_string()
+        );
+        let config = crate::config::Config::parse(&text, dir.path()).unwrap();
+        let languages = crate::lang::Languages::new(&config.languages);
+        let fake = languages.get("fake").unwrap();
+        let err = fake.toolchain().unwrap_err();
+        assert!(err.contains("--print sysroot failed"), "{err}");
+        assert!(
+            err.contains("error: rustup could not choose a version of rustc to run; help: run rustup default stable"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_reason_is_the_first_two_lines_said() {
+        assert_eq!(reason(b""), None);
+        assert_eq!(reason(b"\n  \n"), None);
+        assert_eq!(reason(b"\nfirst\n\nsecond\nthird\n").as_deref(), Some("first; second"));
+        let long = "x".repeat(1000);
+        assert_eq!(reason(long.as_bytes()).unwrap().chars().count(), 241);
     }
 
     #[test]

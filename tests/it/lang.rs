@@ -238,11 +238,46 @@ fn doctor_names_the_tiers_in_force() {
             "{stdout}"
         );
     }
-    // A missing toolchain is a fault doctor reports by its exit status.
-    assert_eq!(
-        out.status.code() == Some(0),
-        present.len() == all.len(),
+    // Issue 47: isolated, with the languages this machine has working, the
+    // judge is in order; a missing optional toolchain is no fault.
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+
+    // A language marked `required` that does not work is one, named with
+    // the tool's own reason on stdout and as the fault on stderr.
+    let script = dir.path().join("fake-rustc");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 'error: no default is configured' >&2\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[languages.fakers]\nname = \"Fake\"\nextensions = [\"fakers\"]\nsource = \"main.rs\"\n\
+         toolchain = [{:?}]\nrun = [\"{{toolchain}}/main\"]\nrequired = true\n",
+        script.display().to_string()
+    ));
+    std::fs::write(&config, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(&config)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("language:    fakers   MISSING (required): ")
+            && stdout.contains("failed: error: no default is configured"),
         "{stdout}"
+    );
+    assert!(
+        stderr.contains("required language fakers does not work"),
+        "{stderr}"
     );
 }
 
