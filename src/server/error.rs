@@ -37,6 +37,16 @@ impl ApiError {
         )
     }
 
+    /// A live token whose account an admin disabled: said to the sender,
+    /// who holds the token, and to no one else.
+    pub fn account_disabled() -> ApiError {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "account_disabled",
+            "this token's account is disabled; an admin can enable it again",
+        )
+    }
+
     pub fn forbidden() -> ApiError {
         ApiError::new(
             StatusCode::FORBIDDEN,

@@ -235,6 +235,23 @@ pub async fn holder(
     Ok(user.filter(|u| !u.disabled))
 }
 
+/// Whether `credential` is refused only because its account is disabled
+/// (a live token of a disabled account), so that its sender is told so
+/// rather than that the token is not valid. A sender without the token
+/// learns nothing: an unknown or revoked token is never a disabled one.
+///
+/// # Errors
+/// Database failures.
+pub async fn refused_as_disabled(
+    store: &Store,
+    credential: &Credential,
+) -> Result<bool, crate::store::Error> {
+    match credential {
+        Credential::Token(hash) => store.token_of_disabled_account(hash).await,
+        Credential::Anonymous | Credential::Password { .. } => Ok(false),
+    }
+}
+
 /// An account name as typed, as it is looked up: without surrounding
 /// blanks (a form or a `curl -u` adds them easily).
 pub fn typed_name(name: &str) -> &str {

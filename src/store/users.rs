@@ -299,6 +299,21 @@ impl Store {
         )
     }
 
+    /// Whether a live token (by hash) belongs to a disabled account. Only
+    /// for telling a refused token's sender why: whoever sends the token
+    /// holds it, and its account's state is theirs to know.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn token_of_disabled_account(&self, hash: &[u8]) -> Result<bool, Error> {
+        let n = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "SELECT COUNT(*)
+             FROM tokens t JOIN users u ON u.id = t.user_id
+             WHERE t.hash = ? AND t.revoked_at IS NULL AND u.disabled"))
+        .bind(hash)
+        .fetch_one(pool).await)?;
+        Ok(n > 0)
+    }
+
     /// The live tokens of account `user_id`, oldest first.
     ///
     /// # Errors

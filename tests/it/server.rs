@@ -317,7 +317,22 @@ fn the_api_judges_and_enforces_its_access_rules() {
         .unwrap();
     assert_error(&submit(&s, &cid, "nim", "c", NIM_C_AC), 401, "unauthorized");
     s.rt.block_on(s.store.set_disabled("bob", true)).unwrap();
-    assert_error(&submit(&s, &bob, "nim", "c", NIM_C_AC), 401, "unauthorized");
+    // Issue 47: the holder of a disabled account's token is told so; a
+    // token no one holds is told nothing about any account.
+    let disabled = submit(&s, &bob, "nim", "c", NIM_C_AC);
+    assert_error(&disabled, 401, "account_disabled");
+    assert!(
+        disabled.1["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("account is disabled")),
+        "{}",
+        disabled.1
+    );
+    for token in [&cid, &"g_not_a_token".to_string()] {
+        let refused = submit(&s, token, "nim", "c", NIM_C_AC);
+        assert_error(&refused, 401, "unauthorized");
+        assert!(!refused.1.to_string().contains("disabled"), "{}", refused.1);
+    }
 
     // No reply named a path of the server.
     let root = ws.dir.path().display().to_string();

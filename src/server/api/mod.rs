@@ -84,9 +84,14 @@ impl Caller {
         };
         // The one check of a credential, at every request and every
         // recheck of a long poll alike.
-        signin::holder(&state.store, &Credential::token(token))
-            .await?
-            .ok_or_else(ApiError::unauthorized)
+        let credential = Credential::token(token);
+        match signin::holder(&state.store, &credential).await? {
+            Some(user) => Ok(user),
+            None if signin::refused_as_disabled(&state.store, &credential).await? => {
+                Err(ApiError::account_disabled())
+            }
+            None => Err(ApiError::unauthorized()),
+        }
     }
 }
 

@@ -86,9 +86,13 @@ impl FromRequestParts<AppState> for Signed {
             // Checked on every request: a revoked token or a disabled
             // account is refused at once.
             let credential = Credential::token(token);
-            signin::holder(&state.store, &credential)
-                .await?
-                .map(|u| (u, credential))
+            match signin::holder(&state.store, &credential).await? {
+                Some(u) => Some((u, credential)),
+                None if signin::refused_as_disabled(&state.store, &credential).await? => {
+                    return Err(ApiError::account_disabled())
+                }
+                None => None,
+            }
         } else if header.starts_with("Basic ") {
             let (name, password) =
                 signin::basic_credentials(header).ok_or_else(ApiError::unauthorized)?;
