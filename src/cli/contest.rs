@@ -213,14 +213,17 @@ async fn dispatch(
                 name: name.unwrap_or(was.name),
                 start: start.unwrap_or(was.start),
                 duration: duration.unwrap_or(was.duration),
-                problems: problems.unwrap_or(was.problems),
+                problems: problems.clone().unwrap_or(was.problems),
                 participants: participants.unwrap_or(was.participants),
                 scoring: scoring.unwrap_or(was.scoring),
                 freeze: freeze.unwrap_or(was.freeze),
                 penalty: penalty.map_or(was.penalty, |p| p.to_string()),
-                colors: match colors {
-                    Some(colors) => colors_arg(&colors)?,
-                    None => was.colors,
+                colors: match (colors, &problems) {
+                    (Some(colors), _) => colors_arg(&colors)?,
+                    // New problems and no colours: each problem that stays
+                    // keeps its colour, under whatever label it has now.
+                    (None, Some(problems)) => contest_edit::kept_colors(&c, problems),
+                    (None, None) => was.colors,
                 },
                 medals: medals.unwrap_or(was.medals),
                 slug: was.slug,

@@ -134,8 +134,9 @@ pub fn check_change(before: &Contest, new: &NewContest, now: i64) -> Result<(), 
                 ("penalty", new.penalty_min != before.penalty_min),
             ];
             if let Some((what, _)) = fixed.iter().find(|(_, changed)| *changed) {
+                let verb = if *what == "problems" { "change" } else { "changes" };
                 return Err(format!(
-                    "contest {} is running: its {what} no longer changes \
+                    "contest {} is running: its {what} no longer {verb} \
                      (its name, end, freeze and participants still do)",
                     before.slug
                 ));
@@ -167,7 +168,8 @@ pub async fn edit(
         slug: c.slug.clone(),
         ..settings.clone()
     };
-    let mut new = check_settings(ctx, &settings, now).map_err(Refused::Setting)?;
+    let mut new = check_settings(ctx, &settings, now)
+        .map_err(|why| Refused::Setting(phase_first(ctx, c, &settings, now, why)))?;
     // The start as typed has whole seconds: the same second is the same
     // start (one made with `now` keeps its milliseconds).
     if new.start_ms.div_euclid(1000) == c.start_ms.div_euclid(1000) {
@@ -184,6 +186,52 @@ pub async fn edit(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// Why `settings` are refused, given that they failed their own check
+/// with `why`: where the problems they name are ones `c`'s phase no longer
+/// lets change (it runs, or has ended), that is the reason, not a colour
+/// naming a problem the change drops (issue 47: `contest edit --problems`
+/// on a running contest answered with a colour error).
+fn phase_first(ctx: &Context, c: &Contest, settings: &Settings, now: i64, why: String) -> String {
+    if c.phase(now) == Phase::Before {
+        return why;
+    }
+    let bare = Settings {
+        colors: String::new(),
+        ..settings.clone()
+    };
+    let Ok(mut bare) = check_settings(ctx, &bare, now) else {
+        return why;
+    };
+    let same_problems = bare.problems.len() == c.problems.len()
+        && bare
+            .problems
+            .iter()
+            .zip(&c.problems)
+            .all(|((label, slug), p)| *label == p.label && *slug == p.slug);
+    if same_problems {
+        return why;
+    }
+    bare.start_ms = c.start_ms;
+    check_change(c, &bare, now).err().unwrap_or(why)
+}
+
+/// The colours set for `c`'s problems that `problems` (a new problem list
+/// as typed: `nim,kayles` or `A=nim,B=kayles`) still holds, each named by
+/// its problem rather than its label: what an edit of the problems that
+/// gives no colours keeps, whatever label each problem has now.
+pub fn kept_colors(c: &Contest, problems: &str) -> String {
+    let slugs: Vec<&str> = problems
+        .split(',')
+        .map(|p| p.split_once('=').map_or(p, |(_, slug)| slug).trim())
+        .collect();
+    c.problems
+        .iter()
+        .filter(|p| slugs.contains(&p.slug.as_str()))
+        .filter_map(|p| Some(format!("{}={}", p.slug, p.rgb.as_deref()?)))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A change after the end: only the medal counts (until the finalize)
@@ -313,6 +361,34 @@ mod tests {
         assert!(check_change(&c, &past, now).unwrap_err().contains("past"));
         let ended = c.start_ms + 3_600_000 + 1;
         assert!(check_change(&c, &new, ended).unwrap_err().contains("ended"));
+    }
+
+    #[test]
+    fn new_problems_keep_the_colours_of_the_problems_that_stay() {
+        let (mut c, _) = running();
+        c.problems = vec![
+            ContestProblem {
+                label: "A".into(),
+                slug: "nim".into(),
+                rgb: Some("#ff0000".into()),
+            },
+            ContestProblem {
+                label: "B".into(),
+                slug: "kayles".into(),
+                rgb: Some("#00ff00".into()),
+            },
+            ContestProblem {
+                label: "C".into(),
+                slug: "wythoff".into(),
+                rgb: None,
+            },
+        ];
+        assert_eq!(kept_colors(&c, "kayles"), "kayles=#00ff00");
+        assert_eq!(
+            kept_colors(&c, "X=kayles, Y=nim,wythoff"),
+            "nim=#ff0000,kayles=#00ff00"
+        );
+        assert_eq!(kept_colors(&c, "anti-nim"), "");
     }
 
     #[test]

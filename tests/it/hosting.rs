@@ -605,6 +605,32 @@ fn the_command_line_edits_and_deletes_contests_through_the_record() {
     out.assert_usage_error("running: its problems no longer change");
     let out = ws.grundy(&["contest", "edit", "now", "--start", "+5m"]);
     out.assert_usage_error("its start no longer changes");
+    // Issue 47: with a colour on a problem the edit drops, the answer is
+    // still that the problems are fixed, not a colour error; before the
+    // start, a problem that stays keeps its colour under its new label.
+    for slug in ["soon", "now"] {
+        let out = ws.grundy(&["contest", "edit", slug, "--colors", "nim=#00ff00"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    for colors in [&[][..], &["--colors", "A=#00ff00"]] {
+        let mut args = vec!["contest", "edit", "now", "--problems", "B=anti-nim"];
+        args.extend_from_slice(colors);
+        let out = ws.grundy(&args);
+        out.assert_usage_error("running: its problems no longer change");
+        assert!(!out.stderr.contains("colour"), "{}", out.stderr);
+    }
+    let out = ws.grundy(&["contest", "edit", "soon", "--problems", "anti-nim,nim"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let soon = rt.block_on(store.contest("soon")).unwrap().unwrap();
+    let colours: Vec<_> = soon
+        .problems
+        .iter()
+        .map(|p| (p.label.as_str(), p.slug.as_str(), p.rgb.as_deref()))
+        .collect();
+    assert_eq!(
+        colours,
+        [("A", "anti-nim", None), ("B", "nim", Some("#00ff00"))]
+    );
     // A contest with tries is not deleted; one without is, with its record.
     let bob = rt.block_on(store.user("bob")).unwrap().unwrap().id;
     let open = grundy::store::SubmitLimits {
