@@ -106,3 +106,38 @@ fn init_copies_a_problem_set_given_and_refuses_what_is_not_one() {
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
     assert_eq!(listed[0]["slug"], "nim");
 }
+
+/// Issue 47: `~/.config/grundy/config.toml` holding only `database_url`
+/// moves nothing: the problem set is still looked for, and set up, under
+/// `~/.local/share/grundy`, not beside the configuration file.
+#[test]
+fn a_user_config_with_only_database_url_keeps_the_default_places() {
+    let (cwd, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (cwd, home) = (cwd.path(), home.path());
+    let config_dir = home.join(".config/grundy");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    let db = home.join("judge.db");
+    std::fs::write(
+        config_dir.join("config.toml"),
+        format!("database_url = \"sqlite://{}\"\n", db.display()),
+    )
+    .unwrap();
+    let problems = home.join(".local/share/grundy/problems");
+
+    let missing = installed(cwd, home, &["problems"]);
+    missing.assert_usage_error("grundy init");
+    assert!(
+        missing.stderr.contains(&problems.display().to_string()),
+        "{}",
+        missing.stderr
+    );
+    assert!(!missing.stderr.contains(".config"), "{}", missing.stderr);
+
+    let init = installed(cwd, home, &["init"]);
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    assert!(problems.join("nim/problem.toml").is_file());
+    assert!(!config_dir.join("problems").exists());
+    let listed = installed(cwd, home, &["problems", "--json"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(listed.stdout.contains("\"nim\""), "{}", listed.stdout);
+}
