@@ -28,8 +28,10 @@ mod tests {
     fn one_is_singular_and_every_other_count_plural() {
         assert_eq!(count(1usize, "problem", "problems"), "1 problem");
         assert_eq!(count(0u32, "problem", "problems"), "0 problems");
-        assert_eq!(count(2i64, "contest's record follows", "contests' records follow"),
-            "2 contests' records follow");
+        assert_eq!(
+            count(2i64, "contest's record follows", "contests' records follow"),
+            "2 contests' records follow"
+        );
         assert_eq!(count(-1i64, "x", "xs"), "-1 xs");
         assert_eq!(count(11u8, "x", "xs"), "11 xs");
         assert_eq!(plural(1u64, "is", "are"), "is");

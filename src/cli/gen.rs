@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::context::Context;
-use crate::plural::{count, plural};
 use crate::data::{Mismatch, Progress, TestData, TestSet};
+use crate::plural::{count, plural};
 
 pub fn run(ctx: &Context, names: &[String], all: bool, check: bool) -> anyhow::Result<u8> {
     let slugs = super::targets(ctx, names, all, "generate")?;

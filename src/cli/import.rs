@@ -48,7 +48,11 @@ pub fn run(ctx: &Context, dir: &Path, slug: Option<&str>) -> anyhow::Result<u8> 
         dir.display(),
         summary.dir.display(),
         count(summary.tests, "test", "tests"),
-        count(summary.submissions, "example submission", "example submissions")
+        count(
+            summary.submissions,
+            "example submission",
+            "example submissions"
+        )
     )?;
     match derived {
         Some(derived) => writeln!(out, "  time limit {}", derived.how)?,

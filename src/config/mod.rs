@@ -506,11 +506,17 @@ mod tests {
 
     #[test]
     fn relative_paths_a_file_sets_are_taken_from_its_directory() {
-        let (file_dir, home) = (Path::new("/srv/judge"), Path::new("/home/ann/.local/share/grundy"));
+        let (file_dir, home) = (
+            Path::new("/srv/judge"),
+            Path::new("/home/ann/.local/share/grundy"),
+        );
         let c = Config::parse_in("problems_dir = \"set\"\n", file_dir, home).unwrap();
         assert_eq!(c.problems_dir, PathBuf::from("/srv/judge/set"));
         assert_eq!(c.data_dir, home.join("var"), "what the file left out stays");
-        assert_eq!(c.database_url(), "sqlite:///home/ann/.local/share/grundy/var/grundy.db");
+        assert_eq!(
+            c.database_url(),
+            "sqlite:///home/ann/.local/share/grundy/var/grundy.db"
+        );
         let c = Config::parse_in("data_dir = \"/abs\"\n", file_dir, home).unwrap();
         assert_eq!(c.data_dir, PathBuf::from("/abs"));
         assert_eq!(c.problems_dir, home.join("problems"));
@@ -521,7 +527,10 @@ mod tests {
         let dir = Path::new("/srv/judge");
         for (url, want) in [
             ("sqlite://var/g.db", "sqlite:///srv/judge/var/g.db"),
-            ("sqlite:var/g.db?mode=rwc", "sqlite:///srv/judge/var/g.db?mode=rwc"),
+            (
+                "sqlite:var/g.db?mode=rwc",
+                "sqlite:///srv/judge/var/g.db?mode=rwc",
+            ),
             ("sqlite:///abs/g.db", "sqlite:///abs/g.db"),
             ("sqlite::memory:", "sqlite::memory:"),
             ("postgres://u@h/db", "postgres://u@h/db"),

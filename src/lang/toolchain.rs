@@ -409,7 +409,10 @@ mod tests {
     fn a_reason_is_the_first_two_lines_said() {
         assert_eq!(reason(b""), None);
         assert_eq!(reason(b"\n  \n"), None);
-        assert_eq!(reason(b"\nfirst\n\nsecond\nthird\n").as_deref(), Some("first; second"));
+        assert_eq!(
+            reason(b"\nfirst\n\nsecond\nthird\n").as_deref(),
+            Some("first; second")
+        );
         let long = "x".repeat(1000);
         assert_eq!(reason(long.as_bytes()).unwrap().chars().count(), 241);
     }

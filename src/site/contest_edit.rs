@@ -134,7 +134,11 @@ pub fn check_change(before: &Contest, new: &NewContest, now: i64) -> Result<(), 
                 ("penalty", new.penalty_min != before.penalty_min),
             ];
             if let Some((what, _)) = fixed.iter().find(|(_, changed)| *changed) {
-                let verb = if *what == "problems" { "change" } else { "changes" };
+                let verb = if *what == "problems" {
+                    "change"
+                } else {
+                    "changes"
+                };
                 return Err(format!(
                     "contest {} is running: its {what} no longer {verb} \
                      (its name, end, freeze and participants still do)",

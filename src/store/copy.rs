@@ -14,8 +14,8 @@ use futures_util::TryStreamExt as _;
 use sqlx::{Row as _, TypeInfo as _, ValueRef as _};
 
 use super::db::Db;
-use crate::plural::count;
 use super::Store;
+use crate::plural::count;
 
 /// One table copied: its name and its rows (as counted on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]

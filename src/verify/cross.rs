@@ -11,8 +11,8 @@ use super::{
     display_path, given_answers, Check, CheckName, Counterexample, Error, Options, BRUTE_DECLINES,
 };
 use crate::data::{self, PackagePrograms, TestData, TestSet};
-use crate::plural::count;
 use crate::judge::{self, Judge};
+use crate::plural::count;
 use crate::problem::{Problem, Role, TestInput};
 use crate::verdict::Verdict;
 

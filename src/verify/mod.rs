@@ -32,8 +32,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::data::{self, TestData, TestSet};
-use crate::plural::count;
 use crate::judge::{self, Judge};
+use crate::plural::count;
 use crate::problem::{Expected, Problem, Role};
 use crate::verdict::Verdict;
 
