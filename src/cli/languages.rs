@@ -137,7 +137,9 @@ mod tests {
     /// at all, is a fault.
     #[test]
     fn only_required_languages_and_having_one_at_all_make_a_fault() {
-        let cases: &[(&[(&str, bool, bool)], &[&str])] = &[
+        // (language, required, works) of each probe, and the faults.
+        type Probes<'a> = &'a [(&'a str, bool, bool)];
+        let cases: &[(Probes, &[&str])] = &[
             (&[("c", false, true), ("rust", false, false)], &[]),
             (&[("c", true, true), ("java", false, false)], &[]),
             (

@@ -88,7 +88,7 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     let files = [&orgs, &groups, &teams].map(|p| p.to_str().unwrap().to_string());
     let said = ok(&ws.grundy(&["user", "affiliations", &files[0], &files[1], &files[2]]));
     assert!(
-        said.contains("2 organizations, 1 groups and 2 teams"),
+        said.contains("2 organizations, 1 group and 2 teams"),
         "{said}"
     );
     // A CSV sheet for dan, making the ids of the names.
