@@ -236,7 +236,8 @@
 //!   above the limit, `RLIMIT_FSIZE` = the output limit, so a flood dies
 //!   of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` = the memory
 //!   limit, so deep recursion works, `RLIMIT_NOFILE`, `RLIMIT_CORE = 0`,
-//!   small `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE`, and without a pids
+//!   small `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE`, `RLIMIT_RTPRIO` and
+//!   `RLIMIT_NICE` = 0 whatever the judge inherited, and without a pids
 //!   controller `RLIMIT_NPROC`, which counts this user namespace only)
 //!   and `execve`s with exactly the spec's environment. Init pins it to
 //!   the spec's core first ([`RunSpec::cpu`]; `sched_setaffinity` is
