@@ -480,7 +480,10 @@ mod tests {
         let (freeze_s, frozen_ms) = admin
             .freeze_after_edit(c.end_ms() + 60_000, c.freeze_s, now)
             .unwrap();
-        assert_eq!(freeze_of(c.end_ms() + 60_000, freeze_s, frozen_ms), Some(freeze - 12_345));
+        assert_eq!(
+            freeze_of(c.end_ms() + 60_000, freeze_s, frozen_ms),
+            Some(freeze - 12_345)
+        );
         // Moved later or removed: allowed (the store reveals); earlier: refused.
         assert_eq!(c.freeze_after_edit(c.end_ms(), 0, now), Ok((0, None)));
         assert_eq!(c.freeze_after_edit(c.end_ms(), 60, now), Ok((60, None)));

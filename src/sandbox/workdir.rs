@@ -249,9 +249,18 @@ mod tests {
             // SAFETY: valid descriptors and C strings.
             unsafe {
                 assert_eq!(libc::mkdirat(dir.as_raw_fd(), c"d".as_ptr(), 0o755), 0);
-                let fd = libc::openat(dir.as_raw_fd(), c"d".as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+                let fd = libc::openat(
+                    dir.as_raw_fd(),
+                    c"d".as_ptr(),
+                    libc::O_RDONLY | libc::O_DIRECTORY,
+                );
                 assert!(fd >= 0);
-                libc::close(libc::openat(fd, c"f".as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644));
+                libc::close(libc::openat(
+                    fd,
+                    c"f".as_ptr(),
+                    libc::O_CREAT | libc::O_WRONLY,
+                    0o644,
+                ));
                 dir = std::fs::File::from_raw_fd(fd);
             }
         }

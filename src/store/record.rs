@@ -282,12 +282,19 @@ macro_rules! record_try {
                 .await?
                 .flatten()
                 .and_then(|data| serde_json::from_str::<serde_json::Value>(&data).ok())
-                .and_then(|v| v["start_time"].as_str().and_then($crate::contest::time::parse_time));
+                .and_then(|v| {
+                    v["start_time"]
+                        .as_str()
+                        .and_then($crate::contest::time::parse_time)
+                });
                 let events = $crate::store::record::try_events(
                     &c,
                     &stored,
                     &runs,
-                    $crate::store::record::Begun { number, at_ms: begun },
+                    $crate::store::record::Begun {
+                        number,
+                        at_ms: begun,
+                    },
                     change,
                     now,
                 )?;
@@ -518,7 +525,9 @@ impl Store {
         reader: Reader,
         kind: &str,
     ) -> Result<Vec<Event>, Error> {
-        let events = self.read_events(contest, 0, reader, Some(kind), i64::MAX).await?;
+        let events = self
+            .read_events(contest, 0, reader, Some(kind), i64::MAX)
+            .await?;
         let mut at: std::collections::HashMap<Option<String>, usize> = Default::default();
         let mut objects: Vec<Option<Event>> = Vec::new();
         for e in events {

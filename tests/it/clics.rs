@@ -71,8 +71,15 @@ fn assert_strict(name: &str, value: &Value) {
         .with_retriever(Fixtures)
         .build(&schema)
         .unwrap_or_else(|e| panic!("schema {name}: {e}"));
-    let errors: Vec<String> = validator.iter_errors(value).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{name} (strict): {}\n{value:#}", errors.join("\n"));
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{name} (strict): {}\n{value:#}",
+        errors.join("\n")
+    );
 }
 
 /// What a reader holds after reading contest `slug`'s whole feed with
@@ -210,7 +217,11 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
     for path in ["/api", "/api/"] {
         let url = format!("{}{path}", s.url);
         let (status, cors, body) = get_with_header(&url, None, "access-control-allow-origin");
-        assert_eq!((status, cors), (200, vec!["*".to_string()]), "{path}: {body}");
+        assert_eq!(
+            (status, cors),
+            (200, vec!["*".to_string()]),
+            "{path}: {body}"
+        );
         assert_strict("api_information", &serde_json::from_str(&body).unwrap());
     }
     // `strict` is taken everywhere, and filters nothing.
@@ -293,10 +304,19 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
     // Who asked is the asker's and the judges' to know.
     assert!(clars[0]["from_team_id"].is_null(), "{clars}");
     let cid_reads = json(&format!("{api}/wf/clarifications"), Some(&basic("cid")));
-    let asked = |list: &Value| list.as_array().unwrap().iter().find(|q| q["id"] == "q1").cloned();
+    let asked = |list: &Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"] == "q1")
+            .cloned()
+    };
     assert!(asked(&cid_reads).unwrap()["from_team_id"].is_null());
     let bob_reads = json(&format!("{api}/wf/clarifications"), Some(&bob));
-    assert_eq!(asked(&bob_reads).unwrap()["from_team_id"], bob_id.to_string());
+    assert_eq!(
+        asked(&bob_reads).unwrap()["from_team_id"],
+        bob_id.to_string()
+    );
     assert_eq!(
         json(&format!("{api}/wf/clarifications"), Some(&ann))
             .as_array()
@@ -306,7 +326,12 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
     );
 
     // Frozen: REST is what each reader's feed replays to.
-    for auth in [None, Some(bob.as_str()), Some(ann.as_str()), Some(&*basic("cid"))] {
+    for auth in [
+        None,
+        Some(bob.as_str()),
+        Some(ann.as_str()),
+        Some(&*basic("cid")),
+    ] {
         assert_rest_is_the_feed(&api, "wf", auth);
     }
 
@@ -401,7 +426,10 @@ fn every_endpoint_matches_the_standards_schemas_and_roles() {
     let (status, body) =
         crate::freeze::api("POST", &format!("{v1}/problems/nim/rejudge"), &admin, None);
     assert_eq!(status, 202, "{body}");
-    assert_eq!((body["rejudged"].clone(), body["final_kept"].clone()), (json!(0), json!(3)));
+    assert_eq!(
+        (body["rejudged"].clone(), body["final_kept"].clone()),
+        (json!(0), json!(3))
+    );
     // The pages too.
     let cookie = crate::web::sign_in(&s.url, "ann");
     let page = format!("{}/submissions/{first}", s.url);

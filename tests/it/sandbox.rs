@@ -1583,7 +1583,13 @@ int main(void) {
     }
     let ran: Vec<_> = runners
         .iter()
-        .map(|(runner, isolated)| (runner.describe(), *isolated, run(runner.as_ref(), &fx, &[], limits())))
+        .map(|(runner, isolated)| {
+            (
+                runner.describe(),
+                *isolated,
+                run(runner.as_ref(), &fx, &[], limits()),
+            )
+        })
         .collect();
     // SAFETY: plain system calls with valid pointers.
     unsafe {

@@ -55,10 +55,7 @@ pub fn router() -> Router<AppState> {
 /// scoreboard or a clock in a browser): `Access-Control-Allow-Origin: *`.
 /// A browser sends no credentials to `*`, so a page elsewhere reads only
 /// what the public may.
-pub async fn open_to_pages(
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
+pub async fn open_to_pages(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let mut response = next.run(req).await;
     response.headers_mut().insert(
         axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,

@@ -93,7 +93,11 @@ async fn extending_a_contest_during_its_freeze_keeps_the_freeze(store: Store) {
     };
     store.update_contest(id, &longer).await.unwrap();
     let c = store.contest_by_id(id).await.unwrap().unwrap();
-    assert_eq!(c.freeze_ms(), Some(froze), "the freeze stays where it began");
+    assert_eq!(
+        c.freeze_ms(),
+        Some(froze),
+        "the freeze stays where it began"
+    );
     assert!(c.is_frozen(now_ms()), "still frozen");
     assert!(c.hides(Viewer::Public, Some(ann), now_ms() - 60_000, now_ms()));
     let public = events(&store, id, seen, Reader::Public).await;
@@ -160,7 +164,10 @@ async fn moving_a_begun_freeze_reveals_what_it_no_longer_hides(store: Store) {
         early
     ));
     assert!(
-        !has_judgement(&events(&store, id, ann_seen, Reader::Team(ann)).await, early),
+        !has_judgement(
+            &events(&store, id, ann_seen, Reader::Team(ann)).await,
+            early
+        ),
         "the team read its own already"
     );
     // Removed: the rest.
