@@ -81,10 +81,7 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
     // Each level: its name in its parent (none for the top) and the
     // directories in it still to remove; its files are gone already.
     let mut stack: Vec<(Option<CString>, Vec<CString>)> = vec![(None, empty(&cur)?)];
-    loop {
-        let Some((_, pending)) = stack.last_mut() else {
-            break;
-        };
+    while let Some((_, pending)) = stack.last_mut() {
         if let Some(sub) = pending.pop() {
             let next = open_dir(cur.as_raw_fd(), &sub)?;
             let subdirs = empty(&next)?;
@@ -111,7 +108,8 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
 fn open_dir(dir: RawFd, name: &CStr) -> std::io::Result<OwnedFd> {
     let flags = libc::O_NOFOLLOW;
     match openat(dir, name, flags) {
-        Err(e) if e.raw_os_error() == Some(libc::EACCES) => {
+        // (the error says which name: its kind is the errno's)
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
             // SAFETY: a valid descriptor and C string. `name` was seen
             // as a directory, not a link, and nothing renames it now.
             if unsafe { libc::fchmodat(dir, name.as_ptr(), 0o700, 0) } != 0 {

@@ -1575,11 +1575,20 @@ int main(void) {
     let old_nice = raise(libc::RLIMIT_NICE, 30);
     // Fresh sandboxes, so their zygotes are forked with the raised limits.
     let mut runners: Vec<(Arc<dyn Runner>, bool)> = vec![(Arc::new(sandbox::RlimitSandbox), false)];
+    let mut not_up = Vec::new();
     for tier in [IsolationTier::UserNamespace, IsolationTier::RootNamespaces] {
         let (runner, tiers) = sandbox::select_among(&SandboxConfig::default(), &[tier]);
         if tiers.isolation == tier {
             runners.push((runner, true));
+        } else {
+            not_up.push(format!("{tier}: {:?}", tiers.missing));
         }
+    }
+    if runners.len() == 1 {
+        // No second sandbox in this process (an ordinary user's judge
+        // may have one only): the tests' own, whose zygote had what this
+        // process had, which such a user cannot raise anyway.
+        runners.extend(boxed().map(|b| (b, true)));
     }
     let ran: Vec<_> = runners
         .iter()
@@ -1596,7 +1605,7 @@ int main(void) {
         libc::setrlimit(libc::RLIMIT_RTPRIO, &old_rtprio);
         libc::setrlimit(libc::RLIMIT_NICE, &old_nice);
     }
-    assert!(ran.len() >= 2, "no namespace tier ran");
+    assert!(ran.len() >= 2, "no namespace tier ran: {not_up:?}");
     for (tier, isolated, ran) in ran {
         ran.assert_exited_ok();
         assert!(
