@@ -37,6 +37,7 @@
 //! edges; [`auth`] holds the hosted judge's secrets.
 
 pub mod auth;
+pub mod bounds;
 pub mod checker;
 pub mod cli;
 pub mod color;

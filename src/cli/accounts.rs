@@ -186,6 +186,80 @@ pub fn revoke(ctx: &Context, token_or_prefix: &str) -> anyhow::Result<u8> {
     }
 }
 
+/// The account named `name`, or the one-line error naming it.
+fn account(
+    rt: &tokio::runtime::Runtime,
+    store: &crate::store::Store,
+    name: &str,
+) -> anyhow::Result<crate::store::User> {
+    rt.block_on(store.user(name))?
+        .ok_or_else(|| anyhow::anyhow!("no user {name:?}"))
+}
+
+/// `grundy token list NAME`: the user's live tokens, by prefix.
+pub fn list_tokens(ctx: &Context, name: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let tokens = account(&rt, &store, name).and_then(|u| Ok(rt.block_on(store.tokens_of(u.id))?));
+    rt.block_on(store.close());
+    let tokens = tokens?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{:<12} made", "prefix")?;
+    for t in tokens {
+        writeln!(out, "{:<12} {}", t.prefix, t.created_at)?;
+    }
+    Ok(0)
+}
+
+/// `grundy token revoke --user NAME PREFIX`: one of the user's tokens.
+pub fn revoke_of(ctx: &Context, name: &str, token_or_prefix: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let result = account(&rt, &store, name).and_then(|u| {
+        rt.block_on(async {
+            if !auth::looks_like_token(token_or_prefix) {
+                return Ok(store.revoke_own_token(u.id, token_or_prefix).await?);
+            }
+            // A whole token: revoked only if it is the user's.
+            let hash = auth::token_hash(token_or_prefix);
+            let theirs = store
+                .user_for_token(&hash)
+                .await?
+                .is_some_and(|holder| holder.id == u.id);
+            Ok(match theirs && store.revoke_token(&hash).await? {
+                true => Revoked::One,
+                false => Revoked::NoMatch,
+            })
+        })
+    });
+    rt.block_on(store.close());
+    match result? {
+        Revoked::One => {
+            writeln!(std::io::stdout(), "revoked")?;
+            Ok(0)
+        }
+        Revoked::NoMatch => bail!("no live token of {name} matches {token_or_prefix:?}"),
+        Revoked::Ambiguous(n) => {
+            bail!("{n} live tokens of {name} start with {token_or_prefix:?}; give more of it")
+        }
+    }
+}
+
+/// `grundy token revoke --user NAME --all`: every live token of the user.
+pub fn revoke_all(ctx: &Context, name: &str) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let n = account(&rt, &store, name).and_then(|u| Ok(rt.block_on(store.revoke_tokens_of(u.id))?));
+    rt.block_on(store.close());
+    let n = n?;
+    writeln!(
+        std::io::stdout(),
+        "revoked {n} {} of {name}",
+        if n == 1 { "token" } else { "tokens" }
+    )?;
+    Ok(0)
+}
+
 /// `grundy user affiliations FILE...`: reads every file, checks the whole,
 /// then stores it in one transaction.
 pub fn affiliations(ctx: &Context, files: &[std::path::PathBuf]) -> anyhow::Result<u8> {

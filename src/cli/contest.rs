@@ -293,7 +293,7 @@ async fn dispatch(
             let teams = store.contest_teams(&c).await?;
             let attempts = store.contest_attempts(c.id).await?;
             let board = scoreboard(&c, &teams, &attempts, Viewer::Admin, now);
-            let generated = awards::generate(&c, &board, &store.team_groups().await?);
+            let generated = awards::generate(&c, &board, &store.contest_team_groups(&c).await?);
             let awards = awards::with_edits(generated, &store.contest_award_edits(c.id).await?);
             if json {
                 let mut value = summary(&c, now);

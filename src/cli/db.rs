@@ -33,7 +33,10 @@ pub fn run(ctx: &Context, command: DbCommand) -> anyhow::Result<u8> {
         bail!("the configured database is already PostgreSQL: db copy moves a judge from SQLite");
     }
     if !is_postgres(&to) {
-        bail!("--to {to:?}: give a PostgreSQL URL (postgres://...)");
+        bail!(
+            "--to {:?}: give a PostgreSQL URL (postgres://...)",
+            crate::store::masked_url(&to)
+        );
     }
     let rt = super::runtime()?;
     rt.block_on(async {

@@ -282,8 +282,23 @@ pub enum UserCommand {
 pub enum TokenCommand {
     /// Make a new API token for a user and print it on stdout (shown once).
     New { name: String },
-    /// Revoke a token, given whole or by its first characters.
-    Revoke { token_or_prefix: String },
+    /// List a user's live tokens: the first characters that name each (never
+    /// the token) and when it was made.
+    List { name: String },
+    /// Revoke a token, given whole or by its first characters; with
+    /// `--user`, only among that user's tokens; `--user NAME --all` revokes
+    /// every live token of the user.
+    Revoke {
+        /// The token, or its first characters (as `token list` shows them).
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        token_or_prefix: Option<String>,
+        /// Only this user's tokens.
+        #[arg(long, value_name = "NAME")]
+        user: Option<String>,
+        /// Every live token of `--user`.
+        #[arg(long, requires = "user")]
+        all: bool,
+    },
 }
 
 /// The formats `grundy export` writes.
@@ -379,7 +394,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         },
         Command::Token { command } => match command {
             TokenCommand::New { name } => accounts::new_token(&ctx, &name),
-            TokenCommand::Revoke { token_or_prefix } => accounts::revoke(&ctx, &token_or_prefix),
+            TokenCommand::List { name } => accounts::list_tokens(&ctx, &name),
+            TokenCommand::Revoke {
+                token_or_prefix,
+                user,
+                all,
+            } => match (token_or_prefix, user) {
+                (_, Some(user)) if all => accounts::revoke_all(&ctx, &user),
+                (Some(t), Some(user)) => accounts::revoke_of(&ctx, &user, &t),
+                (Some(t), None) => accounts::revoke(&ctx, &t),
+                // clap requires a token or `--user NAME --all`.
+                (None, _) => {
+                    anyhow::bail!("give a token, its first characters, or --user NAME --all")
+                }
+            },
         },
         Command::Import { dir, slug } => import::run(&ctx, &dir, slug.as_deref()),
         Command::Export {

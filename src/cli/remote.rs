@@ -376,7 +376,11 @@ pub fn status(remote: &Remote, id: i64, json: bool) -> anyhow::Result<u8> {
                 "status: frozen (the contest's freeze hides the result until it is revealed)"
             )?,
             Shown::Judging => writeln!(out, "status: judging")?,
-            _ => writeln!(out, "status: queued")?,
+            // Why it waits, in the words the server gives this caller.
+            _ => match &sub.waiting {
+                Some(why) => writeln!(out, "status: queued ({why})")?,
+                None => writeln!(out, "status: queued")?,
+            },
         },
     }
     Ok(0)

@@ -293,12 +293,25 @@ impl Affiliations {
         Ok(())
     }
 
-    /// Checks what was read as a whole: no id twice with different
-    /// contents, no team twice.
+    /// Checks what was read as a whole: every name within its bound
+    /// ([`crate::bounds`]), no id twice with different contents, no team
+    /// twice.
     ///
     /// # Errors
     /// One line naming the clash.
     pub fn check(&self) -> Result<(), String> {
+        use crate::bounds::Field;
+        for o in &self.organizations {
+            Field::OrganizationName
+                .check(&o.name)
+                .and_then(|()| Field::OrganizationFormalName.check(&o.formal_name))
+                .map_err(|e| format!("organization {}: {e}", o.id))?;
+        }
+        for g in &self.groups {
+            Field::GroupName
+                .check(&g.name)
+                .map_err(|e| format!("group {}: {e}", g.id))?;
+        }
         let mut orgs: BTreeMap<&str, &Organization> = BTreeMap::new();
         for o in &self.organizations {
             if orgs.insert(&o.id, o).is_some_and(|seen| seen != o) {

@@ -70,6 +70,9 @@ fn placed(scoring: Scoring, r: &Row) -> bool {
 /// The awards of `c` from `board` (module docs), in a fixed order: winner,
 /// medals, ranks, honourable mention, first solves in problem order, group
 /// winners by group id. `team_groups`: each team's groups as (id, name).
+/// A group award exists only for a group that a team of the board is in:
+/// an account's groups outside the contest (an admin's, another
+/// contest's team's) give none, whatever `team_groups` holds.
 pub fn generate(
     c: &Contest,
     board: &Board,
@@ -141,8 +144,8 @@ pub fn generate(
         ));
     }
     let mut groups: BTreeMap<&str, (&str, Option<u32>, Vec<i64>)> = BTreeMap::new();
-    for list in team_groups.values() {
-        for (id, name) in list {
+    for row in &board.rows {
+        for (id, name) in team_groups.get(&row.team.id).into_iter().flatten() {
             groups.entry(id).or_insert((name, None, Vec::new()));
         }
     }
@@ -237,9 +240,10 @@ pub fn valid_id(id: &str) -> bool {
 /// What is wrong, in one line.
 pub fn check_edit(generated: &[Award], teams: &[Team], edit: &AwardEdit) -> Result<(), String> {
     let citation = edit.citation.trim();
-    if citation.is_empty() || citation.chars().count() > 200 || citation.contains(['\n', '\r']) {
+    let max = crate::bounds::Field::Citation.max_chars();
+    if citation.is_empty() || citation.chars().count() > max || citation.contains(['\n', '\r']) {
         return Err(format!(
-            "award {}: a citation is one line of 1 to 200 characters",
+            "award {}: a citation is one line of 1 to {max} characters",
             edit.id
         ));
     }
@@ -513,6 +517,33 @@ mod tests {
         );
         let south = a.iter().find(|x| x.id == "group-winner-south").unwrap();
         assert_eq!(south.citation, "Winner of group South");
+    }
+
+    #[test]
+    fn a_group_of_no_team_of_the_contest_wins_nothing() {
+        let c = contest(Scoring::Icpc, (1, 1, 1));
+        let board = scoreboard(
+            &c,
+            &teams(2),
+            &[try_(1, 1, "nim", 10, Some(Verdict::AC))],
+            Viewer::Admin,
+            START + 6 * 3_600_000,
+        );
+        let g = |id: &str, name: &str| (id.to_string(), name.to_string());
+        // Account 7 (an admin) and account 8 (not in the contest) are in
+        // groups of their own; team 2 shares one of them.
+        let groups = BTreeMap::from([
+            (1, vec![g("north", "North")]),
+            (2, vec![g("shared", "Shared")]),
+            (7, vec![g("jury", "Jury")]),
+            (8, vec![g("elsewhere", "Elsewhere"), g("shared", "Shared")]),
+        ]);
+        let ids: Vec<String> = generate(&c, &board, &groups)
+            .into_iter()
+            .map(|a| a.id)
+            .filter(|id| id.starts_with("group-winner-"))
+            .collect();
+        assert_eq!(ids, ["group-winner-north", "group-winner-shared"]);
     }
 
     #[test]

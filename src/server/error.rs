@@ -68,14 +68,22 @@ impl ApiError {
     }
 }
 
+impl From<crate::bounds::TooLong> for ApiError {
+    fn from(e: crate::bounds::TooLong) -> ApiError {
+        ApiError::bad_request("too_long", e.to_string())
+    }
+}
+
 impl From<crate::store::Error> for ApiError {
     /// A change the contest's state does not allow is the caller's
-    /// `409 refused`, with why; anything else is internal.
+    /// `409 refused`, a field over its bound `400 too_long`, with why;
+    /// anything else is internal.
     fn from(e: crate::store::Error) -> ApiError {
         match e {
             e @ crate::store::Error::Refused(..) => {
                 ApiError::new(StatusCode::CONFLICT, "refused", e.to_string())
             }
+            crate::store::Error::TooLong(e) => e.into(),
             e => ApiError::internal(&e),
         }
     }

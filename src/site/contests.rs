@@ -485,6 +485,9 @@ pub fn check_settings(
         m => m.parse()?,
     };
     let name = settings.name.trim();
+    crate::bounds::Field::ContestName
+        .check(name)
+        .map_err(|e| e.to_string())?;
     Ok(store::NewContest {
         name: if name.is_empty() {
             slug.clone()

@@ -3,18 +3,21 @@
 //! holds what both must decide the same way: how a submission is taken
 //! ([`intake`]), who sees what of it ([`policy`]), what practice may reach
 //! while contests hold problems ([`practice`]), and how sign-ins are
-//! throttled and passwords hashed on a bounded pool ([`signin`]), what
+//! throttled and passwords hashed on a bounded pool ([`signin`]), where a
+//! request comes from as every per-address limit counts it ([`place`]), what
 //! admins are shown of the workers' speeds ([`speeds`]), and the state
 //! they all run on ([`AppState`]).
 //!
 //! Knows the context, the judge's plan and the store; nothing of HTTP
-//! beyond status codes.
+//! beyond status codes and the client address a connection carries
+//! ([`place::Place::of_request`], so both edges read it one way).
 
 pub mod boards;
 pub mod clock;
 pub mod contest_edit;
 pub mod contests;
 pub mod intake;
+pub mod place;
 pub mod policy;
 pub mod practice;
 pub mod roster;

@@ -70,6 +70,10 @@ pub enum Part {
     CompileOutput,
     /// Why the judge itself failed.
     JudgeError,
+    /// The judge's workers as they concern it: which one judged it or
+    /// refused its package (host, process id) and why; a refusal can name
+    /// a secret test and the hash of its answer.
+    Workers,
     Test(TestKind, TestField),
 }
 
@@ -94,7 +98,7 @@ pub fn shows(role: Role, part: Part) -> bool {
     use TestField::*;
     match (role, part) {
         (Role::Admin, _) => true,
-        (_, Part::JudgeError) => false,
+        (_, Part::JudgeError | Part::Workers) => false,
         (Role::Owner, Part::Source | Part::CompileOutput) => true,
         (Role::Contestant, Part::Source | Part::CompileOutput) => false,
         (_, Part::Test(TestKind::Sample, _)) => true,
@@ -268,12 +272,15 @@ mod tests {
             (Role::Admin, Part::Source, true),
             (Role::Admin, Part::CompileOutput, true),
             (Role::Admin, Part::JudgeError, true),
+            (Role::Admin, Part::Workers, true),
             (Role::Owner, Part::Source, true),
             (Role::Owner, Part::CompileOutput, true),
             (Role::Owner, Part::JudgeError, false),
+            (Role::Owner, Part::Workers, false),
             (Role::Contestant, Part::Source, false),
             (Role::Contestant, Part::CompileOutput, false),
             (Role::Contestant, Part::JudgeError, false),
+            (Role::Contestant, Part::Workers, false),
         ];
         for (role, part, shown) in table {
             assert_eq!(shows(*role, *part), *shown, "{role:?} {part:?}");

@@ -25,7 +25,7 @@ pub struct Entry {
 /// Whether `name` is a valid account name: 1 to 32 letters, digits, `_`,
 /// `.` or `-`.
 pub fn valid_name(name: &str) -> bool {
-    (1..=32).contains(&name.len())
+    (1..=crate::bounds::Field::AccountName.max_chars()).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))

@@ -1,24 +1,32 @@
 //! Signing in safely on a network: failed sign-ins are throttled per
-//! account name and per client address, with a back-off that doubles with
-//! every failure past the limit; argon2 (19 MiB a hash) runs on a pool as
-//! large as the configured number of hashers, and a request that finds it
-//! full waits briefly and is then told to come back, so a crowd of
-//! sign-ins costs bounded memory. One address (an IPv6 /64) holds at most
-//! half the pool, its further requests waiting in a line of their own, so
-//! a flood from one place cannot keep everyone else from signing in.
+//! account name and per client place ([`Place`]: an IPv4 address or an
+//! IPv6 /64), with a back-off that doubles with every failure past the
+//! limit; argon2 (19 MiB a hash) runs on a pool as large as the configured
+//! number of hashers, and a request that finds it full waits briefly and
+//! is then told to come back, so a crowd of sign-ins costs bounded memory.
+//! One place holds at most half the pool, its further requests waiting in
+//! a line of their own, so a flood from one place cannot keep everyone
+//! else from signing in.
+//!
+//! Every credential is checked by one function, [`holder`]: at sign-in
+//! (once a password matched, or for a token) and at every recheck of a
+//! request that lasts, with the [`Credential`] that signed in. A password
+//! signs in an account by id, so the recheck finds exactly the account
+//! that signed in, however its name was typed.
 //!
 //! The throttle lives in this process's memory, bounded in entries: a
 //! restart forgets it, which costs an attacker a restart per round.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
+use super::place::Place;
 use crate::auth;
+use crate::store::Store;
 
 /// Names and addresses remembered at most; beyond it the entry seen
 /// longest ago is forgotten first.
@@ -42,7 +50,7 @@ pub struct Limits {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Key {
     Name(String),
-    Address(IpAddr),
+    Address(Place),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,7 +78,7 @@ impl Throttle {
     /// How long until `name` from `address` may try again; `None` when it
     /// may now. A locked name or address is refused before any password
     /// is checked, the right one included.
-    pub fn wait(&self, name: &str, address: Option<IpAddr>) -> Option<Duration> {
+    pub fn wait(&self, name: &str, address: Option<Place>) -> Option<Duration> {
         let now = Instant::now();
         let entries = self.lock();
         keys(name, address)
@@ -83,7 +91,7 @@ impl Throttle {
 
     /// Counts a failed sign-in; returns how long until the next try is
     /// allowed, if this failure locked the name or the address.
-    pub fn failed(&self, name: &str, address: Option<IpAddr>) -> Option<Duration> {
+    pub fn failed(&self, name: &str, address: Option<Place>) -> Option<Duration> {
         let now = Instant::now();
         let mut entries = self.lock();
         let mut wait = None;
@@ -139,23 +147,10 @@ fn normal(name: &str) -> String {
     name.trim().to_lowercase()
 }
 
-fn keys(name: &str, address: Option<IpAddr>) -> Vec<Key> {
+fn keys(name: &str, address: Option<Place>) -> Vec<Key> {
     let mut keys = vec![Key::Name(normal(name))];
-    keys.extend(address.map(|a| Key::Address(network(a))));
+    keys.extend(address.map(Key::Address));
     keys
-}
-
-/// The unit an address is counted by: an IPv4 address, or the /64 network
-/// of an IPv6 one (one host commonly holds a whole /64, so counting single
-/// IPv6 addresses would count nothing).
-fn network(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V4(_) => address,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
-        },
-    }
 }
 
 /// Makes room: drops what is stale, else the entry seen longest ago.
@@ -182,8 +177,9 @@ pub struct Busy;
 /// What a name and password come to ([`check`]).
 #[derive(Debug)]
 pub enum Checked {
-    /// Right, and the account enabled.
-    User(crate::store::User),
+    /// Right, and the account enabled: the account, and the credential to
+    /// check again while a request lasts ([`holder`]).
+    User(crate::store::User, Credential),
     /// Wrong name or password, or the account disabled.
     Wrong,
     /// The name or the address is locked for this long.
@@ -192,11 +188,65 @@ pub enum Checked {
     Busy,
 }
 
-/// The one sign-in check of a name and password, for the form and the
-/// Contest API's HTTP Basic alike: the same throttle by name and address,
-/// the same hashing pool, and for an unknown name the same argon2
-/// verification (of a hash no one knows) as for a known one, so the time
-/// taken does not say which names exist.
+/// What a request signed in with, kept by a request that lasts (an open
+/// feed, a long poll) to be checked again with [`holder`]: what signed in
+/// is exactly what is checked again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// None: the public.
+    Anonymous,
+    /// An API token, by its hash.
+    Token(Vec<u8>),
+    /// A password that matched: the account it signed in as (by id, never
+    /// by the name as typed) and that account's password hash then, so a
+    /// new password ends it.
+    Password { user: i64, hash: String },
+}
+
+impl Credential {
+    /// The credential of an API token as sent (surrounding blanks are no
+    /// part of a token).
+    pub fn token(token: &str) -> Credential {
+        Credential::Token(auth::token_hash(token.trim()))
+    }
+}
+
+/// The one check of a credential: the enabled account it signs in as now,
+/// if any. A sign-in asks it once the password matched (or for a token at
+/// once), and every recheck of a lasting request asks it again with the
+/// same [`Credential`]: a revoked token, a disabled account or a changed
+/// password ends both the same way.
+///
+/// # Errors
+/// Database failures.
+pub async fn holder(
+    store: &Store,
+    credential: &Credential,
+) -> Result<Option<crate::store::User>, crate::store::Error> {
+    let user = match credential {
+        Credential::Anonymous => None,
+        Credential::Token(hash) => store.user_for_token(hash).await?,
+        Credential::Password { user, hash } => store
+            .user_with_password_by_id(*user)
+            .await?
+            .filter(|(_, now)| now == hash)
+            .map(|(u, _)| u),
+    };
+    Ok(user.filter(|u| !u.disabled))
+}
+
+/// An account name as typed, as it is looked up: without surrounding
+/// blanks (a form or a `curl -u` adds them easily).
+pub fn typed_name(name: &str) -> &str {
+    name.trim()
+}
+
+/// The one sign-in check of a name and password, for the form, the token
+/// door and the Contest API's HTTP Basic alike: the same throttle by name
+/// and place, the same hashing pool, and for an unknown name the same
+/// argon2 verification (of a hash no one knows) as for a known one, so the
+/// time taken does not say which names exist. The account is then taken
+/// from [`holder`], with the credential a lasting request checks again.
 ///
 /// # Errors
 /// Database failures.
@@ -204,9 +254,9 @@ pub async fn check(
     state: &super::AppState,
     name: &str,
     password: String,
-    address: Option<IpAddr>,
+    address: Option<Place>,
 ) -> Result<Checked, crate::store::Error> {
-    let name = name.trim();
+    let name = typed_name(name);
     // A locked name or address is refused before any password is checked:
     // guessing on gains nothing, and costs the judge nothing.
     if let Some(wait) = state.throttle.wait(name, address) {
@@ -216,7 +266,11 @@ pub async fn check(
         Some((user, hash)) => (Some(user), hash),
         None => (None, dummy_hash().to_string()),
     };
-    let Ok(ok) = state.passwords.verify(password, hash, address).await else {
+    let Ok(ok) = state
+        .passwords
+        .verify(password, hash.clone(), address)
+        .await
+    else {
         return Ok(Checked::Busy);
     };
     // Guesses sent at once all passed the check above; a lock that other
@@ -224,10 +278,18 @@ pub async fn check(
     if let Some(wait) = state.throttle.wait(name, address) {
         return Ok(Checked::Throttled(wait));
     }
-    match user {
-        Some(u) if ok && !u.disabled => {
+    let credential = match user {
+        Some(u) if ok => Some(Credential::Password { user: u.id, hash }),
+        _ => None,
+    };
+    let signed = match &credential {
+        Some(c) => holder(&state.store, c).await?,
+        None => None,
+    };
+    match (signed, credential) {
+        (Some(u), Some(c)) => {
             state.throttle.succeeded(name);
-            Ok(Checked::User(u))
+            Ok(Checked::User(u, c))
         }
         _ => Ok(match state.throttle.failed(name, address) {
             Some(wait) => Checked::Throttled(wait),
@@ -263,7 +325,7 @@ pub struct Passwords {
     /// The most hashers one address holds at once.
     share: usize,
     /// Each address's own line to the pool, while it has requests in it.
-    lines: Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
+    lines: Mutex<HashMap<Place, Arc<Semaphore>>>,
     wait: Duration,
     /// Hashes running now and at most, shared with the blocking tasks.
     running: Arc<AtomicUsize>,
@@ -297,7 +359,7 @@ impl Passwords {
         &self,
         password: String,
         hash: String,
-        from: Option<IpAddr>,
+        from: Option<Place>,
     ) -> Result<bool, Busy> {
         let verified = self.verified.clone();
         self.run(from, move || {
@@ -330,8 +392,8 @@ impl Passwords {
         self.peak.load(Ordering::SeqCst)
     }
 
-    /// The line of requests from `address`'s network.
-    fn line(&self, address: IpAddr) -> Arc<Semaphore> {
+    /// The line of requests from `address`.
+    fn line(&self, address: Place) -> Arc<Semaphore> {
         let mut lines = self
             .lines
             .lock()
@@ -341,20 +403,20 @@ impl Passwords {
             lines.retain(|_, line| Arc::strong_count(line) > 1);
         }
         lines
-            .entry(network(address))
+            .entry(address)
             .or_insert_with(|| Arc::new(Semaphore::new(self.share)))
             .clone()
     }
 
     /// Forgets `address`'s line once no request is in it.
-    fn leave(&self, address: IpAddr, line: Arc<Semaphore>) {
+    fn leave(&self, address: Place, line: Arc<Semaphore>) {
         let mut lines = self
             .lines
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         // The map's and `line`: no one else waits or hashes.
         if Arc::strong_count(&line) == 2 {
-            lines.remove(&network(address));
+            lines.remove(&address);
         }
     }
 
@@ -363,7 +425,7 @@ impl Passwords {
     /// panicked (logged).
     async fn run<T: Send + 'static>(
         &self,
-        from: Option<IpAddr>,
+        from: Option<Place>,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<Option<T>, Busy> {
         let line = from.map(|a| (a, self.line(a)));
@@ -421,6 +483,10 @@ impl Passwords {
 mod tests {
     use super::*;
 
+    fn place(address: &str) -> Option<Place> {
+        Some(Place::of(address.parse().expect("an address")))
+    }
+
     fn limits() -> Limits {
         Limits {
             per_name: 3,
@@ -432,7 +498,7 @@ mod tests {
     #[test]
     fn a_name_is_locked_after_its_limit_and_the_lock_doubles() {
         let t = Throttle::new(limits());
-        let addr: Option<IpAddr> = Some("192.0.2.1".parse().unwrap());
+        let addr = place("192.0.2.1");
         assert_eq!(t.failed("ann", addr), None);
         assert_eq!(t.failed("Ann ", addr), None);
         assert!(t.wait("ann", None).is_none());
@@ -446,39 +512,28 @@ mod tests {
     #[test]
     fn an_address_is_locked_whatever_names_it_tries() {
         let t = Throttle::new(limits());
-        let addr: Option<IpAddr> = Some("192.0.2.1".parse().unwrap());
+        let addr = place("192.0.2.1");
         for i in 0..5 {
             t.failed(&format!("user{i}"), addr);
         }
         assert!(t.wait("someone-new", addr).is_some());
-        assert!(t
-            .wait("someone-new", Some("192.0.2.2".parse().unwrap()))
-            .is_none());
+        assert!(t.wait("someone-new", place("192.0.2.2")).is_none());
     }
 
     #[test]
     fn ipv6_addresses_are_counted_by_their_64_network() {
         let t = Throttle::new(limits());
         for i in 0..5 {
-            let a: IpAddr = format!("2001:db8::{i}").parse().unwrap();
-            t.failed(&format!("user{i}"), Some(a));
+            t.failed(&format!("user{i}"), place(&format!("2001:db8::{i}")));
         }
-        assert!(t
-            .wait("x", Some("2001:db8::ffff:1".parse().unwrap()))
-            .is_some());
-        assert!(t
-            .wait("x", Some("2001:db8:0:1::1".parse().unwrap()))
-            .is_none());
-        assert_eq!(
-            network("::ffff:192.0.2.7".parse().unwrap()),
-            "192.0.2.7".parse::<IpAddr>().unwrap()
-        );
+        assert!(t.wait("x", place("2001:db8::ffff:1")).is_some());
+        assert!(t.wait("x", place("2001:db8:0:1::1")).is_none());
     }
 
     #[test]
     fn success_clears_the_name_only() {
         let t = Throttle::new(limits());
-        let addr: Option<IpAddr> = Some("192.0.2.1".parse().unwrap());
+        let addr = place("192.0.2.1");
         t.failed("ann", addr);
         t.failed("ann", addr);
         t.succeeded("ann");
@@ -508,9 +563,9 @@ mod tests {
         let done = Arc::new(AtomicUsize::new(0));
         let verify = |from: &str| {
             let (pool, hash, done) = (pool.clone(), hash.clone(), done.clone());
-            let from: IpAddr = from.parse().unwrap();
+            let from = place(from);
             tokio::spawn(async move {
-                let ok = pool.verify("x".into(), hash, Some(from)).await;
+                let ok = pool.verify("x".into(), hash, from).await;
                 (ok, done.fetch_add(1, Ordering::SeqCst))
             })
         };

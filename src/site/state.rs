@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::{watch, Notify};
 
+use super::place::Place;
 use super::signin::{self, Passwords, Throttle};
 use crate::context::Context;
 use crate::store::{Store, SubmitLimits};
@@ -96,15 +97,12 @@ impl AppState {
 }
 
 /// The long-lived streams (event feeds) open now: at most `total`, and at
-/// most `per_address` from one client address, so that they cannot take
+/// most `per_address` from one client [`Place`], so that they cannot take
 /// the connections every other request needs.
 pub struct FeedSlots {
     total: usize,
     per_address: usize,
-    open: std::sync::Mutex<(
-        usize,
-        std::collections::HashMap<Option<std::net::IpAddr>, usize>,
-    )>,
+    open: std::sync::Mutex<(usize, std::collections::HashMap<Option<Place>, usize>)>,
     /// The lines the open feeds of one contest and reader share.
     tails: std::sync::Mutex<Tails>,
 }
@@ -154,7 +152,7 @@ impl FeedsFull {
 /// One open feed, counted until it is dropped.
 pub struct FeedSlot {
     slots: Arc<FeedSlots>,
-    address: Option<std::net::IpAddr>,
+    address: Option<Place>,
 }
 
 impl FeedSlots {
@@ -181,14 +179,12 @@ impl FeedSlots {
             .clone()
     }
 
-    /// A slot for a feed from `address`, if one is free.
+    /// A slot for a feed from `address` (counted by its [`Place`]: one
+    /// IPv6 /64 is one address), if one is free.
     ///
     /// # Errors
     /// Which cap is reached.
-    pub fn take(
-        self: &Arc<Self>,
-        address: Option<std::net::IpAddr>,
-    ) -> Result<FeedSlot, FeedsFull> {
+    pub fn take(self: &Arc<Self>, address: Option<Place>) -> Result<FeedSlot, FeedsFull> {
         let mut open = self.lock();
         if open.0 >= self.total {
             return Err(FeedsFull::Total(self.total));
@@ -212,13 +208,7 @@ impl FeedSlots {
 
     fn lock(
         &self,
-    ) -> std::sync::MutexGuard<
-        '_,
-        (
-            usize,
-            std::collections::HashMap<Option<std::net::IpAddr>, usize>,
-        ),
-    > {
+    ) -> std::sync::MutexGuard<'_, (usize, std::collections::HashMap<Option<Place>, usize>)> {
         self.open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -235,5 +225,38 @@ impl Drop for FeedSlot {
                 open.1.remove(&self.address);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(address: &str) -> Option<Place> {
+        Some(Place::of(address.parse().expect("an address")))
+    }
+
+    #[test]
+    fn the_feeds_of_one_ipv6_64_are_counted_as_one_address() {
+        let slots = Arc::new(FeedSlots::new(100, 2));
+        let held: Vec<FeedSlot> = ["2001:db8::1", "2001:db8::2"]
+            .iter()
+            .map(|a| slots.take(from(a)).expect("within the cap"))
+            .collect();
+        assert_eq!(
+            slots.take(from("2001:db8::ffff:3")).err(),
+            Some(FeedsFull::Address(2)),
+            "a third address of the same /64"
+        );
+        slots
+            .take(from("2001:db8:0:1::1"))
+            .expect("another /64 is another address");
+        slots
+            .take(from("192.0.2.1"))
+            .expect("an IPv4 address is itself");
+        drop(held);
+        slots
+            .take(from("2001:db8::9"))
+            .expect("closed feeds free their places");
     }
 }

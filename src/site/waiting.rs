@@ -1,11 +1,19 @@
-//! Why a submission waits, in words the user and the admin both read: no
-//! live worker, none that judges its language, every one that does refused
-//! its problem's package, or only that every worker is busy. And, for the
-//! admins' queue page, the languages no live worker judges. Pure functions
-//! over the workers' reports ([`Judges`]), read once per request.
+//! Why a submission waits: no live worker, none that judges its language,
+//! every one that does refused its problem's package, or only that every
+//! worker is busy. And, for the admins' queue page, the languages no live
+//! worker judges. Pure functions over the workers' reports ([`Judges`]),
+//! read once per request.
+//!
+//! The reason is told by audience, through the one policy
+//! ([`policy::shows`] of [`Part::Workers`]): admins read which worker
+//! (host and process id) refused which package and why, and a refusal's
+//! reason can name a secret test and the hash of its answer (for a yes/no
+//! problem the hash is the answer). Everyone else, the author included,
+//! reads only what kind of thing it waits for.
 
 use std::time::Duration;
 
+use super::policy::{self, Part, Role};
 use crate::store::{self, Refusal, Store, WorkerRow};
 use crate::worker::LIVE;
 
@@ -36,14 +44,27 @@ impl Judges {
     }
 
     /// Why a queued submission of `problem` in `language` is not being
-    /// judged yet.
-    pub fn reason(&self, problem: &str, language: &str) -> String {
+    /// judged yet, in the words `role` may read (module docs).
+    pub fn reason(&self, problem: &str, language: &str, role: Role) -> String {
+        let why = self.why(problem, language);
+        if policy::shows(role, Part::Workers) {
+            return why.for_admins(problem);
+        }
+        match why {
+            Wait::NoWorker => "no judge is running yet".into(),
+            Wait::NoJudge(language) => format!("no judge for {language} yet"),
+            Wait::Refused(_) => "no judge can take this problem yet".into(),
+            Wait::Busy => "waiting for a free judge".into(),
+        }
+    }
+
+    fn why<'a>(&'a self, problem: &str, language: &'a str) -> Wait<'a> {
         if self.live.is_empty() {
-            return "no live worker: no judge worker has reported in lately".into();
+            return Wait::NoWorker;
         }
         let judging: Vec<&WorkerRow> = self.live.iter().filter(|w| judges(w, language)).collect();
         if judging.is_empty() {
-            return format!("no live worker judges {language}");
+            return Wait::NoJudge(language);
         }
         let refused: Vec<&Refusal> = judging
             .iter()
@@ -54,18 +75,9 @@ impl Judges {
             })
             .collect();
         if refused.len() == judging.len() {
-            return refused
-                .iter()
-                .map(|r| {
-                    format!(
-                        "worker {} refused package {problem} ({})",
-                        r.worker, r.reason
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; ");
+            return Wait::Refused(refused);
         }
-        "waiting for a free worker".into()
+        Wait::Busy
     }
 
     /// The languages of `configured` that no live worker judges.
@@ -75,6 +87,39 @@ impl Judges {
             .filter(|l| !self.live.iter().any(|w| judges(w, l)))
             .map(str::to_string)
             .collect()
+    }
+}
+
+/// What a queued submission waits for.
+enum Wait<'a> {
+    /// No worker process reported in lately.
+    NoWorker,
+    /// None of the live ones judges this language.
+    NoJudge(&'a str),
+    /// Every live one that judges the language refused the package.
+    Refused(Vec<&'a Refusal>),
+    /// Only for one to be free.
+    Busy,
+}
+
+impl Wait<'_> {
+    /// The whole reason, workers and refusals named: for admins only.
+    fn for_admins(&self, problem: &str) -> String {
+        match self {
+            Wait::NoWorker => "no live worker: no judge worker has reported in lately".into(),
+            Wait::NoJudge(language) => format!("no live worker judges {language}"),
+            Wait::Refused(refused) => refused
+                .iter()
+                .map(|r| {
+                    format!(
+                        "worker {} refused package {problem} ({})",
+                        r.worker, r.reason
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+            Wait::Busy => "waiting for a free worker".into(),
+        }
     }
 }
 
@@ -119,10 +164,13 @@ mod tests {
         }
     }
 
+    const ADMIN: Role = Role::Admin;
+
     #[test]
     fn with_no_live_worker_the_reason_says_so() {
         let j = Judges::default();
-        assert!(j.reason("nim", "c").starts_with("no live worker"));
+        assert!(j.reason("nim", "c", ADMIN).starts_with("no live worker"));
+        assert_eq!(j.reason("nim", "c", Role::Owner), "no judge is running yet");
     }
 
     #[test]
@@ -131,8 +179,19 @@ mod tests {
             live: vec![worker("a:1", "c gcc 12\ncpp g++ 12")],
             refusals: vec![],
         };
-        assert_eq!(j.reason("nim", "python"), "no live worker judges python");
-        assert_eq!(j.reason("nim", "c"), "waiting for a free worker");
+        assert_eq!(
+            j.reason("nim", "python", ADMIN),
+            "no live worker judges python"
+        );
+        assert_eq!(j.reason("nim", "c", ADMIN), "waiting for a free worker");
+        assert_eq!(
+            j.reason("nim", "python", Role::Owner),
+            "no judge for python yet"
+        );
+        assert_eq!(
+            j.reason("nim", "c", Role::Contestant),
+            "waiting for a free judge"
+        );
         assert_eq!(
             j.unjudged(["c", "cpp", "python", "rust"]),
             ["python", "rust"]
@@ -145,27 +204,36 @@ mod tests {
             live: vec![worker("a:1", "")],
             refusals: vec![],
         };
-        assert_eq!(j.reason("nim", "java"), "waiting for a free worker");
+        assert_eq!(j.reason("nim", "java", ADMIN), "waiting for a free worker");
         assert!(j.unjudged(["java"]).is_empty());
     }
 
     #[test]
-    fn a_package_every_able_worker_refused_names_them_and_why() {
+    fn a_package_every_able_worker_refused_names_them_and_why_to_admins_only() {
+        let why = "test secret-07 answer sha256 5891b5b5 is not 9f86d081";
         let j = Judges {
-            live: vec![worker("a:1", "c 1"), worker("b:2", "python 3")],
-            refusals: vec![refusal("a:1", "nim", "hash mismatch")],
+            live: vec![worker("host-a:4711", "c 1"), worker("b:2", "python 3")],
+            refusals: vec![refusal("host-a:4711", "nim", why)],
         };
         assert_eq!(
-            j.reason("nim", "c"),
-            "worker a:1 refused package nim (hash mismatch)"
+            j.reason("nim", "c", ADMIN),
+            format!("worker host-a:4711 refused package nim ({why})")
         );
+        // The author and anyone else: what kind of thing, nothing of it.
+        for role in [Role::Owner, Role::Contestant] {
+            let told = j.reason("nim", "c", role);
+            assert_eq!(told, "no judge can take this problem yet");
+            for secret in ["host-a", "4711", "secret-07", "5891b5b5", "9f86d081"] {
+                assert!(!told.contains(secret), "{role:?}: {told}");
+            }
+        }
         // Another problem, or a worker that did not refuse: only busy.
-        assert_eq!(j.reason("dag", "c"), "waiting for a free worker");
+        assert_eq!(j.reason("dag", "c", ADMIN), "waiting for a free worker");
         let j = Judges {
-            live: vec![worker("a:1", "c 1"), worker("c:3", "c 1")],
+            live: vec![worker("host-a:4711", "c 1"), worker("c:3", "c 1")],
             ..j
         };
-        assert_eq!(j.reason("nim", "c"), "waiting for a free worker");
+        assert_eq!(j.reason("nim", "c", ADMIN), "waiting for a free worker");
     }
 
     #[test]

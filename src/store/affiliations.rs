@@ -271,7 +271,7 @@ macro_rules! drop_stale {
 pub(super) use drop_stale;
 
 /// Records a change of account `$user` within `$tx`: in every contest
-/// open to all whose updates have not ended, the team is there (enabled,
+/// open to all whose results are not final, the team is there (enabled,
 /// not an admin, with its organization and groups) or gone.
 macro_rules! record_account {
     ($tx:ident, $d:ident, $user:expr) => {{
@@ -284,7 +284,7 @@ macro_rules! record_account {
         .await?;
         for cid in open {
             if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
-                if c.end_of_updates_ms().is_some() {
+                if c.finalized_ms.is_some() {
                     continue;
                 }
                 let teams = $crate::store::affiliations::teams_in!($tx, $d, cid, true);
@@ -346,26 +346,36 @@ impl Store {
         }))
     }
 
-    /// Each account's groups, as (id, name): what group awards go by.
+    /// Each team of `contest`'s groups, as (id, name): what its group
+    /// awards go by. Only the contest's teams (as [`Store::contest_teams`]
+    /// reads them) and their groups: the groups its `/groups` lists.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn team_groups(&self) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
-        let (_, groups, by_user) = self.affiliations().await?;
-        Ok(group_names(
-            &groups,
-            by_user.iter().map(|(id, (_, g))| (*id, g.as_slice())),
-        ))
+    pub async fn contest_team_groups(
+        &self,
+        contest: &crate::contest::Contest,
+    ) -> Result<BTreeMap<i64, Vec<(String, String)>>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let roster = teams_in!(tx, d, contest.id, contest.open_to_all);
+            tx.commit().await?;
+            roster.team_groups()
+        }))
     }
 
     /// Adds or updates `a`'s organizations and groups and sets its teams'
     /// organization and groups, in one transaction with the record of
-    /// every contest whose updates have not ended.
+    /// every contest whose results are not final (a final contest keeps the
+    /// teams it had).
     ///
     /// # Errors
-    /// [`Error::BadImport`] for a team with no account, or an organization
-    /// or group that is neither imported nor known; database failures.
+    /// [`Error::BadImport`] for a team with no account, an organization
+    /// or group that is neither imported nor known, or a name over its
+    /// bound ([`Affiliations::check`]); database failures.
     pub async fn import_affiliations(&self, a: &Affiliations) -> Result<Imported, Error> {
+        // Names within their bounds, no id given twice differently.
+        a.check().map_err(Error::BadImport)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             for o in &a.organizations {
@@ -468,7 +478,7 @@ impl Store {
                 let Some(c) = locked_contest!(tx, d, cid) else {
                     continue;
                 };
-                if c.end_of_updates_ms().is_some() {
+                if c.finalized_ms.is_some() {
                     continue;
                 }
                 let teams = teams_in!(tx, d, cid, c.open_to_all);

@@ -1,7 +1,8 @@
 //! Bringing a contest's record up to the database's clock: the moments it
-//! reached (started, frozen, ended) written by the first reader that finds
-//! one passed, and the whole history of a contest made before records
-//! were kept.
+//! reached (started, frozen, ended), written by the server's clock at
+//! their time ([`crate::site::clock`]) or by whoever comes first (a try, a
+//! reader), and the whole history of a contest made before records were
+//! kept.
 
 use serde_json::Value;
 

@@ -5,6 +5,7 @@
 use super::db::{on_db, sql};
 use super::record::{append_events, clarification_events, locked_contest};
 use super::{Error, Store};
+use crate::bounds::Field;
 use crate::contest::clics;
 
 /// A question to the judges, with its answer once given.
@@ -50,7 +51,8 @@ impl Store {
     ///
     /// # Errors
     /// [`Error::Refused`] for a team's question once the results are final,
-    /// and for anything once the updates ended; database failures.
+    /// and for anything once the updates ended; [`Error::TooLong`] for a
+    /// text over its bound; database failures.
     pub async fn ask_within(
         &self,
         contest: i64,
@@ -60,6 +62,7 @@ impl Store {
         now_ms: i64,
         per_minute: u32,
     ) -> Result<Option<i64>, Error> {
+        Field::Clarification.check(question)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);
@@ -121,8 +124,8 @@ impl Store {
     /// when there is no such question.
     ///
     /// # Errors
-    /// [`Error::Refused`] once the contest's updates ended; database
-    /// failures.
+    /// [`Error::Refused`] once the contest's updates ended,
+    /// [`Error::TooLong`] for a text over its bound; database failures.
     pub async fn answer(
         &self,
         contest: i64,
@@ -132,6 +135,7 @@ impl Store {
         by: i64,
         now_ms: i64,
     ) -> Result<bool, Error> {
+        Field::Clarification.check(answer)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let c = locked_contest!(tx, d, contest);

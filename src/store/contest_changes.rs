@@ -3,9 +3,8 @@
 //! other try. On SQLite or PostgreSQL, as the rest of the store.
 
 use super::db::{on_db, sql};
-use super::record::{locked_contest, record_try, TryChange};
+use super::record::{locked_contest, record_try, stamp_of, TryChange};
 use super::{Error, NewSubmission, Store};
-use crate::contest::time::format_time;
 
 impl Store {
     /// Stores a submission to contest `contest` made at `at_ms` (a contest's
@@ -19,8 +18,7 @@ impl Store {
         contest: i64,
         at_ms: i64,
     ) -> Result<i64, Error> {
-        // The `*_at` columns' text: `2026-01-02T03:04:05.678Z`.
-        let at = format!("{}Z", &format_time(at_ms)[..23]);
+        let at = stamp_of(at_ms);
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let _ = locked_contest!(tx, d, contest);

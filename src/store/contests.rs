@@ -7,8 +7,11 @@ use super::affiliations::{drop_stale, team_event, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
 use super::contest_state::revealed_results;
 use super::db::{on_db, sql};
-use super::record::{append_events, db_now, locked_contest, settings_events, Audience, NewEvent};
+use super::record::{
+    append_events, db_now, locked_contest, revealed_results, settings_events, Audience, NewEvent,
+};
 use super::{Error, Store};
+use crate::bounds::Field;
 use crate::contest::time::parse_time;
 use crate::contest::{Attempt, Contest, Judged, Medals, Scoring, Team};
 use crate::verdict::Verdict;
@@ -151,8 +154,10 @@ impl Store {
     ///
     /// # Errors
     /// [`Error::ContestExists`] when the slug is taken, [`Error::NoUser`]
-    /// for an unknown participant; database failures.
+    /// for an unknown participant, [`Error::TooLong`] for a name over its
+    /// bound; database failures.
     pub async fn create_contest(&self, new: &NewContest, now_ms: i64) -> Result<i64, Error> {
+        Field::ContestName.check(&new.name)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let id = sqlx::query_scalar::<_, i64>(&sql(
@@ -198,6 +203,7 @@ impl Store {
     /// # Errors
     /// As [`Store::create_contest`].
     pub async fn update_contest(&self, id: i64, new: &NewContest) -> Result<(), Error> {
+        Field::ContestName.check(&new.name)?;
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let Some(before) = locked_contest!(tx, d, id) else {

@@ -61,6 +61,7 @@ mod contests;
 pub mod copy;
 pub(crate) mod db;
 mod finished;
+mod masking;
 mod packages;
 pub mod queue;
 pub mod record;
@@ -72,6 +73,7 @@ mod web;
 pub use awards::AwardChange;
 pub use clarifications::Clarification;
 pub use contests::{ContestSubmission, NewContest};
+pub use masking::masked_url;
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, Rejudged, MAX_TRIES};
 pub use record::{ContestVersion, Event, Reader};
@@ -122,6 +124,9 @@ pub enum Error {
     /// An import that names what is not there (the message says what).
     #[error("{0}")]
     BadImport(String),
+    /// A field over its bound ([`crate::bounds`]): nothing was stored.
+    #[error(transparent)]
+    TooLong(#[from] crate::bounds::TooLong),
 }
 
 /// Where a submission is in the queue.
@@ -277,11 +282,18 @@ impl Store {
     /// When the database cannot be opened or is not a grundy database.
     pub async fn open(url: &str) -> Result<Store, Error> {
         let open_err = |source| Error::Open {
-            url: redacted(url),
+            url: masked_url(url),
             source,
         };
         if is_postgres(url) {
-            let options = PgConnectOptions::from_str(url).map_err(open_err)?;
+            let (plain, password, unused) = masking::secret_parameters_apart(url);
+            for parameter in unused {
+                tracing::warn!(%parameter, "a database URL's parameter this judge does not use");
+            }
+            let mut options = PgConnectOptions::from_str(&plain).map_err(open_err)?;
+            if let Some(password) = password {
+                options = options.password(&password);
+            }
             let pool = PgPoolOptions::new()
                 .max_connections(10)
                 .acquire_timeout(Duration::from_secs(30))
@@ -338,18 +350,4 @@ impl Store {
 /// Whether `url` names a PostgreSQL database.
 pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
-}
-
-/// `url` without its password, to show in messages.
-fn redacted(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &url[scheme + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
-    }
 }

@@ -193,6 +193,13 @@ macro_rules! append_events {
 }
 pub(super) use append_events;
 
+/// Unix milliseconds `ms` as the `*_at` columns hold a time:
+/// `2026-01-02T03:04:05.678Z` (sortable text, UTC), as `{now_text}` writes
+/// it.
+pub(crate) fn stamp_of(ms: i64) -> String {
+    format!("{}Z", &crate::contest::time::format_time(ms)[..23])
+}
+
 /// The database's clock within `$tx`, Unix milliseconds.
 macro_rules! db_now {
     ($tx:ident, $d:ident) => {
@@ -304,6 +311,68 @@ macro_rules! record_try {
     }};
 }
 pub(super) use record_try;
+
+/// The results of contest `$cid` that the freeze sealed and that are not
+/// revealed yet, of tries made before `$before` (an `Option<i64>`, Unix
+/// ms; `None`: all), as events for everyone who has not read them: the
+/// latest sealed version of each, in the record's order. Within `$tx`,
+/// which holds the record.
+macro_rules! revealed_results {
+    ($tx:ident, $d:ident, $cid:expr, $before:expr) => {{
+        let cid: i64 = $cid;
+        let before: Option<i64> = $before;
+        let sealed = sqlx::query_as::<_, (String, Option<String>, Option<String>, Option<i64>)>(
+            &$crate::store::db::sql(
+                $d,
+                "SELECT kind, object_id, data, team_id FROM contest_events e
+                 WHERE contest_id = ?1 AND audience = 'team'
+                   AND kind IN ('judgements', 'runs')
+                   AND seq = (SELECT MAX(seq) FROM contest_events f
+                              WHERE f.contest_id = ?1 AND f.kind = e.kind
+                                AND f.object_id = e.object_id)
+                 ORDER BY seq",
+            ),
+        )
+        .bind(cid)
+        .fetch_all(&mut *$tx)
+        .await?;
+        // When each try was made (a judgement's id is its try's, a run's
+        // is `TRY-N`), where only some are revealed.
+        let made: std::collections::HashMap<String, String> = match before {
+            None => Default::default(),
+            Some(_) => sqlx::query_as::<_, (i64, String)>(&$crate::store::db::sql(
+                $d,
+                "SELECT id, submitted_at FROM submissions WHERE contest_id = ?",
+            ))
+            .bind(cid)
+            .fetch_all(&mut *$tx)
+            .await?
+            .into_iter()
+            .map(|(id, at)| (id.to_string(), at))
+            .collect(),
+        };
+        let mut events = Vec::new();
+        for (kind, object, data, team) in sealed {
+            if let Some(before) = before {
+                let try_id = object.as_deref().and_then($crate::contest::clics::try_of);
+                let at = try_id
+                    .and_then(|t| made.get(&t.to_string()))
+                    .and_then(|at| $crate::contest::time::parse_time(at));
+                if at.is_none_or(|at| at >= before) {
+                    continue;
+                }
+            }
+            events.push($crate::store::record::NewEvent {
+                kind: if kind == "runs" { "runs" } else { "judgements" },
+                id: object,
+                data: data.and_then(|t| serde_json::from_str(&t).ok()),
+                audience: $crate::store::record::Audience::Others(team),
+            });
+        }
+        events
+    }};
+}
+pub(super) use revealed_results;
 
 /// A try as its row holds it.
 pub struct StoredTry<'a> {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::db::{on_db, sql, Dialect};
 use super::finished::Results;
-use super::record::{locked_contest, record_try, TryChange};
+use super::record::{db_now, locked_contest, record_try, stamp_of, TryChange};
 use super::{
     Error, GroupRow, ListFilter, NewSubmission, OverLimit, Status, Store, Submission,
     SubmissionRow, SubmitLimits, Summary, TestRow,
@@ -75,10 +75,10 @@ impl Store {
     /// Waiting submissions are the user's own not yet judged, rejudges
     /// (an admin's doing) not counted.
     ///
-    /// A try in `contest` is stored with its contest in the same statement,
-    /// stamped by the database's clock, and only while that same clock is
-    /// within the contest's window ([`OverLimit::Closed`] otherwise); it is
-    /// appended to the contest's record in the same transaction.
+    /// The database's clock is read once, in the transaction: that one
+    /// instant is the try's stamp and what the limits and, for a try in
+    /// `contest`, the contest's window are checked against
+    /// ([`Store::insert_submission_at`]).
     ///
     /// # Errors
     /// Database failures.
@@ -87,6 +87,37 @@ impl Store {
         new: NewSubmission<'_>,
         limits: SubmitLimits,
         contest: Option<i64>,
+    ) -> Result<Result<i64, OverLimit>, Error> {
+        self.insert_within(new, limits, contest, None).await
+    }
+
+    /// [`Store::insert_submission_within`] at the instant `at_ms` instead
+    /// of the database's clock: stamped `at_ms`, counted against the limits
+    /// as of `at_ms`, and in `contest` only while `start <= at_ms < end`
+    /// ([`OverLimit::Closed`] otherwise, nothing stored). A try at the end
+    /// instant is refused.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn insert_submission_at(
+        &self,
+        new: NewSubmission<'_>,
+        limits: SubmitLimits,
+        contest: Option<i64>,
+        at_ms: i64,
+    ) -> Result<Result<i64, OverLimit>, Error> {
+        self.insert_within(new, limits, contest, Some(at_ms)).await
+    }
+
+    /// The two above: `at_ms` `None` reads the database's clock once, in
+    /// the transaction, after the contest's lock (so tries are stamped in
+    /// the order the lock gives them).
+    async fn insert_within(
+        &self,
+        new: NewSubmission<'_>,
+        limits: SubmitLimits,
+        contest: Option<i64>,
+        at_ms: Option<i64>,
     ) -> Result<Result<i64, OverLimit>, Error> {
         let (id, waiting, recent) = on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
@@ -102,18 +133,26 @@ impl Store {
                 // The contest's record first: its lock orders the try.
                 let _ = locked_contest!(tx, d, cid);
             }
+            // One instant for the stamp and every check: two readings of
+            // the clock (or two expressions of it, which round apart) let
+            // a try stamped at the end pass a window check made before it.
+            let now = match at_ms {
+                Some(at) => at,
+                None => db_now!(tx, d),
+            };
+            let (stamp, minute_ago) = (stamp_of(now), stamp_of(now - 60_000));
             let id = sqlx::query_scalar::<_, i64>(&sql(
                 d,
                 "INSERT INTO submissions (problem, language, source, user_id, contest_id,
                                           submitted_at)
-                 SELECT ?1, ?2, ?3, ?4, ?7, {now_text}
+                 SELECT ?1, ?2, ?3, ?4, ?7, ?9
                  WHERE (?5 = 0 OR (SELECT COUNT(*) FROM submissions
-                        WHERE user_id = ?4 AND submitted_at > {minute_ago_text})
+                        WHERE user_id = ?4 AND submitted_at > ?10)
                        < ?5)
                    AND (?6 = 0 OR (SELECT COUNT(*) FROM submissions
                         WHERE user_id = ?4 AND status != 'done' AND priority = 0) < ?6)
                    AND (?7 IS NULL OR EXISTS (SELECT 1 FROM contests WHERE id = ?7
-                        AND start_ms <= {now_ms} AND {now_ms} < start_ms + duration_s * 1000))
+                        AND start_ms <= ?8 AND ?8 < start_ms + duration_s * 1000))
                  RETURNING id",
             ))
             .bind(new.problem)
@@ -123,6 +162,9 @@ impl Store {
             .bind(i64::from(limits.per_minute))
             .bind(i64::from(limits.max_waiting))
             .bind(contest)
+            .bind(now)
+            .bind(&stamp)
+            .bind(&minute_ago)
             .fetch_optional(&mut *tx)
             .await?;
             if let Some(id) = id {
@@ -133,10 +175,11 @@ impl Store {
             let (waiting, recent) = sqlx::query_as::<_, (i64, i64)>(&sql(
                 d,
                 "SELECT COUNT(CASE WHEN status != 'done' AND priority = 0 THEN 1 END),
-                        COUNT(CASE WHEN submitted_at > {minute_ago_text} THEN 1 END)
-                 FROM submissions WHERE user_id = ?",
+                        COUNT(CASE WHEN submitted_at > ?2 THEN 1 END)
+                 FROM submissions WHERE user_id = ?1",
             ))
             .bind(new.user_id)
+            .bind(&minute_ago)
             .fetch_one(&mut *tx)
             .await?;
             tx.commit().await?;

@@ -2,8 +2,9 @@
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
 use super::affiliations::record_account;
-use super::db::{on_db, sql};
+use super::db::{on_db, sql, Dialect};
 use super::{Error, Store};
+use crate::bounds::Field;
 
 /// An account.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -36,13 +37,15 @@ impl Store {
     /// Adds an account; returns its id.
     ///
     /// # Errors
-    /// [`Error::UserExists`] when the name is taken; database failures.
+    /// [`Error::UserExists`] when the name is taken, [`Error::TooLong`]
+    /// for a name over its bound; database failures.
     pub async fn add_user(
         &self,
         name: &str,
         password_hash: &str,
         is_admin: bool,
     ) -> Result<i64, Error> {
+        Field::AccountName.check(name)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             let r = sqlx::query_scalar::<_, i64>(&sql(
@@ -70,8 +73,13 @@ impl Store {
     /// them, or none when one name is taken.
     ///
     /// # Errors
-    /// [`Error::UserExists`] naming the first name taken; database failures.
+    /// [`Error::UserExists`] naming the first name taken,
+    /// [`Error::TooLong`] for a name over its bound (nothing is added);
+    /// database failures.
     pub async fn add_users(&self, users: &[(String, String)]) -> Result<(), Error> {
+        for (name, _) in users {
+            Field::AccountName.check(name)?;
+        }
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             for (name, hash) in users {
@@ -173,6 +181,71 @@ impl Store {
             return Err(Error::NoUser(user.to_string()));
         }
         Ok(())
+    }
+
+    /// Stores a new token's hash for account `user_id` unless it already
+    /// has `max` live tokens: `false` then, and nothing stored. The count
+    /// and the insert are one transaction that first takes the account's
+    /// row for writing (`FOR UPDATE` on PostgreSQL; on SQLite a write,
+    /// which takes the database's one write lock), so requests sent at
+    /// once are counted one after another and none passes the cap.
+    ///
+    /// # Errors
+    /// [`Error::NoUser`] (as `#id`); database failures.
+    pub async fn add_own_token(
+        &self,
+        user_id: i64,
+        hash: &[u8],
+        prefix: &str,
+        max: usize,
+    ) -> Result<bool, Error> {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            let lock = match d {
+                Dialect::Postgres => "SELECT id FROM users WHERE id = ? FOR UPDATE",
+                Dialect::Sqlite => "UPDATE users SET id = id WHERE id = ? RETURNING id",
+            };
+            let found = sqlx::query_scalar::<_, i64>(&sql(d, lock))
+                .bind(user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if found.is_none() {
+                return Err(Error::NoUser(format!("#{user_id}")));
+            }
+            let live = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "SELECT COUNT(*) FROM tokens WHERE user_id = ? AND revoked_at IS NULL",
+            ))
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await?;
+            if live >= max {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+            sqlx::query(&sql(d, "INSERT INTO tokens (user_id, hash, prefix) VALUES (?, ?, ?)"))
+                .bind(user_id)
+                .bind(hash)
+                .bind(prefix)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        });
+        Ok(true)
+    }
+
+    /// Revokes every live token of account `user_id`; how many.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn revoke_tokens_of(&self, user_id: i64) -> Result<u64, Error> {
+        Ok(
+            on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE tokens SET revoked_at = {now_text}
+             WHERE user_id = ? AND revoked_at IS NULL"))
+        .bind(user_id)
+        .execute(pool).await.map(|r| r.rows_affected()))?,
+        )
     }
 
     /// Revokes the live token with this hash; false when there is none.

@@ -93,36 +93,29 @@ impl Store {
         Ok(())
     }
 
-    /// An account with its password hash, for signing in.
+    /// An account with its password hash, by name, for signing in.
     ///
     /// # Errors
     /// Database failures.
     pub async fn user_with_password(&self, name: &str) -> Result<Option<(User, String)>, Error> {
-        #[derive(sqlx::FromRow)]
-        struct Row {
-            id: i64,
-            name: String,
-            is_admin: bool,
-            disabled: bool,
-            created_at: String,
-            password_hash: String,
-        }
-        let row = on_db!(&self.db, pool, d => sqlx::query_as::<_, Row>(&sql(d, "SELECT id, name, is_admin, disabled, created_at, password_hash
+        let row = on_db!(&self.db, pool, d => sqlx::query_as::<_, PasswordRow>(&sql(d, "SELECT id, name, is_admin, disabled, created_at, password_hash
              FROM users WHERE name = ?"))
         .bind(name)
         .fetch_optional(pool).await)?;
-        Ok(row.map(|r| {
-            (
-                User {
-                    id: r.id,
-                    name: r.name,
-                    is_admin: r.is_admin,
-                    disabled: r.disabled,
-                    created_at: r.created_at,
-                },
-                r.password_hash,
-            )
-        }))
+        Ok(row.map(PasswordRow::split))
+    }
+
+    /// An account with its password hash, by id: what a password that
+    /// signed in is checked against again.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn user_with_password_by_id(&self, id: i64) -> Result<Option<(User, String)>, Error> {
+        let row = on_db!(&self.db, pool, d => sqlx::query_as::<_, PasswordRow>(&sql(d, "SELECT id, name, is_admin, disabled, created_at, password_hash
+             FROM users WHERE id = ?"))
+        .bind(id)
+        .fetch_optional(pool).await)?;
+        Ok(row.map(PasswordRow::split))
     }
 
     /// Replaces a user's password hash and ends their sessions.
@@ -318,6 +311,32 @@ impl Store {
             on_db!(&self.db, pool, d => sqlx::query_as::<_, WorkerRow>(&sql(d, "SELECT name, workers, tiers, current, started_at, {now_ms} - seen_ms AS silent_ms,
                     cores, languages FROM workers ORDER BY seen_ms DESC, name"))
         .fetch_all(pool).await)?,
+        )
+    }
+}
+
+/// An account's row with its password hash.
+#[derive(sqlx::FromRow)]
+struct PasswordRow {
+    id: i64,
+    name: String,
+    is_admin: bool,
+    disabled: bool,
+    created_at: String,
+    password_hash: String,
+}
+
+impl PasswordRow {
+    fn split(self) -> (User, String) {
+        (
+            User {
+                id: self.id,
+                name: self.name,
+                is_admin: self.is_admin,
+                disabled: self.disabled,
+                created_at: self.created_at,
+            },
+            self.password_hash,
         )
     }
 }

@@ -1,5 +1,5 @@
 //! The admin's pages: users (add one or many, disable and enable, reset a
-//! password, grant the role), rejudging, and the queue with every worker process, its
+//! password, grant the role, list and revoke their API tokens), rejudging, and the queue with every worker process, its
 //! sandbox tiers and its calibrated speed.
 
 use std::collections::BTreeMap;
@@ -286,6 +286,104 @@ pub async fn change_user(
         other => other,
     };
     Ok(done(word, &name))
+}
+
+/// The account named `name`, or the page's 404.
+async fn user_named(state: &AppState, name: &str) -> Result<store::User, PageError> {
+    state
+        .store
+        .user(name)
+        .await?
+        .ok_or_else(PageError::not_found)
+}
+
+/// A user's live API tokens (by prefix), each with its revoke button.
+pub async fn tokens(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(name): PagePath<String>,
+    PageQuery(q): PageQuery<Notice>,
+) -> Result<Response, PageError> {
+    let user = user_named(&state, &name).await?;
+    let notice = match q.done.as_deref() {
+        Some("revoked") => Some("Revoked the token.".to_string()),
+        Some(done) => done
+            .strip_prefix("revoked-")
+            .and_then(|n| n.parse::<u64>().ok())
+            .map(|n| format!("Revoked {n} {}.", if n == 1 { "token" } else { "tokens" })),
+        None => None,
+    };
+    tokens_page(&state, &session, &user, notice, None, StatusCode::OK).await
+}
+
+async fn tokens_page(
+    state: &AppState,
+    session: &store::WebSession,
+    user: &store::User,
+    notice: Option<String>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let tokens = state.store.tokens_of(user.id).await?;
+    let html = render(
+        "admin_tokens.html",
+        context! {
+            me => me(Some(session)), section => "admin", user => user.name, tokens, notice, error,
+        },
+    )?;
+    Ok((status, html).into_response())
+}
+
+fn tokens_done(name: &str, done: &str) -> Response {
+    Redirect::to(&format!(
+        "/admin/users/{}/tokens?done={done}",
+        percent_encode(name)
+    ))
+    .into_response()
+}
+
+/// Revokes one of a user's tokens, named by its first characters.
+pub async fn revoke_token(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath((name, prefix)): PagePath<(String, String)>,
+    Form(form): Form<CsrfOnly>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let user = user_named(&state, &name).await?;
+    match state.store.revoke_own_token(user.id, &prefix).await? {
+        store::Revoked::One => {
+            tracing::info!(admin = %session.user.name, user = %name, prefix = %prefix, "token revoked by an admin on the web");
+            Ok(tokens_done(&name, "revoked"))
+        }
+        store::Revoked::NoMatch => Err(PageError::not_found()),
+        store::Revoked::Ambiguous(n) => {
+            let why = format!("{n} tokens of {name} start with {prefix}; none was revoked.");
+            tokens_page(
+                &state,
+                &session,
+                &user,
+                None,
+                Some(why),
+                StatusCode::CONFLICT,
+            )
+            .await
+        }
+    }
+}
+
+/// Revokes every live token of a user.
+pub async fn revoke_all_tokens(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(name): PagePath<String>,
+    Form(form): Form<CsrfOnly>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let user = user_named(&state, &name).await?;
+    let n = state.store.revoke_tokens_of(user.id).await?;
+    tracing::info!(admin = %session.user.name, user = %name, n, "tokens revoked by an admin on the web");
+    Ok(tokens_done(&name, &format!("revoked-{n}")))
 }
 
 #[derive(Deserialize)]

@@ -82,15 +82,8 @@ async fn contest_page(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let now = now_ms();
-    let who = contests::who(&state.store, c, Some(&session.user)).await?;
+    let who = gate(state, c, Some(session), Page::Contest).await?;
     let takes_part = matches!(who, policy::Who::Participant(_));
-    if who == policy::Who::Other {
-        return Err(PageError::status(
-            StatusCode::FORBIDDEN,
-            "Not a participant",
-            format!("You do not take part in {}.", c.name),
-        ));
-    }
     // Before the start the problems are the admins' only.
     let problems = if contests::may(c, who, Object::Statements) {
         statements(state, c).await?
@@ -188,8 +181,8 @@ pub struct AskForm {
     question: String,
 }
 
-/// The longest question or answer taken.
-pub const MAX_TEXT: usize = 4000;
+/// The longest question or answer taken ([`crate::bounds`]).
+pub const MAX_TEXT: usize = crate::bounds::Field::Clarification.max_chars();
 
 pub async fn ask(
     State(state): State<AppState>,
@@ -203,7 +196,7 @@ pub async fn ask(
     let label = Some(form.label.as_str()).filter(|l| !l.is_empty());
     let error = if !state.store.takes_part(&c, session.user.id).await? {
         Some(format!("You do not take part in {}.", c.name))
-    } else if question.is_empty() || question.len() > MAX_TEXT {
+    } else if question.is_empty() || question.chars().count() > MAX_TEXT {
         Some(format!("A question is 1 to {MAX_TEXT} characters."))
     } else if label.is_some_and(|l| c.problem(l).is_none()) {
         Some(format!("{} has no problem {:?}.", c.name, form.label))
@@ -253,7 +246,7 @@ pub async fn scoreboard(
     PagePath(slug): PagePath<String>,
 ) -> Result<Response, PageError> {
     let c = find(&state, &slug).await?;
-    may_see_board(&state, &c, viewer.as_ref()).await?;
+    gate(&state, &c, viewer.as_ref(), Page::Board).await?;
     let live = live_parts(&state, &c, viewer.as_ref(), Page::Board).await?;
     Ok(render(
         "scoreboard.html",
@@ -265,20 +258,35 @@ pub async fn scoreboard(
     .into_response())
 }
 
-/// The scoreboard is public unless an admin closed it; then participants
-/// and admins only.
-async fn may_see_board(
+/// The one rule of each of a contest's pages, asked by the page and by its
+/// live part at every round of a held request (the viewer and the contest
+/// read again each time): the contest page is its participants' and the
+/// admins' (anyone else signed in gets 403, a visitor is sent to sign in);
+/// the scoreboard is public unless an admin closed it, then participants'
+/// and admins' ([`Object::Board`]; 403, or 404 to a visitor). Answers who
+/// the viewer is to the contest.
+async fn gate(
     state: &AppState,
     c: &Contest,
     viewer: Option<&WebSession>,
-) -> Result<(), PageError> {
+    page: Page,
+) -> Result<policy::Who, PageError> {
     let who = contests::who(&state.store, c, viewer.map(|s| &s.user)).await?;
-    if contests::may(c, who, Object::Board) {
-        return Ok(());
-    }
-    match viewer {
-        Some(_) => Err(PageError::forbidden()),
-        None => Err(PageError::not_found()),
+    match page {
+        Page::Contest => match viewer {
+            None => Err(PageError::SignIn(format!("/contests/{}", c.slug))),
+            Some(_) if who == policy::Who::Other => Err(PageError::status(
+                StatusCode::FORBIDDEN,
+                "Not a participant",
+                format!("You do not take part in {}.", c.name),
+            )),
+            Some(_) => Ok(who),
+        },
+        Page::Board if contests::may(c, who, Object::Board) => Ok(who),
+        Page::Board => match viewer {
+            Some(_) => Err(PageError::forbidden()),
+            None => Err(PageError::not_found()),
+        },
     }
 }
 
@@ -296,39 +304,37 @@ pub struct LiveQuery {
 }
 
 /// The live part of the contest page or the scoreboard, returned once it
-/// differs from what the page shows (`seen`) or after `wait` seconds.
+/// differs from what the page shows (`seen`) or after `wait` seconds. Each
+/// round asks the page's own [`gate`] with the viewer and the contest as
+/// they are then: whoever the page refuses, the live part refuses alike,
+/// and a held request ends once the page would refuse (signed out,
+/// disabled, no longer a participant, the board closed).
 pub async fn live(
     State(state): State<AppState>,
-    Viewer(viewer): Viewer,
+    Viewer(mut viewer): Viewer,
     PagePath(slug): PagePath<String>,
     PageQuery(q): PageQuery<LiveQuery>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, PageError> {
-    let c = find(&state, &slug).await?;
-    // The contest page's part is its participants' and the admins'; any
-    // one else asks for the board, as the board's page would.
-    let who = contests::who(&state.store, &c, viewer.as_ref().map(|s| &s.user)).await?;
     let page = match q.page.as_deref() {
-        Some("contest") if who != policy::Who::Other => Page::Contest,
+        Some("contest") => Page::Contest,
         _ => Page::Board,
     };
+    let signed_in = viewer.is_some();
     let wait = q.wait.filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(0.0);
     let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait.min(MAX_WAIT));
     let mut first = true;
     loop {
         let changed = state.worker.changes.any.notified();
-        // Signed out or disabled meanwhile: the wait ends.
-        if !std::mem::take(&mut first)
-            && viewer.is_some()
-            && super::session::current(&state, &headers).await?.is_none()
-        {
-            return Err(PageError::SignIn(format!("/contests/{slug}")));
+        if !std::mem::take(&mut first) {
+            viewer = super::session::current(&state, &headers).await?;
+            // Signed out or disabled meanwhile: the wait ends.
+            if signed_in && viewer.is_none() {
+                return Err(PageError::SignIn(format!("/contests/{slug}")));
+            }
         }
         let c = find(&state, &slug).await?;
-        // An admin may close the board while the request waits.
-        if page == Page::Board {
-            may_see_board(&state, &c, viewer.as_ref()).await?;
-        }
+        gate(&state, &c, viewer.as_ref(), page).await?;
         let (html, seen) = live_parts(&state, &c, viewer.as_ref(), page).await?;
         let now = tokio::time::Instant::now();
         if q.seen.as_deref() != Some(seen.as_str()) || now >= deadline || state.is_stopping() {

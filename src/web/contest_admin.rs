@@ -171,7 +171,7 @@ async fn contest_page(
         .map(|r| (r.team.id.to_string(), r.team.name.clone()))
         .collect();
     let edits = state.store.contest_award_edits(c.id).await?;
-    let generated = awards::generate(c, &board, &state.store.team_groups().await?);
+    let generated = awards::generate(c, &board, &state.store.contest_team_groups(c).await?);
     let awards: Vec<Value> = awards::with_edits(generated, &edits)
         .iter()
         .map(|a| {
@@ -351,7 +351,7 @@ pub async fn answer(
     check_csrf(&session, &form.csrf)?;
     let c = find(&state, &slug).await?;
     let text = form.answer.trim();
-    if text.is_empty() || text.len() > MAX_TEXT {
+    if text.is_empty() || text.chars().count() > MAX_TEXT {
         return contest_page(
             &state,
             &session,

@@ -55,6 +55,15 @@ pub fn router() -> Router<AppState> {
         .route("/admin/users", get(admin::users).post(admin::add_user))
         .route("/admin/users/import", post(admin::import_users))
         .route("/admin/users/{name}", post(admin::change_user))
+        .route("/admin/users/{name}/tokens", get(admin::tokens))
+        .route(
+            "/admin/users/{name}/tokens/revoke-all",
+            post(admin::revoke_all_tokens),
+        )
+        .route(
+            "/admin/users/{name}/tokens/{prefix}/revoke",
+            post(admin::revoke_token),
+        )
         .route("/admin/queue", get(admin::queue))
         .route("/contests", get(contest::list))
         .route("/contests/{slug}", get(contest::page))

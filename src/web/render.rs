@@ -16,6 +16,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("error.html", include_str!("templates/error.html")),
     ("signin.html", include_str!("templates/signin.html")),
     ("tokens.html", include_str!("templates/tokens.html")),
+    (
+        "admin_tokens.html",
+        include_str!("templates/admin_tokens.html"),
+    ),
     ("problems.html", include_str!("templates/problems.html")),
     ("problem.html", include_str!("templates/problem.html")),
     ("list.html", include_str!("templates/list.html")),
@@ -158,11 +162,12 @@ impl PageError {
 }
 
 impl From<crate::store::Error> for PageError {
-    /// A change the contest's state does not allow is a bad request, with
-    /// why; anything else is internal.
+    /// A change the contest's state does not allow, or a field over its
+    /// bound, is a bad request, with why; anything else is internal.
     fn from(e: crate::store::Error) -> Self {
         match e {
             e @ crate::store::Error::Refused(..) => PageError::bad_request(e.to_string()),
+            crate::store::Error::TooLong(e) => PageError::bad_request(e.to_string()),
             e => PageError::internal(&e),
         }
     }

@@ -4,9 +4,6 @@
 use std::time::Duration;
 
 use axum::extract::State;
-use std::net::SocketAddr;
-
-use axum::extract::ConnectInfo;
 use axum::http::header::{RETRY_AFTER, SET_COOKIE};
 use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
@@ -20,6 +17,7 @@ use super::session::{
     SESSION_COOKIE, SESSION_TTL_S, SIGNIN_COOKIE,
 };
 use crate::auth;
+use crate::site::place::Place;
 use crate::site::signin::{self, Checked};
 use crate::site::AppState;
 
@@ -87,12 +85,10 @@ pub async fn signin(
         return Err(PageError::expired_form());
     }
     let next = safe_next(form.next.as_deref());
-    let name = form.name.trim();
-    let address = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+    let name = signin::typed_name(&form.name);
+    let address = Place::of_request(&extensions);
     let user = match signin::check(&state, name, form.password, address).await? {
-        Checked::User(u) => u,
+        Checked::User(u, _) => u,
         Checked::Throttled(wait) => return signin_throttled(&state, &next, name, wait),
         Checked::Busy => {
             return Ok((

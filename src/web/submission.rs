@@ -35,17 +35,24 @@ fn status_word(s: Status) -> &'static str {
 }
 
 /// Why a queued submission waits (`crate::site::waiting`), as the API
-/// says it; nothing for any other.
+/// says it to `viewer` (workers and refusals for admins only); nothing for
+/// any other.
 async fn waiting(
     state: &AppState,
     sub: &Submission,
+    viewer: &WebSession,
     sealed: bool,
 ) -> Result<Value, crate::store::Error> {
     if sub.status != Status::Queued || sealed {
         return Ok(Value::from(()));
     }
+    let role = Role::of(viewer.user.id, viewer.user.is_admin, sub.user_id);
     let judges = crate::site::waiting::Judges::read(&state.store).await?;
-    Ok(Value::from(judges.reason(&sub.problem, &sub.language)))
+    Ok(Value::from(judges.reason(
+        &sub.problem,
+        &sub.language,
+        role,
+    )))
 }
 
 /// What the results section shows, by the API's rules of who sees what
@@ -218,15 +225,15 @@ pub async fn submission(
     let sealed = seals.submission(&sub).await?;
     let facts = load_facts(&state, &sub.problem).await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
-    fields.push(("waiting", waiting(&state, &sub, sealed).await?));
+    fields.push(("waiting", waiting(&state, &sub, &session, sealed).await?));
     let sees_source = policy::shows(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
         Part::Source,
     );
-    // Which machine judged it is the judge's business, like its errors.
+    // Which machine judged it is the judge's business.
     let timing = match policy::shows(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
-        Part::JudgeError,
+        Part::Workers,
     ) {
         true => state.store.timing_of(sub.id).await?,
         false => None,
@@ -324,7 +331,7 @@ pub async fn live(
     };
     let facts = load_facts(&state, &sub.problem).await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
-    fields.push(("waiting", waiting(&state, &sub, sealed).await?));
+    fields.push(("waiting", waiting(&state, &sub, &session, sealed).await?));
     let html: Html<String> = render("results.html", Value::from_iter(fields))?;
     Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], html).into_response())
 }

@@ -52,18 +52,24 @@ pub async fn create(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
-    if state.store.tokens_of(session.user.id).await?.len() >= auth::MAX_OWN_TOKENS {
+    let token = auth::new_token();
+    // Counted and stored in one transaction, as the API does.
+    let made = state
+        .store
+        .add_own_token(
+            session.user.id,
+            &token.hash,
+            &token.prefix,
+            auth::MAX_OWN_TOKENS,
+        )
+        .await?;
+    if !made {
         let why = format!(
             "You have {} live tokens; revoke one first.",
             auth::MAX_OWN_TOKENS
         );
         return tokens_page(&state, &session, None, Some(why), StatusCode::CONFLICT).await;
     }
-    let token = auth::new_token();
-    state
-        .store
-        .add_token(&session.user.name, &token.hash, &token.prefix)
-        .await?;
     tracing::info!(user = %session.user.name, prefix = %token.prefix, "token made on the web");
     // Shown on this answer only: it is not stored anywhere readable.
     tokens_page(&state, &session, Some(token.token), None, StatusCode::OK).await

@@ -868,3 +868,33 @@ fn one_user_cannot_queue_without_end() {
     assert_eq!(api_submit(&s, &cid, "nim", NIM_C_AC).status, 202);
     assert_eq!(s.submissions(), 3);
 }
+
+/// Issue 44: names a request gives are bounded. A problem, language or
+/// contest named with ten thousand characters is one `400 too_long` in the
+/// API's error shape, whose message does not echo the name, and nothing is
+/// stored.
+#[test]
+fn an_oversized_name_in_a_submission_is_one_400_and_nothing_stored() {
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    let token = s.member("bob", false);
+    let long = "n".repeat(10_000);
+    let bodies = [
+        json!({"problem": long, "language": "c", "source": NIM_C_AC}),
+        json!({"problem": "nim", "language": long, "source": NIM_C_AC}),
+        json!({"problem": "nim", "language": "c", "source": NIM_C_AC, "contest": long}),
+    ];
+    for body in bodies {
+        let r = send(
+            "POST",
+            &format!("{}/api/v1/submissions", s.url),
+            &[("Authorization", &bearer(&token))],
+            Body::Json(body),
+        );
+        assert_api_error(&r, &[400], "too_long");
+        let message = r.json()["error"]["message"].as_str().unwrap().to_string();
+        assert!(message.contains("at most"), "{message}");
+        assert!(message.len() < 200 && !message.contains('\n'), "{message}");
+    }
+    assert_eq!(s.submissions(), 0, "nothing stored");
+}

@@ -16,6 +16,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ("digest", ALL_LAYERS),
     ("errors", ALL_LAYERS),
     ("color", ALL_LAYERS),
+    ("bounds", ALL_LAYERS),
     (
         "sandbox",
         &[

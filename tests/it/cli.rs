@@ -537,3 +537,61 @@ fn commands_that_run_nothing_start_no_sandbox() {
     let out = ws.grundy_env(&debug, &["languages"]);
     assert!(out.stderr.contains("sandbox selected"), "{}", out.stderr);
 }
+
+/// Issue 44: a database password is never printed, wherever the URL holds
+/// it: `db copy --to`, `$GRUNDY_DATABASE_URL` read by another command, a
+/// password in the user information (an unencoded `@` in it included) or
+/// in the query (`password`, `sslpassword`, in any case), and `--help`.
+/// Each URL names a Unix socket that is not there, so the connection
+/// fails at once and the command says why.
+#[test]
+fn database_passwords_are_never_printed() {
+    let ws = Workspace::new();
+    let socket = "host=/nonexistent-grundy-socket";
+    let urls = [
+        format!("postgres://judge:Sekr1t@localhost/grundy?{socket}"),
+        format!("postgres://judge:Sek@r1t@localhost/grundy?{socket}"),
+        format!("postgres://judge@localhost/grundy?{socket}&password=Sekr1t"),
+        format!("postgres://judge@localhost/grundy?{socket}&PassWord=Sekr1t"),
+        format!("postgres://judge:pw@localhost/grundy?{socket}&sslpassword=Sekr1t"),
+        format!("postgresql://judge@localhost/grundy?SSLPASSWORD=Sekr1t&{socket}"),
+        // Not PostgreSQL: refused by name, still masked.
+        "mysql://judge:Sekr1t@localhost/grundy".to_string(),
+    ];
+    let shows_secret = |text: &str| text.contains("Sekr1t") || text.contains("r1t");
+    for url in &urls {
+        let copy = ws.grundy(&["db", "copy", "--to", url]);
+        assert_eq!(copy.code, 2, "{url}: {}{}", copy.stdout, copy.stderr);
+        // A warning may come first (a parameter not used): the error is
+        // the last line, one line.
+        let last = copy.stderr.trim_end().lines().last().unwrap_or_default();
+        assert!(last.starts_with("grundy: "), "{}", copy.stderr);
+        assert!(copy.stderr.contains("***"), "{}", copy.stderr);
+        assert!(
+            !shows_secret(&copy.stdout) && !shows_secret(&copy.stderr),
+            "{url}: {}{}",
+            copy.stdout,
+            copy.stderr
+        );
+        if !url.starts_with("postgres") {
+            continue;
+        }
+        let env = [("GRUNDY_DATABASE_URL", url.as_str())];
+        for args in [&["contest", "list"][..], &["user", "list"][..]] {
+            let out = ws.grundy_env(&env, args);
+            assert_ne!(out.code, 0, "{url} {args:?}");
+            assert!(out.stderr.contains("database postgres"), "{}", out.stderr);
+            assert!(
+                !shows_secret(&out.stdout) && !shows_secret(&out.stderr),
+                "{url} {args:?}: {}{}",
+                out.stdout,
+                out.stderr
+            );
+        }
+        for args in [&["--help"][..], &["db", "copy", "--help"][..]] {
+            let help = ws.grundy_env(&env, args);
+            assert_eq!(help.code, 0, "{}", help.stderr);
+            assert!(!shows_secret(&help.stdout), "{}", help.stdout);
+        }
+    }
+}

@@ -119,15 +119,23 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     );
     let orgs = json(&format!("{api}/organizations"), Some(&ann));
     assert_valid("organizations", &orgs);
-    let ids: Vec<&str> = orgs
+    // In the order the record first holds them (the teams' order).
+    let mut ids: Vec<&str> = orgs
         .as_array()
         .unwrap()
         .iter()
         .map(|o| o["id"].as_str().unwrap())
         .collect();
+    ids.sort_unstable();
     assert_eq!(ids, ["kth", "universit-de-n-mes", "uva"]);
-    assert_eq!(orgs[2]["formal_name"], "Universiteit van Amsterdam");
-    assert_eq!(orgs[2]["country"], "NLD");
+    let uva = orgs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == "uva")
+        .unwrap();
+    assert_eq!(uva["formal_name"], "Universiteit van Amsterdam");
+    assert_eq!(uva["country"], "NLD");
     let groups = json(&format!("{api}/groups"), None);
     assert_valid("groups", &groups);
     // The sheet's groups have ids made of their names: "Bachelor teams"
@@ -293,4 +301,179 @@ fn a_configured_language_id_is_the_same_everywhere() {
         .collect();
     assert_eq!(sent.len(), 1, "{events:?}");
     assert_eq!(sent[0]["data"]["language_id"], "gnu-c", "{}", sent[0]);
+}
+
+/// Issue 44: a group award exists only for a group that a team of the
+/// contest is in. A group only the admin is in, and a group of an account
+/// outside the contest, were awarded on `/awards` and in the package's
+/// `awards.json` while `/groups` and `groups.json` left them out.
+#[test]
+fn group_awards_go_only_to_groups_of_the_contests_teams() {
+    use grundy::contest::affiliation::{Affiliations, Group, Membership};
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    s.account("bob", false);
+    s.account("eve", false);
+    let now = grundy::site::contests::now_ms();
+    // Ended an hour ago, so that it is exported.
+    let new = crate::clics::icpc_on_nim("wf", "WF", now - 2 * 3_600_000, &["bob"]);
+    s.rt.block_on(s.store.create_contest(&new, now))
+        .expect("create");
+    let group = |id: &str| Group {
+        id: id.into(),
+        name: format!("Group {id}"),
+    };
+    let member = |name: &str, group: &str| Membership {
+        keys: vec![name.into()],
+        organization: None,
+        groups: vec![group.into()],
+    };
+    let a = Affiliations {
+        organizations: Vec::new(),
+        groups: vec![group("bsc"), group("jury"), group("outside")],
+        teams: vec![
+            member("bob", "bsc"),
+            member("ann", "jury"),
+            member("eve", "outside"),
+        ],
+    };
+    s.rt.block_on(s.store.import_affiliations(&a))
+        .expect("import");
+    let api = format!("{}/api/contests/wf", s.url);
+    let ids = |list: &Value, prefix: &str| -> Vec<String> {
+        list.as_array()
+            .expect("an array")
+            .iter()
+            .filter_map(|o| o["id"].as_str())
+            .filter_map(|id| id.strip_prefix(prefix).map(String::from))
+            .collect()
+    };
+    let groups = json(&format!("{api}/groups"), None);
+    assert_eq!(ids(&groups, ""), ["bsc"], "{groups}");
+    let awards = json(&format!("{api}/awards"), Some(&basic("ann")));
+    assert_valid("awards", &awards);
+    assert_eq!(ids(&awards, "group-winner-"), ["bsc"], "{awards}");
+
+    let dir = ws.dir.path().join("package");
+    ok(&ws.grundy(&["contest", "export", "wf", dir.to_str().unwrap()]));
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
+    };
+    assert_eq!(ids(&read("groups.json"), ""), ["bsc"]);
+    assert_eq!(ids(&read("awards.json"), "group-winner-"), ["bsc"]);
+    let shown = ok(&ws.grundy(&["contest", "show", "wf", "--json"]));
+    let shown: Value = serde_json::from_str(&shown).expect("one object");
+    assert_eq!(ids(&shown["awards"], "group-winner-"), ["bsc"], "{shown}");
+}
+
+/// Issue 44: names have sizes a page can show. A 1 MB organization name
+/// was taken by the affiliation import, and the contest's public
+/// `/organizations` became 2 MB. Over its bound, a name (organization,
+/// formal name, group; from the CLICS files or a CSV sheet) is one line on
+/// the command line and nothing is stored; so is a contest's name.
+#[test]
+fn an_oversized_name_is_one_line_and_nothing_is_stored() {
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("bob", false);
+    let now = grundy::site::contests::now_ms();
+    let new = crate::clics::icpc_on_nim("wf", "WF", now - 60_000, &["bob"]);
+    s.rt.block_on(s.store.create_contest(&new, now))
+        .expect("create");
+    let huge = "x".repeat(1 << 20);
+    let teams = ws.file(
+        "teams.json",
+        r#"[{"id":"bob","organization_id":"big","group_ids":["g"]}]"#,
+    );
+    let cases = [
+        (
+            format!(r#"[{{"id":"big","name":"{huge}"}}]"#),
+            r#"[{"id":"g","name":"G"}]"#.to_string(),
+            "organization big: an organization's name is at most",
+        ),
+        (
+            format!(r#"[{{"id":"big","name":"Big","formal_name":"{huge}"}}]"#),
+            r#"[{"id":"g","name":"G"}]"#.to_string(),
+            "organization big: an organization's formal name is at most",
+        ),
+        (
+            r#"[{"id":"big","name":"Big"}]"#.to_string(),
+            format!(r#"[{{"id":"g","name":"{huge}"}}]"#),
+            "group g: a group's name is at most",
+        ),
+    ];
+    let refused = |out: &crate::helpers::Output, says: &str| {
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(
+            out.stderr.contains(says),
+            "{}",
+            &out.stderr[..out.stderr.len().min(300)]
+        );
+        assert_eq!(out.stderr.trim().lines().count(), 1);
+        assert!(out.stderr.len() < 300, "the name is not echoed");
+    };
+    for (orgs, groups, says) in &cases {
+        let orgs = ws.file("organizations.json", orgs);
+        let groups = ws.file("groups.json", groups);
+        let files = [&orgs, &groups, &teams].map(|p| p.to_str().unwrap().to_string());
+        let out = ws.grundy(&["user", "affiliations", &files[0], &files[1], &files[2]]);
+        refused(&out, says);
+    }
+    let sheet = ws.file(
+        "bob.csv",
+        &format!("team,organization,organization_id\nbob,{huge},big\n"),
+    );
+    let out = ws.grundy(&["user", "affiliations", sheet.to_str().unwrap()]);
+    refused(&out, "an organization's name is at most 100 characters");
+    let (orgs, groups, _) = s.rt.block_on(s.store.affiliations()).expect("read");
+    assert!(orgs.is_empty() && groups.is_empty(), "{orgs:?} {groups:?}");
+    let api = format!("{}/api/contests/wf", s.url);
+    assert_eq!(
+        json(&format!("{api}/organizations"), None),
+        serde_json::json!([])
+    );
+
+    // The store refuses what an edge might let through.
+    let mut long = crate::clics::icpc_on_nim("big", &"n".repeat(101), now + 60_000, &[]);
+    let err =
+        s.rt.block_on(s.store.create_contest(&long, now))
+            .unwrap_err();
+    assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
+    long.name = "N".into();
+    let id =
+        s.rt.block_on(s.store.create_contest(&long, now))
+            .expect("create");
+    long.name = "n".repeat(101);
+    let err =
+        s.rt.block_on(s.store.update_contest(id, &long))
+            .unwrap_err();
+    assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
+    let err =
+        s.rt.block_on(s.store.ask(id, None, None, &"?".repeat(4001), now))
+            .unwrap_err();
+    assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
+    let err =
+        s.rt.block_on(s.store.add_user(&"u".repeat(33), "h", false))
+            .unwrap_err();
+    assert!(matches!(err, grundy::store::Error::TooLong(_)), "{err}");
+    let big = s.rt.block_on(s.store.contest("big")).unwrap().unwrap();
+    assert_eq!(big.name, "N");
+
+    // A contest's name on the command line: one line, nothing stored.
+    let out = ws.grundy(&[
+        "contest",
+        "create",
+        "long",
+        "--start",
+        "+1h",
+        "--duration",
+        "1h",
+        "--problems",
+        "nim",
+        "--name",
+        &"n".repeat(101),
+    ]);
+    refused(&out, "a contest's name is at most 100 characters");
+    assert!(s.rt.block_on(s.store.contest("long")).unwrap().is_none());
 }

@@ -22,6 +22,7 @@ mod helpers;
 mod hosting;
 mod http;
 mod installed;
+mod issue44;
 mod kattis;
 mod kattis_formats;
 mod kattis_hosted;

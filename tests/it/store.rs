@@ -494,6 +494,42 @@ async fn a_token_works_until_revoked_or_its_user_is_disabled(store: Store) {
     assert!(store.add_token("cid", b"x", "g_x").await.is_err());
 }
 
+/// Issue 44: 40 own tokens made at once for an account with 15 stop at
+/// the cap of 20, on either database (counted in the insert's transaction,
+/// under the account's row lock); another account is not held up or
+/// counted, and a missing account is said.
+async fn forty_own_tokens_made_at_once_stop_at_the_cap(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let bob = store.add_user("bob", "h", false).await.unwrap();
+    for i in 0..15 {
+        let hash = format!("old-{i}");
+        store
+            .add_token("ann", hash.as_bytes(), "g_old")
+            .await
+            .unwrap();
+    }
+    let tries = (0..40).map(|i| {
+        let store = store.clone();
+        let user = if i % 10 == 0 { bob } else { ann };
+        tokio::spawn(async move {
+            let hash = format!("new-{i}");
+            store
+                .add_own_token(user, hash.as_bytes(), "g_new", 20)
+                .await
+        })
+    });
+    let mut made = 0;
+    for t in tries.collect::<Vec<_>>() {
+        made += usize::from(t.await.unwrap().unwrap());
+    }
+    assert_eq!(store.tokens_of(ann).await.unwrap().len(), 20);
+    assert_eq!(store.tokens_of(bob).await.unwrap().len(), 4);
+    assert_eq!(made, 5 + 4);
+    assert!(store.add_own_token(9999, b"x", "g_x", 20).await.is_err());
+    assert_eq!(store.revoke_tokens_of(ann).await.unwrap(), 20);
+    assert!(store.tokens_of(ann).await.unwrap().is_empty());
+}
+
 /// A reader keeps finished results in memory; a rejudge made by another
 /// process (a second store on the same database) must still reach it.
 async fn a_finished_result_read_again_follows_a_rejudge_made_elsewhere(
@@ -579,6 +615,7 @@ on_both_databases!(
     lists_are_newest_first_filtered_and_paged,
     users_are_unique_listed_and_disabled,
     a_token_works_until_revoked_or_its_user_is_disabled,
+    forty_own_tokens_made_at_once_stop_at_the_cap,
 );
 
 mod awards;

@@ -19,7 +19,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use super::{ApiError, AppState};
-use crate::auth;
+use crate::site::signin::{self, Credential};
 use crate::store::User;
 
 pub fn router() -> Router<AppState> {
@@ -82,11 +82,10 @@ impl Caller {
                 false => ApiError::unauthorized(),
             });
         };
-        state
-            .store
-            .user_for_token(&auth::token_hash(token))
+        // The one check of a credential, at every request and every
+        // recheck of a long poll alike.
+        signin::holder(&state.store, &Credential::token(token))
             .await?
-            .filter(|u| !u.disabled)
             .ok_or_else(ApiError::unauthorized)
     }
 }

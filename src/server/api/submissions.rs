@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{parse_id, AppJson, AppPath, AppQuery, Caller, NoParams, Params};
+use crate::bounds::Field;
 use crate::judge::{Report, TestReport};
 use crate::problem::Group;
 use crate::server::views::{GroupView, TranscriptView};
@@ -49,6 +50,12 @@ pub(super) async fn submit(
 ) -> Result<Response, ApiError> {
     if state.is_stopping() {
         return Err(ApiError::unavailable());
+    }
+    // Names within their bounds before any is looked up or echoed.
+    Field::ProblemName.check(&body.problem)?;
+    Field::LanguageName.check(&body.language)?;
+    if let Some(ContestRef::Slug(slug)) = &body.contest {
+        Field::ContestRef.check(slug)?;
     }
     let entry = Entry {
         user_id: user.id,
@@ -176,7 +183,8 @@ struct SubmissionView<'a> {
     /// judging when it was re-run (admins only; see docs/timing.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<SubmissionTiming>,
-    /// Why a queued submission waits (`crate::site::waiting`).
+    /// Why a queued submission waits (`crate::site::waiting`), in the
+    /// words the caller may read: workers and refusals for admins only.
     #[serde(skip_serializing_if = "Option::is_none")]
     waiting: Option<String>,
 }
@@ -287,12 +295,12 @@ pub(super) async fn submission(
             let mut view = SubmissionView::new(&sub, &user, sealed);
             // Which machine judged it is the judge's business, like its errors.
             let role = Role::of(user.id, user.is_admin, sub.user_id);
-            if policy::shows(role, Part::JudgeError) {
+            if policy::shows(role, Part::Workers) {
                 view.timing = state.store.timing_of(id).await?;
             }
             if sub.status == Status::Queued && !sealed {
                 let judges = crate::site::waiting::Judges::read(&state.store).await?;
-                view.waiting = Some(judges.reason(&sub.problem, &sub.language));
+                view.waiting = Some(judges.reason(&sub.problem, &sub.language, role));
             }
             return Ok(Json(view).into_response());
         }

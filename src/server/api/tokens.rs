@@ -5,7 +5,7 @@
 //! by name and address, its hashing pool); listing and revoking take a
 //! token, and reach only the caller's own.
 
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -14,6 +14,7 @@ use serde_json::json;
 use super::{AppPath, AppQuery, Caller, NoParams};
 use crate::auth;
 use crate::server::{ApiError, AppState};
+use crate::site::place::Place;
 use crate::site::signin::{self, Checked};
 use crate::store::Revoked;
 
@@ -36,11 +37,9 @@ pub(super) async fn create(
              (curl -u NAME -X POST URL/api/v1/tokens)",
         ));
     };
-    let address = extensions
-        .get::<ConnectInfo<std::net::SocketAddr>>()
-        .map(|c| c.0.ip());
+    let address = Place::of_request(&extensions);
     let user = match signin::check(&state, &name, password, address).await? {
-        Checked::User(u) => u,
+        Checked::User(u, _) => u,
         Checked::Wrong => {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
@@ -67,8 +66,14 @@ pub(super) async fn create(
             ));
         }
     };
-    let live = state.store.tokens_of(user.id).await?;
-    if live.len() >= auth::MAX_OWN_TOKENS {
+    let token = auth::new_token();
+    // Counted and stored in one transaction: requests sent at once cannot
+    // all pass the cap.
+    let made = state
+        .store
+        .add_own_token(user.id, &token.hash, &token.prefix, auth::MAX_OWN_TOKENS)
+        .await?;
+    if !made {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "too_many_tokens",
@@ -80,11 +85,6 @@ pub(super) async fn create(
             ),
         ));
     }
-    let token = auth::new_token();
-    state
-        .store
-        .add_token(&user.name, &token.hash, &token.prefix)
-        .await?;
     tracing::info!(user = %user.name, prefix = %token.prefix, "token made through the API");
     Ok((
         StatusCode::CREATED,

@@ -6,8 +6,9 @@ use axum::http::request::Parts;
 
 use super::ApiError;
 use crate::contest::{Contest, Viewer};
+use crate::site::place::Place;
 use crate::site::policy::Who;
-use crate::site::signin::{self, Checked};
+use crate::site::signin::{self, Checked, Credential};
 use crate::site::AppState;
 use crate::store::User;
 
@@ -55,27 +56,46 @@ impl FromRequestParts<AppState> for Role {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        Ok(Signed::from_request_parts(parts, state).await?.role)
+    }
+}
+
+/// The caller's [`Role`] with the [`Credential`] it signed in with, for a
+/// request that lasts (an open feed) and checks it again with
+/// [`signin::holder`], the check that signed it in.
+pub struct Signed {
+    pub role: Role,
+    pub credential: Credential,
+}
+
+impl FromRequestParts<AppState> for Signed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let Some(header) = parts
             .headers
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
         else {
-            return Ok(Role::Public);
+            return Ok(Signed {
+                role: Role::Public,
+                credential: Credential::Anonymous,
+            });
         };
-        let user = if let Some(token) = header.strip_prefix("Bearer ") {
+        let signed = if let Some(token) = header.strip_prefix("Bearer ") {
             // Checked on every request: a revoked token or a disabled
             // account is refused at once.
-            let hash = crate::auth::token_hash(token.trim());
-            state.store.user_for_token(&hash).await?
-        } else if let Some(encoded) = header.strip_prefix("Basic ") {
-            let (name, password) = basic(encoded.trim()).ok_or_else(ApiError::unauthorized)?;
+            let credential = Credential::token(token);
+            signin::holder(&state.store, &credential)
+                .await?
+                .map(|u| (u, credential))
+        } else if header.starts_with("Basic ") {
+            let (name, password) =
+                signin::basic_credentials(header).ok_or_else(ApiError::unauthorized)?;
             // The sign-in form's own check: its throttle, pool and timing.
-            let address = parts
-                .extensions
-                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-                .map(|c| c.0.ip());
+            let address = Place::of_request(&parts.extensions);
             match signin::check(state, &name, password, address).await? {
-                Checked::User(user) => Some(user),
+                Checked::User(user, credential) => Some((user, credential)),
                 Checked::Wrong => None,
                 Checked::Busy => return Err(ApiError::unavailable()),
                 Checked::Throttled(wait) => {
@@ -90,128 +110,39 @@ impl FromRequestParts<AppState> for Role {
         } else {
             None
         };
-        match user {
-            Some(u) if !u.disabled && u.is_admin => Ok(Role::Admin),
-            Some(u) if !u.disabled => Ok(Role::User(u)),
-            _ => Err(ApiError::unauthorized()),
+        // `holder` answers enabled accounts only.
+        match signed {
+            Some((u, credential)) => Ok(Signed {
+                role: if u.is_admin {
+                    Role::Admin
+                } else {
+                    Role::User(u)
+                },
+                credential,
+            }),
+            None => Err(ApiError::unauthorized()),
         }
     }
-}
-
-/// What a caller signed in with, kept by a long request (an open feed) to
-/// check again while it lasts: a revoked token, a disabled account or a
-/// changed password ends it.
-#[derive(Debug, Clone)]
-pub enum Credential {
-    Anonymous,
-    /// An API token's hash.
-    Token(Vec<u8>),
-    /// An account's name and its password hash when the request began.
-    Password {
-        name: String,
-        hash: String,
-    },
-}
-
-impl Credential {
-    /// The credential of a request whose [`Role`] was already checked.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn of(
-        state: &AppState,
-        headers: &axum::http::HeaderMap,
-    ) -> Result<Credential, ApiError> {
-        let header = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
-        if let Some(token) = header.strip_prefix("Bearer ") {
-            return Ok(Credential::Token(crate::auth::token_hash(token.trim())));
-        }
-        if let Some((name, _)) = header.strip_prefix("Basic ").and_then(|e| basic(e.trim())) {
-            if let Some((_, hash)) = state.store.user_with_password(&name).await? {
-                return Ok(Credential::Password { name, hash });
-            }
-        }
-        Ok(Credential::Anonymous)
-    }
-
-    /// Whether it still signs in, as the database says now (no cache).
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn valid(&self, state: &AppState) -> Result<bool, crate::store::Error> {
-        Ok(match self {
-            Credential::Anonymous => true,
-            Credential::Token(hash) => state
-                .store
-                .user_for_token(hash)
-                .await?
-                .is_some_and(|u| !u.disabled),
-            Credential::Password { name, hash } => state
-                .store
-                .user_with_password(name)
-                .await?
-                .is_some_and(|(u, h)| !u.disabled && h == *hash),
-        })
-    }
-}
-
-/// The name and password of an HTTP Basic credential (base64 of
-/// `name:password`).
-fn basic(encoded: &str) -> Option<(String, String)> {
-    let bytes = base64_decode(encoded)?;
-    let text = String::from_utf8(bytes).ok()?;
-    let (name, password) = text.split_once(':')?;
-    Some((name.to_string(), password.to_string()))
-}
-
-/// Standard base64 with padding.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let text = text.as_bytes();
-    if !text.len().is_multiple_of(4) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    for chunk in text.chunks(4) {
-        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 {
-            return None;
-        }
-        let mut n = 0u32;
-        for &c in &chunk[..4 - pad] {
-            n = n << 6 | value(c)?;
-        }
-        n <<= 6 * pad as u32;
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..3 - pad]);
-    }
-    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::site::signin::basic_credentials;
+
     #[test]
     fn basic_credentials_decode() {
         // "bob:pa:ss" (a colon in the password stays in it).
         assert_eq!(
-            super::basic("Ym9iOnBhOnNz"),
+            basic_credentials("Basic Ym9iOnBhOnNz"),
             Some(("bob".into(), "pa:ss".into()))
         );
-        assert_eq!(super::base64_decode("YQ=="), Some(b"a".to_vec()));
-        assert_eq!(super::base64_decode("YWI="), Some(b"ab".to_vec()));
-        assert_eq!(super::base64_decode("YW*="), None);
-        assert_eq!(super::basic("bm9jb2xvbg=="), None, "no colon");
+        // " boss2:pw": the name as sent, its blank kept.
+        assert_eq!(
+            basic_credentials("Basic IGJvc3MyOnB3"),
+            Some((" boss2".into(), "pw".into()))
+        );
+        assert_eq!(basic_credentials("Basic YW*="), None);
+        assert_eq!(basic_credentials("Basic bm9jb2xvbg=="), None, "no colon");
+        assert_eq!(basic_credentials("Bearer Ym9iOnBhOnNz"), None);
     }
 }

@@ -25,7 +25,7 @@ pub async fn list(
     now: i64,
 ) -> Result<Vec<Value>, ApiError> {
     let board = crate::site::contests::board(state, c, role.viewer()).await?;
-    let generated = awards::generate(c, &board, &state.store.team_groups().await?);
+    let generated = awards::generate(c, &board, &state.store.contest_team_groups(c).await?);
     let mut edits = state.store.contest_award_edits(c.id).await?;
     if c.hidden_from(role.viewer(), now).is_some() {
         edits.retain(|e| e.team_ids.is_none());

@@ -9,25 +9,27 @@
 //! every [`KEEP_ALIVE`] of silence, ends once `end_of_updates` is sent, at
 //! once with `stream=false`, and as soon as its credentials stop being
 //! valid (a token revoked, an account disabled or its password changed).
-//! Open feeds are counted per client address and in all
-//! (`[server] feeds_per_address`, `max_feeds`), so they cannot take the
+//! Open feeds are counted per client place (an IPv4 address or an IPv6
+//! /64, [`Place`]) and in all (`[server] feeds_per_address`,
+//! `max_feeds`), so they cannot take the
 //! connections the rest of the server needs.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::{header, Extensions, HeaderMap};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, Extensions};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::auth::Credential;
+use super::auth::Signed;
 use super::objects;
 use super::{find, ApiError, Role};
 use crate::contest::Contest;
+use crate::site::place::Place;
 use crate::site::policy::{Object, Who};
+use crate::site::signin::{self, Credential};
 use crate::site::state::{FeedSlot, Rendered};
 use crate::site::AppState;
 use crate::store::{Event, Reader};
@@ -53,10 +55,9 @@ pub struct FeedQuery {
 
 pub async fn event_feed(
     State(state): State<AppState>,
-    role: Role,
+    Signed { role, credential }: Signed,
     Path(id): Path<String>,
     Query(q): Query<FeedQuery>,
-    headers: HeaderMap,
     extensions: Extensions,
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
@@ -79,9 +80,7 @@ pub async fn event_feed(
     };
     let stream = q.stream != Some(false);
     let slot = if stream {
-        let address = extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
+        let address = Place::of_request(&extensions);
         Some(
             state
                 .feeds
@@ -91,7 +90,6 @@ pub async fn event_feed(
     } else {
         None
     };
-    let credential = Credential::of(&state, &headers).await?;
     let mut feed = Feed {
         last: since.map_or(0, |(seq, _)| seq),
         head: String::new(),
@@ -216,6 +214,19 @@ struct Feed {
 }
 
 impl Feed {
+    /// Whether the credential the feed was opened with still signs in as
+    /// it did ([`signin::holder`], the sign-in's own check): a revoked
+    /// token, a disabled account, a new password or a lost admin role ends
+    /// the feed. The public's feed has nothing to check.
+    async fn still_signed(&self) -> Result<bool, crate::store::Error> {
+        if self.credential == Credential::Anonymous {
+            return Ok(true);
+        }
+        Ok(signin::holder(&self.state.store, &self.credential)
+            .await?
+            .is_some_and(|u| u.is_admin == matches!(self.role, Role::Admin)))
+    }
+
     /// The next events after `last`, as lines (empty when none).
     async fn read(&mut self) -> Result<String, ApiError> {
         let lines = match self.read_shared().await? {
@@ -395,7 +406,7 @@ async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
         }
         if f.checked.elapsed() >= POLL {
             f.checked = tokio::time::Instant::now();
-            if !f.credential.valid(&f.state).await.ok()? || !f.still_open().await.ok()? {
+            if !f.still_signed().await.ok()? || !f.still_open().await.ok()? {
                 return None;
             }
         }

@@ -1,15 +1,18 @@
 //! The CLICS Contest API, version 2023-06, under `/api/contests`: what
-//! DOMjudge, the ICPC Resolver and scoreboard tools read. Objects are
-//! built from the same store and the same scoreboard function as the
-//! pages; who sees what follows the standard's roles: an admin sees
-//! everything, a team its own submissions' results and clarifications,
-//! the public (no credentials) the rest, with judgements made after the
-//! freeze hidden until the results are revealed. Credentials are an API
+//! DOMjudge, the ICPC Resolver and scoreboard tools read. Collections are
+//! the contest's record replayed for the reader ([`recorded`]), so REST
+//! and the event feed cannot disagree; the scoreboard and the awards come
+//! from the same scoreboard function as the pages. Who sees what follows
+//! the standard's roles: an admin sees everything, a team its own
+//! submissions' results and clarifications, the public (no credentials)
+//! the rest, with judgements made after the freeze hidden until the
+//! results are revealed. Credentials are an API
 //! token (`Authorization: Bearer`) or a user's name and password (HTTP
 //! Basic).
 //!
 //! Ids: a contest's slug; a problem's catalog slug; a team's account id;
-//! a submission's id (also its judgement's id); clarifications `q<N>`
+//! a submission's id (also its first judgement's; a rejudge's judgement
+//! is `<id>-<n>`, [`crate::contest::clics::judgement_id`]); clarifications `q<N>`
 //! (the question) and `a<N>` (its answer); awards the standard's known
 //! ids (`winner`, `gold-medal`, `first-to-solve-<problem>`, ...) and the
 //! admin's own.

@@ -188,7 +188,7 @@ pub fn languages(ctx: &Context) -> Vec<Value> {
 }
 
 /// The scoreboard object; `names`: whether its reader may know which
-/// problems the contest holds ([`policy::may`], else no problem cells).
+/// problems the contest holds ([`crate::site::policy::may`], else no problem cells).
 /// Rows in the board's order: rank, then team name as the standard
 /// collates it ([`crate::contest::collate`]). A cell's `time` is the
 /// minute of its solve (ICPC) or of its score's last raise (IOI), sent

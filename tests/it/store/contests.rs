@@ -342,7 +342,69 @@ async fn a_contest_version_moves_with_what_its_board_reads(store: Store) {
     );
 }
 
+/// Issue 44: a try is stamped with the instant its window is checked at.
+/// Stamped by one expression of the clock and checked by another, a try
+/// stamped exactly at `start + duration` was stored and counted (contest
+/// time 0:00:07.000 in a 7 s contest). At the given instant: the end and
+/// after are refused and store nothing; the start and the last millisecond
+/// before the end are taken, stamped with that instant.
+async fn a_try_is_stamped_and_checked_at_one_instant(store: Store) {
+    use grundy::store::{OverLimit, SubmitLimits};
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let now = grundy::site::contests::now_ms();
+    // A 7 s contest that starts on a whole second, as in the report.
+    let start = now - now % 1000 - 60_000;
+    let end = start + 7_000;
+    let seven = NewContest {
+        duration_s: 7,
+        freeze_s: 0,
+        ..contest("short", start, Some(&["ann"]))
+    };
+    let id = store.create_contest(&seven, now).await.unwrap();
+    let limits = SubmitLimits {
+        per_minute: 0,
+        max_waiting: 0,
+    };
+    let mut tried = new("nim");
+    tried.user_id = Some(ann);
+    for at in [end, end + 1, start - 1] {
+        let taken = store
+            .insert_submission_at(tried.clone(), limits, Some(id), at)
+            .await
+            .unwrap();
+        assert!(
+            matches!(taken, Err(OverLimit::Closed)),
+            "at {at}: {taken:?}"
+        );
+    }
+    assert!(
+        store.contest_attempts(id).await.unwrap().is_empty(),
+        "a refused try stores nothing"
+    );
+    let mut taken = Vec::new();
+    for at in [start, end - 1] {
+        let s = store
+            .insert_submission_at(tried.clone(), limits, Some(id), at)
+            .await
+            .unwrap()
+            .unwrap_or_else(|why| panic!("at {at}: {why:?}"));
+        taken.push((s, at));
+    }
+    let attempts: Vec<(i64, i64)> = store
+        .contest_attempts(id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|a| (a.id, a.at_ms))
+        .collect();
+    assert_eq!(
+        attempts, taken,
+        "each stamped with the instant it was checked at"
+    );
+}
+
 on_both_databases!(
     a_contest_keeps_its_problems_participants_tries_and_clarifications,
     a_contest_version_moves_with_what_its_board_reads,
+    a_try_is_stamped_and_checked_at_one_instant,
 );

@@ -190,13 +190,13 @@ async fn moving_a_begun_freeze_reveals_what_it_no_longer_hides(store: Store) {
 }
 
 /// After the finalize a contest's tries are never rejudged: one by id is
-/// refused, a problem's rejudge leaves them and says how many, and the
-/// contest's record does not move.
+/// refused, a problem's rejudge leaves them and says how many; nor do an
+/// import or an account change touch its teams: its record does not move.
 async fn a_final_contest_is_never_rejudged(store: Store) {
     let ann = store.add_user("ann", "h", false).await.unwrap();
     let start = now_ms() - 3 * 3_600_000;
     let id = store
-        .create_contest(&contest("fin", start, 0, Some(&["ann"])), now_ms())
+        .create_contest(&contest("fin", start, 1800, Some(&["ann"])), now_ms())
         .await
         .unwrap();
     let tried = judged_at(&store, ann, id, start + 600_000, Verdict::WA).await;
@@ -225,6 +225,29 @@ async fn a_final_contest_is_never_rejudged(store: Store) {
     let s = store.get(tried).await.unwrap().unwrap();
     assert_eq!(s.report.unwrap().verdict, Verdict::WA, "left as it was");
     assert_eq!(store.contest_version(&c).await.unwrap(), version);
+    // Frozen still (finalized, not thawed): an import and an account
+    // change leave its teams as they were.
+    let teams_before = store
+        .contest_objects(id, Reader::Public, "teams")
+        .await
+        .unwrap();
+    let mut sheet = grundy::contest::affiliation::Affiliations::default();
+    sheet
+        .add_csv(
+            "teams.csv",
+            "team,organization,country,groups\nann,Heap University,NLD,Division 1\n",
+        )
+        .unwrap();
+    store.import_affiliations(&sheet).await.unwrap();
+    store.set_disabled("ann", true).await.unwrap();
+    assert_eq!(store.contest_version(&c).await.unwrap(), version);
+    assert_eq!(
+        store
+            .contest_objects(id, Reader::Public, "teams")
+            .await
+            .unwrap(),
+        teams_before
+    );
 }
 
 /// A jury's try in a contest open to all makes no team: the admin is not
