@@ -5,7 +5,6 @@
 
 use super::affiliations::{drop_stale, team_event, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
-use super::contest_state::revealed_results;
 use super::db::{on_db, sql};
 use super::record::{
     append_events, db_now, locked_contest, revealed_results, settings_events, Audience, NewEvent,
