@@ -102,13 +102,10 @@ impl SpecialJudge {
         files: Files<'_>,
         kept: Option<&Path>,
     ) -> Result<Judged, sandbox::Error> {
-        let work = tempfile::Builder::new()
-            .prefix("grundy-check-")
-            .tempdir()
-            .map_err(|source| sandbox::Error::Io {
-                path: std::env::temp_dir(),
-                source,
-            })?;
+        let work = sandbox::Workdir::new("grundy-check-").map_err(|source| sandbox::Error::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
         let dir = work.path();
         let comment = dir.join("comment");
         let feedback = kept.map_or_else(|| dir.join("feedback"), Path::to_path_buf);

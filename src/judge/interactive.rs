@@ -159,7 +159,7 @@ pub(super) fn run(
     let (Some(ran), Some(talked)) = (outcomes.next(), outcomes.next()) else {
         unreachable!("run_together returns one outcome per spec");
     };
-    let (ran, talked) = (ran?, talked?);
+    let (ran, talked) = (ran.map_err(|e| Error::of_run(e, program))?, talked?);
 
     let said = match talked.termination {
         Termination::Exited(code) => interactor::verdict(interactor.protocol, code, files),

@@ -46,6 +46,11 @@ pub enum Error {
     Lang(#[from] lang::Error),
     #[error(transparent)]
     Sandbox(#[from] sandbox::Error),
+    /// The submission's program could not be started: `execve` refused
+    /// its own file (a compile that left a program the box cannot run).
+    /// Not the judge's fault once a fresh compile leaves the same.
+    #[error("the program could not be started")]
+    NotStarted(#[source] sandbox::Error),
     #[error(transparent)]
     Data(#[from] data::Error),
     #[error("checker {path} does not compile:\n{message}")]
@@ -57,6 +62,19 @@ pub enum Error {
         what: String,
         source: std::io::Error,
     },
+}
+
+impl Error {
+    /// The error of the submission's own run: [`Error::NotStarted`] where
+    /// `execve` refused the program's own file, the sandbox's otherwise
+    /// (an interpreter that is not there is the judge's).
+    pub(crate) fn of_run(e: sandbox::Error, program: &Program) -> Error {
+        if e.exec_refused() && program.starts_itself() {
+            Error::NotStarted(e)
+        } else {
+            Error::Sandbox(e)
+        }
+    }
 }
 
 /// The result of one test.
@@ -153,7 +171,7 @@ impl Judge {
     /// Only the judge's own failures (a missing toolchain, a sandbox
     /// failure, an unreadable file).
     pub fn judge(&self, plan: &Plan, on_event: &mut dyn FnMut(Event)) -> Result<Report, Error> {
-        let (problem, tests) = (plan.problem(), plan.tests());
+        let problem = plan.problem();
         let _span =
             tracing::info_span!("judge", problem = %problem.slug, language = %plan.language().id)
                 .entered();
@@ -168,17 +186,58 @@ impl Judge {
             file_name: plan.file_name().map(str::to_string),
             units: plan.units().to_vec(),
         };
-        let compiled =
-            plan.language()
-                .compile(self.runner.as_ref(), &self.cache, &source, &self.compile)?;
-        let program = match compiled {
-            Compiled::Ok(program) => program,
-            Compiled::Failed(message) => return Ok(Report::failed(Verdict::CE, message)),
-        };
-        on_event(Event::Compiled {
-            cached: program.cached,
-        });
-        let limits = self.run_limits(problem, &program);
+        // A cached program that cannot start in the box (a compile of
+        // before that left, say, a link to a path the box lacks) is
+        // evicted and compiled once more; a fresh one that cannot start
+        // either is the submission's.
+        let mut fresh = false;
+        loop {
+            let compiled = plan.language().compile(
+                self.runner.as_ref(),
+                &self.cache,
+                &source,
+                &self.compile,
+            )?;
+            let program = match compiled {
+                Compiled::Ok(program) => program,
+                Compiled::Failed(message) => return Ok(Report::failed(Verdict::CE, message)),
+            };
+            on_event(Event::Compiled {
+                cached: program.cached,
+            });
+            match self.judge_program(plan, (&checking, interactor.as_ref()), &program, on_event) {
+                Err(Error::NotStarted(e)) => {
+                    self.cache.forget(&program.dir);
+                    let why = std::error::Error::source(&e)
+                        .map_or_else(|| e.to_string(), |s| s.to_string());
+                    if program.cached && !fresh {
+                        tracing::warn!(
+                            error = %crate::errors::chain(&e),
+                            "a cached program does not start; compiling it again"
+                        );
+                        fresh = true;
+                        continue;
+                    }
+                    return Ok(Report::failed(
+                        Verdict::CE,
+                        format!("the compiled program cannot be started ({why})"),
+                    ));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Runs a compiled submission on the plan's tests.
+    fn judge_program(
+        &self,
+        plan: &Plan,
+        (checking, interactor): (&Checking, Option<&SpecialJudge>),
+        program: &Program,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<Report, Error> {
+        let (problem, tests) = (plan.problem(), plan.tests());
+        let limits = self.run_limits(problem, program);
         let total = tests.index.tests.len();
         let groups = &problem.manifest.groups;
         // In run_all mode, a test at least as large as one that already
@@ -191,8 +250,8 @@ impl Judge {
             }
             let report = self.run_test(
                 problem,
-                (&checking, interactor.as_ref()),
-                &program,
+                (checking, interactor),
+                program,
                 tests,
                 (index, points),
                 limits,
@@ -270,13 +329,11 @@ impl Judge {
         let test = &tests.index.tests[index];
         let _span = tracing::debug_span!("test", name = %test.name).entered();
         let io = |what: String| move |source| Error::Io { what, source };
-        let cwd = tempfile::Builder::new()
-            .prefix("grundy-run-")
-            .tempdir()
-            .map_err(io("creating a run directory".into()))?;
-        let capture = tempfile::Builder::new()
-            .prefix("grundy-out-")
-            .tempdir()
+        // Removed whatever was left in them (an interactor's or a
+        // checker's writable directories are inside `capture`).
+        let cwd =
+            sandbox::Workdir::new("grundy-run-").map_err(io("creating a run directory".into()))?;
+        let capture = sandbox::Workdir::new("grundy-out-")
             .map_err(io("creating a capture directory".into()))?;
         let stderr = capture.path().join("stderr");
         let (prog, args) = program.command(limits.memory >> 20);

@@ -135,7 +135,10 @@ fn once(
         None => {
             let stdout = test.work.join("stdout");
             let spec = spec.stdin(Stdio::file(input)).stdout(Stdio::file(&stdout));
-            let outcome = test.runner.run(&spec)?;
+            let outcome = test
+                .runner
+                .run(&spec)
+                .map_err(|e| Error::of_run(e, test.program))?;
             let judged = match program_run_verdict(&outcome, test.program) {
                 Some((verdict, message)) => (verdict, message, None),
                 None => {

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::Error;
+use crate::sandbox::{remove_tree, Workdir};
 
 /// An entry used this recently is never evicted: a judge may be running it.
 const IN_USE: Duration = Duration::from_secs(600);
@@ -43,13 +44,11 @@ impl ProgramCache {
         Ok(tmp)
     }
 
-    /// A fresh scratch directory on the cache's file system.
-    pub fn workspace(&self) -> Result<tempfile::TempDir, Error> {
+    /// A fresh scratch directory on the cache's file system, removed with
+    /// whatever a compile left in it when dropped.
+    pub fn workspace(&self) -> Result<Workdir, Error> {
         let tmp = self.scratch_dir()?;
-        tempfile::Builder::new()
-            .prefix("compile-")
-            .tempdir_in(&tmp)
-            .map_err(Self::err(&tmp))
+        Workdir::new_in(&tmp, "compile-").map_err(Self::err(&tmp))
     }
 
     /// `Some(Ok(dir))` for a compiled program, `Some(Err(message))` for a
@@ -107,6 +106,18 @@ impl ProgramCache {
         }
         self.evict(budget, &dir);
         Ok(dir)
+    }
+
+    /// Removes the entry at `dir` (a program this cache served that
+    /// turned out not to run), so the next lookup is a miss. Does nothing
+    /// to a path outside the cache; a failure only leaves it there.
+    pub fn forget(&self, dir: &Path) {
+        if dir.parent() != Some(self.root.as_path()) || dir.file_name().is_none_or(|n| n == "tmp") {
+            return;
+        }
+        if let Err(e) = remove_entry(dir) {
+            tracing::warn!(entry = %dir.display(), error = %e, "evicting a program from the cache");
+        }
     }
 
     /// A language's prepared directory (see `prepare` in config.toml), if
@@ -203,7 +214,23 @@ pub fn survey(dir: &Path) -> Result<u64, String> {
         let meta = std::fs::symlink_metadata(&path)
             .map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
         bytes += meta.len();
-        if meta.is_file() {
+        if meta.is_symlink() {
+            // Followed in the box, where the host's paths are not the box's:
+            // a link may only name something beside it in the tree.
+            let target = std::fs::read_link(&path)
+                .map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
+            if target.is_absolute()
+                || target
+                    .components()
+                    .any(|c| matches!(c, std::path::Component::ParentDir))
+            {
+                return Err(format!(
+                    "the compile left a symbolic link out of its directory: {} -> {}",
+                    shown(),
+                    target.display()
+                ));
+            }
+        } else if meta.is_file() {
             std::fs::File::open(&path)
                 .map_err(|e| format!("the compile left {} unreadable: {e}", shown()))?;
         } else if meta.is_dir() {
@@ -265,18 +292,7 @@ fn copy_read_only(from: &Path, to: &Path) -> std::io::Result<()> {
 
 /// Removes a read-only entry (its directories made writable first).
 fn remove_entry(path: &Path) -> std::io::Result<()> {
-    let meta = std::fs::symlink_metadata(path)?;
-    if !meta.is_dir() {
-        return std::fs::remove_file(path);
-    }
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
-    for entry in std::fs::read_dir(path)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            remove_entry(&entry.path())?;
-        }
-    }
-    std::fs::remove_dir_all(path)
+    remove_tree(path)
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::cache;
+use super::failure::{Control, Failure, Settled};
 use super::COMPILE_TRIES;
-use super::{base_env, resolve, Compiled, Error, Failure, Language, Program, ProgramCache, Source};
+use super::{base_env, resolve, Compiled, Error, Language, Program, ProgramCache, Source};
 use crate::config::CompileLimits;
 use crate::digest::Fields;
 use crate::sandbox::{Bind, Limits, RunSpec, Runner, Stdio};
@@ -86,7 +87,7 @@ impl Language {
         let mut tries = 0;
         loop {
             tries += 1;
-            match self.compile_once(runner, cache, source, limits, tries == COMPILE_TRIES) {
+            match self.compile_once(runner, cache, source, limits) {
                 Err(e) if e.is_transient() && tries < COMPILE_TRIES => {
                     tracing::warn!(
                         language = %self.id,
@@ -100,15 +101,13 @@ impl Language {
         }
     }
 
-    /// One try of [`Language::compile`]; `last` says whether it is the
-    /// last (a compiler crash that repeats on every try is the source's).
+    /// One try of [`Language::compile`].
     fn compile_once(
         &self,
         runner: &dyn Runner,
         cache: &ProgramCache,
         source: &Source,
         limits: &CompileLimits,
-        last: bool,
     ) -> Result<Compiled, Error> {
         let version = self.version(runner).map_err(|program| Error::Missing {
             language: self.id.clone(),
@@ -122,80 +121,38 @@ impl Language {
                 Err(message) => Compiled::Failed(message),
             });
         }
-        let work = cache.workspace()?;
-        let src_dir = work.path().join("box");
-        std::fs::create_dir_all(&src_dir).map_err(ProgramCache::err(&src_dir))?;
-        let main = src_dir.join(&main_name);
-        std::fs::write(&main, &source.text).map_err(ProgramCache::err(&main))?;
-        for (rel, text) in &source.siblings {
-            let path = work.path().join(rel);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(ProgramCache::err(parent))?;
-            }
-            std::fs::write(&path, text).map_err(ProgramCache::err(&path))?;
-        }
-
-        let missing = |program: String| Error::Missing {
-            language: self.id.clone(),
-            program,
-        };
-        let mut compile = self.filled(&self.config.compile).map_err(missing)?;
-        for arg in &mut compile {
-            *arg = fill_main(arg, &main_name);
-        }
-        if let Err(why) = add_units(&mut compile, &main_name, &source.units) {
-            return Ok(Compiled::Failed(why));
-        }
-        let prepared = if compile.iter().any(|a| a.contains("{prepared}")) {
+        let prepared = if self.config.compile.iter().any(|a| a.contains("{prepared}")) {
             self.prepared(runner, cache, &version, limits)
         } else {
             None
         };
-        match &prepared {
-            Some(dir) => {
-                let dir = dir.display().to_string();
-                for arg in &mut compile {
-                    *arg = arg.replace("{prepared}", &dir);
-                }
-            }
-            None => compile.retain(|a| !a.contains("{prepared}")),
-        }
-        if let Some(program) = compile.first() {
-            let program = resolve(program).ok_or_else(|| missing(program.clone()))?;
-            // The compiler sees the language's paths, its own directory
-            // (writable) and the source's shared files beside it.
-            let mut binds = self.binds().map_err(missing)?;
-            binds.push(Bind::writable(&src_dir));
-            let mut tops: Vec<PathBuf> = Vec::new();
-            for (rel, _) in &source.siblings {
-                if let Some(std::path::Component::Normal(top)) = rel.components().next() {
-                    let top = work.path().join(top);
-                    // Files beside the source are in the (writable) compile
-                    // directory already.
-                    if top != src_dir && !tops.contains(&top) {
-                        tops.push(top);
-                    }
-                }
-            }
-            binds.extend(tops.into_iter().map(Bind::read_only));
-            // Seen at a neutral path: it lives in the judge's data directory.
-            binds.extend(
-                prepared
-                    .iter()
-                    .map(|d| Bind::read_only(d).at("/box/prepared")),
-            );
-            let log = work.path().join("compile.log");
-            let spec = compiler_run(&program, &src_dir, &compile[1..], limits, &log).binds(binds);
+        let work = cache.workspace()?;
+        let src_dir = work.path().join("box");
+        let log = work.path().join("compile.log");
+        let spec =
+            match self.compiler_spec(work.path(), source, limits, prepared.as_deref(), &log)? {
+                Ok(spec) => spec,
+                Err(why) => return Ok(Compiled::Failed(why)),
+            };
+        if let Some(spec) = spec {
             let outcome = runner.run(&spec)?;
             if !outcome.success() {
                 let failed = Failure {
-                    language: &self.id,
                     outcome: &outcome,
                     log: &log,
                     work: work.path(),
-                    last,
                 };
-                return failed.verdict(limits, cache, &key);
+                return match failed.verdict(limits, cache, &key)? {
+                    Settled::Compiled(compiled) => Ok(compiled),
+                    Settled::Unsure(unsure) => {
+                        // What the compile left goes first: the trivial
+                        // compile is to see the machine as it is without it.
+                        drop(spec);
+                        drop(work);
+                        let control = self.control(runner, cache, limits, prepared.as_deref())?;
+                        unsure.settle(&self.id, control)
+                    }
+                };
             }
             if let Some(why) = self.not_runnable(&src_dir, &main_name) {
                 return Ok(Compiled::Failed(why));
@@ -216,6 +173,103 @@ impl Language {
         Ok(Compiled::Ok(self.program(dir, false, &main_name)?))
     }
 
+    /// Saves `source` in `work` (its main file in `work/box`, the
+    /// compiler's directory) and makes the compiler's run there, its
+    /// messages going to `log`: `Ok(Err(why))` for a source that cannot be
+    /// compiled as given, `Ok(Ok(None))` for a language with nothing to
+    /// compile.
+    fn compiler_spec(
+        &self,
+        work: &Path,
+        source: &Source,
+        limits: &CompileLimits,
+        prepared: Option<&Path>,
+        log: &Path,
+    ) -> Result<Result<Option<RunSpec>, String>, Error> {
+        let main_name = self.main_name(source);
+        let src_dir = work.join("box");
+        std::fs::create_dir_all(&src_dir).map_err(ProgramCache::err(&src_dir))?;
+        let main = src_dir.join(&main_name);
+        std::fs::write(&main, &source.text).map_err(ProgramCache::err(&main))?;
+        for (rel, text) in &source.siblings {
+            let path = work.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(ProgramCache::err(parent))?;
+            }
+            std::fs::write(&path, text).map_err(ProgramCache::err(&path))?;
+        }
+
+        let missing = |program: String| Error::Missing {
+            language: self.id.clone(),
+            program,
+        };
+        let mut compile = self.filled(&self.config.compile).map_err(missing)?;
+        for arg in &mut compile {
+            *arg = fill_main(arg, &main_name);
+        }
+        if let Err(why) = add_units(&mut compile, &main_name, &source.units) {
+            return Ok(Err(why));
+        }
+        match prepared {
+            Some(dir) => {
+                let dir = dir.display().to_string();
+                for arg in &mut compile {
+                    *arg = arg.replace("{prepared}", &dir);
+                }
+            }
+            None => compile.retain(|a| !a.contains("{prepared}")),
+        }
+        let Some(program) = compile.first() else {
+            return Ok(Ok(None));
+        };
+        let program = resolve(program).ok_or_else(|| missing(program.clone()))?;
+        // The compiler sees the language's paths, its own directory
+        // (writable) and the source's shared files beside it.
+        let mut binds = self.binds().map_err(missing)?;
+        binds.push(Bind::writable(&src_dir));
+        let mut tops: Vec<PathBuf> = Vec::new();
+        for (rel, _) in &source.siblings {
+            if let Some(std::path::Component::Normal(top)) = rel.components().next() {
+                let top = work.join(top);
+                // Files beside the source are in the (writable) compile
+                // directory already.
+                if top != src_dir && !tops.contains(&top) {
+                    tops.push(top);
+                }
+            }
+        }
+        binds.extend(tops.into_iter().map(Bind::read_only));
+        // Seen at a neutral path: it lives in the judge's data directory.
+        binds.extend(prepared.map(|d| Bind::read_only(d).at("/box/prepared")));
+        let spec = compiler_run(&program, &src_dir, &compile[1..], limits, log).binds(binds);
+        Ok(Ok(Some(spec)))
+    }
+
+    /// A trivial compile in this language (an empty source) under the
+    /// same limits, to tell a machine that fails every compile from a
+    /// source that failed its own: how it went.
+    ///
+    /// # Errors
+    /// The sandbox's failure, or the cache's.
+    fn control(
+        &self,
+        runner: &dyn Runner,
+        cache: &ProgramCache,
+        limits: &CompileLimits,
+        prepared: Option<&Path>,
+    ) -> Result<Control, Error> {
+        let work = cache.workspace()?;
+        let log = work.path().join("compile.log");
+        let trivial = Source::new(Vec::new());
+        let outcome = match self.compiler_spec(work.path(), &trivial, limits, prepared, &log)? {
+            Ok(Some(spec)) => runner.run(&spec)?,
+            // Nothing to compile, or nothing to compile it with: no
+            // compiler to blame the machine for.
+            Ok(None) | Err(_) => return Ok(Control::fine()),
+        };
+        Ok(Control::of(&outcome))
+    }
+
     /// Why a compilation that succeeded left nothing to run, if it did:
     /// where the run command starts the compiled file itself (`{dir}/main`),
     /// that file must be an executable (a Rust source declaring itself a
@@ -225,12 +279,13 @@ impl Language {
         let name = first.strip_prefix("{dir}/")?;
         let path = src_dir.join(name);
         (!is_runnable(&path)).then(|| {
+            let meta = std::fs::symlink_metadata(&path);
             format!(
                 "the compiler succeeded but left no runnable program: {name} {}",
-                if path.exists() {
-                    "is not an executable"
-                } else {
-                    "is missing"
+                match meta {
+                    Ok(m) if m.is_symlink() => "is a symbolic link, not the program itself",
+                    Ok(_) => "is not an executable",
+                    Err(_) => "is missing",
                 }
             )
         })
@@ -340,11 +395,13 @@ fn compiler_limits(limits: &CompileLimits) -> Limits {
 }
 
 /// Whether the file at `path` can be executed as a program: an ELF
-/// executable (or position-independent executable) or a script.
+/// executable (or position-independent executable) or a script, itself a
+/// regular file (a symbolic link, to an absolute path or not, would be
+/// followed in the box, where the host's check says nothing).
 fn is_runnable(path: &Path) -> bool {
     use std::io::Read;
     use std::os::unix::fs::PermissionsExt;
-    let Ok(meta) = std::fs::metadata(path) else {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
         return false;
     };
     if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
@@ -403,6 +460,12 @@ mod tests {
         assert!(!is_runnable(&write("object", &elf, 0o755)));
         assert!(is_runnable(&write("script", b"#!/bin/sh\n", 0o755)));
         assert!(!is_runnable(&dir.path().join("missing")));
+        // A link to a runnable file, absolute or relative, is not one.
+        let pie = dir.path().join("pie");
+        std::os::unix::fs::symlink(&pie, dir.path().join("absolute")).unwrap();
+        assert!(!is_runnable(&dir.path().join("absolute")));
+        std::os::unix::fs::symlink("pie", dir.path().join("relative")).unwrap();
+        assert!(!is_runnable(&dir.path().join("relative")));
     }
 
     #[test]

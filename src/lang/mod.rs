@@ -19,7 +19,6 @@ use crate::sandbox::{self, Bind, Runner};
 pub use cache::ProgramCache;
 use compile::compiler_run;
 pub use compile::declares_class;
-use failure::Failure;
 pub use toolchain::resolve;
 use toolchain::Probe;
 
@@ -39,9 +38,10 @@ pub enum Error {
     },
     #[error(transparent)]
     Sandbox(#[from] sandbox::Error),
-    /// A compilation the machine failed, not the source (the compiler
-    /// killed from outside, starved of CPU past its wall clock, a full
-    /// disk): retried, and the judge's fault (`IE`) if it persists.
+    /// A compilation the machine failed, not the source, as a trivial
+    /// compile in the same language shows (it fails too, or is starved of
+    /// CPU alike, or the judge's disk is full): retried, and the judge's
+    /// fault (`IE`) if it persists.
     #[error("compiling {language}: {why} (the machine's fault, not the source's)")]
     Machine { language: String, why: String },
 }
@@ -193,6 +193,13 @@ impl Program {
         let argv: Vec<String> = self.run.iter().map(fill).collect();
         let program = resolve(&argv[0]).unwrap_or_else(|| PathBuf::from(&argv[0]));
         (program, argv[1..].to_vec())
+    }
+
+    /// Whether the run command starts the program's own file (`{dir}/main`),
+    /// not an interpreter given it: a file the box cannot execute is then
+    /// the compile's doing, not the toolchain's.
+    pub fn starts_itself(&self) -> bool {
+        self.run.first().is_some_and(|a| a.starts_with("{dir}/"))
     }
 
     /// What a box running this program must see: its directory (at

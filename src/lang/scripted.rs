@@ -7,7 +7,8 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::{compiler_run, Compiled, Error, Failure, Languages, Program};
+use super::failure::{Control, Failure, Settled};
+use super::{compiler_run, Compiled, Error, Languages, Program};
 use super::{Bind, ProgramCache, Runner};
 use crate::config::CompileLimits;
 use crate::digest::Fields;
@@ -107,24 +108,42 @@ pub fn build(
     let log = work.path().join("build.log");
     let mut binds: Vec<Bind> = paths.iter().map(Bind::read_only).collect();
     binds.push(Bind::writable(&src_dir));
-    let spec = compiler_run(
-        Path::new("/bin/sh"),
-        &src_dir,
-        &["build".to_string()],
-        limits,
-        &log,
-    )
-    .binds(binds);
+    let build_run = |dir: &Path, log: &Path, binds: Vec<Bind>| {
+        compiler_run(
+            Path::new("/bin/sh"),
+            dir,
+            &["build".to_string()],
+            limits,
+            log,
+        )
+        .binds(binds)
+    };
+    let spec = build_run(&src_dir, &log, binds.clone());
     let outcome = runner.run(&spec)?;
     if !outcome.success() {
         let failed = Failure {
-            language: "build script",
             outcome: &outcome,
             log: &log,
             work: work.path(),
-            last: true,
         };
-        return failed.verdict(limits, cache, &key);
+        return match failed.verdict(limits, cache, &key)? {
+            Settled::Compiled(compiled) => Ok(compiled),
+            Settled::Unsure(unsure) => {
+                drop(spec);
+                drop(work);
+                // An empty build script in a box like this one.
+                let trivial = cache.workspace()?;
+                let dir = trivial.path().join("box");
+                std::fs::create_dir(&dir).map_err(ProgramCache::err(&dir))?;
+                let script = dir.join("build");
+                std::fs::write(&script, b"").map_err(ProgramCache::err(&script))?;
+                binds.pop();
+                binds.push(Bind::writable(&dir));
+                let log = trivial.path().join("build.log");
+                let control = runner.run(&build_run(&dir, &log, binds))?;
+                unsure.settle("build script", Control::of(&control))
+            }
+        };
     }
     if let Err(why) = super::cache::survey(&src_dir) {
         return Ok(Compiled::Failed(why));

@@ -74,7 +74,7 @@ pub(super) struct Rlimit {
 /// between fork and exec without allocating.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Rlimits {
-    items: [Rlimit; 8],
+    items: [Rlimit; 10],
     len: usize,
 }
 
@@ -134,6 +134,10 @@ impl Limits {
     ///   charges queued signals and POSIX message queues to the judge's
     ///   uid as well as the box's, so an unbounded box would deny them to
     ///   every process of that uid on the host;
+    /// * `RLIMIT_RTPRIO` and `RLIMIT_NICE` = 0: no real-time priority and
+    ///   no nice value below the one it started with, whatever a host
+    ///   granted the judge (the limits are inherited, so a host that raised
+    ///   them for the judge would raise them for every program);
     /// * `RLIMIT_NPROC` = the process limit, where `processes` says so.
     pub(super) fn rlimits(&self, processes: ProcessLimit) -> Rlimits {
         let cpu_s = self.cpu.as_secs() + 1;
@@ -154,6 +158,9 @@ impl Limits {
                 MESSAGE_QUEUE_BYTES,
                 MESSAGE_QUEUE_BYTES,
             ),
+            rlimit(libc::RLIMIT_RTPRIO, 0, 0),
+            rlimit(libc::RLIMIT_NICE, 0, 0),
+            // Last: left out where `processes` says so.
             rlimit(libc::RLIMIT_NPROC, self.processes, self.processes),
         ];
         let len = match processes {
@@ -193,6 +200,15 @@ mod tests {
         assert_eq!(find(&r, libc::RLIMIT_STACK), Some((256 << 20, 256 << 20)));
         assert_eq!(find(&r, libc::RLIMIT_NOFILE), Some((64, 64)));
         assert_eq!(find(&r, libc::RLIMIT_CORE), Some((0, 0)));
+    }
+
+    #[test]
+    fn scheduling_priority_limits_are_zero_on_every_tier() {
+        for processes in [ProcessLimit::Rlimit, ProcessLimit::NotByRlimit] {
+            let r = limits().rlimits(processes);
+            assert_eq!(find(&r, libc::RLIMIT_RTPRIO), Some((0, 0)), "{processes:?}");
+            assert_eq!(find(&r, libc::RLIMIT_NICE), Some((0, 0)), "{processes:?}");
+        }
     }
 
     #[test]

@@ -112,6 +112,9 @@
 //!   cgroups are made (`mod.rs`), one run's cgroup (`run.rs`).
 //! * `seccomp.rs`: the system call filter.
 //! * `rlimit.rs`: the `rlimit` tier.
+//! * `workdir.rs`: [`Workdir`], a host directory a box writes in, and
+//!   [`remove_tree`], which removes whatever a box left there (trees
+//!   deeper than a path can name, directories without permissions).
 //!
 //! # Theory of operation (the `namespaces` tier, `ns/`)
 //!
@@ -236,7 +239,8 @@
 //!   above the limit, `RLIMIT_FSIZE` = the output limit, so a flood dies
 //!   of `SIGXFSZ` and is never buffered, `RLIMIT_STACK` = the memory
 //!   limit, so deep recursion works, `RLIMIT_NOFILE`, `RLIMIT_CORE = 0`,
-//!   small `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE`, and without a pids
+//!   small `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE`, `RLIMIT_RTPRIO` and
+//!   `RLIMIT_NICE` = 0 whatever the judge inherited, and without a pids
 //!   controller `RLIMIT_NPROC`, which counts this user namespace only)
 //!   and `execve`s with exactly the spec's environment. Init pins it to
 //!   the spec's core first ([`RunSpec::cpu`]; `sched_setaffinity` is
@@ -329,6 +333,7 @@ mod seccomp;
 mod stdio;
 mod throttle;
 mod tiers;
+mod workdir;
 
 use std::path::PathBuf;
 
@@ -339,6 +344,7 @@ pub use rlimit::RlimitSandbox;
 pub use stdio::Stdio;
 pub use throttle::Throttled;
 pub use tiers::{select, select_among, IsolationTier, Tiers};
+pub use workdir::{remove_tree, Workdir};
 
 /// One program to run, like `std::process::Command` plus limits. Made by
 /// [`RunSpec::new`] and its builder methods:
@@ -540,6 +546,33 @@ pub enum Error {
     },
     #[error("{0}")]
     Unavailable(String),
+}
+
+impl Error {
+    /// Whether `execve` refused the program's own file: missing, not
+    /// executable, a directory, no format the kernel runs, an interpreter
+    /// (`#!`) or loader that is not there. What the sandbox did around it
+    /// worked; whoever supplied that file decides whose fault it is.
+    pub fn exec_refused(&self) -> bool {
+        let source = match self {
+            Error::Setup { step, source, .. } if *step == ns::exec_step() => source,
+            Error::Spawn { source, .. } => source,
+            _ => return false,
+        };
+        matches!(
+            source.raw_os_error(),
+            Some(
+                libc::ENOENT
+                    | libc::EACCES
+                    | libc::ENOEXEC
+                    | libc::ENOTDIR
+                    | libc::ELOOP
+                    | libc::EISDIR
+                    | libc::ELIBBAD
+                    | libc::ENAMETOOLONG
+            )
+        )
+    }
 }
 
 /// Something that runs a [`RunSpec`]; the judge and checkers hold a

@@ -594,13 +594,16 @@ mod tests {
             tokio::task::yield_now().await;
         }
         let before = done.load(Ordering::SeqCst);
-        // ... and one sign-in from elsewhere, which takes the free half at
-        // once instead of waiting behind the flood: at most the one hash
-        // of the flood running beside it ends first.
+        // The flood holds its half of the pool and no more ...
+        assert!(pool.permits.available_permits() >= 1, "the free half");
+        // ... and one sign-in from elsewhere takes that half at once instead
+        // of waiting behind the flood. How many of the flood's hashes, one
+        // at a time, end while it runs depends on the machine's load (this
+        // one's builds share two cores): a few, never the whole flood.
         let (ok, place) = verify("192.0.2.9").await.unwrap();
         assert!(ok.unwrap());
         assert!(
-            place <= before + 1,
+            place <= before + 3,
             "finished as number {place} of 9, {before} done when it came"
         );
         assert!(before < 6, "the flood ended before the test could tell");

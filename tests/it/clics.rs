@@ -3,6 +3,7 @@
 //! the freeze for the public and other teams, tokens and HTTP Basic, and
 //! the event feed resumed by `since_token`.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -55,9 +56,6 @@ pub(crate) fn assert_valid(name: &str, value: &Value) {
     );
 }
 
-/// A one-hour ICPC contest on nim (label A) started at `start_ms`, with
-/// `participants`, no freeze, penalty 20, ICPC's medals and no colours:
-/// the tests change what they are about with `..` over it.
 /// [`assert_valid`] against the strict form of schema `name`: no property
 /// beyond the standard's (the schema's strict anchor made
 /// `additionalProperties: false`).
@@ -122,8 +120,170 @@ fn assert_rest_is_the_feed(api: &str, slug: &str, auth: Option<&str>) {
         let rest: Vec<&Value> = rest.as_array().unwrap().iter().collect();
         assert_eq!(rest, from_feed, "{kind} as {auth:?}");
     }
+    // The board too: the scoreboard a reader computes from its feed is the
+    // one the API sends it, and the one the site's own API (which the
+    // pages' boards are drawn from) sends the same reader.
+    let rows = |board: &Value| -> BTreeMap<String, Value> {
+        board["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                // Rank and the tie-break minute are the board's order, not
+                // a sum of the record; the feed gives no rank.
+                r.as_object_mut().unwrap().remove("rank");
+                r["score"].as_object_mut().unwrap().remove("time");
+                (r["team_id"].as_str().unwrap().to_string(), r)
+            })
+            .collect()
+    };
+    let scoreboard = json(&format!("{api}/{slug}/scoreboard"), auth);
+    assert_eq!(
+        rows(&scoreboard),
+        board_of_feed(&held),
+        "the scoreboard as {auth:?}"
+    );
+    if auth.is_none_or(|a| a.starts_with("Bearer ")) {
+        let site = api.replace("/api/contests", "/api/v1/contests");
+        let (status, own) = get(&format!("{site}/{slug}/board"), auth);
+        if status != 200 {
+            // The site's board of a contest for its participants only.
+            assert!(auth.is_none(), "{status} {own}");
+            return;
+        }
+        let own: Value = serde_json::from_str(&own).unwrap();
+        let own: BTreeMap<String, (u64, u64)> = own["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["team"]["id"].to_string().trim_matches('"').to_string(),
+                    (
+                        r["solved"].as_u64().unwrap(),
+                        r["penalty"].as_u64().unwrap(),
+                    ),
+                )
+            })
+            .collect();
+        let clics: BTreeMap<String, (u64, u64)> = rows(&scoreboard)
+            .into_iter()
+            .map(|(team, r)| {
+                let score = &r["score"];
+                let sums = (
+                    score["num_solved"].as_u64().unwrap(),
+                    score["total_time"].as_u64().unwrap(),
+                );
+                (team, sums)
+            })
+            .collect();
+        assert_eq!(own, clics, "/api/v1's board as {auth:?}");
+    }
 }
 
+/// Milliseconds of a Contest API relative time, `[-]h:mm:ss[.uuu]`.
+fn reltime_ms(t: &str) -> i64 {
+    let (sign, t) = match t.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, t),
+    };
+    let parts: Vec<&str> = t.split(':').collect();
+    let (h, m): (i64, i64) = (parts[0].parse().unwrap(), parts[1].parse().unwrap());
+    let s: f64 = parts[2].parse().unwrap();
+    sign * ((h * 60 + m) * 60_000 + (s * 1000.0).round() as i64)
+}
+
+/// The ICPC scoreboard's rows (without rank) as a client computes them
+/// from the objects its feed left it, by the standard's own rules: a
+/// judgement type's `solved` and `penalty` say which tries count; a try
+/// whose judgement has no type yet (or no judgement) is pending; tries
+/// after the first solve are not counted; a solve costs its minute and
+/// the contest's `penalty_time` per earlier penalised try.
+fn board_of_feed(held: &[((String, String), Value)]) -> BTreeMap<String, Value> {
+    let of = |kind: &str| -> Vec<&Value> {
+        held.iter()
+            .filter(|((k, _), v)| k == kind && !v.is_null())
+            .map(|(_, v)| v)
+            .collect()
+    };
+    let contest = of("contest")[0];
+    let penalty = match &contest["penalty_time"] {
+        Value::String(t) => reltime_ms(t) / 60_000,
+        n => n.as_i64().unwrap(),
+    };
+    let types: BTreeMap<&str, (bool, bool)> = of("judgement-types")
+        .into_iter()
+        .map(|t| {
+            let flags = (
+                t["penalty"].as_bool().unwrap(),
+                t["solved"].as_bool().unwrap(),
+            );
+            (t["id"].as_str().unwrap(), flags)
+        })
+        .collect();
+    let mut problems = of("problems");
+    problems.sort_by_key(|p| p["ordinal"].as_i64());
+    let judgements = of("judgements");
+    // The latest judgement of a submission is the last to appear.
+    let type_of = |sub: &Value| -> Option<&str> {
+        judgements
+            .iter()
+            .rev()
+            .find(|j| j["submission_id"] == sub["id"])
+            .and_then(|j| j["judgement_type_id"].as_str())
+    };
+    let mut submissions = of("submissions");
+    submissions.sort_by_key(|s| reltime_ms(s["contest_time"].as_str().unwrap()));
+    of("teams")
+        .into_iter()
+        .map(|team| {
+            let (mut solved, mut total) = (0, 0);
+            let cells: Vec<Value> = problems
+                .iter()
+                .map(|p| {
+                    let (mut judged, mut pending, mut rejected) = (0, 0, 0);
+                    let mut solve = None;
+                    for s in submissions
+                        .iter()
+                        .filter(|s| s["team_id"] == team["id"] && s["problem_id"] == p["id"])
+                    {
+                        match type_of(s).map(|t| types[t]) {
+                            None => pending += 1,
+                            Some((_, true)) => {
+                                judged = rejected + 1;
+                                solve = Some(reltime_ms(s["contest_time"].as_str().unwrap()));
+                                break;
+                            }
+                            Some((true, false)) => {
+                                rejected += 1;
+                                judged = rejected;
+                            }
+                            Some((false, false)) => {}
+                        }
+                    }
+                    let mut cell = json!({"problem_id": p["id"], "num_judged": judged,
+                                          "num_pending": pending, "solved": solve.is_some()});
+                    if let Some(ms) = solve {
+                        let minute = ms.div_euclid(60_000);
+                        cell["time"] = json!(minute);
+                        solved += 1;
+                        total += minute + rejected * penalty;
+                    }
+                    cell
+                })
+                .collect();
+            let id = team["id"].as_str().unwrap().to_string();
+            let row = json!({"team_id": id, "score": {"num_solved": solved, "total_time": total},
+                             "problems": cells});
+            (id, row)
+        })
+        .collect()
+}
+
+/// A one-hour ICPC contest on nim (label A) started at `start_ms`, with
+/// `participants`, no freeze, penalty 20, ICPC's medals and no colours:
+/// the tests change what they are about with `..` over it.
 pub(crate) fn icpc_on_nim(
     slug: &str,
     name: &str,

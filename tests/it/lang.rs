@@ -368,6 +368,357 @@ fn r20_a_compilation_the_machine_failed_is_retried_and_never_ce() {
     }
 }
 
+/// A language whose compiler runs the source (a shell script) as the
+/// compile: what Template Haskell or a `-pgmF` preprocessor lets any
+/// Haskell source do, without needing GHC. Its compile limits are
+/// `limits`.
+fn compiling_shell(data: &Path) -> Languages {
+    let mut config = shipped_config(data);
+    let mut sh = config.languages["python"].clone();
+    sh.name = "compile-time shell".into();
+    sh.kattis_id = None;
+    sh.clics_id = None;
+    sh.extensions = vec!["sh".into()];
+    sh.source = "main.sh".into();
+    sh.compile = vec!["/bin/sh".into(), "main.sh".into()];
+    sh.run = vec!["/bin/sh".into(), "{dir}/main.sh".into()];
+    sh.version = Vec::new();
+    sh.toolchain = Vec::new();
+    sh.prepare = Vec::new();
+    sh.paths = Vec::new();
+    // The same, whose run starts the file the compile left (`main`).
+    let mut shx = sh.clone();
+    shx.extensions = vec!["shx".into()];
+    shx.run = vec!["{dir}/main".into()];
+    config.languages.insert("sh".into(), sh);
+    config.languages.insert("shx".into(), shx);
+    Languages::new(&config.languages)
+}
+
+/// What the language `shx` of [`compiling_shell`] needs in a config.toml.
+const SHX: &str = "\n[languages.shx]\nname = \"compile-time shell\"\nextensions = [\"shx\"]\nsource = \"main.sh\"\ncompile = [\"/bin/sh\", \"main.sh\"]\nrun = [\"{dir}/main\"]\n";
+
+/// Compile limits for a compile that sleeps: 2 s of CPU, 4 s of wall
+/// clock.
+fn short_compile_limits() -> CompileLimits {
+    CompileLimits {
+        cpu_limit: 2.0,
+        time_limit: 4.0,
+        ..compile_limits()
+    }
+}
+
+/// Compile limits for a compile that is busy: 1 s of CPU, and a wall
+/// clock long enough that even a busy machine gives it that second first.
+fn busy_compile_limits() -> CompileLimits {
+    CompileLimits {
+        cpu_limit: 1.0,
+        time_limit: 60.0,
+        ..compile_limits()
+    }
+}
+
+/// Compiles `text` as `id` under `limits` in a fresh cache, and expects
+/// a compilation error containing `reason`; the program cache keeps
+/// nothing of it (a limit met is not the compiler's verdict).
+fn expect_ce(
+    sb: &dyn Runner,
+    languages: &Languages,
+    id: &str,
+    text: &str,
+    limits: &CompileLimits,
+    reason: &str,
+) {
+    let data = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let lang = languages.get(id).unwrap();
+    let source = Source::new(text.as_bytes().to_vec());
+    match lang.compile(sb, &cache, &source, limits) {
+        Ok(Compiled::Failed(m)) => assert!(m.contains(reason), "{id} {text:?}: {m}"),
+        Ok(Compiled::Ok(_)) => panic!("{id} {text:?} compiled"),
+        Err(e) => panic!(
+            "{id} {text:?} is the judge's fault (IE): {}",
+            grundy::errors::chain(&e)
+        ),
+    }
+    let left: Vec<_> = std::fs::read_dir(data.path().join("programs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        // (a language's prepared directory, the C++ header, is no compile's)
+        .filter(|n| n != "tmp" && !n.to_string_lossy().starts_with("prepared-"))
+        .collect();
+    assert!(left.is_empty(), "{id} {text:?}: cached {left:?}");
+}
+
+// Issue 45: a compile that killed its own compiler, or slept past its
+// wall clock with CPU time to spare, was taken for the machine's fault:
+// tried three times and IE. Any compile-time code could do it. It is the
+// source's CE, with the reason shown; the machine is blamed only when a
+// trivial compile in the same language fails too (see
+// `r20_a_compilation_the_machine_failed_is_retried_and_never_ce`).
+#[test]
+fn r45_a_compile_killed_by_a_signal_or_its_wall_clock_is_ce() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let languages = compiling_shell(data.path());
+    let limits = short_compile_limits();
+    for (text, reason) in [
+        ("kill -KILL $$\n", "killed by signal 9 (SIGKILL)"),
+        ("kill -SEGV $$\n", "killed by signal 11 (SIGSEGV)"),
+        // Asleep: no CPU used, the wall clock runs out.
+        ("sleep 600\n", "compilation used more than 4 s"),
+    ] {
+        expect_ce(sb.as_ref(), &languages, "sh", text, &limits, reason);
+    }
+    // Busy: the CPU limit.
+    let busy = "while :; do :; done\n";
+    expect_ce(
+        sb.as_ref(),
+        &languages,
+        "sh",
+        busy,
+        &busy_compile_limits(),
+        "compilation used more than 1 s of CPU time",
+    );
+}
+
+// Issue 45: a C++ compile that runs long (an include bomb: each level
+// includes itself twice) is CE with the limit it met, never IE.
+#[test]
+fn r45_a_cpp_compile_that_runs_long_is_ce() {
+    let Some(sb) = boxed() else { return };
+    if !require_languages(&["cpp"]) {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    let bomb =
+        "#if __INCLUDE_LEVEL__ < 40\n#include __FILE__\n#include __FILE__\n#endif\nint main() {}\n";
+    expect_ce(
+        sb.as_ref(),
+        &languages,
+        "cpp",
+        bomb,
+        &busy_compile_limits(),
+        "compilation used more than 1 s of CPU time",
+    );
+}
+
+// Issue 45: Template Haskell runs arbitrary code in GHC: a splice that
+// kills GHC, or sleeps, made the compile IE. It is CE.
+#[test]
+fn r45_template_haskell_that_kills_or_sleeps_is_ce() {
+    let Some(sb) = boxed() else { return };
+    if !require_languages(&["haskell"]) {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let config = shipped_config(data.path());
+    let languages = Languages::new(&config.languages);
+    // Room for GHC to start and reach the splice on a busy machine.
+    let limits = CompileLimits {
+        cpu_limit: 20.0,
+        time_limit: 25.0,
+        ..compile_limits()
+    };
+    let splice = |action: &str| {
+        format!(
+            "{{-# LANGUAGE TemplateHaskell #-}}\nimport Language.Haskell.TH\nimport qualified Control.Concurrent\nimport qualified System.Posix.Signals\nmain :: IO ()\nmain = print $(runIO ({action}) >> [| (1 :: Int) |])\n"
+        )
+    };
+    let kill = splice("System.Posix.Signals.raiseSignal System.Posix.Signals.sigKILL");
+    expect_ce(
+        sb.as_ref(),
+        &languages,
+        "haskell",
+        &kill,
+        &limits,
+        "killed by signal 9 (SIGKILL)",
+    );
+    let sleep = splice("Control.Concurrent.threadDelay 600000000");
+    expect_ce(
+        sb.as_ref(),
+        &languages,
+        "haskell",
+        &sleep,
+        &limits,
+        "compilation used more than 25 s",
+    );
+}
+
+// Issue 45: a compile whose program was a symbolic link (to an absolute
+// path) passed the host's check, was cached, and could never start in
+// the box: IE on every test of every later submission of it. A program
+// must be a file of its own, and a link out of the compile's directory is
+// refused: CE, nothing cached.
+#[test]
+fn r45_a_compile_that_leaves_a_link_is_ce_and_not_cached() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let languages = compiling_shell(data.path());
+    for (text, reason) in [
+        ("ln -s /bin/true main\n", "main is a symbolic link"),
+        (
+            "cp /bin/true real && ln -s real main\n",
+            "main is a symbolic link",
+        ),
+        (
+            "cp /bin/true main && ln -s /etc/passwd data\n",
+            "a symbolic link out of its directory: data -> /etc/passwd",
+        ),
+        (
+            "cp /bin/true main && mkdir d && ln -s ../../x d/up\n",
+            "a symbolic link out of its directory",
+        ),
+    ] {
+        expect_ce(
+            sb.as_ref(),
+            &languages,
+            "shx",
+            text,
+            &compile_limits(),
+            reason,
+        );
+    }
+}
+
+/// The compile directories a cache holds while compiles run: none once
+/// they are over.
+fn compile_dirs_left(cache_root: &Path) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(cache_root.join("tmp"))
+        .map(|read| read.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default()
+}
+
+// Issue 45: what a compile left was removed by a walk that held a
+// descriptor per level (30,000 nested directories: EMFILE, and the tree
+// stayed) and could not enter a directory of mode 000 (a judge that is
+// not root: the tree stayed). Both shapes are left here, with the compile
+// failing and succeeding; nothing of them survives, as root and as an
+// ordinary user.
+#[test]
+fn r45_nothing_a_compile_leaves_survives_it() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let languages = compiling_shell(data.path());
+    let maker = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int deep = atoi(argv[1]);
+    if (mkdir("locked", 0700) || mkdir("locked/inner", 0700)) return 1;
+    FILE *f = fopen("locked/inner/file", "w");
+    if (!f) return 1;
+    fclose(f);
+    if (chmod("locked/inner", 0) || chmod("locked", 0)) return 1;
+    for (int i = 0; i < deep; i++)
+        if (mkdir("d", 0700) || chdir("d")) return 1;
+    f = fopen("bottom", "w");
+    if (!f) return 1;
+    fclose(f);
+    if (chmod(".", 0)) return 1;
+    puts("made");
+    return 0;
+}
+"#;
+    for (deep, ends) in [
+        (30_000, "exit 1"),
+        (30_000, "cp /bin/true main"),
+        (3, "cp /bin/true main"),
+    ] {
+        let text = format!(
+            "cat > maker.c <<'EOF'\n{maker}EOF\ngcc -o maker maker.c && ./maker {deep} && rm maker maker.c || {{ echo MAKER FAILED; exit 2; }}\n{ends}\n"
+        );
+        let cache_root = data.path().join(format!("programs-{deep}-{}", ends.len()));
+        let cache = ProgramCache::new(cache_root.clone());
+        let source = Source::new(text.into_bytes());
+        let compiled = languages
+            .get("shx")
+            .unwrap()
+            .compile(sb.as_ref(), &cache, &source, &compile_limits())
+            .unwrap_or_else(|e| panic!("{deep} {ends}: IE: {}", grundy::errors::chain(&e)));
+        // Refused or cached; never the maker's own failure.
+        match &compiled {
+            Compiled::Failed(m) => assert!(
+                !m.is_empty() && !m.contains("MAKER FAILED"),
+                "{deep} {ends}: {m}"
+            ),
+            Compiled::Ok(p) => assert!(deep < 32 && p.dir.join("main").is_file(), "{deep} {ends}"),
+        }
+        assert_eq!(
+            compile_dirs_left(&cache_root),
+            Vec::<std::ffi::OsString>::new(),
+            "{deep} {ends}"
+        );
+    }
+}
+
+// Issue 45: a cached program that does not start in the box was IE on
+// every test, and for every later submission of it, since the cache
+// served it again. It is evicted and compiled once more; a program that
+// cannot start even when fresh is the submission's CE, never IE.
+#[test]
+fn r45_a_cached_program_that_does_not_start_is_compiled_again() {
+    let Some(_) = boxed() else { return };
+    // Judging nim builds its tests with its Rust solver.
+    if !require_languages(&["c", "rust"]) {
+        return;
+    }
+    let ws = super::helpers::Workspace::new();
+    let mut config = std::fs::read_to_string(ws.config()).unwrap();
+    config.push_str(SHX);
+    std::fs::write(ws.config(), config).unwrap();
+    // Unique to this run, so its cache entry is this test's alone.
+    let nonce = format!(
+        "# {} {:?}\n",
+        std::process::id(),
+        std::time::SystemTime::now()
+    );
+    let good = format!("{nonce}printf '#!/bin/sh\\necho No\\n' > main && chmod 755 main\n");
+    let first = ws.submit("nim", "good.shx", &good).json();
+    let verdict = first["verdict"].as_str().unwrap().to_string();
+    assert!(verdict == "AC" || verdict == "WA", "{first}");
+    // The entry it left, made into a program the box cannot start (as a
+    // compile of an older judge, or a damaged disk, could leave it).
+    let programs = super::helpers::shared_data().join("programs");
+    let entry = std::fs::read_dir(&programs)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("main").is_file())
+        .find(|p| {
+            std::fs::read_to_string(p.join("main")).is_ok_and(|t| t == "#!/bin/sh\necho No\n")
+        })
+        .expect("the program in the cache");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(entry.join("main"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(entry.join("main"), "#!/nonexistent/interpreter\n").unwrap();
+    let again = ws.submit("nim", "good.shx", &good).json();
+    assert_eq!(again["verdict"], first["verdict"], "{again}");
+    assert_eq!(
+        std::fs::read_to_string(entry.join("main")).unwrap(),
+        "#!/bin/sh\necho No\n",
+        "compiled once more into the cache"
+    );
+    // A compile whose fresh program cannot start either: CE.
+    let broken =
+        format!("{nonce}printf '#!/nonexistent/interpreter\\n' > main && chmod 755 main\n");
+    let out = ws.submit("nim", "broken.shx", &broken);
+    let json = out.json();
+    assert_eq!(json["verdict"], "CE", "{json} {}", out.stderr);
+    assert!(
+        json["compile_output"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be started"),
+        "{json}"
+    );
+}
+
 // Issue 21: a Python compile ran `import py_compile` in the source's
 // directory, so a sibling `py_compile.py` of a directory submission ran
 // at compile time (and could make the judge fail).

@@ -1521,6 +1521,110 @@ int main(void) {
     assert_eq!(ran.stdout, format!("denied {}\nown 0\n", libc::EPERM));
 }
 
+// Issue 45: the judge never set `RLIMIT_RTPRIO` or `RLIMIT_NICE`, so a
+// host that raised them for the judge raised them for every submission
+// (real-time scheduling: a run that starves the machine). Raised here for
+// the test's own process where it may (root), then read by a program on
+// every tier: 0 and 0, and in a box neither a real-time class nor a
+// better nice value is granted.
+#[test]
+fn r45_every_box_sets_rtprio_and_nice_to_zero() {
+    let Some(_) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#include <sched.h>
+#include <stdio.h>
+#include <sys/resource.h>
+int main(void) {
+    struct rlimit r;
+    getrlimit(RLIMIT_RTPRIO, &r);
+    printf("rtprio %llu %llu\n", (unsigned long long)r.rlim_cur, (unsigned long long)r.rlim_max);
+    getrlimit(RLIMIT_NICE, &r);
+    printf("nice %llu %llu\n", (unsigned long long)r.rlim_cur, (unsigned long long)r.rlim_max);
+    struct sched_param p = {.sched_priority = 1};
+    printf("fifo %s\n", sched_setscheduler(0, SCHED_FIFO, &p) == 0 ? "granted" : "refused");
+    printf("renice %s\n", setpriority(PRIO_PROCESS, 0, -1) == 0 ? "granted" : "refused");
+    return 0;
+}"#,
+    );
+    // What the judge's process had, raised as far as it may go, so an
+    // inherited limit would show; put back afterwards.
+    let raise = |resource, want: u64| {
+        let mut old = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: plain system calls with valid pointers.
+        unsafe {
+            libc::getrlimit(resource, &mut old);
+            let up = libc::rlimit {
+                rlim_cur: want,
+                rlim_max: want,
+            };
+            if libc::setrlimit(resource, &up) != 0 {
+                let soft = libc::rlimit {
+                    rlim_cur: old.rlim_max,
+                    rlim_max: old.rlim_max,
+                };
+                libc::setrlimit(resource, &soft);
+            }
+        }
+        old
+    };
+    let old_rtprio = raise(libc::RLIMIT_RTPRIO, 50);
+    let old_nice = raise(libc::RLIMIT_NICE, 30);
+    // Fresh sandboxes, so their zygotes are forked with the raised limits.
+    let mut runners: Vec<(Arc<dyn Runner>, bool)> = vec![(Arc::new(sandbox::RlimitSandbox), false)];
+    let mut not_up = Vec::new();
+    for tier in [IsolationTier::UserNamespace, IsolationTier::RootNamespaces] {
+        let (runner, tiers) = sandbox::select_among(&SandboxConfig::default(), &[tier]);
+        if tiers.isolation == tier {
+            runners.push((runner, true));
+        } else {
+            not_up.push(format!("{tier}: {:?}", tiers.missing));
+        }
+    }
+    if runners.len() == 1 {
+        // No second sandbox in this process (an ordinary user's judge
+        // may have one only): the tests' own, whose zygote had what this
+        // process had, which such a user cannot raise anyway.
+        runners.extend(boxed().map(|b| (b, true)));
+    }
+    let ran: Vec<_> = runners
+        .iter()
+        .map(|(runner, isolated)| {
+            (
+                runner.describe(),
+                *isolated,
+                run(runner.as_ref(), &fx, &[], limits()),
+            )
+        })
+        .collect();
+    // SAFETY: plain system calls with valid pointers.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_RTPRIO, &old_rtprio);
+        libc::setrlimit(libc::RLIMIT_NICE, &old_nice);
+    }
+    assert!(ran.len() >= 2, "no namespace tier ran: {not_up:?}");
+    for (tier, isolated, ran) in ran {
+        ran.assert_exited_ok();
+        assert!(
+            ran.stdout.starts_with("rtprio 0 0\nnice 0 0\n"),
+            "{tier}: {}",
+            ran.stdout
+        );
+        // Root on the rlimit tier runs as root, whose capabilities pass
+        // over the limits; a box has none.
+        if isolated {
+            assert!(
+                ran.stdout.ends_with("fifo refused\nrenice refused\n"),
+                "{tier}: {}",
+                ran.stdout
+            );
+        }
+    }
+}
+
 // Issue 20: a run keeps to one core (its slot's), threads and children
 // included, and cannot leave it.
 #[test]

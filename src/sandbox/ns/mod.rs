@@ -66,6 +66,12 @@ use wire::Step;
 
 /// The uid and gid a program has inside its box.
 const BOX_ID: u32 = 1000;
+/// What [`Error::Setup`] names as its step when `execve` of the program
+/// failed.
+pub(super) fn exec_step() -> &'static str {
+    wire::Step::Exec.what()
+}
+
 /// How many boxes one run tries before its failure is the judge's (IE).
 const BOX_TRIES: u32 = 3;
 /// How often a running box is checked against its CPU limit.
