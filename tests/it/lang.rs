@@ -677,7 +677,16 @@ fn r45_a_cached_program_that_does_not_start_is_compiled_again() {
         std::process::id(),
         std::time::SystemTime::now()
     );
-    let good = format!("{nonce}printf '#!/bin/sh\\necho No\\n' > main && chmod 755 main\n");
+    // The program too: the cache outlives a run of the tests, and an entry
+    // of an earlier run must not be taken for this one's.
+    let program = format!(
+        "#!/bin/sh\n# {}\necho No\n",
+        nonce.trim_start_matches("# ").trim()
+    );
+    let good = format!(
+        "{nonce}printf '{}' > main && chmod 755 main\n",
+        program.replace('\n', "\\n")
+    );
     let first = ws.submit("nim", "good.shx", &good).json();
     let verdict = first["verdict"].as_str().unwrap().to_string();
     assert!(verdict == "AC" || verdict == "WA", "{first}");
@@ -689,9 +698,7 @@ fn r45_a_cached_program_that_does_not_start_is_compiled_again() {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("main").is_file())
-        .find(|p| {
-            std::fs::read_to_string(p.join("main")).is_ok_and(|t| t == "#!/bin/sh\necho No\n")
-        })
+        .find(|p| std::fs::read_to_string(p.join("main")).is_ok_and(|t| t == program))
         .expect("the program in the cache");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -701,7 +708,7 @@ fn r45_a_cached_program_that_does_not_start_is_compiled_again() {
     assert_eq!(again["verdict"], first["verdict"], "{again}");
     assert_eq!(
         std::fs::read_to_string(entry.join("main")).unwrap(),
-        "#!/bin/sh\necho No\n",
+        program,
         "compiled once more into the cache"
     );
     // A compile whose fresh program cannot start either: CE.
