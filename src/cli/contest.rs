@@ -429,7 +429,7 @@ async fn team_ids(store: &Store, c: &Contest, names: &[String]) -> anyhow::Resul
             teams
                 .iter()
                 .find(|t| t.name == *name)
-                .map(|t| t.id.to_string())
+                .map(|t| t.team_id.clone())
                 .with_context(|| format!("no team {name:?} in contest {}", c.slug))
         })
         .collect()

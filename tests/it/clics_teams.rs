@@ -323,11 +323,13 @@ fn group_awards_go_only_to_groups_of_the_contests_teams() {
     let group = |id: &str| Group {
         id: id.into(),
         name: format!("Group {id}"),
+        icpc_id: None,
     };
     let member = |name: &str, group: &str| Membership {
         keys: vec![name.into()],
         organization: None,
         groups: vec![group.into()],
+        ..Membership::default()
     };
     let a = Affiliations {
         organizations: Vec::new(),
