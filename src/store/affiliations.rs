@@ -420,12 +420,117 @@ macro_rules! keep_team_id {
     }};
 }
 
+/// Retells, within `$tx`, to everyone but the admins the tries of account
+/// `$user` in contest `$c` (held by `$tx`) now that its team is hidden
+/// (`$hidden`: each object they hold of them is deleted for them) or shown
+/// again (each is sent again as the admins hold it, a result the freeze
+/// still hides sealed for the team until the thaw, as any other).
+macro_rules! retell_tries {
+    ($tx:ident, $d:ident, $c:expr, $user:expr, $hidden:expr) => {{
+        let c: &$crate::contest::Contest = $c;
+        let user: i64 = $user;
+        let hidden: bool = $hidden;
+        let tries: std::collections::HashMap<i64, String> =
+            sqlx::query_as::<_, (i64, String)>(&$crate::store::db::sql(
+                $d,
+                "SELECT id, submitted_at FROM submissions WHERE contest_id = ? AND user_id = ?",
+            ))
+            .bind(c.id)
+            .bind(user)
+            .fetch_all(&mut *$tx)
+            .await?
+            .into_iter()
+            .collect();
+        if !tries.is_empty() {
+            let rows = sqlx::query_as::<_, (String, Option<String>, Option<String>, String)>(
+                &$crate::store::db::sql(
+                    $d,
+                    "SELECT kind, object_id, data, audience FROM contest_events
+                     WHERE contest_id = ?
+                       AND kind IN ('submissions', 'judgements', 'runs')
+                     ORDER BY seq",
+                ),
+            )
+            .bind(c.id)
+            .fetch_all(&mut *$tx)
+            .await?;
+            // Each object of the user's tries: the latest version the
+            // admins hold, and the latest anyone else may hold.
+            let mut objects: Vec<(&'static str, String, i64)> = Vec::new();
+            let mut admins: std::collections::HashMap<String, Option<String>> =
+                Default::default();
+            let mut others: std::collections::HashMap<String, Option<String>> =
+                Default::default();
+            for (kind, id, data, audience) in rows {
+                let Some(id) = id else { continue };
+                let Some(t) = $crate::contest::clics::try_of(&id).filter(|t| tries.contains_key(t))
+                else {
+                    continue;
+                };
+                let kind: &'static str = match kind.as_str() {
+                    "submissions" => "submissions",
+                    "judgements" => "judgements",
+                    _ => "runs",
+                };
+                let key = format!("{kind}/{id}");
+                if !admins.contains_key(&key) && !others.contains_key(&key) {
+                    objects.push((kind, id.clone(), t));
+                }
+                if audience != "others" {
+                    admins.insert(key.clone(), data.clone());
+                }
+                if audience != "admin" {
+                    others.insert(key, data);
+                }
+            }
+            let now = $crate::store::record::db_now!($tx, $d);
+            let mut events = Vec::new();
+            for (kind, id, t) in objects {
+                let key = format!("{kind}/{id}");
+                let seen = others.get(&key).cloned().flatten();
+                let held = admins.get(&key).cloned().flatten();
+                if hidden {
+                    if seen.is_some() {
+                        events.push($crate::store::record::NewEvent {
+                            kind,
+                            id: Some(id),
+                            data: None,
+                            audience: $crate::store::record::Audience::Others(None),
+                        });
+                    }
+                } else if let Some(data) = held.filter(|h| Some(h) != seen.as_ref()) {
+                    let at = tries
+                        .get(&t)
+                        .and_then(|at| $crate::contest::time::parse_time(at))
+                        .unwrap_or(c.start_ms);
+                    let audience = if kind == "submissions" {
+                        $crate::store::record::Audience::All
+                    } else {
+                        $crate::store::record::result_audience(c, user, at, now)
+                    };
+                    events.push($crate::store::record::NewEvent {
+                        kind,
+                        id: Some(id),
+                        data: serde_json::from_str(&data).ok(),
+                        audience,
+                    });
+                }
+            }
+            $crate::store::record::append_events!($tx, $d, c.id, &events);
+        }
+    }};
+}
+
+pub(super) use retell_tries;
+
 /// Appends, within `$tx`, to the record of every contest whose results
 /// are not final the organizations, groups and teams that changed there
-/// (a final contest keeps the teams it had); the number of those
-/// contests.
+/// (a final contest keeps the teams it had), and retells the tries of the
+/// accounts hidden or shown (`$flipped`: (account, hidden) pairs); the
+/// number of those contests.
 macro_rules! record_teams {
-    ($tx:ident, $d:ident) => {{
+    ($tx:ident, $d:ident, $flipped:expr) => {{
+        let flipped: &[(i64, bool)] = $flipped;
         let ids = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
             $d,
             "SELECT id FROM contests ORDER BY id",
@@ -443,6 +548,9 @@ macro_rules! record_teams {
             let teams = $crate::store::affiliations::teams_in!($tx, $d, cid, c.open_to_all);
             $crate::store::affiliations::append_changed!($tx, $d, cid, teams.events());
             $crate::store::affiliations::drop_stale!($tx, $d, cid, &teams);
+            for &(user, hidden) in flipped {
+                $crate::store::affiliations::retell_tries!($tx, $d, &c, user, hidden);
+            }
             contests += 1;
         }
         contests
@@ -553,6 +661,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
+            let mut flipped = Vec::new();
             for t in &a.teams {
                 let mut user = None;
                 for key in &t.keys {
@@ -593,6 +702,18 @@ impl Store {
                 }
                 if let Some(id) = &t.team_id {
                     keep_team_id!(tx, d, user, id);
+                }
+                if let Some(hidden) = t.hidden {
+                    let was = sqlx::query_scalar::<_, bool>(&sql(
+                        d,
+                        "SELECT hidden FROM users WHERE id = ?",
+                    ))
+                    .bind(user)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    if was != hidden {
+                        flipped.push((user, hidden));
+                    }
                 }
                 sqlx::query(&sql(
                     d,
@@ -635,7 +756,7 @@ impl Store {
                     .await?;
                 }
             }
-            let contests = record_teams!(tx, d);
+            let contests = record_teams!(tx, d, &flipped);
             tx.commit().await?;
             Imported {
                 organizations: a.organizations.len(),
@@ -670,18 +791,26 @@ impl Store {
     pub async fn set_hidden(&self, name: &str, hidden: bool) -> Result<bool, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let changed = sqlx::query(&sql(d, "UPDATE users SET hidden = ? WHERE name = ?"))
-                .bind(hidden)
-                .bind(name)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if changed == 0 {
-                false
-            } else {
-                record_teams!(tx, d);
-                tx.commit().await?;
-                true
+            let was = sqlx::query_as::<_, (i64, bool)>(&sql(
+                d,
+                "SELECT id, hidden FROM users WHERE name = ?",
+            ))
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?;
+            match was {
+                None => false,
+                Some((_, was)) if was == hidden => true,
+                Some((user, _)) => {
+                    sqlx::query(&sql(d, "UPDATE users SET hidden = ? WHERE id = ?"))
+                        .bind(hidden)
+                        .bind(user)
+                        .execute(&mut *tx)
+                        .await?;
+                    record_teams!(tx, d, &[(user, hidden)]);
+                    tx.commit().await?;
+                    true
+                }
             }
         }))
     }

@@ -418,7 +418,7 @@ pub(super) fn audience_team(a: Audience) -> Option<i64> {
 /// The audience of a result of a try by `team` made at `at`, judged at
 /// `now`: sealed from others while the freeze hides it (the freeze's one
 /// rule, [`Contest::hides`]).
-fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
+pub(super) fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
     if c.hides(Viewer::Public, Some(team), at, now) {
         Audience::Team(team)
     } else {
