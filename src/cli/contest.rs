@@ -345,7 +345,7 @@ async fn dispatch(
             }
             let names: BTreeMap<String, &str> = teams
                 .iter()
-                .map(|t| (t.id.to_string(), t.name.as_str()))
+                .map(|t| (t.team_id.clone(), t.name.as_str()))
                 .collect();
             writeln!(out, "awards:")?;
             for a in &awards {
