@@ -167,7 +167,9 @@ impl Affiliations {
                         Value::Null => None,
                         Value::Bool(b) => Some(*b),
                         _ => {
-                            return Err(format!("{name}: team {id}: \"hidden\" is not true or false"))
+                            return Err(format!(
+                                "{name}: team {id}: \"hidden\" is not true or false"
+                            ))
                         }
                     };
                     let mut keys = vec![id.clone()];

@@ -320,9 +320,7 @@ mod tests {
     }
 
     fn teams(n: i64) -> Vec<Team> {
-        (1..=n)
-            .map(|id| Team::new(id, format!("t{id}")))
-            .collect()
+        (1..=n).map(|id| Team::new(id, format!("t{id}"))).collect()
     }
 
     /// A try by `team` on `problem` at `minute`; `verdict` `None`: pending.

@@ -171,13 +171,15 @@ macro_rules! team_id_of {
         let user: Option<i64> = $user;
         match user {
             None => None,
-            Some(user) => sqlx::query_scalar::<_, String>(&$crate::store::db::sql(
-                $d,
-                "SELECT {team_id} FROM users u WHERE u.id = ?",
-            ))
-            .bind(user)
-            .fetch_optional(&mut *$tx)
-            .await?,
+            Some(user) => {
+                sqlx::query_scalar::<_, String>(&$crate::store::db::sql(
+                    $d,
+                    "SELECT {team_id} FROM users u WHERE u.id = ?",
+                ))
+                .bind(user)
+                .fetch_optional(&mut *$tx)
+                .await?
+            }
         }
     }};
 }
@@ -212,9 +214,7 @@ macro_rules! all_affiliations {
         .fetch_all(&mut *$tx)
         .await?
         .into_iter()
-        .map(
-            |(id, name, icpc_id)| $crate::contest::affiliation::Group { id, name, icpc_id },
-        )
+        .map(|(id, name, icpc_id)| $crate::contest::affiliation::Group { id, name, icpc_id })
         .collect::<Vec<_>>();
         let members = sqlx::query_as::<_, (i64, String)>(&$crate::store::db::sql(
             $d,
@@ -411,11 +411,14 @@ macro_rules! keep_team_id {
                      which keeps that id; nothing was imported"
                 )));
             }
-            sqlx::query(&$crate::store::db::sql($d, "UPDATE users SET team_id = ? WHERE id = ?"))
-                .bind(id)
-                .bind(user)
-                .execute(&mut *$tx)
-                .await?;
+            sqlx::query(&$crate::store::db::sql(
+                $d,
+                "UPDATE users SET team_id = ? WHERE id = ?",
+            ))
+            .bind(id)
+            .bind(user)
+            .execute(&mut *$tx)
+            .await?;
         }
     }};
 }
@@ -457,10 +460,8 @@ macro_rules! retell_tries {
             // Each object of the user's tries: the latest version the
             // admins hold, and the latest anyone else may hold.
             let mut objects: Vec<(&'static str, String, i64)> = Vec::new();
-            let mut admins: std::collections::HashMap<String, Option<String>> =
-                Default::default();
-            let mut others: std::collections::HashMap<String, Option<String>> =
-                Default::default();
+            let mut admins: std::collections::HashMap<String, Option<String>> = Default::default();
+            let mut others: std::collections::HashMap<String, Option<String>> = Default::default();
             for (kind, id, data, audience) in rows {
                 let Some(id) = id else { continue };
                 let Some(t) = $crate::contest::clics::try_of(&id).filter(|t| tries.contains_key(t))
@@ -781,7 +782,7 @@ impl Store {
         }))
     }
 
-        /// Hides account `name`'s team from the board, the awards and
+    /// Hides account `name`'s team from the board, the awards and
     /// everyone but the admins (`hidden`), or shows it again, in one
     /// transaction with the record of every contest whose results are not
     /// final; `false` when there is no such account.

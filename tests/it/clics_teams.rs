@@ -611,7 +611,10 @@ fn registration_ids_are_kept_and_hidden_teams_are_the_admins_only() {
     // Submissions: the registration's ids; dan's the admins' only.
     let subs = json(&format!("{api}/submissions"), Some(&admin));
     assert_valid("submissions", &subs);
-    assert_eq!(sorted(ids(&subs, "team_id")), ["wf-bob", "wf-cid", "wf-dan"]);
+    assert_eq!(
+        sorted(ids(&subs, "team_id")),
+        ["wf-bob", "wf-cid", "wf-dan"]
+    );
     let subs = json(&format!("{api}/submissions"), None);
     assert_eq!(sorted(ids(&subs, "team_id")), ["wf-bob", "wf-cid"]);
     let bob_only = json(&format!("{api}/submissions?team_id=wf-bob"), None);
@@ -644,7 +647,10 @@ fn registration_ids_are_kept_and_hidden_teams_are_the_admins_only() {
         .filter(|e| e["type"] == "submissions")
         .filter_map(|e| e["data"]["team_id"].as_str())
         .collect();
-    assert!(sent.contains(&"wf-bob") && sent.contains(&"wf-dan"), "{sent:?}");
+    assert!(
+        sent.contains(&"wf-bob") && sent.contains(&"wf-dan"),
+        "{sent:?}"
+    );
     let public = feed(&api, None);
     for e in &public {
         assert_valid("event-feed", e);

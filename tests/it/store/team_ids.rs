@@ -136,7 +136,10 @@ async fn registration_ids_reach_every_object(store: Store) {
         .into_iter()
         .map(|t| (t.name, t.team_id))
         .collect();
-    assert!(board.contains(&("ann".into(), "wf-ann".into())), "{board:?}");
+    assert!(
+        board.contains(&("ann".into(), "wf-ann".into())),
+        "{board:?}"
+    );
 
     let version = store.contest_version(&c).await.unwrap();
     store
@@ -174,15 +177,24 @@ async fn a_recorded_team_id_never_changes(store: Store) {
     )]);
     match store.import_affiliations(&change).await {
         Err(Error::BadImport(why)) => {
-            assert!(why.contains("team ann-2") && why.contains("wf-ann"), "{why}");
+            assert!(
+                why.contains("team ann-2") && why.contains("wf-ann"),
+                "{why}"
+            );
             assert!(!why.contains('\n'), "{why}");
         }
         other => panic!("a recorded id changed: {other:?}"),
     }
-    let taken = clics(&[("teams.json", &format!(r#"[{{"id":"{carl}","name":"bob"}}]"#))]);
+    let taken = clics(&[(
+        "teams.json",
+        &format!(r#"[{{"id":"{carl}","name":"bob"}}]"#),
+    )]);
     match store.import_affiliations(&taken).await {
         Err(Error::BadImport(why)) => {
-            assert!(why.contains(&format!("team {carl}")) && why.contains("carl"), "{why}");
+            assert!(
+                why.contains(&format!("team {carl}")) && why.contains("carl"),
+                "{why}"
+            );
         }
         other => panic!("two teams with one id: {other:?}"),
     }
@@ -220,7 +232,9 @@ async fn a_hidden_team_is_the_admins_only(store: Store) {
     for kind in ["submissions", "judgements", "runs"] {
         let public = objects(&store, cid, Reader::Public, kind).await;
         assert!(
-            public.iter().all(|o| !o["id"].as_str().unwrap().starts_with(&first.to_string())),
+            public
+                .iter()
+                .all(|o| !o["id"].as_str().unwrap().starts_with(&first.to_string())),
             "{kind}: {public:?}"
         );
         let admin = objects(&store, cid, Reader::Admin, kind).await;
@@ -236,7 +250,8 @@ async fn a_hidden_team_is_the_admins_only(store: Store) {
     let teams = store.contest_teams(&c).await.unwrap();
     let attempts = store.contest_attempts(cid).await.unwrap();
     for viewer in [Viewer::Admin, Viewer::Public, Viewer::Team(bob)] {
-        let board = grundy::contest::scoreboard::scoreboard(&c, &teams, &attempts, viewer, now_ms());
+        let board =
+            grundy::contest::scoreboard::scoreboard(&c, &teams, &attempts, viewer, now_ms());
         let rows: Vec<&str> = board.rows.iter().map(|r| r.team.name.as_str()).collect();
         assert_eq!(rows, ["ann"], "{viewer:?}");
     }
@@ -255,7 +270,9 @@ async fn a_hidden_team_is_the_admins_only(store: Store) {
     assert_eq!(store.contest_version(&c).await.unwrap(), version);
 
     let mut sheet = Affiliations::default();
-    sheet.add_csv("teams.csv", "team,hidden\nbob,yes\n").unwrap();
+    sheet
+        .add_csv("teams.csv", "team,hidden\nbob,yes\n")
+        .unwrap();
     store.import_affiliations(&sheet).await.unwrap();
     let teams = objects(&store, cid, Reader::Public, "teams").await;
     assert!(!public_has(&teams, &bob_id), "{teams:?}");
