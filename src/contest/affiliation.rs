@@ -556,6 +556,52 @@ mod tests {
     }
 
     #[test]
+    fn team_ids_icpc_ids_and_hidden_are_read_from_the_files_and_the_sheet() {
+        let mut a = Affiliations::default();
+        a.add_clics(
+            "organizations.json",
+            r#"[{"id":"uva","name":"UvA","icpc_id":1881}]"#,
+        )
+        .unwrap();
+        a.add_clics("groups.json", r#"[{"id":"d1","name":"D1","icpc_id":"g7"}]"#)
+            .unwrap();
+        a.add_clics(
+            "teams.json",
+            r#"[{"id":"wf-1","name":"ann","icpc_id":4711,"hidden":true},{"id":"wf-2"}]"#,
+        )
+        .unwrap();
+        assert_eq!(a.organizations[0].icpc_id.as_deref(), Some("1881"));
+        assert_eq!(a.groups[0].icpc_id.as_deref(), Some("g7"));
+        assert_eq!(a.teams[0].team_id.as_deref(), Some("wf-1"));
+        assert_eq!(a.teams[0].icpc_id.as_deref(), Some("4711"));
+        assert_eq!((a.teams[0].hidden, a.teams[1].hidden), (Some(true), None));
+        let e = Affiliations::default()
+            .add_clics("teams.json", r#"[{"id":"x","hidden":"yes"}]"#)
+            .unwrap_err();
+        assert!(e.contains("team x") && e.contains("hidden"), "{e}");
+        let mut sheet = Affiliations::default();
+        sheet
+            .add_csv(
+                "t.csv",
+                "team,team_id,icpc_id,hidden,organization,organization_icpc_id\n\
+                 bob,wf-bob,17,yes,UvA,1881\n\
+                 cid,,,no,,\n",
+            )
+            .unwrap();
+        assert_eq!(sheet.teams[0].keys, ["wf-bob", "bob"]);
+        assert_eq!(sheet.teams[0].team_id.as_deref(), Some("wf-bob"));
+        assert_eq!(sheet.teams[0].icpc_id.as_deref(), Some("17"));
+        assert_eq!(sheet.teams[0].hidden, Some(true));
+        assert_eq!(sheet.teams[1].hidden, Some(false));
+        assert_eq!(sheet.teams[1].team_id, None);
+        assert_eq!(sheet.organizations[0].icpc_id.as_deref(), Some("1881"));
+        let e = Affiliations::default()
+            .add_csv("t.csv", "team,hidden\nbob,maybe\n")
+            .unwrap_err();
+        assert!(e.contains("line 2") && e.contains("hidden"), "{e}");
+    }
+
+    #[test]
     fn colours_are_read_from_each_format() {
         assert_eq!(
             read_colors(

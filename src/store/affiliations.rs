@@ -277,7 +277,13 @@ macro_rules! append_changed {
             .fetch_optional(&mut *$tx)
             .await?;
             let now = e.data.as_ref().map(|v| v.to_string());
-            if latest != Some(now) {
+            // A delete of what these readers never held is no change (a
+            // hidden team's absence, for those who never saw it).
+            let changed_now = match latest {
+                None => now.is_some(),
+                Some(latest) => latest != now,
+            };
+            if changed_now {
                 changed.push(e);
             }
         }

@@ -582,7 +582,13 @@ pub(super) fn settings_events(c: &Contest, teams: Vec<NewEvent>, now: i64) -> Ve
         Audience::All
     };
     out.extend(problem_events(c, problems));
-    out.extend(teams);
+    // A hidden team's absence for everyone but the admins is said when it
+    // is hidden (if they held it); here it would name it to them.
+    out.extend(
+        teams
+            .into_iter()
+            .filter(|e| e.data.is_some() || e.audience != Audience::Others(None)),
+    );
     out.push(NewEvent::of("state", clics::state(c, now), Audience::All));
     out
 }
