@@ -637,7 +637,12 @@ fn registration_ids_are_kept_and_hidden_teams_are_the_admins_only() {
         .unwrap();
     assert_eq!(winner["team_ids"], serde_json::json!(["wf-bob"]));
     assert!(!awards.to_string().contains("wf-dan"), "{awards}");
-    let v1 = crate::clics::json(&format!("{}/api/v1/contests/wf/board", s.url), None);
+    let bearer = format!("Bearer {}", s.token("bob"));
+    let v1 = json(
+        &format!("{}/api/v1/contests/wf/board", s.url),
+        Some(&bearer),
+    );
+    assert!(v1.to_string().contains("\"bob\""), "{v1}");
     assert!(!v1.to_string().contains("\"dan\""), "{v1}");
 
     // The feed: the same ids; the public's has nothing of dan.
