@@ -293,7 +293,7 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
         let id = rt
             .block_on(store.add_user(&name, "unused", false))
             .expect("team");
-        teams.push(Team { id, name });
+        teams.push(Team::new(id, name));
     }
     teams.sort_by(|a, b| a.name.cmp(&b.name));
     let start_ms = grundy::site::contests::now_ms();

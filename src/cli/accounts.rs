@@ -87,6 +87,20 @@ pub fn enable(ctx: &Context, name: &str) -> anyhow::Result<u8> {
     Ok(0)
 }
 
+/// `grundy user hide NAME [--unhide]`.
+pub fn hide(ctx: &Context, name: &str, hidden: bool) -> anyhow::Result<u8> {
+    let rt = super::runtime()?;
+    let store = rt.block_on(super::open_store(ctx))?;
+    let found = rt.block_on(store.set_hidden(name, hidden));
+    rt.block_on(store.close());
+    if !found? {
+        bail!("no user {name:?}");
+    }
+    let done = if hidden { "hid" } else { "unhid" };
+    writeln!(std::io::stdout(), "{done} team {name}")?;
+    Ok(0)
+}
+
 pub fn password(ctx: &Context, name: &str) -> anyhow::Result<u8> {
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;

@@ -349,7 +349,7 @@ async fn dispatch(
             }
             let names: BTreeMap<String, &str> = teams
                 .iter()
-                .map(|t| (t.id.to_string(), t.name.as_str()))
+                .map(|t| (t.team_id.clone(), t.name.as_str()))
                 .collect();
             writeln!(out, "awards:")?;
             for a in &awards {
@@ -433,7 +433,7 @@ async fn team_ids(store: &Store, c: &Contest, names: &[String]) -> anyhow::Resul
             teams
                 .iter()
                 .find(|t| t.name == *name)
-                .map(|t| t.id.to_string())
+                .map(|t| t.team_id.clone())
                 .with_context(|| format!("no team {name:?} in contest {}", c.slug))
         })
         .collect()

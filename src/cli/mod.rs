@@ -266,6 +266,15 @@ pub enum UserCommand {
     Disable { name: String },
     /// Enable a disabled account again (its live tokens work again).
     Enable { name: String },
+    /// Hide an account's team from the scoreboards, the awards and everyone
+    /// but the admins (the Contest API's `hidden`), or show it again with
+    /// `--unhide`. Contests whose results are not final record the change.
+    Hide {
+        name: String,
+        /// Show the team again.
+        #[arg(long)]
+        unhide: bool,
+    },
     /// Set a new password (read as for `add`); the account's sessions end.
     Password { name: String },
     /// Add many accounts at once from a CSV file (`-` for standard input):
@@ -274,12 +283,14 @@ pub enum UserCommand {
     /// Prints `name,password` for each generated password (shown once).
     Import { file: std::path::PathBuf },
     /// Set accounts' organizations and groups (the Contest API's
-    /// `organizations`, `groups` and teams' `organization_id`/`group_ids`)
-    /// from the CLICS files `organizations.json`, `groups.json` and
-    /// `teams.json`, or from a CSV sheet with the columns `team`,
-    /// `organization`, `organization_id`, `formal_name`, `country`,
-    /// `groups` (`;` between groups). All is checked first; all is stored
-    /// or nothing.
+    /// `organizations`, `groups` and teams' `organization_id`/`group_ids`),
+    /// teams' ids, `icpc_id`s and `hidden` from the CLICS files
+    /// `organizations.json`, `groups.json` and `teams.json`, or from a CSV
+    /// sheet with the columns `team`, `team_id`, `icpc_id`, `hidden`,
+    /// `organization`, `organization_id`, `organization_icpc_id`,
+    /// `formal_name`, `country`, `groups` (`;` between groups). A team id
+    /// that a contest's record holds never changes. All is checked first;
+    /// all is stored or nothing.
     Affiliations {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
@@ -396,6 +407,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             UserCommand::List => accounts::list(&ctx),
             UserCommand::Disable { name } => accounts::disable(&ctx, &name),
             UserCommand::Enable { name } => accounts::enable(&ctx, &name),
+            UserCommand::Hide { name, unhide } => accounts::hide(&ctx, &name, !unhide),
             UserCommand::Password { name } => accounts::password(&ctx, &name),
             UserCommand::Import { file } => accounts::import(&ctx, &file),
             UserCommand::Affiliations { files } => accounts::affiliations(&ctx, &files),

@@ -20,6 +20,8 @@ pub struct Organization {
     pub formal_name: String,
     /// ISO 3166-1 alpha-3, upper case.
     pub country: Option<String>,
+    /// Its id in the ICPC's registration system, where given.
+    pub icpc_id: Option<String>,
 }
 
 /// A group of teams.
@@ -27,15 +29,24 @@ pub struct Organization {
 pub struct Group {
     pub id: String,
     pub name: String,
+    /// Its id in the ICPC's registration system, where given.
+    pub icpc_id: Option<String>,
 }
 
 /// One team's organization and groups. `keys`: the names to find its
 /// account by, in order (a CLICS team's `id`, then its `name`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Membership {
     pub keys: Vec<String>,
     pub organization: Option<String>,
     pub groups: Vec<String>,
+    /// The team's id as its registration gave it (a CLICS team's `id`, a
+    /// sheet's `team_id`): the id the API shows for it from then on.
+    pub team_id: Option<String>,
+    /// Its id in the ICPC's registration system, where given.
+    pub icpc_id: Option<String>,
+    /// Whether it is hidden from the board; `None`: as it is.
+    pub hidden: Option<bool>,
 }
 
 /// What one import brings: organizations and groups to add or update, and
@@ -131,6 +142,7 @@ impl Affiliations {
                             &format!("{name}: organization {id}"),
                             text(o, "country"),
                         )?,
+                        icpc_id: text(o, "icpc_id"),
                         name: display,
                         id,
                     });
@@ -141,14 +153,26 @@ impl Affiliations {
                     let id = checked_id(&format!("{name}: group"), i, text(o, "id"))?;
                     let display = text(o, "name")
                         .ok_or_else(|| format!("{name}: group {id}: no \"name\""))?;
-                    self.groups.push(Group { id, name: display });
+                    self.groups.push(Group {
+                        icpc_id: text(o, "icpc_id"),
+                        id,
+                        name: display,
+                    });
                 }
             }
             "teams.json" => {
                 for (i, o) in list.iter().enumerate() {
-                    let id = text(o, "id")
-                        .ok_or_else(|| format!("{name}: team {}: no \"id\"", i + 1))?;
-                    let mut keys = vec![id];
+                    let id = checked_id(&format!("{name}: team"), i, text(o, "id"))?;
+                    let hidden = match &o["hidden"] {
+                        Value::Null => None,
+                        Value::Bool(b) => Some(*b),
+                        _ => {
+                            return Err(format!(
+                                "{name}: team {id}: \"hidden\" is not true or false"
+                            ))
+                        }
+                    };
+                    let mut keys = vec![id.clone()];
                     keys.extend(text(o, "name"));
                     let groups = match &o["group_ids"] {
                         Value::Null => Vec::new(),
@@ -171,6 +195,9 @@ impl Affiliations {
                         organization: text(o, "organization_id"),
                         groups,
                         keys,
+                        team_id: Some(id),
+                        icpc_id: text(o, "icpc_id"),
+                        hidden,
                     });
                 }
             }
@@ -184,10 +211,13 @@ impl Affiliations {
     }
 
     /// Adds the teams of a CSV sheet with a header row: `team` (the account
-    /// name, required), `organization` (its name; its id is made of it
-    /// unless an `organization_id` column gives one), `formal_name`,
-    /// `country`, and `groups` (names separated by `;`, each one's id made
-    /// of its name). Organizations and groups named there are created.
+    /// name, required), `team_id` (the team's id from its registration),
+    /// `icpc_id`, `hidden` (`true`/`false`, `yes`/`no`, `1`/`0`),
+    /// `organization` (its name; its id is made of it unless an
+    /// `organization_id` column gives one), `organization_icpc_id`,
+    /// `formal_name`, `country`, and `groups` (names separated by `;`, each
+    /// one's id made of its name). Organizations and groups named there are
+    /// created.
     ///
     /// # Errors
     /// One line naming the file, the row and what is wrong.
@@ -205,7 +235,11 @@ impl Affiliations {
         let column = |c: &str| header.iter().position(|h| h == c);
         let known = [
             "team",
+            "team_id",
+            "icpc_id",
+            "hidden",
             "organization",
+            "organization_icpc_id",
             "organization_id",
             "formal_name",
             "country",
@@ -247,6 +281,7 @@ impl Affiliations {
                         id: id.clone(),
                         formal_name: cell(column("formal_name")).unwrap_or_else(|| org.clone()),
                         country: country(&format!("{name}: line {line}"), cell(column("country")))?,
+                        icpc_id: cell(column("organization_icpc_id")),
                         name: org,
                     };
                     if let Some(seen) = organizations.get(&id) {
@@ -278,14 +313,39 @@ impl Affiliations {
                     Group {
                         id: id.clone(),
                         name: g.to_string(),
+                        icpc_id: None,
                     },
                 );
                 ids.push(id);
             }
+            let team_id = match cell(column("team_id")) {
+                Some(id) if valid_id(&id) => Some(id),
+                Some(id) => {
+                    return Err(format!(
+                        "{name}: line {line}: team id {id:?}: use up to 36 letters, digits, '_', '.' and '-'"
+                    ))
+                }
+                None => None,
+            };
+            let hidden = match cell(column("hidden")).map(|h| h.to_ascii_lowercase()) {
+                None => None,
+                Some(h) if matches!(h.as_str(), "true" | "yes" | "1") => Some(true),
+                Some(h) if matches!(h.as_str(), "false" | "no" | "0") => Some(false),
+                Some(h) => {
+                    return Err(format!(
+                        "{name}: line {line}: hidden {h:?}: use true or false"
+                    ))
+                }
+            };
+            let mut keys = Vec::from_iter(team_id.clone());
+            keys.push(account);
             self.teams.push(Membership {
-                keys: vec![account],
+                keys,
                 organization,
                 groups: ids,
+                team_id,
+                icpc_id: cell(column("icpc_id")),
+                hidden,
             });
         }
         self.organizations.extend(organizations.into_values());
@@ -493,6 +553,52 @@ mod tests {
         let mut twice = Affiliations::default();
         twice.add_csv("t.csv", "team\nbob\nbob\n").unwrap();
         assert_eq!(twice.check().unwrap_err(), "team bob is given twice");
+    }
+
+    #[test]
+    fn team_ids_icpc_ids_and_hidden_are_read_from_the_files_and_the_sheet() {
+        let mut a = Affiliations::default();
+        a.add_clics(
+            "organizations.json",
+            r#"[{"id":"uva","name":"UvA","icpc_id":1881}]"#,
+        )
+        .unwrap();
+        a.add_clics("groups.json", r#"[{"id":"d1","name":"D1","icpc_id":"g7"}]"#)
+            .unwrap();
+        a.add_clics(
+            "teams.json",
+            r#"[{"id":"wf-1","name":"ann","icpc_id":4711,"hidden":true},{"id":"wf-2"}]"#,
+        )
+        .unwrap();
+        assert_eq!(a.organizations[0].icpc_id.as_deref(), Some("1881"));
+        assert_eq!(a.groups[0].icpc_id.as_deref(), Some("g7"));
+        assert_eq!(a.teams[0].team_id.as_deref(), Some("wf-1"));
+        assert_eq!(a.teams[0].icpc_id.as_deref(), Some("4711"));
+        assert_eq!((a.teams[0].hidden, a.teams[1].hidden), (Some(true), None));
+        let e = Affiliations::default()
+            .add_clics("teams.json", r#"[{"id":"x","hidden":"yes"}]"#)
+            .unwrap_err();
+        assert!(e.contains("team x") && e.contains("hidden"), "{e}");
+        let mut sheet = Affiliations::default();
+        sheet
+            .add_csv(
+                "t.csv",
+                "team,team_id,icpc_id,hidden,organization,organization_icpc_id\n\
+                 bob,wf-bob,17,yes,UvA,1881\n\
+                 cid,,,no,,\n",
+            )
+            .unwrap();
+        assert_eq!(sheet.teams[0].keys, ["wf-bob", "bob"]);
+        assert_eq!(sheet.teams[0].team_id.as_deref(), Some("wf-bob"));
+        assert_eq!(sheet.teams[0].icpc_id.as_deref(), Some("17"));
+        assert_eq!(sheet.teams[0].hidden, Some(true));
+        assert_eq!(sheet.teams[1].hidden, Some(false));
+        assert_eq!(sheet.teams[1].team_id, None);
+        assert_eq!(sheet.organizations[0].icpc_id.as_deref(), Some("1881"));
+        let e = Affiliations::default()
+            .add_csv("t.csv", "team,hidden\nbob,maybe\n")
+            .unwrap_err();
+        assert!(e.contains("line 2") && e.contains("hidden"), "{e}");
     }
 
     #[test]

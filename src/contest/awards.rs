@@ -35,11 +35,11 @@ pub struct Award {
 }
 
 impl Award {
-    fn new(id: impl Into<String>, citation: impl Into<String>, teams: Vec<i64>) -> Award {
+    fn new(id: impl Into<String>, citation: impl Into<String>, teams: Vec<String>) -> Award {
         Award {
             id: id.into(),
             citation: citation.into(),
-            team_ids: teams.iter().map(i64::to_string).collect(),
+            team_ids: teams,
         }
     }
 
@@ -83,11 +83,11 @@ pub fn generate(
         .iter()
         .filter(|r| placed(board.scoring, r))
         .collect();
-    let teams = |keep: &dyn Fn(&Row) -> bool| -> Vec<i64> {
+    let teams = |keep: &dyn Fn(&Row) -> bool| -> Vec<String> {
         placed
             .iter()
             .filter(|r| keep(r))
-            .map(|r| r.team.id)
+            .map(|r| r.team.team_id.clone())
             .collect()
     };
     let m = c.medals;
@@ -143,7 +143,7 @@ pub fn generate(
             first_solvers(board, i),
         ));
     }
-    let mut groups: BTreeMap<&str, (&str, Option<u32>, Vec<i64>)> = BTreeMap::new();
+    let mut groups: BTreeMap<&str, (&str, Option<u32>, Vec<String>)> = BTreeMap::new();
     for row in &board.rows {
         for (id, name) in team_groups.get(&row.team.id).into_iter().flatten() {
             groups.entry(id).or_insert((name, None, Vec::new()));
@@ -156,7 +156,7 @@ pub fn generate(
                 // its best rank, and teams tied with it share the win.
                 if best.is_none_or(|b| b == r.rank) {
                     *best = Some(r.rank);
-                    winners.push(r.team.id);
+                    winners.push(r.team.team_id.clone());
                 }
             }
         }
@@ -173,7 +173,7 @@ pub fn generate(
 
 /// The teams first to solve problem `i` of `board`: those whose cell is the
 /// first solve, once no try made at or before it is pending.
-fn first_solvers(board: &Board, i: usize) -> Vec<i64> {
+fn first_solvers(board: &Board, i: usize) -> Vec<String> {
     let cell = |r: &Row| r.cells.get(i).cloned().unwrap_or_default();
     let Some(first) = board
         .rows
@@ -195,7 +195,7 @@ fn first_solvers(board: &Board, i: usize) -> Vec<i64> {
         .rows
         .iter()
         .filter(|r| cell(r).first)
-        .map(|r| r.team.id)
+        .map(|r| r.team.team_id.clone())
         .collect()
 }
 
@@ -266,7 +266,7 @@ pub fn check_edit(generated: &[Award], teams: &[Team], edit: &AwardEdit) -> Resu
         )),
         Some(ids) => match ids
             .iter()
-            .find(|t| !teams.iter().any(|team| team.id.to_string() == **t))
+            .find(|t| !teams.iter().any(|team| team.team_id == **t))
         {
             Some(t) => Err(format!("award {}: no team {t} in this contest", edit.id)),
             None => Ok(()),
@@ -320,12 +320,7 @@ mod tests {
     }
 
     fn teams(n: i64) -> Vec<Team> {
-        (1..=n)
-            .map(|id| Team {
-                id,
-                name: format!("t{id}"),
-            })
-            .collect()
+        (1..=n).map(|id| Team::new(id, format!("t{id}"))).collect()
     }
 
     /// A try by `team` on `problem` at `minute`; `verdict` `None`: pending.

@@ -73,21 +73,48 @@ pub fn language_id(id: &str) -> &str {
     }
 }
 
-/// A team: an account, with its organization and groups.
-pub fn team(id: i64, name: &str, organization: Option<&str>, groups: &[String]) -> Value {
-    json!({"id": id.to_string(), "name": name, "label": id.to_string(),
-           "display_name": name, "hidden": false, "organization_id": organization,
-           "group_ids": groups})
+/// A team as the API shows it: an account, with the id its registration
+/// gave it (else its account number), its organization and groups.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamObject<'a> {
+    /// Its CLICS id, also its label.
+    pub id: &'a str,
+    pub name: &'a str,
+    pub organization: Option<&'a str>,
+    pub groups: &'a [String],
+    pub icpc_id: Option<&'a str>,
+    pub hidden: bool,
 }
 
-/// An organization.
+/// A team. `icpc_id` is there only where set (the standard has it as
+/// text, never null).
+pub fn team(t: &TeamObject<'_>) -> Value {
+    let mut v = json!({"id": t.id, "name": t.name, "label": t.id,
+           "display_name": t.name, "hidden": t.hidden, "organization_id": t.organization,
+           "group_ids": t.groups});
+    if let Some(icpc) = t.icpc_id {
+        v["icpc_id"] = json!(icpc);
+    }
+    v
+}
+
+/// An organization (`icpc_id` only where set).
 pub fn organization(o: &Organization) -> Value {
-    json!({"id": o.id, "name": o.name, "formal_name": o.formal_name, "country": o.country})
+    let mut v =
+        json!({"id": o.id, "name": o.name, "formal_name": o.formal_name, "country": o.country});
+    if let Some(icpc) = &o.icpc_id {
+        v["icpc_id"] = json!(icpc);
+    }
+    v
 }
 
-/// A group of teams.
+/// A group of teams (`icpc_id` only where set).
 pub fn group(g: &Group) -> Value {
-    json!({"id": g.id, "name": g.name})
+    let mut v = json!({"id": g.id, "name": g.name});
+    if let Some(icpc) = &g.icpc_id {
+        v["icpc_id"] = json!(icpc);
+    }
+    v
 }
 
 /// What the record keeps of a problem: its place in the contest and the
@@ -110,7 +137,8 @@ pub fn problem_place(c: &Contest, ordinal: usize) -> Option<Value> {
 #[derive(Debug, Clone)]
 pub struct Try<'a> {
     pub id: i64,
-    pub team: i64,
+    /// The team's CLICS id.
+    pub team: &'a str,
     pub problem: &'a str,
     pub language: &'a str,
     /// When it was made.
@@ -136,7 +164,7 @@ pub fn submission(c: &Contest, s: &Try<'_>) -> Value {
     json!({
         "id": s.id.to_string(), "language_id": s.language,
         "problem_id": s.problem,
-        "team_id": s.team.to_string(), "time": format_time(s.at_ms),
+        "team_id": s.team, "time": format_time(s.at_ms),
         "contest_time": format_reltime(s.at_ms - c.start_ms), "entry_point": entry_point,
         "files": [],
     })
@@ -232,8 +260,11 @@ pub fn run_as_read(v: &mut Value, secret_figures: bool) {
 #[derive(Debug, Clone)]
 pub struct Clarification<'a> {
     pub id: i64,
-    /// The asker (`None`: an announcement, which is only its answer).
+    /// The asker's account (`None`: an announcement, which is only its
+    /// answer).
     pub team: Option<i64>,
+    /// The asker's CLICS id.
+    pub team_id: Option<&'a str>,
     /// The problem's label.
     pub label: Option<&'a str>,
     pub question: &'a str,
@@ -247,7 +278,7 @@ pub struct Clarification<'a> {
 /// read it.
 pub fn question(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
     let mut v = public_question(c, q)?;
-    v["from_team_id"] = json!(q.team?.to_string());
+    v["from_team_id"] = json!(q.team_id?);
     Some(v)
 }
 
@@ -265,7 +296,7 @@ pub fn public_question(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
 /// The answer `a<N>`, once given.
 pub fn answer(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
     let (answer, at) = (q.answer?, q.answered_ms?);
-    let team = q.team.map(|t| t.to_string());
+    let team = q.team_id;
     Some(json!({
         "id": format!("a{}", q.id), "from_team_id": null,
         "to_team_id": if q.to_all { None } else { team },

@@ -26,8 +26,25 @@ use crate::verdict::Verdict;
 /// A participant.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Team {
+    /// Its account.
     pub id: i64,
     pub name: String,
+    /// Its CLICS id: its registration's, else its account number.
+    pub team_id: String,
+    /// Off the board (and so the awards) for every reader.
+    pub hidden: bool,
+}
+
+impl Team {
+    /// A shown team whose CLICS id is its account number.
+    pub fn new(id: i64, name: impl Into<String>) -> Team {
+        Team {
+            id,
+            name: name.into(),
+            team_id: id.to_string(),
+            hidden: false,
+        }
+    }
 }
 
 /// A judged try's result.
@@ -145,6 +162,8 @@ pub fn scoreboard(
         .enumerate()
         .map(|(i, p)| (p.slug.as_str(), i))
         .collect();
+    // A hidden team has no row: it is off the board for every reader.
+    let teams: Vec<&Team> = teams.iter().filter(|t| !t.hidden).collect();
     let mut by_team: BTreeMap<i64, Vec<Vec<&Attempt>>> = teams
         .iter()
         .map(|t| (t.id, vec![Vec::new(); contest.problems.len()]))
@@ -174,7 +193,7 @@ pub fn scoreboard(
                 .collect();
             Row {
                 rank: 0,
-                team: team.clone(),
+                team: (*team).clone(),
                 solved: cells.iter().filter(|c| c.solved).count() as u32,
                 penalty: cells.iter().map(|c| c.penalty).sum(),
                 score: cells.iter().filter_map(|c| c.score).sum(),

@@ -41,10 +41,7 @@ fn teams(names: &[&str]) -> Vec<Team> {
     names
         .iter()
         .enumerate()
-        .map(|(i, n)| Team {
-            id: i as i64 + 1,
-            name: n.to_string(),
-        })
+        .map(|(i, n)| Team::new(i as i64 + 1, *n))
         .collect()
 }
 

@@ -79,6 +79,8 @@ macro_rules! generated_in {
             .map(|t| $crate::contest::Team {
                 id: t.id,
                 name: t.name,
+                team_id: t.team_id,
+                hidden: t.hidden,
             })
             .collect();
         let subs = sqlx::query_as::<_, $crate::store::ContestSubmission>(&$crate::store::db::sql(

@@ -93,17 +93,19 @@ impl Store {
                     record_try!(tx, d, s, TryChange::Made);
                     record_try!(tx, d, s, TryChange::Judged);
                 }
-                let qs = sqlx::query_as::<_, (i64, Option<i64>, Option<String>, String, i64, Option<String>, bool, Option<i64>)>(&sql(
+                let qs = sqlx::query_as::<_, (i64, Option<i64>, Option<String>, String, i64, Option<String>, bool, Option<i64>, Option<String>)>(&sql(
                     d,
-                    "SELECT id, user_id, label, question, asked_ms, answer, to_all, answered_ms
-                     FROM clarifications WHERE contest_id = ? ORDER BY id",
+                    "SELECT q.id, q.user_id, label, question, asked_ms, answer, to_all, answered_ms,
+                            {team_id}
+                     FROM clarifications q LEFT JOIN users u ON u.id = q.user_id
+                     WHERE q.contest_id = ? ORDER BY q.id",
                 ))
                 .bind(id)
                 .fetch_all(&mut *tx)
                 .await?;
-                for (qid, team, label, question, asked_ms, answer, to_all, answered_ms) in &qs {
+                for (qid, team, label, question, asked_ms, answer, to_all, answered_ms, team_id) in &qs {
                     let q = clics::Clarification {
-                        id: *qid, team: *team, label: label.as_deref(), question, asked_ms: *asked_ms,
+                        id: *qid, team: *team, team_id: team_id.as_deref(), label: label.as_deref(), question, asked_ms: *asked_ms,
                         answer: answer.as_deref(), to_all: *to_all, answered_ms: *answered_ms,
                     };
                     let mut events = clarification_events(&c, &q, false);

@@ -2,6 +2,7 @@
 //! announcements, on SQLite or PostgreSQL (see "One method, two
 //! databases" in [`super`]). Times are Unix milliseconds.
 
+use super::affiliations::team_id_of;
 use super::db::{on_db, sql};
 use super::record::{append_events, clarification_events, locked_contest};
 use super::{Error, Store};
@@ -109,8 +110,9 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?;
             if let Some(c) = c {
+                let team_id = team_id_of!(tx, d, user_id);
                 let q = clics::Clarification {
-                    id, team: user_id, label, question, asked_ms: now_ms,
+                    id, team: user_id, team_id: team_id.as_deref(), label, question, asked_ms: now_ms,
                     answer: None, to_all: false, answered_ms: None,
                 };
                 append_events!(tx, d, contest, &clarification_events(&c, &q, false));
@@ -161,8 +163,9 @@ impl Store {
             .await?;
             match (asked, c) {
                 (Some((team, label, question, asked_ms)), Some(c)) => {
+                    let team_id = team_id_of!(tx, d, team);
                     let q = clics::Clarification {
-                        id, team, label: label.as_deref(), question: &question, asked_ms,
+                        id, team, team_id: team_id.as_deref(), label: label.as_deref(), question: &question, asked_ms,
                         answer: Some(answer), to_all, answered_ms: Some(now_ms),
                     };
                     append_events!(tx, d, contest, &clarification_events(&c, &q, true));

@@ -3,7 +3,7 @@
 //! SQLite or PostgreSQL (see "One method, two databases" in [`super`]).
 //! Times are Unix milliseconds.
 
-use super::affiliations::{drop_stale, team_event, teams_in};
+use super::affiliations::{drop_stale, team_gone, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql};
 use super::record::{
@@ -278,7 +278,7 @@ impl Store {
                         .teams
                         .iter()
                         .filter(|t| !teams.teams.iter().any(|n| n.id == t.id))
-                        .map(|t| team_event(t.id, None)),
+                        .map(|t| team_gone(&t.team_id)),
                 );
                 events.extend(settings_events(&c, teams.events(), now));
                 append_events!(tx, d, id, &events);
@@ -423,9 +423,9 @@ impl Store {
     /// Database failures.
     pub async fn contest_teams(&self, contest: &Contest) -> Result<Vec<Team>, Error> {
         let rows = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (i64, String)>(&sql(
+            sqlx::query_as::<_, (i64, String, String, bool)>(&sql(
                 d,
-                "SELECT u.id, u.name FROM users u
+                "SELECT u.id, u.name, {team_id}, u.hidden FROM users u
                  WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
                     OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
                     OR (u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
@@ -439,7 +439,12 @@ impl Store {
         });
         Ok(rows
             .into_iter()
-            .map(|(id, name)| Team { id, name })
+            .map(|(id, name, team_id, hidden)| Team {
+                id,
+                name,
+                team_id,
+                hidden,
+            })
             .collect())
     }
 

@@ -85,6 +85,13 @@ pub const WORDS: &[(&str, &str, &str)] = &[
     // another transaction holds instead of waiting for them (SQLite has
     // one writer at a time, so nothing to skip).
     ("{skip_locked}", "", "FOR UPDATE SKIP LOCKED"),
+    // The CLICS id of the team of account `u` (a row of `users` named
+    // `u`): the one its registration gave it, else its account number.
+    (
+        "{team_id}",
+        "COALESCE(u.team_id, CAST(u.id AS TEXT))",
+        "COALESCE(u.team_id, CAST(u.id AS TEXT))",
+    ),
     // An empty blob.
     ("{empty_blob}", "X''", "'\\x'::bytea"),
     // A line feed.

@@ -229,19 +229,32 @@ macro_rules! record_try {
                 Option<i64>,
                 Option<i64>,
                 Option<String>,
+                Option<String>,
+                Option<bool>,
             ),
         >(&$crate::store::db::sql(
             $d,
             "SELECT s.contest_id, CASE WHEN u.is_admin THEN NULL ELSE s.user_id END,
                         s.problem, s.language, s.submitted_at, s.verdict, s.score, s.time_ms,
-                        s.finished_at
+                        s.finished_at, {team_id}, u.hidden
                  FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?",
         ))
         .bind(id)
         .fetch_optional(&mut *$tx)
         .await?;
-        if let Some((Some(cid), Some(team), problem, language, at, verdict, score, time_ms, end)) =
-            row
+        if let Some((
+            Some(cid),
+            Some(team),
+            problem,
+            language,
+            at,
+            verdict,
+            score,
+            time_ms,
+            end,
+            Some(team_id),
+            hidden,
+        )) = row
         {
             if let Some(c) = $crate::store::record::locked_contest!($tx, $d, cid) {
                 let runs =
@@ -257,6 +270,8 @@ macro_rules! record_try {
                 let stored = $crate::store::record::StoredTry {
                     id,
                     team,
+                    team_id: &team_id,
+                    hidden: hidden.unwrap_or(false),
                     problem: &problem,
                     language: &language,
                     at: &at,
@@ -377,7 +392,12 @@ pub(super) use revealed_results;
 /// A try as its row holds it.
 pub struct StoredTry<'a> {
     pub id: i64,
+    /// The team's account.
     pub team: i64,
+    /// The team's CLICS id.
+    pub team_id: &'a str,
+    /// Whether the team is hidden: its tries are the admins' only.
+    pub hidden: bool,
     pub problem: &'a str,
     pub language: &'a str,
     pub at: &'a str,
@@ -398,7 +418,7 @@ pub(super) fn audience_team(a: Audience) -> Option<i64> {
 /// The audience of a result of a try by `team` made at `at`, judged at
 /// `now`: sealed from others while the freeze hides it (the freeze's one
 /// rule, [`Contest::hides`]).
-fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
+pub(super) fn result_audience(c: &Contest, team: i64, at: i64, now: i64) -> Audience {
     if c.hides(Viewer::Public, Some(team), at, now) {
         Audience::Team(team)
     } else {
@@ -437,12 +457,18 @@ pub(super) fn try_events(
     let at_ms = parse(s.at)?;
     let t = Try {
         id: s.id,
-        team: s.team,
+        team: s.team_id,
         problem: s.problem,
         language: s.language,
         at_ms,
     };
-    let sealed = result_audience(c, s.team, at_ms, now);
+    // A hidden team's tries are the admins' only, now and after the
+    // thaw (which reveals what is sealed for one team, never these).
+    let (made, sealed) = if s.hidden {
+        (Audience::Admin, Audience::Admin)
+    } else {
+        (Audience::All, result_audience(c, s.team, at_ms, now))
+    };
     let judging = clics::Judging {
         number: begun.number,
         start_ms: begun.at_ms.unwrap_or(match change {
@@ -454,11 +480,7 @@ pub(super) fn try_events(
     let mut out = Vec::new();
     match change {
         TryChange::Made => {
-            out.push(NewEvent::of(
-                "submissions",
-                clics::submission(c, &t),
-                Audience::All,
-            ));
+            out.push(NewEvent::of("submissions", clics::submission(c, &t), made));
             out.push(NewEvent::of(
                 "judgements",
                 clics::judgement(c, &t, judging, None),
@@ -560,7 +582,13 @@ pub(super) fn settings_events(c: &Contest, teams: Vec<NewEvent>, now: i64) -> Ve
         Audience::All
     };
     out.extend(problem_events(c, problems));
-    out.extend(teams);
+    // A hidden team's absence for everyone but the admins is said when it
+    // is hidden (if they held it); here it would name it to them.
+    out.extend(
+        teams
+            .into_iter()
+            .filter(|e| e.data.is_some() || e.audience != Audience::Others(None)),
+    );
     out.push(NewEvent::of("state", clics::state(c, now), Audience::All));
     out
 }

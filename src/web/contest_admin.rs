@@ -168,7 +168,7 @@ async fn contest_page(
     let teams: std::collections::BTreeMap<String, String> = board
         .rows
         .iter()
-        .map(|r| (r.team.id.to_string(), r.team.name.clone()))
+        .map(|r| (r.team.team_id.clone(), r.team.name.clone()))
         .collect();
     let edits = state.store.contest_award_edits(c.id).await?;
     let generated = awards::generate(c, &board, &state.store.contest_team_groups(c).await?);
@@ -476,7 +476,7 @@ async fn award_edit(
         let mut ids = Vec::new();
         for name in names {
             match teams.iter().find(|t| t.name == name) {
-                Some(t) => ids.push(t.id.to_string()),
+                Some(t) => ids.push(t.team_id.clone()),
                 None => return Ok(Err(format!("no team {name:?} in contest {}", c.slug))),
             }
         }

@@ -51,8 +51,8 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
     let s = crate::helpers::Server::start(&ws, 0);
     s.account("ann", true);
-    let bob = s.account("bob", false);
-    let cid = s.account("cid", false);
+    s.account("bob", false);
+    s.account("cid", false);
     let dan = s.account("dan", false);
     let ann = basic("ann");
     ok(&ws.grundy(&[
@@ -100,21 +100,25 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
 
     let teams = json(&format!("{api}/teams"), Some(&ann));
     assert_valid("teams", &teams);
-    let team = |id: i64| {
+    // A team's id is its registration's (issue 43); dan, whom the sheet
+    // gives none, keeps his account number.
+    let team = |id: &str| {
         teams
             .as_array()
             .unwrap()
             .iter()
-            .find(|t| t["id"].as_str() == Some(id.to_string().as_str()))
+            .find(|t| t["id"].as_str() == Some(id))
             .cloned()
             .unwrap_or_else(|| panic!("team {id} in {teams}"))
     };
-    assert_eq!(team(bob)["organization_id"], "uva");
-    assert_eq!(team(bob)["group_ids"], serde_json::json!(["bsc"]));
-    assert_eq!(team(cid)["organization_id"], "kth");
-    assert_eq!(team(dan)["organization_id"], "universit-de-n-mes");
+    let dan = dan.to_string();
+    assert_eq!(team("bob")["organization_id"], "uva");
+    assert_eq!(team("bob")["group_ids"], serde_json::json!(["bsc"]));
+    assert_eq!(team("t2")["organization_id"], "kth");
+    assert_eq!(team("t2")["label"], "t2");
+    assert_eq!(team(&dan)["organization_id"], "universit-de-n-mes");
     assert_eq!(
-        team(dan)["group_ids"],
+        team(&dan)["group_ids"],
         serde_json::json!(["bachelor-teams", "remote"])
     );
     let orgs = json(&format!("{api}/organizations"), Some(&ann));
@@ -256,9 +260,11 @@ fn organizations_groups_and_colours_reach_the_api_the_feed_and_the_package() {
     assert_eq!(orgs.as_array().unwrap().len(), 2, "{orgs}");
     assert_eq!(read("groups.json").as_array().unwrap().len(), 3);
     let teams = read("teams.json");
-    assert!(teams.as_array().unwrap().iter().any(|t| t["id"].as_str()
-        == Some(bob.to_string().as_str())
-        && t["organization_id"] == "kth"));
+    assert!(teams
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["id"] == "bob" && t["organization_id"] == "kth"));
 }
 
 /// A language's CLICS id is the configuration's `clics_id`, the same on
@@ -323,11 +329,13 @@ fn group_awards_go_only_to_groups_of_the_contests_teams() {
     let group = |id: &str| Group {
         id: id.into(),
         name: format!("Group {id}"),
+        icpc_id: None,
     };
     let member = |name: &str, group: &str| Membership {
         keys: vec![name.into()],
         organization: None,
         groups: vec![group.into()],
+        ..Membership::default()
     };
     let a = Affiliations {
         organizations: Vec::new(),
@@ -476,4 +484,229 @@ fn an_oversized_name_is_one_line_and_nothing_is_stored() {
     ]);
     refused(&out, "a contest's name is at most 100 characters");
     assert!(s.rt.block_on(s.store.contest("long")).unwrap().is_none());
+}
+
+/// A try by account `user` in contest `cid` made at `at_ms`, judged
+/// `verdict`.
+fn tried_at(
+    s: &crate::helpers::Server,
+    user: i64,
+    cid: i64,
+    at_ms: i64,
+    verdict: grundy::verdict::Verdict,
+) -> i64 {
+    let new = grundy::store::NewSubmission {
+        problem: "nim",
+        language: "c",
+        source: b"int main(void) { return 0; }\n",
+        user_id: Some(user),
+    };
+    let id =
+        s.rt.block_on(s.store.insert_contest_submission(new, cid, at_ms))
+            .expect("insert");
+    let lease =
+        s.rt.block_on(crate::helpers::claim_own(
+            &s.store,
+            id,
+            std::time::Duration::from_secs(60),
+        ))
+        .expect("claimed");
+    use grundy::store::Queue as _;
+    assert!(s
+        .rt
+        .block_on(s.store.finish(lease, &crate::store::report(verdict), None))
+        .expect("finish"));
+    id
+}
+
+/// Issue 43, point 5: the ids a registration gives teams are the ids the
+/// API, the feed and the package show for them, and their `icpc_id`s
+/// with them (checked against the standard's schemas); a REST path and a
+/// filter take them; an import that would change a recorded id is one
+/// line and changes nothing. A hidden team (`hidden` in teams.json, or
+/// `grundy user hide`) is off every scoreboard and the awards, and the
+/// admins' only.
+#[test]
+fn registration_ids_are_kept_and_hidden_teams_are_the_admins_only() {
+    use grundy::verdict::Verdict;
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let cid = s.account("cid", false);
+    let dan = s.account("dan", false);
+    let now = grundy::site::contests::now_ms();
+    // Ended an hour ago, so that it is exported.
+    let start = now - 2 * 3_600_000;
+    let new = crate::clics::icpc_on_nim("wf", "WF", start, &["bob", "cid", "dan"]);
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    let orgs = ws.file(
+        "organizations.json",
+        r#"[{"id":"uva","name":"UvA","icpc_id":"1881"}]"#,
+    );
+    let groups = ws.file(
+        "groups.json",
+        r#"[{"id":"div1","name":"Division 1","icpc_id":99}]"#,
+    );
+    let teams = ws.file(
+        "teams.json",
+        r#"[{"id":"wf-bob","name":"bob","icpc_id":4711,"organization_id":"uva","group_ids":["div1"]},
+            {"id":"wf-cid","name":"cid","group_ids":["div1"]},
+            {"id":"wf-dan","name":"dan","hidden":true}]"#,
+    );
+    let files = [&orgs, &groups, &teams].map(|p| p.to_str().unwrap().to_string());
+    ok(&ws.grundy(&["user", "affiliations", &files[0], &files[1], &files[2]]));
+    // dan, hidden, solves first; bob next; cid fails.
+    tried_at(&s, dan, id, start + 300_000, Verdict::AC);
+    let bobs = tried_at(&s, bob, id, start + 600_000, Verdict::AC);
+    tried_at(&s, cid, id, start + 900_000, Verdict::WA);
+
+    let api = format!("{}/api/contests/wf", s.url);
+    let admin = basic("ann");
+    let ids = |list: &Value, key: &str| -> Vec<String> {
+        list.as_array()
+            .expect("an array")
+            .iter()
+            .map(|o| o[key].as_str().unwrap_or("?").to_string())
+            .collect()
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+
+    // Teams: the admins see all three, dan hidden; the public two.
+    let all = json(&format!("{api}/teams"), Some(&admin));
+    assert_valid("teams", &all);
+    assert_eq!(sorted(ids(&all, "id")), ["wf-bob", "wf-cid", "wf-dan"]);
+    let team = |id: &str| {
+        all.as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(team("wf-bob")["label"], "wf-bob");
+    assert_eq!(team("wf-bob")["icpc_id"], "4711");
+    assert_eq!(team("wf-bob")["hidden"], false);
+    assert!(team("wf-cid").get("icpc_id").is_none());
+    assert_eq!(team("wf-dan")["hidden"], true);
+    let public = json(&format!("{api}/teams"), None);
+    assert_valid("teams", &public);
+    assert_eq!(sorted(ids(&public, "id")), ["wf-bob", "wf-cid"]);
+    let one = json(&format!("{api}/teams/wf-bob"), None);
+    assert_eq!(one["id"], "wf-bob");
+    let (status, _) = crate::clics::get(&format!("{api}/teams/wf-dan"), None);
+    assert_eq!(status, 404);
+    let orgs = json(&format!("{api}/organizations"), None);
+    assert_valid("organizations", &orgs);
+    assert_eq!(orgs[0]["icpc_id"], "1881", "{orgs}");
+    let groups = json(&format!("{api}/groups"), None);
+    assert_valid("groups", &groups);
+    assert_eq!(groups[0]["icpc_id"], "99", "{groups}");
+
+    // Submissions: the registration's ids; dan's the admins' only.
+    let subs = json(&format!("{api}/submissions"), Some(&admin));
+    assert_valid("submissions", &subs);
+    assert_eq!(
+        sorted(ids(&subs, "team_id")),
+        ["wf-bob", "wf-cid", "wf-dan"]
+    );
+    let subs = json(&format!("{api}/submissions"), None);
+    assert_eq!(sorted(ids(&subs, "team_id")), ["wf-bob", "wf-cid"]);
+    let bob_only = json(&format!("{api}/submissions?team_id=wf-bob"), None);
+    assert_eq!(ids(&bob_only, "id"), [bobs.to_string()]);
+
+    // The scoreboard and the awards: bob wins, dan is nowhere.
+    for auth in [Some(admin.as_str()), None] {
+        let board = json(&format!("{api}/scoreboard"), auth);
+        assert_valid("scoreboard", &board);
+        assert_eq!(ids(&board["rows"], "team_id"), ["wf-bob", "wf-cid"]);
+        assert_eq!(board["rows"][0]["rank"], 1);
+    }
+    let awards = json(&format!("{api}/awards"), Some(&admin));
+    assert_valid("awards", &awards);
+    let winner = awards
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == "winner")
+        .unwrap();
+    assert_eq!(winner["team_ids"], serde_json::json!(["wf-bob"]));
+    assert!(!awards.to_string().contains("wf-dan"), "{awards}");
+    let bearer = format!("Bearer {}", s.token("bob"));
+    let v1 = json(
+        &format!("{}/api/v1/contests/wf/board", s.url),
+        Some(&bearer),
+    );
+    assert!(v1.to_string().contains("\"bob\""), "{v1}");
+    assert!(!v1.to_string().contains("\"dan\""), "{v1}");
+
+    // The feed: the same ids; the public's has nothing of dan.
+    let events = feed(&api, Some(&admin));
+    let sent: Vec<&str> = events
+        .iter()
+        .filter(|e| e["type"] == "submissions")
+        .filter_map(|e| e["data"]["team_id"].as_str())
+        .collect();
+    assert!(
+        sent.contains(&"wf-bob") && sent.contains(&"wf-dan"),
+        "{sent:?}"
+    );
+    let public = feed(&api, None);
+    for e in &public {
+        assert_valid("event-feed", e);
+    }
+    let text = serde_json::to_string(&public).unwrap();
+    assert!(!text.contains("wf-dan"), "{text}");
+    assert!(text.contains("\"team_id\":\"wf-bob\""));
+
+    // Importing the same files again changes nothing; one that would
+    // change bob's recorded id is one line and changes nothing.
+    let length = feed(&api, Some(&admin)).len();
+    ok(&ws.grundy(&["user", "affiliations", &files[0], &files[1], &files[2]]));
+    let change = ws.file(
+        "teams.json",
+        r#"[{"id":"wf-cid","name":"cid","group_ids":[]},{"id":"bob-2","name":"bob"}]"#,
+    );
+    let out = ws.grundy(&["user", "affiliations", change.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("team bob-2"), "{}", out.stderr);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert_eq!(feed(&api, Some(&admin)).len(), length);
+    assert_eq!(json(&format!("{api}/teams"), Some(&admin)), all);
+
+    // The package: the same ids, the same icpc_id.
+    let dir = ws.dir.path().join("package");
+    ok(&ws.grundy(&["contest", "export", "wf", dir.to_str().unwrap()]));
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
+    };
+    let teams = read("teams.json");
+    assert!(
+        teams
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == "wf-bob" && t["icpc_id"] == "4711"),
+        "{teams}"
+    );
+    assert!(ids(&read("submissions.json"), "team_id").contains(&"wf-bob".to_string()));
+
+    // Hiding cid on the command line takes it off the board; showing it
+    // again puts it back.
+    ok(&ws.grundy(&["user", "hide", "cid"]));
+    let board = json(&format!("{api}/scoreboard"), None);
+    assert_eq!(ids(&board["rows"], "team_id"), ["wf-bob"]);
+    let subs = json(&format!("{api}/submissions"), None);
+    assert_eq!(ids(&subs, "team_id"), ["wf-bob"]);
+    ok(&ws.grundy(&["user", "hide", "cid", "--unhide"]));
+    let board = json(&format!("{api}/scoreboard"), None);
+    assert_eq!(ids(&board["rows"], "team_id"), ["wf-bob", "wf-cid"]);
+    let out = ws.grundy(&["user", "hide", "nobody"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no user \"nobody\""), "{}", out.stderr);
 }

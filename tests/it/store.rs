@@ -623,3 +623,4 @@ mod contests;
 mod jury;
 mod record;
 mod reruns;
+mod team_ids;

@@ -373,8 +373,16 @@ pub(super) async fn render(
             let language =
                 objects::clics_language(&state.ctx, s["language_id"].as_str().unwrap_or_default());
             s["language_id"] = json!(language);
-            let team = s["team_id"].as_str().and_then(|t| t.parse::<i64>().ok());
-            if team.is_some_and(|t| objects::reads_files(role, t)) {
+            // The try's team by its CLICS id: the reader's own team's?
+            let reads = match role {
+                Role::Admin => true,
+                Role::Team(account) => {
+                    let own = state.store.team_id_of(*account).await?;
+                    own.is_some() && s["team_id"].as_str() == own.as_deref()
+                }
+                _ => false,
+            };
+            if reads {
                 s["files"] = objects::files(c, s["id"].as_str().unwrap_or_default());
             }
         }

@@ -242,7 +242,7 @@ pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
             if let Some(ms) = last {
                 score["time"] = json!(minute(ms));
             }
-            json!({"rank": r.rank, "team_id": r.team.id.to_string(), "score": score, "problems": problems})
+            json!({"rank": r.rank, "team_id": r.team.team_id, "score": score, "problems": problems})
         })
         .collect();
     json!({

@@ -81,10 +81,7 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
     // one every enabled account that is not an admin's.
     assert!(store.takes_part(&spring, ann).await.unwrap());
     assert!(!store.takes_part(&spring, bob).await.unwrap());
-    let team = |id, name: &str| Team {
-        id,
-        name: name.into(),
-    };
+    let team = |id, name: &str| Team::new(id, name);
     assert_eq!(
         store.contest_teams(&spring).await.unwrap(),
         [team(ann, "ann")]
