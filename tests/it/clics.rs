@@ -161,7 +161,7 @@ fn assert_rest_is_the_feed(api: &str, slug: &str, auth: Option<&str>) {
             .iter()
             .map(|r| {
                 (
-                    r["team"]["id"].to_string().trim_matches('"').to_string(),
+                    r["team"]["team_id"].as_str().unwrap().to_string(),
                     (
                         r["solved"].as_u64().unwrap(),
                         r["penalty"].as_u64().unwrap(),
