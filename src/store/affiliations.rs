@@ -372,6 +372,48 @@ macro_rules! record_account {
 }
 pub(super) use record_account;
 
+/// Gives new account `$user` (just inserted in `$tx`) a CLICS id of its
+/// own where its number, the id an account has by default, is already a
+/// registration's id for another team: `u<number>`, then `u<number>-2`,
+/// ... (no two teams ever share an id, whatever order accounts are made
+/// and imported in).
+macro_rules! own_team_id {
+    ($tx:ident, $d:ident, $user:expr) => {{
+        let user: i64 = $user;
+        let mut id = user.to_string();
+        let mut n = 1;
+        loop {
+            let holder = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+                $d,
+                "SELECT u.id FROM users u WHERE {team_id} = ? AND u.id <> ? LIMIT 1",
+            ))
+            .bind(&id)
+            .bind(user)
+            .fetch_optional(&mut *$tx)
+            .await?;
+            if holder.is_none() {
+                break;
+            }
+            id = match n {
+                1 => format!("u{user}"),
+                _ => format!("u{user}-{n}"),
+            };
+            n += 1;
+        }
+        if id != user.to_string() {
+            sqlx::query(&$crate::store::db::sql(
+                $d,
+                "UPDATE users SET team_id = ? WHERE id = ?",
+            ))
+            .bind(&id)
+            .bind(user)
+            .execute(&mut *$tx)
+            .await?;
+        }
+    }};
+}
+pub(super) use own_team_id;
+
 /// Sets the CLICS id of account `$user` to `$id` (a `&String`) within
 /// `$tx`, unless it is that already. An id that reached a record never
 /// changes under it, and no two teams share one: either returns

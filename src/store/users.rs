@@ -1,7 +1,7 @@
 //! Accounts and API tokens. Passwords arrive here already hashed (argon2)
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
-use super::affiliations::record_account;
+use super::affiliations::{own_team_id, record_account};
 use super::db::{on_db, sql, Dialect};
 use super::{Error, Store};
 use crate::bounds::Field;
@@ -63,6 +63,7 @@ impl Store {
                 }
                 other => other?,
             };
+            own_team_id!(tx, d, id);
             record_account!(tx, d, id);
             tx.commit().await?;
             id
@@ -98,6 +99,7 @@ impl Store {
                     }
                     other => other?,
                 };
+                own_team_id!(tx, d, id);
                 record_account!(tx, d, id);
             }
             tx.commit().await?;

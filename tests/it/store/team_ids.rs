@@ -282,7 +282,51 @@ async fn a_hidden_team_is_the_admins_only(store: Store) {
     assert!(!store.set_hidden("nobody", true).await.unwrap());
 }
 
+/// An account made after an import whose number is a registration's id
+/// for another team gets an id of its own: no two teams share one.
+async fn a_new_account_never_takes_a_registered_id(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let registered = (ann + 2).to_string();
+    let teams = format!(r#"[{{"id":"{registered}","name":"ann"}}]"#);
+    store
+        .import_affiliations(&clics(&[("teams.json", &teams)]))
+        .await
+        .unwrap();
+    store.add_user("bob", "h", false).await.unwrap();
+    let carl = store.add_user("carl", "h", false).await.unwrap();
+    assert_eq!(carl, ann + 2, "accounts are numbered in order");
+    let start = now_ms() - 600_000;
+    let cid = store
+        .create_contest(&contest(start, &["ann", "bob", "carl"]), now_ms())
+        .await
+        .unwrap();
+    let c = store.contest_by_id(cid).await.unwrap().unwrap();
+    let mut board: Vec<(String, String)> = store
+        .contest_teams(&c)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.name, t.team_id))
+        .collect();
+    board.sort();
+    assert_eq!(
+        board,
+        [
+            ("ann".to_string(), registered.clone()),
+            ("bob".to_string(), (ann + 1).to_string()),
+            ("carl".to_string(), format!("u{carl}")),
+        ]
+    );
+    let teams = objects(&store, cid, Reader::Public, "teams").await;
+    let mut ids = each(&teams, "id");
+    ids.sort();
+    let mut want = vec![registered, (ann + 1).to_string(), format!("u{carl}")];
+    want.sort();
+    assert_eq!(ids, want, "{teams:?}");
+}
+
 on_both_databases!(
+    a_new_account_never_takes_a_registered_id,
     registration_ids_reach_every_object,
     a_recorded_team_id_never_changes,
     a_hidden_team_is_the_admins_only,
