@@ -235,8 +235,15 @@ fn board_of_feed(held: &[((String, String), Value)]) -> BTreeMap<String, Value> 
             .find(|j| j["submission_id"] == sub["id"])
             .and_then(|j| j["judgement_type_id"].as_str())
     };
+    // A try's minute from the contest's start as the feed now has it: the
+    // start may have moved since the try (as this test moves it to end the
+    // contest), and a submission's `contest_time` keeps the start of its
+    // own time.
+    let start = grundy::contest::time::parse_time(contest["start_time"].as_str().unwrap()).unwrap();
+    let at =
+        |s: &Value| grundy::contest::time::parse_time(s["time"].as_str().unwrap()).unwrap() - start;
     let mut submissions = of("submissions");
-    submissions.sort_by_key(|s| reltime_ms(s["contest_time"].as_str().unwrap()));
+    submissions.sort_by_key(|s| at(s));
     of("teams")
         .into_iter()
         .map(|team| {
@@ -254,7 +261,7 @@ fn board_of_feed(held: &[((String, String), Value)]) -> BTreeMap<String, Value> 
                             None => pending += 1,
                             Some((_, true)) => {
                                 judged = rejected + 1;
-                                solve = Some(reltime_ms(s["contest_time"].as_str().unwrap()));
+                                solve = Some(at(s));
                                 break;
                             }
                             Some((true, false)) => {
