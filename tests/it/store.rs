@@ -618,6 +618,25 @@ on_both_databases!(
     forty_own_tokens_made_at_once_stop_at_the_cap,
 );
 
+/// A try by `user` in contest `cid` made at `at_ms`, judged `verdict`.
+pub(super) async fn judged_at(
+    store: &Store,
+    user: i64,
+    cid: i64,
+    at_ms: i64,
+    verdict: Verdict,
+) -> i64 {
+    let mut try_ = new("nim");
+    try_.user_id = Some(user);
+    let id = store
+        .insert_contest_submission(try_, cid, at_ms)
+        .await
+        .unwrap();
+    let lease = crate::helpers::claim_own(store, id, LEASE).await.unwrap();
+    assert!(store.finish(lease, &report(verdict), None).await.unwrap());
+    id
+}
+
 mod awards;
 mod contests;
 mod jury;

@@ -12,7 +12,7 @@ use grundy::contest::{Scoring, Viewer};
 use grundy::store::{Error, Event, NewContest, Queue, Reader, Store, SubmitLimits};
 use grundy::verdict::Verdict;
 
-use super::{new, report, run, LEASE};
+use super::{judged_at, new, report, run, LEASE};
 
 const NO_LIMITS: SubmitLimits = SubmitLimits {
     per_minute: 0,
@@ -25,7 +25,12 @@ fn now_ms() -> i64 {
 
 /// A two-hour ICPC contest started `ago` ms ago, frozen for its last
 /// `freeze_s` seconds, with `participants` (`None`: open to all).
-fn contest(slug: &str, start_ms: i64, freeze_s: i64, participants: Option<&[&str]>) -> NewContest {
+pub(super) fn contest(
+    slug: &str,
+    start_ms: i64,
+    freeze_s: i64,
+    participants: Option<&[&str]>,
+) -> NewContest {
     NewContest {
         slug: slug.into(),
         name: slug.into(),
@@ -39,19 +44,6 @@ fn contest(slug: &str, start_ms: i64, freeze_s: i64, participants: Option<&[&str
         problems: vec![("A".into(), "nim".into())],
         colors: Vec::new(),
     }
-}
-
-/// A try by `user` in contest `cid` made at `at_ms`, judged `verdict`.
-async fn judged_at(store: &Store, user: i64, cid: i64, at_ms: i64, verdict: Verdict) -> i64 {
-    let mut try_ = new("nim");
-    try_.user_id = Some(user);
-    let id = store
-        .insert_contest_submission(try_, cid, at_ms)
-        .await
-        .unwrap();
-    let lease = crate::helpers::claim_own(store, id, LEASE).await.unwrap();
-    assert!(store.finish(lease, &report(verdict), None).await.unwrap());
-    id
 }
 
 async fn events(store: &Store, contest: i64, after: i64, reader: Reader) -> Vec<Event> {

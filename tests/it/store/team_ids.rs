@@ -6,12 +6,12 @@
 //! it.
 
 use grundy::contest::affiliation::Affiliations;
-use grundy::contest::{Scoring, Viewer};
-use grundy::store::{Error, NewContest, Queue, Reader, Store};
+use grundy::contest::Viewer;
+use grundy::store::{Error, NewContest, Reader, Store};
 use grundy::verdict::Verdict;
 use serde_json::Value;
 
-use super::{new, report, run, LEASE};
+use super::{judged_at, run};
 
 fn now_ms() -> i64 {
     grundy::site::contests::now_ms()
@@ -20,31 +20,9 @@ fn now_ms() -> i64 {
 /// A two-hour ICPC contest on nim begun at `start_ms`, for `participants`.
 fn contest(start_ms: i64, participants: &[&str]) -> NewContest {
     NewContest {
-        slug: "wf".into(),
         name: "WF".into(),
-        start_ms,
-        duration_s: 7200,
-        freeze_s: 0,
-        penalty_min: 20,
-        scoring: Scoring::Icpc,
-        medals: grundy::contest::Medals::default(),
-        participants: Some(participants.iter().map(|s| s.to_string()).collect()),
-        problems: vec![("A".into(), "nim".into())],
-        colors: Vec::new(),
+        ..super::jury::contest("wf", start_ms, 0, Some(participants))
     }
-}
-
-/// A try by `user` in contest `cid` made at `at_ms`, judged `verdict`.
-async fn judged_at(store: &Store, user: i64, cid: i64, at_ms: i64, verdict: Verdict) -> i64 {
-    let mut try_ = new("nim");
-    try_.user_id = Some(user);
-    let id = store
-        .insert_contest_submission(try_, cid, at_ms)
-        .await
-        .unwrap();
-    let lease = crate::helpers::claim_own(store, id, LEASE).await.unwrap();
-    assert!(store.finish(lease, &report(verdict), None).await.unwrap());
-    id
 }
 
 /// What CLICS files `files` (name, body) bring.
