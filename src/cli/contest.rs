@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::json;
 
-use crate::contest::awards::{self, Award, AwardEdit};
+use crate::contest::awards::{Award, AwardEdit};
 use crate::contest::scoreboard::scoreboard;
 use crate::contest::time::{format_human, format_reltime, format_time};
 use crate::contest::{Contest, Phase, Scoring, Viewer};
@@ -297,8 +297,9 @@ async fn dispatch(
             let teams = store.contest_teams(&c).await?;
             let attempts = store.contest_attempts(c.id).await?;
             let board = scoreboard(&c, &teams, &attempts, Viewer::Admin, now);
-            let generated = awards::generate(&c, &board, &store.contest_team_groups(&c).await?);
-            let awards = awards::with_edits(generated, &store.contest_award_edits(c.id).await?);
+            let awards = store
+                .contest_awards(c.id, crate::store::Reader::Admin)
+                .await?;
             if json {
                 let mut value = summary(&c, now);
                 value["scoreboard"] = serde_json::to_value(&board)?;

@@ -338,7 +338,8 @@ pub(super) use drop_stale;
 
 /// Records a change of account `$user` within `$tx`: in every contest
 /// open to all whose results are not final, the team is there (enabled,
-/// not an admin, with its organization and groups) or gone.
+/// not an admin, with its organization and groups) or gone, and the
+/// awards that moves.
 macro_rules! record_account {
     ($tx:ident, $d:ident, $user:expr) => {{
         let user: i64 = $user;
@@ -366,6 +367,7 @@ macro_rules! record_account {
                 }
                 $crate::store::affiliations::append_changed!($tx, $d, cid, events);
                 $crate::store::affiliations::drop_stale!($tx, $d, cid, &teams);
+                $crate::store::awards::record_awards!($tx, $d, cid);
             }
         }
     }};
@@ -600,6 +602,7 @@ macro_rules! record_teams {
             for &(user, hidden) in flipped {
                 $crate::store::affiliations::retell_tries!($tx, $d, &c, user, hidden);
             }
+            $crate::store::awards::record_awards!($tx, $d, cid);
             contests += 1;
         }
         contests

@@ -2,41 +2,23 @@
 //! (`contest_awards`: a generated award's citation, or an award of the
 //! admin's own), and the awards' events in the contest's record.
 //!
-//! **When awards reach the record.** The API computes awards from the
-//! board as each reader sees it, at every request. The record (feeds, the
-//! package) gets them when the results are final: the finalize appends
-//! every award, computed from the full board read inside its own
-//! transaction, before its state event. While a freeze still hides
-//! results they are the admins' only; the unfreeze appends them again for
-//! everyone else, before its state ([`revealed_awards!`]), as it does the
-//! results the freeze sealed. A change of an award after the finalize
-//! appends the award as it now is, in the change's transaction. Once the
+//! **Awards follow the standings.** Every change that can move them (a
+//! try judged or sent back, a team hidden or imported, the medal counts,
+//! an admin's change, the freeze moved, the thaw, the finalize) appends,
+//! in its own transaction, each award that now differs from what the
+//! record last said of it ([`award_changes`]): the admins' from the full
+//! board, everyone else's from the public's board. REST replays the
+//! record, so `/awards` and every feed agree at every moment. Once the
 //! updates ended (`end_of_updates`, which must be the record's last
-//! event) awards no longer change: the change is refused.
+//! event) awards no longer change: a change is refused.
+
+use serde_json::Value;
 
 use super::db::{on_db, sql};
-use super::record::{append_events, db_now, locked_contest, Audience, NewEvent};
+use super::record::{db_now, locked_contest, Audience, NewEvent};
 use super::{Error, Store};
 use crate::contest::awards::{self, Award, AwardEdit};
-use crate::contest::{Contest, Medals};
-
-/// The audience of `c`'s award events: the admins while a freeze still
-/// hides results, else everyone.
-pub(super) fn award_audience(c: &Contest) -> Audience {
-    if c.state_frozen_ms().is_some() && c.thawed_ms.is_none() {
-        Audience::Admin
-    } else {
-        Audience::All
-    }
-}
-
-/// Each award of `list` as an event of `c`'s record.
-pub(super) fn award_events(c: &Contest, list: &[Award]) -> Vec<NewEvent> {
-    let audience = award_audience(c);
-    list.iter()
-        .map(|a| NewEvent::of("awards", a.to_json(), audience))
-        .collect()
-}
+use crate::contest::{Contest, Medals, Viewer};
 
 /// An admin's change as its row holds it.
 fn edit_of(id: String, citation: String, team_ids: Option<String>) -> AwardEdit {
@@ -65,12 +47,13 @@ macro_rules! edits_in {
     };
 }
 
-/// The generated awards of contest `$c` (as locked in `$tx`) from its
-/// full board as `$tx` reads it at `$now`, and its teams; the admin's
-/// changes are not applied.
+/// The generated awards of contest `$c` (as locked in `$tx`) at `$now`,
+/// from its full board and from the public's, with its teams: `(admin,
+/// public, teams)`. The admin's changes are not applied.
 macro_rules! generated_in {
     ($tx:ident, $d:ident, $c:expr, $now:expr) => {{
         let c: &$crate::contest::Contest = $c;
+        let now: i64 = $now;
         let roster = $crate::store::affiliations::teams_in!($tx, $d, c.id, c.open_to_all);
         let team_groups = roster.team_groups();
         let teams: Vec<$crate::contest::Team> = roster
@@ -99,64 +82,140 @@ macro_rules! generated_in {
         .fetch_all(&mut *$tx)
         .await?;
         let attempts = $crate::store::contests::attempts_of(subs, groups)?;
-        let board = $crate::contest::scoreboard::scoreboard(
-            c,
-            &teams,
-            &attempts,
-            $crate::contest::Viewer::Admin,
-            $now,
-        );
-        (
-            $crate::contest::awards::generate(c, &board, &team_groups),
-            teams,
-        )
+        let of = |viewer| {
+            let board = $crate::contest::scoreboard::scoreboard(c, &teams, &attempts, viewer, now);
+            $crate::contest::awards::generate(c, &board, &team_groups)
+        };
+        let admin = of($crate::contest::Viewer::Admin);
+        // The same board unless the freeze hides results from the public.
+        let public = match c.hidden_from($crate::contest::Viewer::Public, now) {
+            None => admin.clone(),
+            Some(_) => of($crate::contest::Viewer::Public),
+        };
+        (admin, public, teams)
     }};
 }
 pub(super) use generated_in;
 
-/// The events of contest `$c`'s awards, final, within `$tx` at `$now`:
-/// what the finalize appends before its state.
-macro_rules! final_award_events {
+/// The events that bring contest `$c`'s awards in its record (within
+/// `$tx`, which holds it) to the standings at `$now`: each award whose
+/// admins' or public's version changed since the record last said it
+/// ([`award_changes`]).
+macro_rules! award_events_now {
     ($tx:ident, $d:ident, $c:expr, $now:expr) => {{
         let c: &$crate::contest::Contest = $c;
-        let (generated, _) = $crate::store::awards::generated_in!($tx, $d, c, $now);
+        let now: i64 = $now;
+        let (admin, public, _) = $crate::store::awards::generated_in!($tx, $d, c, now);
         let edits = $crate::store::awards::edits_in!($tx, $d, c.id);
-        let all = $crate::contest::awards::with_edits(generated, &edits);
-        $crate::store::awards::award_events(c, &all)
+        let held =
+            sqlx::query_as::<_, (Option<String>, Option<String>, String)>(&$crate::store::db::sql(
+                $d,
+                "SELECT object_id, data, audience FROM contest_events
+                 WHERE contest_id = ? AND kind = 'awards' ORDER BY seq",
+            ))
+            .bind(c.id)
+            .fetch_all(&mut *$tx)
+            .await?;
+        $crate::store::awards::award_changes(c, now, admin, public, &edits, held)
     }};
 }
-pub(super) use final_award_events;
+pub(super) use award_events_now;
 
-/// The award events of contest `$cid` that only admins read, latest of
-/// each award, again for everyone else: what the unfreeze appends before
-/// its state. An award the admins saw deleted was never seen by others,
-/// and is left out.
-macro_rules! revealed_awards {
+/// Appends to contest `$cid`'s record within `$tx` (which holds it) the
+/// awards that changed with what `$tx` changed ([`award_events_now!`]);
+/// nothing once its updates ended.
+macro_rules! record_awards {
     ($tx:ident, $d:ident, $cid:expr) => {{
-        let rows = sqlx::query_as::<_, (Option<String>, Option<String>)>(&$crate::store::db::sql(
-            $d,
-            "SELECT object_id, data FROM contest_events e
-             WHERE contest_id = ?1 AND kind = 'awards' AND audience = 'admin'
-               AND data IS NOT NULL
-               AND seq = (SELECT MAX(seq) FROM contest_events f
-                          WHERE f.contest_id = ?1 AND f.kind = 'awards'
-                            AND f.object_id = e.object_id)
-             ORDER BY seq",
-        ))
-        .bind($cid)
-        .fetch_all(&mut *$tx)
-        .await?;
-        rows.into_iter()
-            .map(|(id, data)| $crate::store::record::NewEvent {
-                kind: "awards",
-                id,
-                data: data.and_then(|t| serde_json::from_str(&t).ok()),
-                audience: $crate::store::record::Audience::Others(None),
-            })
-            .collect::<Vec<_>>()
+        let c = $crate::store::record::locked_contest!($tx, $d, $cid);
+        if let Some(c) = c.filter(|c| c.end_of_updates_ms().is_none()) {
+            let now = $crate::store::record::db_now!($tx, $d);
+            let events = $crate::store::awards::award_events_now!($tx, $d, &c, now);
+            $crate::store::record::append_events!($tx, $d, c.id, &events);
+        }
     }};
 }
-pub(super) use revealed_awards;
+pub(super) use record_awards;
+
+/// The award events that bring what the record holds (`held`: its award
+/// events in order, as (id, data, audience)) to the awards of `c` at
+/// `now`: `admin` and `public` as generated from the full and the
+/// public's board, with the admin's `edits` (an award of the admin's own
+/// reaches the public only once nothing is hidden from it). One event for
+/// everyone where both changed alike, else one for the admins and one for
+/// everyone else; a team reads the public's awards, its own sealed
+/// results being no standing of others'. An award gone is a delete.
+pub(super) fn award_changes(
+    c: &Contest,
+    now: i64,
+    admin: Vec<Award>,
+    public: Vec<Award>,
+    edits: &[AwardEdit],
+    held: Vec<(Option<String>, Option<String>, String)>,
+) -> Vec<NewEvent> {
+    use std::collections::BTreeMap;
+    let admin = awards::with_edits(admin, edits);
+    let public_edits: Vec<AwardEdit> = if c.hidden_from(Viewer::Public, now).is_some() {
+        edits
+            .iter()
+            .filter(|e| e.team_ids.is_none())
+            .cloned()
+            .collect()
+    } else {
+        edits.to_vec()
+    };
+    let mut public = awards::with_edits(public, &public_edits);
+    // A first solve names its problem: not to the public before the start.
+    if c.phase(now) == crate::contest::Phase::Before {
+        public.retain(|a| !a.id.starts_with("first-to-solve-"));
+    }
+    // What each reader holds now: the latest event of each award it reads.
+    let mut held_admin: BTreeMap<String, Option<Value>> = BTreeMap::new();
+    let mut held_public: BTreeMap<String, Option<Value>> = BTreeMap::new();
+    for (id, data, audience) in held {
+        let Some(id) = id else { continue };
+        let data = data.and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        match audience.as_str() {
+            "all" => {
+                held_admin.insert(id.clone(), data.clone());
+                held_public.insert(id, data);
+            }
+            "admin" => {
+                held_admin.insert(id, data);
+            }
+            _ => {
+                held_public.insert(id, data);
+            }
+        }
+    }
+    let now_of = |list: &[Award], id: &str| list.iter().find(|a| a.id == id).map(Award::to_json);
+    let mut ids: Vec<String> = admin.iter().chain(&public).map(|a| a.id.clone()).collect();
+    ids.extend(held_admin.keys().chain(held_public.keys()).cloned());
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
+    let mut out = Vec::new();
+    for id in ids {
+        let (a, p) = (now_of(&admin, &id), now_of(&public, &id));
+        let admin_changed = held_admin.get(&id).cloned().flatten() != a;
+        let public_changed = held_public.get(&id).cloned().flatten() != p;
+        let event = |data: Option<Value>, audience| NewEvent {
+            kind: "awards",
+            id: Some(id.clone()),
+            data,
+            audience,
+        };
+        if admin_changed && public_changed && a == p {
+            out.push(event(a, Audience::All));
+            continue;
+        }
+        if admin_changed {
+            out.push(event(a, Audience::Admin));
+        }
+        if public_changed {
+            out.push(event(p, Audience::Others(None)));
+        }
+    }
+    out
+}
 
 pub(super) use edits_in;
 
@@ -176,6 +235,36 @@ pub enum AwardChange {
 }
 
 impl Store {
+    /// Contest `contest`'s awards as `reader` reads them: its record
+    /// replayed, in the order the awards first appeared (what `/awards`
+    /// and every feed give that reader).
+    ///
+    /// # Errors
+    /// As [`Store::contest_objects`].
+    pub async fn contest_awards(
+        &self,
+        contest: i64,
+        reader: super::record::Reader,
+    ) -> Result<Vec<Award>, Error> {
+        Ok(self
+            .contest_objects(contest, reader, "awards")
+            .await?
+            .into_iter()
+            .filter_map(|e| {
+                let v = e.data?;
+                Some(Award {
+                    id: v["id"].as_str()?.to_string(),
+                    citation: v["citation"].as_str()?.to_string(),
+                    team_ids: v["team_ids"]
+                        .as_array()?
+                        .iter()
+                        .filter_map(|t| t.as_str().map(String::from))
+                        .collect(),
+                })
+            })
+            .collect())
+    }
+
     /// The admin's changes to contest `contest`'s awards, by id.
     ///
     /// # Errors
@@ -197,8 +286,8 @@ impl Store {
             .collect())
     }
 
-    /// Sets the medal counts of contest `id`, until its results are final
-    /// (its awards are then in its record).
+    /// Sets the medal counts of contest `id`, with the medals they change
+    /// in its record, until its results are final.
     ///
     /// # Errors
     /// [`Error::Refused`] once finalized; database failures.
@@ -225,15 +314,16 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
+            record_awards!(tx, d, id);
             tx.commit().await?;
         });
         Ok(())
     }
 
     /// Makes `change` to contest `id`'s awards, checked against the awards
-    /// and teams the contest has now ([`awards::check_edit`]). After the
-    /// finalize the changed award is appended to the record in the same
-    /// transaction; once the updates ended nothing changes. Returns
+    /// and teams the contest has now ([`awards::check_edit`]), and appends
+    /// the changed award to its record in the same transaction; once the
+    /// updates ended nothing changes. Returns
     /// whether anything changed (a removal of nothing changes nothing).
     ///
     /// # Errors
@@ -253,8 +343,8 @@ impl Store {
                 ));
             }
             let now = db_now!(tx, d);
-            let (generated, teams) = generated_in!(tx, d, &c, now);
-            let award_id = match change {
+            let (generated, _, teams) = generated_in!(tx, d, &c, now);
+            match change {
                 AwardChange::Set(edit) => {
                     awards::check_edit(&generated, &teams, edit).map_err(refuse)?;
                     let team_ids = edit
@@ -274,7 +364,6 @@ impl Store {
                     .bind(team_ids)
                     .execute(&mut *tx)
                     .await?;
-                    &edit.id
                 }
                 AwardChange::Remove(award) => {
                     let gone = sqlx::query(&sql(
@@ -289,23 +378,9 @@ impl Store {
                     if gone == 0 {
                         return Ok(false);
                     }
-                    award
                 }
-            };
-            if c.finalized_ms.is_some() {
-                let edits = edits_in!(tx, d, id);
-                let all = awards::with_edits(generated, &edits);
-                let event = match all.iter().find(|a| a.id == *award_id) {
-                    Some(a) => award_events(&c, std::slice::from_ref(a)),
-                    None => vec![NewEvent {
-                        kind: "awards",
-                        id: Some(award_id.clone()),
-                        data: None,
-                        audience: award_audience(&c),
-                    }],
-                };
-                append_events!(tx, d, id, &event);
             }
+            record_awards!(tx, d, id);
             tx.commit().await?;
             true
         }))

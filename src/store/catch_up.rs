@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::affiliations::teams_in;
+use super::awards::{award_events_now, record_awards};
 use super::db::{on_db, sql};
 use super::record::{
     append_events, clarification_events, db_now, locked_contest, problem_events, record_try,
@@ -78,6 +79,11 @@ impl Store {
                     events.extend(problem_events(&c, Audience::Others(None)));
                 }
             }
+            if head > 0 && c.end_of_updates_ms().is_none() {
+                // The awards the moment brings (the first solves, named to
+                // everyone once the contest started).
+                events.extend(award_events_now!(tx, d, &c, now));
+            }
             events.push(NewEvent::of("state", state, Audience::All));
             append_events!(tx, d, id, &events);
             if head == 0 {
@@ -93,6 +99,7 @@ impl Store {
                     record_try!(tx, d, s, TryChange::Made);
                     record_try!(tx, d, s, TryChange::Judged);
                 }
+                record_awards!(tx, d, id);
                 let qs = sqlx::query_as::<_, (i64, Option<i64>, Option<String>, String, i64, Option<String>, bool, Option<i64>, Option<String>)>(&sql(
                     d,
                     "SELECT q.id, q.user_id, label, question, asked_ms, answer, to_all, answered_ms,

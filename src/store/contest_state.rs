@@ -5,7 +5,7 @@
 //! change is written with its record events in one transaction; what the
 //! state does not allow is [`Error::Refused`] with why.
 
-use super::awards::{final_award_events, revealed_awards};
+use super::awards::award_events_now;
 use super::db::{on_db, sql};
 use super::record::{append_events, db_now, locked_contest, revealed_results, Audience, NewEvent};
 use super::{Error, Store};
@@ -34,10 +34,9 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             if let Some(c) = locked_contest!(tx, d, id) {
-                let events = [
-                    NewEvent::of("contest", clics::contest(&c), Audience::All),
-                    NewEvent::of("state", clics::state(&c, now), Audience::All),
-                ];
+                let mut events = award_events_now!(tx, d, &c, now);
+                events.push(NewEvent::of("contest", clics::contest(&c), Audience::All));
+                events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 append_events!(tx, d, id, &events);
             }
             tx.commit().await?;
@@ -79,9 +78,10 @@ impl Store {
                 let mut events = Vec::new();
                 if at_ms.is_some() {
                     events.extend(revealed_results!(tx, d, id, None));
-                    // The awards the finalize kept for the admins, now everyone's.
-                    events.extend(revealed_awards!(tx, d, id));
                 }
+                // The public's awards, now from the board it sees (the
+                // full one after the thaw).
+                events.extend(award_events_now!(tx, d, &c, now));
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 append_events!(tx, d, id, &events);
             }
@@ -153,10 +153,9 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             if let Some(c) = locked_contest!(tx, d, id) {
-                // The awards, final: from the full board as this
-                // transaction reads it (nothing is unjudged, checked
+                // The awards as they stand (nothing is unjudged, checked
                 // above), before the state that may end the updates.
-                let mut events = final_award_events!(tx, d, &c, now);
+                let mut events = award_events_now!(tx, d, &c, now);
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 append_events!(tx, d, id, &events);
             }

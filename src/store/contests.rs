@@ -3,11 +3,15 @@
 //! SQLite or PostgreSQL (see "One method, two databases" in [`super`]).
 //! Times are Unix milliseconds.
 
+use super::awards::record_awards;
+use std::collections::HashMap;
+
 use super::affiliations::{drop_stale, team_gone, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql};
 use super::record::{
-    append_events, db_now, locked_contest, revealed_results, settings_events, Audience, NewEvent,
+    append_events, db_now, locked_contest, retimed, retimed_events, revealed_results,
+    settings_events, Audience, NewEvent,
 };
 use super::{Error, Store};
 use crate::bounds::Field;
@@ -191,6 +195,8 @@ impl Store {
                 let now = db_now!(tx, d);
                 let teams = teams_in!(tx, d, id, c.open_to_all);
                 append_events!(tx, d, id, &settings_events(&c, teams.events(), now));
+                // Every award it gives, with no team yet.
+                record_awards!(tx, d, id);
             }
             tx.commit().await?;
             id
@@ -255,10 +261,20 @@ impl Store {
                 // A begun freeze moved later or removed: what it no longer
                 // hides, revealed to everyone who had not read it.
                 let mut events = Vec::new();
+                if c.start_ms != before.start_ms {
+                    // Every contest time counted from the new start.
+                    events.extend(retimed_events!(tx, d, &c));
+                }
                 if before.is_frozen(now) {
                     let until = c.freeze_ms().filter(|_| c.is_frozen(now));
                     if until != before.freeze_ms() {
-                        events.extend(revealed_results!(tx, d, id, until));
+                        let mut revealed = revealed_results!(tx, d, id, until);
+                        for e in &mut revealed {
+                            if let Some(v) = e.data.as_ref().and_then(|v| retimed(v, c.start_ms)) {
+                                e.data = Some(v);
+                            }
+                        }
+                        events.extend(revealed);
                     }
                 }
                 // What is no longer there, deleted; then everything as it is.
@@ -283,6 +299,9 @@ impl Store {
                 events.extend(settings_events(&c, teams.events(), now));
                 append_events!(tx, d, id, &events);
                 drop_stale!(tx, d, id, &teams);
+                // What the new settings make of the standings (the freeze
+                // moved, problems or teams gone, the penalty).
+                record_awards!(tx, d, id);
             }
             tx.commit().await?;
         });
@@ -417,11 +436,26 @@ impl Store {
     /// The participants of `contest`, by name: the named ones, or for a
     /// contest open to all every enabled account that is not an admin's,
     /// and anyone but an admin who submitted in it (a jury's tries make no
-    /// team).
+    /// team). Once its results are final it keeps the teams its record
+    /// holds, each hidden or not as it was there: hiding an account later
+    /// changes no final board.
     ///
     /// # Errors
     /// Database failures.
     pub async fn contest_teams(&self, contest: &Contest) -> Result<Vec<Team>, Error> {
+        let kept: Option<HashMap<String, bool>> = match contest.finalized_ms {
+            None => None,
+            Some(_) => Some(
+                self.contest_objects(contest.id, super::record::Reader::Admin, "teams")
+                    .await?
+                    .into_iter()
+                    .filter_map(|e| {
+                        let hidden = e.data.as_ref()?["hidden"].as_bool().unwrap_or(false);
+                        Some((e.id?, hidden))
+                    })
+                    .collect(),
+            ),
+        };
         let rows = on_db!(&self.db, pool, d => {
             sqlx::query_as::<_, (i64, String, String, bool)>(&sql(
                 d,
@@ -439,11 +473,17 @@ impl Store {
         });
         Ok(rows
             .into_iter()
-            .map(|(id, name, team_id, hidden)| Team {
-                id,
-                name,
-                team_id,
-                hidden,
+            .filter_map(|(id, name, team_id, hidden)| {
+                let hidden = match &kept {
+                    None => hidden,
+                    Some(kept) => *kept.get(&team_id)?,
+                };
+                Some(Team {
+                    id,
+                    name,
+                    team_id,
+                    hidden,
+                })
             })
             .collect())
     }

@@ -213,10 +213,14 @@ pub(super) use db_now;
 /// Records what happened to submission `$id` (`$change`, a [`TryChange`])
 /// in its contest's record within `$tx`, after the change was written
 /// there; nothing for a practice submission, nor for a jury's (an
-/// admin's) try, which makes the jury no team.
+/// admin's) try, which makes the jury no team. Evaluates to the contest
+/// whose awards the change may have moved ([`awards_may_move`]), for the
+/// caller to record them once its changes are written
+/// (`store::awards::record_awards!`).
 macro_rules! record_try {
     ($tx:ident, $d:ident, $id:expr, $change:expr) => {{
         let id: i64 = $id;
+        let mut moved: Option<i64> = None;
         let row = sqlx::query_as::<
             _,
             (
@@ -321,11 +325,44 @@ macro_rules! record_try {
                     now,
                 )?;
                 $crate::store::record::append_events!($tx, $d, cid, &events);
+                if !stored.hidden {
+                    // A later solve on the problem (this team's, or anyone's
+                    // that this try's result decides the first solve of).
+                    let solved_after = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+                        $d,
+                        "SELECT COUNT(*) FROM submissions
+                         WHERE contest_id = ? AND problem = ? AND verdict = 'AC'
+                           AND (user_id = ? OR submitted_at >= ?)",
+                    ))
+                    .bind(cid)
+                    .bind(&problem)
+                    .bind(team)
+                    .bind(&at)
+                    .fetch_one(&mut *$tx)
+                    .await?;
+                    if $crate::store::record::awards_may_move(&c, change, solved_after > 0) {
+                        moved = Some(cid);
+                    }
+                }
             }
         }
+        moved
     }};
 }
 pub(super) use record_try;
+
+/// Whether a try's `change` in contest `c` may move its awards:
+/// `solved_after` says whether its problem has a solve that counts this
+/// try (the same team's, for the penalty) or waits for it (anyone's made
+/// at or after it, for the first solve). A new try moves nothing; a try
+/// sent back may take a solve away; under IOI scoring any result may.
+pub(super) fn awards_may_move(c: &Contest, change: TryChange, solved_after: bool) -> bool {
+    match change {
+        TryChange::Made => false,
+        TryChange::Reset => true,
+        TryChange::Judged => c.scoring == crate::contest::Scoring::Ioi || solved_after,
+    }
+}
 
 /// The results of contest `$cid` that the freeze sealed and that are not
 /// revealed yet, of tries made before `$before` (an `Option<i64>`, Unix
@@ -388,6 +425,91 @@ macro_rules! revealed_results {
     }};
 }
 pub(super) use revealed_results;
+
+/// Object `data` of a contest that starts at `start_ms`, with each
+/// contest time (`contest_time`, `start_contest_time`,
+/// `end_contest_time`) counted again from its absolute time; `None` when
+/// none changes.
+pub(super) fn retimed(data: &Value, start_ms: i64) -> Option<Value> {
+    let mut out = data.clone();
+    let mut changed = false;
+    for (at, rel) in [
+        ("time", "contest_time"),
+        ("start_time", "start_contest_time"),
+        ("end_time", "end_contest_time"),
+    ] {
+        let Some(ms) = data[at].as_str().and_then(crate::contest::time::parse_time) else {
+            continue;
+        };
+        let now = Value::from(crate::contest::time::format_reltime(ms - start_ms));
+        if data.get(rel).is_some() && data[rel] != now {
+            out[rel] = now;
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+/// The events that count contest `$c`'s tries and clarifications from its
+/// start again after the start moved, within `$tx` (which holds its
+/// record): the latest event of each object for each audience, in the
+/// record's order (so each reader's latest stays the one it held), with
+/// its contest times counted anew; a delete is said again, where a
+/// version before it is.
+macro_rules! retimed_events {
+    ($tx:ident, $d:ident, $c:expr) => {{
+        let c: &$crate::contest::Contest = $c;
+        let rows =
+            sqlx::query_as::<_, (String, Option<String>, Option<String>, String, Option<i64>)>(
+                &$crate::store::db::sql(
+                    $d,
+                    "SELECT kind, object_id, data, audience, team_id FROM contest_events e
+                 WHERE contest_id = ?1
+                   AND kind IN ('submissions', 'judgements', 'runs', 'clarifications')
+                   AND seq = (SELECT MAX(seq) FROM contest_events f
+                              WHERE f.contest_id = ?1 AND f.kind = e.kind
+                                AND f.object_id = e.object_id AND f.audience = e.audience
+                                AND COALESCE(f.team_id, -1) = COALESCE(e.team_id, -1))
+                 ORDER BY seq",
+                ),
+            )
+            .bind(c.id)
+            .fetch_all(&mut *$tx)
+            .await?;
+        let kind_of = |k: &str| match k {
+            "submissions" => "submissions",
+            "judgements" => "judgements",
+            "runs" => "runs",
+            _ => "clarifications",
+        };
+        let mut events = Vec::new();
+        let mut any = false;
+        for (kind, id, data, audience, team) in rows {
+            let data = data.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+            let retimed = data
+                .as_ref()
+                .and_then(|v| $crate::store::record::retimed(v, c.start_ms));
+            any |= retimed.is_some();
+            let audience = match audience.as_str() {
+                "all" => $crate::store::record::Audience::All,
+                "admin" => $crate::store::record::Audience::Admin,
+                "team" => $crate::store::record::Audience::Team(team.unwrap_or_default()),
+                _ => $crate::store::record::Audience::Others(team),
+            };
+            events.push($crate::store::record::NewEvent {
+                kind: kind_of(&kind),
+                id,
+                data: retimed.or(data),
+                audience,
+            });
+        }
+        if !any {
+            events.clear();
+        }
+        events
+    }};
+}
+pub(super) use retimed_events;
 
 /// A try as its row holds it.
 pub struct StoredTry<'a> {

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use super::contest::{find, phase_word, summary, MAX_TEXT};
 use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
-use crate::contest::awards::{self, AwardEdit};
+use crate::contest::awards::AwardEdit;
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Contest, Phase};
 use crate::site::contest_edit::{self, Refused};
@@ -171,8 +171,10 @@ async fn contest_page(
         .map(|r| (r.team.team_id.clone(), r.team.name.clone()))
         .collect();
     let edits = state.store.contest_award_edits(c.id).await?;
-    let generated = awards::generate(c, &board, &state.store.contest_team_groups(c).await?);
-    let awards: Vec<Value> = awards::with_edits(generated, &edits)
+    let awards: Vec<Value> = state
+        .store
+        .contest_awards(c.id, crate::store::Reader::Admin)
+        .await?
         .iter()
         .map(|a| {
             let names: Vec<&str> = a

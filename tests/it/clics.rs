@@ -112,6 +112,7 @@ fn assert_rest_is_the_feed(api: &str, slug: &str, auth: Option<&str>) {
         "judgements",
         "runs",
         "clarifications",
+        "awards",
     ] {
         let from_feed: Vec<&Value> = held
             .iter()
@@ -235,17 +236,34 @@ fn board_of_feed(held: &[((String, String), Value)]) -> BTreeMap<String, Value> 
             .find(|j| j["submission_id"] == sub["id"])
             .and_then(|j| j["judgement_type_id"].as_str())
     };
-    // A try's minute from the contest's start as the feed now has it: the
-    // start may have moved since the try (as this test moves it to end the
-    // contest), and a submission's `contest_time` keeps the start of its
-    // own time.
+    // Every contest time is counted from the contest's start as the feed
+    // has it now, though the start moved since (as this test moves it to
+    // end the contest).
     let start = grundy::contest::time::parse_time(contest["start_time"].as_str().unwrap()).unwrap();
-    let at =
-        |s: &Value| grundy::contest::time::parse_time(s["time"].as_str().unwrap()).unwrap() - start;
+    for kind in ["submissions", "judgements", "runs", "clarifications"] {
+        for v in of(kind) {
+            for (at, rel) in [
+                ("time", "contest_time"),
+                ("start_time", "start_contest_time"),
+                ("end_time", "end_contest_time"),
+            ] {
+                if let Some(t) = v[at].as_str() {
+                    let ms = grundy::contest::time::parse_time(t).unwrap() - start;
+                    assert_eq!(
+                        reltime_ms(v[rel].as_str().unwrap()),
+                        ms,
+                        "{kind} {rel}: {v}"
+                    );
+                }
+            }
+        }
+    }
     let mut submissions = of("submissions");
-    submissions.sort_by_key(|s| at(s));
+    submissions.sort_by_key(|s| reltime_ms(s["contest_time"].as_str().unwrap()));
+    // A hidden team is on no board (the standard's `hidden`).
     of("teams")
         .into_iter()
+        .filter(|team| team["hidden"] != true)
         .map(|team| {
             let (mut solved, mut total) = (0, 0);
             let cells: Vec<Value> = problems
@@ -261,7 +279,7 @@ fn board_of_feed(held: &[((String, String), Value)]) -> BTreeMap<String, Value> 
                             None => pending += 1,
                             Some((_, true)) => {
                                 judged = rejected + 1;
-                                solve = Some(at(s));
+                                solve = Some(reltime_ms(s["contest_time"].as_str().unwrap()));
                                 break;
                             }
                             Some((true, false)) => {
@@ -1110,13 +1128,148 @@ fn awards_of(
         .collect()
 }
 
-/// Issue 39: a frozen contest's awards (medals 1, 1, 1), finalized and then
-/// thawed. The API computes them from the board each reader sees, so the
-/// public's medals do not move while the freeze hides results; the
-/// finalize writes them to the feed for the admins, before its state; an
-/// admin's citation and own award follow in API and feed; the thaw
-/// reveals them to everyone before `end_of_updates`, after which nothing
-/// changes; the package carries `awards.json` and the awards' events.
+/// The awards a reader of `api`'s (a contest's) whole feed holds, as
+/// `auth` reads it, by id: (citation, team ids); each award event valid.
+fn awards_in_feed(
+    api: &str,
+    auth: Option<&str>,
+) -> std::collections::BTreeMap<String, (String, Vec<String>)> {
+    let (status, text) = get(&format!("{api}/event-feed?stream=false"), auth);
+    assert_eq!(status, 200, "{text}");
+    let mut latest = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let e: Value = serde_json::from_str(line).expect("a JSON line");
+        if e["type"] != "awards" {
+            continue;
+        }
+        assert_valid("event-feed", &e);
+        let id = e["id"].as_str().unwrap().to_string();
+        if e["data"].is_null() {
+            latest.remove(&id);
+            continue;
+        }
+        assert_valid("award", &e["data"]);
+        let teams = e["data"]["team_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        let citation = e["data"]["citation"].as_str().unwrap().to_string();
+        latest.insert(id, (citation, teams));
+    }
+    latest
+}
+
+/// Issue 43: the awards follow the standings in every feed as they
+/// change, not at the finalize only. After each try judged, a team
+/// hidden and the medal counts changed, every reader's feed holds the
+/// awards its `/awards` gives, and those are the standings': the board's
+/// leader wins, the first solve is named, a medal no longer given is
+/// deleted.
+#[test]
+fn awards_follow_the_standings_in_every_feed() {
+    use crate::freeze::judged;
+    use grundy::verdict::Verdict;
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("ann", true);
+    let bob = s.account("bob", false);
+    let cid = s.account("cid", false);
+    let now = grundy::site::contests::now_ms();
+    let new = grundy::store::NewContest {
+        medals: "1,0,0".parse().expect("medals"),
+        ..icpc_on_nim("cup", "Cup", now - 5 * 60_000, &["bob", "cid"])
+    };
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    let api = format!("{}/api/contests/cup", s.url);
+    let ann = basic("ann");
+    let readers = [Some(ann.clone()), None, Some(basic("bob"))];
+    // Every reader's feed against its `/awards`, and the winner and the
+    // first solve against what they must be.
+    let check = |winner: &[i64], first: &[i64], step: &str| {
+        let ids = |t: &[i64]| t.iter().map(i64::to_string).collect::<Vec<_>>();
+        for auth in &readers {
+            let rest = awards_of(&format!("{api}/awards"), auth.as_deref());
+            assert_eq!(
+                awards_in_feed(&api, auth.as_deref()),
+                rest,
+                "{step}: {auth:?}"
+            );
+            assert_eq!(rest["winner"].1, ids(winner), "{step}: {auth:?}");
+            assert_eq!(rest["first-to-solve-nim"].1, ids(first), "{step}: {auth:?}");
+        }
+        let board = json(&format!("{api}/scoreboard"), None);
+        let leaders: Vec<String> = board["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["rank"] == 1 && r["score"]["num_solved"] != 0)
+            .map(|r| r["team_id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(leaders, ids(winner), "{step}: the board's leader");
+    };
+    check(&[], &[], "made");
+    judged(&s, bob, id, Verdict::WA);
+    check(&[], &[], "a wrong try places nobody");
+    judged(&s, cid, id, Verdict::AC);
+    check(&[cid], &[cid], "cid solves");
+    judged(&s, bob, id, Verdict::AC);
+    check(&[cid], &[cid], "bob solves later, with a penalty");
+    let out = ws.grundy(&["user", "hide", "cid"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    check(&[bob], &[bob], "cid hidden");
+    let gold = awards_of(&format!("{api}/awards"), Some(&ann));
+    assert_eq!(gold["gold-medal"].1, vec![bob.to_string()]);
+    let out = ws.grundy(&["contest", "edit", "cup", "--medals", "0,1,0"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    check(&[bob], &[bob], "medals changed");
+    for auth in &readers {
+        let held = awards_in_feed(&api, auth.as_deref());
+        assert!(!held.contains_key("gold-medal"), "{auth:?}: {held:?}");
+        assert_eq!(held["silver-medal"].1, vec![bob.to_string()], "{auth:?}");
+    }
+    assert_rest_is_the_feed(&format!("{}/api/contests", s.url), "cup", Some(&ann));
+
+    // Moved an hour back, the contest is over; finalized, its board and
+    // awards are final: hiding bob now changes neither, on the API or
+    // for the command line.
+    let mut over = new.clone();
+    over.start_ms -= 3_600_000;
+    over.medals = "0,1,0".parse().expect("medals");
+    s.rt.block_on(s.store.update_contest(id, &over))
+        .expect("end it");
+    let out = ws.grundy(&["contest", "finalize", "cup"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for auth in [Some(ann.as_str()), None] {
+        assert_rest_is_the_feed(&format!("{}/api/contests", s.url), "cup", auth);
+    }
+    let shown = |what: &str| -> Value {
+        let out = ws.grundy(&["contest", "show", "cup", "--json"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str::<Value>(&out.stdout).expect("JSON")[what].clone()
+    };
+    let (board, awards) = (shown("scoreboard"), shown("awards"));
+    let rest = json(&format!("{api}/awards"), Some(&ann));
+    assert_eq!(awards, rest, "the command line's awards are the record's");
+    let out = ws.grundy(&["user", "hide", "bob"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(shown("scoreboard"), board);
+    assert_eq!(shown("awards"), awards);
+    assert_eq!(json(&format!("{api}/awards"), None), rest);
+    check(&[bob], &[bob], "bob hidden after the finalize");
+}
+
+/// Issues 39 and 43: a frozen contest's awards (medals 1, 1, 1), finalized
+/// and then thawed. They follow the board the public sees (a team reads
+/// the public's), so the public's medals do not move while the freeze
+/// hides results; every feed holds them as its reader's `/awards` does,
+/// before and after the finalize; an admin's citation and own award
+/// follow in API and feed; the thaw reveals them to everyone before
+/// `end_of_updates`, after which nothing changes; the package carries
+/// `awards.json` and the awards' events.
 #[test]
 fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
     use crate::freeze::judged;
@@ -1185,9 +1338,9 @@ fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
     assert_eq!(public["silver-medal"].1, none);
     assert_eq!(public["bronze-medal"].1, none);
     assert!(!public.contains_key("rank-2"), "{public:?}");
-    let bobs = awards_of(&url, Some(&basic("bob")));
-    assert_eq!(bobs["silver-medal"].1, team(bob));
-    assert_eq!(bobs["bronze-medal"].1, none);
+    // A team reads the public's awards: its own sealed results rank it
+    // among others' results it cannot see.
+    assert_eq!(awards_of(&url, Some(&basic("bob"))), public);
     // Filtered on a team it holds.
     let cids = json(&format!("{url}?team_ids={cid}"), Some(&ann));
     let ids: Vec<&str> = cids
@@ -1262,8 +1415,8 @@ fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
     );
     assert!(show.stdout.contains("Team spirit (eve)"), "{}", show.stdout);
 
-    // The end, and the finalize: every award in the admins' feed just
-    // before the finalized state, none in the public's or bob's.
+    // The end, and the finalize. Every feed held the awards all along,
+    // as the reader's `/awards` has them.
     let mut over = new.clone();
     over.start_ms -= 3_600_000;
     s.rt.block_on(s.store.update_contest(id, &over))
@@ -1280,33 +1433,18 @@ fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
             .map(|l| serde_json::from_str(l).expect("a JSON line"))
             .collect()
     };
+    let held = |auth: Option<&str>| awards_in_feed(&format!("{}/api/contests/cup", s.url), auth);
     let events = feed(Some(&ann));
     check_state_order(&events);
-    let finalized = events
-        .iter()
-        .position(|e| e["type"] == "state" && e["data"]["finalized"].is_string())
-        .expect("the finalized state");
-    let awards: Vec<usize> = (0..events.len())
-        .filter(|&i| events[i]["type"] == "awards")
-        .collect();
-    assert_eq!(awards.len(), shown.len(), "{awards:?}");
-    assert_eq!(*awards.last().unwrap(), finalized - 1);
-    assert_eq!(awards[0], finalized - shown.len());
-    for &i in &awards {
-        assert_valid("event-feed", &events[i]);
-        assert_valid("award", &events[i]["data"]);
-        let (citation, teams) = &shown[events[i]["id"].as_str().unwrap()];
-        assert_eq!(events[i]["data"]["citation"], citation.as_str());
-        assert_eq!(events[i]["data"]["team_ids"], serde_json::json!(teams));
-    }
-    for auth in [None, Some(basic("bob"))] {
-        let theirs = feed(auth.as_deref());
-        assert!(
-            !theirs.iter().any(|e| e["type"] == "awards"),
-            "the freeze still hides them: {auth:?}"
+    for auth in [Some(ann.clone()), None, Some(basic("bob"))] {
+        assert_eq!(
+            held(auth.as_deref()),
+            awards_of(&url, auth.as_deref()),
+            "{auth:?}"
         );
     }
-    // A citation changed after the finalize: in the admins' feed at once.
+    assert_eq!(held(Some(&ann)), shown);
+    // A citation changed after the finalize: in the feeds at once.
     let out = award(&["gold-medal", "--citation", "Gold of the cup"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let events = feed(Some(&ann));
@@ -1314,7 +1452,12 @@ fn a_frozen_contests_awards_reach_the_public_with_the_thaw() {
     assert_eq!(last["type"], "awards", "{last}");
     assert_eq!(last["data"]["citation"], "Gold of the cup");
     assert_eq!(last["data"]["team_ids"], serde_json::json!(team(dan)));
-    assert!(!feed(None).iter().any(|e| e["type"] == "awards"));
+    assert_eq!(held(None)["gold-medal"].0, "Gold of the cup");
+    assert_eq!(
+        held(None)["silver-medal"].1,
+        none,
+        "the freeze still hides cid"
+    );
 
     // The thaw: the awards, latest of each, for everyone, before the
     // state that ends the updates; the public's awards are the admins'.

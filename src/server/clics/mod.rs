@@ -1,8 +1,9 @@
 //! The CLICS Contest API, version 2023-06, under `/api/contests`: what
 //! DOMjudge, the ICPC Resolver and scoreboard tools read. Collections are
-//! the contest's record replayed for the reader ([`recorded`]), so REST
-//! and the event feed cannot disagree; the scoreboard and the awards come
-//! from the same scoreboard function as the pages. Who sees what follows
+//! the contest's record replayed for the reader ([`recorded`]), awards
+//! included (the record follows the standings, `store/awards.rs`), so REST
+//! and the event feed cannot disagree; the scoreboard comes from the same
+//! scoreboard function as the pages. Who sees what follows
 //! the standard's roles: an admin sees everything, a team its own
 //! submissions' results and clarifications, the public (no credentials)
 //! the rest, with judgements made after the freeze hidden until the
@@ -18,7 +19,6 @@
 //! admin's own.
 
 mod auth;
-mod awards;
 mod feed;
 mod objects;
 pub mod package;
@@ -260,8 +260,7 @@ async fn objects_of(
         "judgement-types" => Ok(objects::judgement_types()),
         "languages" => Ok(objects::languages(&state.ctx)),
         "problems" | "teams" | "organizations" | "groups" | "submissions" | "judgements"
-        | "runs" | "clarifications" => recorded(state, c, role, kind).await,
-        "awards" => awards::list(state, c, role, crate::site::contests::now_ms()).await,
+        | "runs" | "clarifications" | "awards" => recorded(state, c, role, kind).await,
         // Endpoints of the standard this judge has nothing for are not
         // in `access`, and not served.
         other => Err(ApiError::not_found(format!("no endpoint {other:?}"))),

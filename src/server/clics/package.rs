@@ -165,14 +165,11 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         "judgements",
         "runs",
         "clarifications",
+        "awards",
     ] {
         let objects = super::recorded(state, c, &role, kind).await.map_err(api)?;
         put(&format!("{kind}.json"), &Value::Array(objects));
     }
-    let awards = super::awards::list(state, c, &role, now)
-        .await
-        .map_err(api)?;
-    put("awards.json", &Value::Array(awards.clone()));
     let board = crate::site::contests::board(state, c, role.viewer())
         .await
         .map_err(|e| api(ApiError::from(e)))?;
@@ -182,7 +179,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
 
     files.push((
         "event-feed.ndjson".to_string(),
-        final_feed(state, c, &role, &events, &awards, &full)
+        final_feed(state, c, &role, &events, &full)
             .await
             .map_err(api)?
             .into_bytes(),
@@ -221,14 +218,12 @@ pub fn final_state(c: &Contest, finalized: i64) -> Value {
 /// The admin's feed as the contest's record holds it, in its order, with
 /// `full` (the final state) the very last line: a state the record holds
 /// with `end_of_updates` is left out, as nothing may follow it. The
-/// record holds the awards once an admin finalized the contest; before,
-/// `awards` (as they are now) come just before the final state.
+/// record holds the awards as the standings left them.
 async fn final_feed(
     state: &AppState,
     c: &Contest,
     role: &Role,
     events: &[Event],
-    awards: &[Value],
     full: &Value,
 ) -> Result<String, ApiError> {
     let mut out = feed::fixed_events(state);
@@ -247,15 +242,10 @@ async fn final_feed(
     }
     // The final state, last: `finalized` for the Resolver, and
     // `end_of_updates` once nothing is hidden.
-    // Each with a token of its own after the record's last event.
+    // With a token of its own after the record's last event.
     let last = events.last().map_or(0, |e| e.seq);
-    let mut token = (1..).map(|k| feed::between_token(last, k));
-    if c.finalized_ms.is_none() {
-        for a in awards {
-            push(&json!({"type": "awards", "id": a["id"], "data": a, "token": token.next()}));
-        }
-    }
-    push(&json!({"type": "state", "id": null, "data": full, "token": token.next()}));
+    let token = feed::between_token(last, 1);
+    push(&json!({"type": "state", "id": null, "data": full, "token": token}));
     Ok(out)
 }
 

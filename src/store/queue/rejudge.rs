@@ -1,6 +1,7 @@
 //! Rejudging: a judged submission back in the queue, its result moved
 //! into the history.
 
+use crate::store::awards::record_awards;
 use crate::store::db::{numbered, on_db, sql, Dialect};
 use crate::store::record::{locked_contest, record_try, TryChange};
 use crate::store::{Error, Store};
@@ -138,8 +139,13 @@ impl Store {
             .await?;
             // In their contests' records (locked above).
             reset.sort_unstable();
+            let mut moved = std::collections::BTreeSet::new();
             for s in &reset {
-                record_try!(tx, d, *s, TryChange::Reset);
+                moved.extend(record_try!(tx, d, *s, TryChange::Reset));
+            }
+            // The awards the tries sent back take, once per contest.
+            for cid in moved {
+                record_awards!(tx, d, cid);
             }
             tx.commit().await?;
             Rejudged {

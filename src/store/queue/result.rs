@@ -112,13 +112,17 @@ macro_rules! write_result {
             for (position, g) in r.groups.iter().enumerate() {
                 $crate::store::queue::result::insert_group!($tx, $d, id, position, g);
             }
-            // In its contest's record, in the same transaction.
-            $crate::store::record::record_try!(
+            // In its contest's record, in the same transaction, with the
+            // awards it moved.
+            let moved = $crate::store::record::record_try!(
                 $tx,
                 $d,
                 id,
                 $crate::store::record::TryChange::Judged
             );
+            if let Some(cid) = moved {
+                $crate::store::awards::record_awards!($tx, $d, cid);
+            }
         }
         written
     }};
