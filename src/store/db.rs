@@ -98,9 +98,10 @@ pub const WORDS: &[(&str, &str, &str)] = &[
     ("{newline}", "char(10)", "chr(10)"),
 ];
 
-/// `text` (SQLite's spelling, with `{word}`s) for `dialect`.
-pub fn sql(dialect: Dialect, text: &'static str) -> Cow<'static, str> {
-    let mut out = Cow::Borrowed(text);
+/// `text` (SQLite's spelling, with `{word}`s) for `dialect`: a statement
+/// written out, or one put together at run time (rows of one insert).
+pub fn sql(dialect: Dialect, text: impl Into<Cow<'static, str>>) -> Cow<'static, str> {
+    let mut out: Cow<'static, str> = text.into();
     for (word, sqlite, postgres) in WORDS {
         if out.contains(word) {
             let spelled = match dialect {
