@@ -92,6 +92,18 @@ pub const WORDS: &[(&str, &str, &str)] = &[
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
     ),
+    // The items of a JSON array of strings (a bound text), as the rows of
+    // one column `value`: membership by value (`x IN (SELECT value FROM
+    // {json_items}(?))`), where a pattern would read `_` and `%`.
+    (
+        "{json_items}",
+        "json_each",
+        "json_array_elements_text",
+    ),
+    // The type a JSON text is cast to for {json_items}.
+    ("{json}", "TEXT", "json"),
+    // A text's position in another (0: nowhere), taken as it is.
+    ("{position}", "instr", "strpos"),
     // An empty blob.
     ("{empty_blob}", "X''", "'\\x'::bytea"),
     // A line feed.
