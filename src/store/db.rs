@@ -92,15 +92,28 @@ pub const WORDS: &[(&str, &str, &str)] = &[
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
     ),
+    // The items of a JSON array of strings (a bound text), as the rows of
+    // one column `value`: membership by value (`x IN (SELECT value FROM
+    // {json_items}(?))`), where a pattern would read `_` and `%`.
+    (
+        "{json_items}",
+        "json_each",
+        "json_array_elements_text",
+    ),
+    // The type a JSON text is cast to for {json_items}.
+    ("{json}", "TEXT", "json"),
+    // A text's position in another (0: nowhere), taken as it is.
+    ("{position}", "instr", "strpos"),
     // An empty blob.
     ("{empty_blob}", "X''", "'\\x'::bytea"),
     // A line feed.
     ("{newline}", "char(10)", "chr(10)"),
 ];
 
-/// `text` (SQLite's spelling, with `{word}`s) for `dialect`.
-pub fn sql(dialect: Dialect, text: &'static str) -> Cow<'static, str> {
-    let mut out = Cow::Borrowed(text);
+/// `text` (SQLite's spelling, with `{word}`s) for `dialect`: a statement
+/// written out, or one put together at run time (rows of one insert).
+pub fn sql(dialect: Dialect, text: impl Into<Cow<'static, str>>) -> Cow<'static, str> {
+    let mut out: Cow<'static, str> = text.into();
     for (word, sqlite, postgres) in WORDS {
         if out.contains(word) {
             let spelled = match dialect {

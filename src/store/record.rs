@@ -159,35 +159,58 @@ macro_rules! locked_contest {
 }
 pub(super) use locked_contest;
 
+/// The most events one statement appends: eight values each, well within
+/// what either database binds in one statement.
+pub(super) const EVENTS_PER_STATEMENT: usize = 500;
+
+/// The statement that appends `rows` events (each: contest, number,
+/// kind, object, data, audience, team), stamped with the database's clock.
+pub(super) fn insert_events(d: super::db::Dialect, rows: usize) -> std::borrow::Cow<'static, str> {
+    let row = "(?, ?, ?, ?, ?, ?, ?, {now_ms})";
+    let mut text = String::from(
+        "INSERT INTO contest_events (contest_id, seq, kind, object_id, data, audience, team_id,
+                                     at_ms) VALUES ",
+    );
+    for k in 0..rows {
+        if k > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(row);
+    }
+    super::db::sql(d, text)
+}
+
 /// Appends `$events` (a slice of [`NewEvent`]) to contest `$cid`'s record
-/// within `$tx`, which must hold it ([`locked_contest!`]).
+/// within `$tx`, which must hold it ([`locked_contest!`]): their numbers
+/// taken in one statement, the events written in one more (per
+/// [`EVENTS_PER_STATEMENT`]), however many there are.
 macro_rules! append_events {
     ($tx:ident, $d:ident, $cid:expr, $events:expr) => {{
         let cid: i64 = $cid;
         let events: &[$crate::store::record::NewEvent] = $events;
-        for e in events {
-            let seq = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
+        for chunk in events.chunks($crate::store::record::EVENTS_PER_STATEMENT) {
+            let n = chunk.len() as i64;
+            let last = sqlx::query_scalar::<_, i64>(&$crate::store::db::sql(
                 $d,
-                "UPDATE contests SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
+                "UPDATE contests SET event_seq = event_seq + ? WHERE id = ? RETURNING event_seq",
             ))
+            .bind(n)
             .bind(cid)
             .fetch_one(&mut *$tx)
             .await?;
-            sqlx::query(&$crate::store::db::sql(
-                $d,
-                "INSERT INTO contest_events (contest_id, seq, kind, object_id, data, audience,
-                                             team_id, at_ms)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, {now_ms})",
-            ))
-            .bind(cid)
-            .bind(seq)
-            .bind(e.kind)
-            .bind(e.id.as_deref())
-            .bind(e.data.as_ref().map(|v| v.to_string()))
-            .bind($crate::store::record::audience_text(e.audience))
-            .bind($crate::store::record::audience_team(e.audience))
-            .execute(&mut *$tx)
-            .await?;
+            let text = $crate::store::record::insert_events($d, chunk.len());
+            let mut insert = sqlx::query(&text);
+            for (k, e) in chunk.iter().enumerate() {
+                insert = insert
+                    .bind(cid)
+                    .bind(last - n + 1 + k as i64)
+                    .bind(e.kind)
+                    .bind(e.id.clone())
+                    .bind(e.data.as_ref().map(|v| v.to_string()))
+                    .bind($crate::store::record::audience_text(e.audience))
+                    .bind($crate::store::record::audience_team(e.audience));
+            }
+            insert.execute(&mut *$tx).await?;
         }
     }};
 }

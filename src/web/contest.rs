@@ -19,7 +19,7 @@ use super::session::{check_csrf, Signed, Viewer};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
 use crate::site::contests::{self, now_ms, viewer_of};
-use crate::site::intake::Entry;
+use crate::site::intake::{Entry, Refusal};
 use crate::site::policy::{self, Object};
 use crate::site::AppState;
 use crate::store::{Clarification, ContestSubmission, WebSession};
@@ -150,6 +150,12 @@ pub async fn submit(
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
     let c = find(&state, &slug).await?;
+    if state.is_stopping() {
+        // As the practice page and the API refuse it: 503, nothing stored.
+        let refusal = Refusal::ShuttingDown;
+        let status = refusal.status();
+        return contest_page(&state, &session, &c, Some(refusal.to_string()), status).await;
+    }
     let entry = Entry {
         user_id: session.user.id,
         problem: String::new(),

@@ -561,3 +561,45 @@ fn the_admins_page_changes_awards_and_medals() {
     assert!(r.body.contains("final"), "{}", r.body);
     assert_eq!(medals(&s), "2,2,2");
 }
+
+/// Issue 49: while the judge shuts down, a contest try from its page is
+/// refused with 503 and stored nowhere, as a practice try and the API's
+/// are (the contest's handler had lost the check its copy had).
+#[test]
+fn while_the_judge_stops_a_contest_try_is_refused_with_503() {
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("bob", false);
+    let now = now_ms();
+    let new = crate::clics::icpc_on_nim("cup", "Cup", now - 60_000, &["bob"]);
+    let id =
+        s.rt.block_on(s.store.create_contest(&new, now))
+            .expect("create");
+    let url = &s.url;
+    let bob = sign_in(url, "bob");
+    let page = format!("{url}/contests/cup");
+    let csrf = csrf_of(&get(&page, &bob).body);
+    s.state.begin_shutdown();
+    let tried = http(
+        "POST",
+        &format!("{url}/contests/cup/submit"),
+        Some(&bob),
+        Some(&[
+            ("csrf", csrf.as_str()),
+            ("label", "A"),
+            ("language", "c"),
+            ("source", NIM_C_AC),
+        ]),
+    );
+    assert_eq!(tried.status, 503, "{}", tried.body);
+    assert!(tried.body.contains("shutting down"), "{}", tried.body);
+    let practice = http(
+        "POST",
+        &format!("{url}/problems/nim/submit"),
+        Some(&bob),
+        Some(&[("csrf", csrf.as_str()), ("language", "c"), ("source", NIM_C_AC)]),
+    );
+    assert_eq!(practice.status, 503, "{}", practice.body);
+    let stored = s.rt.block_on(s.store.contest_submissions(id, None)).expect("read");
+    assert!(stored.is_empty(), "{stored:?}");
+}

@@ -110,6 +110,22 @@ fn a_worker_claims_only_its_languages(postgres: bool) {
         let with_cpp = ["c".to_string(), "cpp".to_string()];
         let claim = store.claim(LEASE, &as_with(&with_cpp)).await.unwrap();
         assert_eq!(claim.map(|c| c.lease.id), Some(cpp));
+        // Issue 49: a language is looked up by value: `_` and `%` in an id
+        // are themselves, not a pattern's wildcards.
+        let odd = store.enqueue(new("c_p")).await.unwrap();
+        let any = store.enqueue(new("%")).await.unwrap();
+        let near = ["cxp".to_string(), "c".to_string()];
+        assert!(
+            store.claim(LEASE, &as_with(&near)).await.unwrap().is_none(),
+            "no language of the worker's is `c_p` or `%`"
+        );
+        let exact = ["%".to_string(), "c_p".to_string()];
+        let mut got = Vec::new();
+        while let Some(c) = store.claim(LEASE, &as_with(&exact)).await.unwrap() {
+            got.push(c.lease.id);
+        }
+        got.sort_unstable();
+        assert_eq!(got, [odd, any]);
     });
 }
 

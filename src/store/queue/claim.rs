@@ -20,11 +20,14 @@ impl Store {
         lease: Duration,
         by: &ClaimAs<'_>,
     ) -> Result<Option<Claim>, Error> {
-        // The languages as one text, ",c,cpp,", that a row's language is
-        // looked up in (the same SQL on both databases); the refused
+        // The languages as a JSON array that a row's language is looked
+        // up in by value (an id's `_` or `%` is itself); the refused
         // problems likewise.
-        let languages = by.languages.map(|l| format!(",{},", l.join(",")));
-        let refused = (!by.refused.is_empty()).then(|| format!(",{},", by.refused.join(",")));
+        let languages = by
+            .languages
+            .map(|l| serde_json::Value::from(l.to_vec()).to_string());
+        let refused = (!by.refused.is_empty())
+            .then(|| serde_json::Value::from(by.refused.to_vec()).to_string());
         let claimed = on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
             // The claim comes first, so that a SQLite transaction begins
@@ -39,8 +42,11 @@ impl Store {
                  WHERE id = (SELECT s.id FROM submissions s
                      WHERE s.status IN ('queued', 'judging')
                        AND COALESCE(s.lease_until, 0) <= {now_ms} AND s.tries < ?2
-                       AND (?3 IS NULL OR ?3 LIKE '%,' || s.language || ',%')
-                       AND (?4 IS NULL OR ?4 NOT LIKE '%,' || s.problem || ',%')
+                       AND (?3 IS NULL
+                            OR s.language IN (SELECT value FROM {json_items}(CAST(?3 AS {json}))))
+                       AND (?4 IS NULL
+                            OR s.problem NOT IN
+                               (SELECT value FROM {json_items}(CAST(?4 AS {json}))))
                        AND (?5 IS NULL OR (s.id = ?5 AND s.rerun_exclude IS NULL))
                        AND (s.rerun_exclude IS NULL
                             OR (COALESCE(s.rerun_until, {now_ms} + 1) > {now_ms}
@@ -48,8 +54,8 @@ impl Store {
                                      (SELECT 1 FROM workers w
                                       WHERE w.name <> ?6 AND w.seen_ms >= {now_ms} - ?7
                                         AND (w.languages = ''
-                                             OR ({newline} || w.languages)
-                                                LIKE ('%' || {newline} || s.language || ' %'))
+                                             OR {position}({newline} || w.languages,
+                                                           {newline} || s.language || ' ') > 0)
                                         AND NOT EXISTS
                                             (SELECT 1 FROM worker_refusals r
                                              WHERE r.worker = w.name

@@ -2,7 +2,7 @@
 //! into the history.
 
 use crate::store::awards::record_awards;
-use crate::store::db::{numbered, on_db, sql, Dialect};
+use crate::store::db::{on_db, sql, Dialect};
 use crate::store::record::{locked_contest, record_try, TryChange};
 use crate::store::{Error, Store};
 
@@ -95,10 +95,7 @@ impl Store {
                  FROM submissions s
                  WHERE {REJUDGED}"
             );
-            let history = match d {
-                Dialect::Sqlite => history,
-                Dialect::Postgres => numbered(&history),
-            };
+            let history = sql(d, history);
             sqlx::query(&history)
                 .bind(id)
                 .bind(problem)
@@ -109,10 +106,7 @@ impl Store {
                     "DELETE FROM {table} WHERE submission_id IN
                          (SELECT s.id FROM submissions s WHERE {REJUDGED})"
                 );
-                let text = match d {
-                    Dialect::Sqlite => text,
-                    Dialect::Postgres => numbered(&text),
-                };
+                let text = sql(d, text);
                 sqlx::query(&text)
                     .bind(id)
                     .bind(problem)
@@ -128,10 +122,7 @@ impl Store {
                  WHERE id IN (SELECT s.id FROM submissions s WHERE {REJUDGED})
                  RETURNING id"
             );
-            let update = match d {
-                Dialect::Sqlite => update,
-                Dialect::Postgres => numbered(&update),
-            };
+            let update = sql(d, update);
             let mut reset = sqlx::query_scalar::<_, i64>(&update)
             .bind(id)
             .bind(problem)

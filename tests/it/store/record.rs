@@ -224,7 +224,56 @@ async fn the_version_moves_with_every_change(store: Store) {
     );
 }
 
+/// Issue 46: a judged try appends its judgement and every run in a few
+/// statements, however many tests it has: 1,200 runs (more than one
+/// statement holds) come back numbered one after another, in test order,
+/// each as its test ended, after the judgement, with nothing lost
+/// between statements.
+async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let cup = store
+        .create_contest(&contest("many", 60_000, &["ann"]), now_ms())
+        .await
+        .unwrap();
+    let mut try_ = new("nim");
+    try_.user_id = Some(ann);
+    let id = store
+        .insert_submission_within(try_, NO_LIMITS, Some(cup))
+        .await
+        .unwrap()
+        .expect("open");
+    let before = events(&store, cup, 0, Reader::Admin).await.last().unwrap().seq;
+    let mut judged = report(Verdict::WA);
+    judged.tests = (0..1200)
+        .map(|k| {
+            let verdict = if k == 700 { Verdict::WA } else { Verdict::AC };
+            let mut t = super::test(&format!("{k:04}"), verdict);
+            t.time_ms = k;
+            t
+        })
+        .collect();
+    let lease = crate::helpers::claim_own(&store, id, LEASE).await.unwrap();
+    assert!(store.finish(lease, &judged, None).await.unwrap());
+    let appended = events(&store, cup, before, Reader::Admin).await;
+    let seqs: Vec<i64> = appended.iter().map(|e| e.seq).collect();
+    let expected: Vec<i64> = (before + 1..before + 1 + seqs.len() as i64).collect();
+    assert_eq!(seqs, expected, "numbered one after another");
+    assert_eq!(appended[0].kind, "judgements");
+    let runs: Vec<&Event> = appended.iter().filter(|e| e.kind == "runs").collect();
+    assert_eq!(runs.len(), 1200);
+    for (k, r) in runs.iter().enumerate() {
+        let data = r.data.as_ref().unwrap();
+        assert_eq!(data["ordinal"], k as i64 + 1, "{data}");
+        let verdict = if k == 700 { "WA" } else { "AC" };
+        assert_eq!(data["judgement_type_id"], verdict, "{data}");
+    }
+    // The version is the last number.
+    let c = store.contest("many").await.unwrap().unwrap();
+    assert_eq!(store.contest_version(&c).await.unwrap().0, *seqs.last().unwrap());
+}
+
 on_both_databases!(
+    a_try_with_many_tests_appends_every_run_in_order,
     a_try_outside_the_window_is_refused_and_not_stored,
     the_unfreeze_appends_what_it_reveals,
     the_version_moves_with_every_change,
