@@ -185,13 +185,27 @@ pub fn summary(out: &mut dyn Write, id: i64, report: &Report) -> std::io::Result
             writeln!(out, "  {line}")?;
         }
     }
+    // A time limit the wall clock ended shows a CPU time under the limit:
+    // said so, lest the figure read as a contradiction.
+    let walled = report.verdict == Verdict::TLE
+        && report
+            .tests
+            .iter()
+            .any(|t| t.verdict == Verdict::TLE && t.message == crate::judge::WALL_CLOCK);
+    let time = if walled {
+        format!(
+            "max CPU time {} ms (the wall clock stopped it: it waited or slept)",
+            report.time_ms
+        )
+    } else {
+        format!("max time {} ms", report.time_ms)
+    };
     writeln!(
         out,
-        "submission {id}: {} ({}), score {}, max time {} ms, max memory {} KiB",
+        "submission {id}: {} ({}), score {}, {time}, max memory {} KiB",
         report.verdict,
         report.verdict.describe(),
         report.score,
-        report.time_ms,
         report.memory_kib
     )
 }
@@ -202,5 +216,59 @@ pub fn exit_code(report: &Report) -> u8 {
         Verdict::AC => 0,
         Verdict::IE => 2,
         _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Report, TestReport};
+
+    fn report(message: &str) -> Report {
+        let test = TestReport {
+            name: "01".into(),
+            group: crate::problem::Group::sample(),
+            verdict: Verdict::TLE,
+            time_ms: 947,
+            wall_ms: 3000,
+            memory_kib: 1200,
+            exit_code: None,
+            signal: None,
+            message: message.into(),
+            score: None,
+            transcript: None,
+        };
+        Report {
+            verdict: Verdict::TLE,
+            score: 0,
+            time_ms: 947,
+            memory_kib: 1200,
+            compile_output: String::new(),
+            tests: vec![test],
+            groups: Vec::new(),
+        }
+    }
+
+    fn line(report: &Report) -> String {
+        let mut out = Vec::new();
+        summary(&mut out, 7, report).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Issue 47: a TLE the wall clock ended says so beside its CPU time
+    /// (947 ms against a 1 s limit read as a contradiction); one the CPU
+    /// limit ended reads as before.
+    #[test]
+    fn a_time_limit_the_wall_clock_ended_is_named() {
+        let walled = line(&report(crate::judge::WALL_CLOCK));
+        assert!(
+            walled.contains("max CPU time 947 ms (the wall clock stopped it"),
+            "{walled}"
+        );
+        let cpu = line(&report("CPU time limit exceeded"));
+        assert!(
+            cpu.contains("max time 947 ms,") && !cpu.contains("wall"),
+            "{cpu}"
+        );
     }
 }

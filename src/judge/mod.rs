@@ -12,6 +12,7 @@ pub mod examples;
 pub mod fair;
 mod interactive;
 mod outcome;
+pub use outcome::WALL_CLOCK;
 mod passes;
 mod plan;
 pub mod transcript;

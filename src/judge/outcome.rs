@@ -6,6 +6,10 @@ use crate::lang;
 use crate::sandbox::{Outcome, Termination};
 use crate::verdict::Verdict;
 
+/// What a test stopped by the wall clock says (its CPU time stayed under
+/// the limit: a program that sleeps or waits).
+pub const WALL_CLOCK: &str = "wall-clock time limit exceeded";
+
 /// The verdict of a run that did not end cleanly, or `None` when the
 /// output should go to the checker.
 pub fn run_verdict(outcome: &Outcome) -> Option<(Verdict, String)> {
@@ -16,7 +20,7 @@ pub fn run_verdict(outcome: &Outcome) -> Option<(Verdict, String)> {
             Some((Verdict::RE, format!("killed by {}", signal_name(sig))))
         }
         Termination::CpuTimeout => Some((Verdict::TLE, "CPU time limit exceeded".into())),
-        Termination::WallTimeout => Some((Verdict::TLE, "wall-clock time limit exceeded".into())),
+        Termination::WallTimeout => Some((Verdict::TLE, WALL_CLOCK.into())),
         Termination::MemoryExceeded => Some((Verdict::MLE, "memory limit exceeded".into())),
         Termination::OutputExceeded => Some((Verdict::OLE, "output limit exceeded".into())),
     }

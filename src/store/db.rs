@@ -95,11 +95,7 @@ pub const WORDS: &[(&str, &str, &str)] = &[
     // The items of a JSON array of strings (a bound text), as the rows of
     // one column `value`: membership by value (`x IN (SELECT value FROM
     // {json_items}(?))`), where a pattern would read `_` and `%`.
-    (
-        "{json_items}",
-        "json_each",
-        "json_array_elements_text",
-    ),
+    ("{json_items}", "json_each", "json_array_elements_text"),
     // The type a JSON text is cast to for {json_items}.
     ("{json}", "TEXT", "json"),
     // A text's position in another (0: nowhere), taken as it is.

@@ -17,7 +17,7 @@ use super::contest::{find, phase_word, summary, MAX_TEXT};
 use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
 use crate::contest::awards::AwardEdit;
-use crate::contest::time::{format_human, format_time};
+use crate::contest::time::format_human;
 use crate::contest::{Contest, Phase};
 use crate::site::contest_edit::{self, Refused};
 use crate::site::contests::{check_settings, now_ms, Settings};
@@ -151,6 +151,14 @@ async fn contest_page(
             }
         })
         .collect();
+    // Each try's team by name (a hidden one too: this is the admins' page).
+    let names: std::collections::HashMap<i64, String> = state
+        .store
+        .contest_teams(c)
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
     let submissions: Vec<Value> = state
         .store
         .contest_submissions(c.id, None)
@@ -158,8 +166,9 @@ async fn contest_page(
         .iter()
         .rev()
         .map(|s| {
+            let team = names.get(&s.user_id).cloned().unwrap_or_else(|| format!("#{}", s.user_id));
             context! {
-                id => s.id, user_id => s.user_id, label => c.label_of(&s.problem).unwrap_or("?"),
+                id => s.id, user_id => s.user_id, team, label => c.label_of(&s.problem).unwrap_or("?"),
                 at => s.submitted_at, status => s.status, verdict => s.verdict,
             }
         })
@@ -198,8 +207,13 @@ async fn contest_page(
             started => c.phase(now) != Phase::Before,
             draft => Value::from_serialize(draft_value(&settings)), error,
             questions, submissions,
-            thawed => c.thawed_ms.map(format_time),
-            finalized => c.finalized_ms.map(format_time),
+            thawed => c.thawed_ms.map(format_human),
+            finalized => c.finalized_ms.map(format_human),
+            // Only what the contest's state allows now is offered.
+            can_freeze => c.may_freeze(now).is_ok(),
+            can_thaw => c.may_thaw(now).is_ok(),
+            can_finalize => c.may_finalize(now).is_ok(),
+            can_rejudge => c.finalized_ms.is_none(),
         },
     )?;
     Ok((status, html).into_response())

@@ -458,6 +458,19 @@ fn the_admins_page_changes_awards_and_medals() {
     let html = get(&page, &ann).body;
     assert!(html.contains("data-award=\"gold-medal\""), "{html}");
     assert!(!html.contains("data-award=\"bronze-medal\""), "0 bronze");
+    // Issue 47: only what the contest's state allows is offered (running:
+    // freeze and rejudge, no unfreeze or finalize), and each try names its
+    // team.
+    for (id, offered) in [
+        ("freeze", true),
+        ("rejudge-contest", true),
+        ("unfreeze", false),
+        ("finalize", false),
+    ] {
+        assert_eq!(html.contains(&format!("id=\"{id}\"")), offered, "{id}");
+    }
+    let tries = &html[html.find("id=\"contest-submissions\"").unwrap()..];
+    assert!(tries.contains("<td class=\"team\">bob</td>"), "{tries}");
     let refused = [
         (
             vec![
@@ -551,7 +564,19 @@ fn the_admins_page_changes_awards_and_medals() {
     assert_eq!(medals(&s), "2,2,2");
     s.rt.block_on(s.store.finalize_contest(contest.id))
         .expect("finalize");
-    assert!(!get(&page, &ann).body.contains("id=\"medals-form\""));
+    let html = get(&page, &ann).body;
+    assert!(!html.contains("id=\"medals-form\""));
+    // Final: no freeze, finalize or rejudge offered any more, and since
+    // when in words a reader reads.
+    for id in ["freeze", "unfreeze", "finalize", "rejudge-contest"] {
+        assert!(
+            !html.contains(&format!("id=\"{id}\"")),
+            "{id} offered after the finalize"
+        );
+    }
+    let since = &html[html.find("Results final since ").expect("the final state")..];
+    let since = &since["Results final since ".len()..since.find('.').unwrap()];
+    assert!(since.ends_with(" UTC") && !since.contains('T'), "{since}");
     let fewer: Vec<(&str, &str)> = fields
         .iter()
         .map(|&(n, v)| (n, if n == "medals" { "1,1,1" } else { v }))
@@ -597,9 +622,15 @@ fn while_the_judge_stops_a_contest_try_is_refused_with_503() {
         "POST",
         &format!("{url}/problems/nim/submit"),
         Some(&bob),
-        Some(&[("csrf", csrf.as_str()), ("language", "c"), ("source", NIM_C_AC)]),
+        Some(&[
+            ("csrf", csrf.as_str()),
+            ("language", "c"),
+            ("source", NIM_C_AC),
+        ]),
     );
     assert_eq!(practice.status, 503, "{}", practice.body);
-    let stored = s.rt.block_on(s.store.contest_submissions(id, None)).expect("read");
+    let stored =
+        s.rt.block_on(s.store.contest_submissions(id, None))
+            .expect("read");
     assert!(stored.is_empty(), "{stored:?}");
 }

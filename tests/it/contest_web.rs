@@ -323,6 +323,9 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     ann.wait_for("the revealed state", Duration::from_secs(60), |b| {
         b.try_find("#state-revealed").is_some()
     });
+    // Revealed once, it is not offered again (issue 47).
+    assert!(ann.try_find("#unfreeze").is_none());
+    assert!(ann.try_find("#freeze").is_none());
     public.wait_for("the final board", Duration::from_secs(60), |b| {
         b.try_find("#frozen-note").is_none() && solved_in(row(b, "cid").get(4), 1, &cid_minutes)
     });

@@ -5,6 +5,7 @@ mod attack;
 mod boundaries;
 mod browser;
 mod checker;
+mod clarifications;
 mod cli;
 mod clics;
 mod clics_teams;

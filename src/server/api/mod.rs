@@ -5,6 +5,7 @@
 //! refuse what a route does not understand (an unknown query parameter is
 //! a 400 naming the known ones).
 
+mod clarifications;
 mod contests;
 mod problems;
 mod submissions;
@@ -43,6 +44,14 @@ pub fn router() -> Router<AppState> {
         .route(
             "/contests/{contest}/submissions",
             get(contests::submissions),
+        )
+        .route(
+            "/contests/{contest}/clarifications",
+            get(clarifications::list).post(clarifications::ask),
+        )
+        .route(
+            "/contests/{contest}/clarifications/{id}/answer",
+            post(clarifications::answer),
         )
         .route("/tokens", post(tokens::create).get(tokens::list))
         .route("/tokens/{prefix}", axum::routing::delete(tokens::revoke))

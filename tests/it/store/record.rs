@@ -242,7 +242,11 @@ async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
         .await
         .unwrap()
         .expect("open");
-    let before = events(&store, cup, 0, Reader::Admin).await.last().unwrap().seq;
+    let before = events(&store, cup, 0, Reader::Admin)
+        .await
+        .last()
+        .unwrap()
+        .seq;
     let mut judged = report(Verdict::WA);
     judged.tests = (0..1200)
         .map(|k| {
@@ -269,7 +273,10 @@ async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
     }
     // The version is the last number.
     let c = store.contest("many").await.unwrap().unwrap();
-    assert_eq!(store.contest_version(&c).await.unwrap().0, *seqs.last().unwrap());
+    assert_eq!(
+        store.contest_version(&c).await.unwrap().0,
+        *seqs.last().unwrap()
+    );
 }
 
 on_both_databases!(
