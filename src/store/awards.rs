@@ -68,7 +68,7 @@ macro_rules! generated_in {
             .collect();
         let subs = sqlx::query_as::<_, $crate::store::ContestSubmission>(&$crate::store::db::sql(
             $d,
-            $crate::store::contests::CONTEST_SUBMISSIONS,
+            $crate::store::standing::CONTEST_SUBMISSIONS,
         ))
         .bind(c.id)
         .bind(None::<i64>)
@@ -76,12 +76,12 @@ macro_rules! generated_in {
         .await?;
         let groups = sqlx::query_as::<_, (i64, String, i64)>(&$crate::store::db::sql(
             $d,
-            $crate::store::contests::GROUP_SCORES,
+            $crate::store::standing::GROUP_SCORES,
         ))
         .bind(c.id)
         .fetch_all(&mut *$tx)
         .await?;
-        let attempts = $crate::store::contests::attempts_of(subs, groups)?;
+        let attempts = $crate::store::standing::attempts_of(subs, groups)?;
         let of = |viewer| {
             let board = $crate::contest::scoreboard::scoreboard(c, &teams, &attempts, viewer, now);
             $crate::contest::awards::generate(c, &board, &team_groups)

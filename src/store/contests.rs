@@ -6,18 +6,18 @@
 use super::awards::record_awards;
 use std::collections::HashMap;
 
-use super::affiliations::{drop_stale, team_gone, teams_in};
+use super::affiliations::{team_gone, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql};
 use super::record::{
     append_events, db_now, locked_contest, retimed, retimed_events, revealed_results,
     settings_events, Audience, NewEvent,
 };
+use super::rosters::drop_stale;
+use super::standing::{attempts_of, CONTEST_SUBMISSIONS, GROUP_SCORES};
 use super::{Error, Store};
 use crate::bounds::Field;
-use crate::contest::time::parse_time;
-use crate::contest::{Attempt, Contest, Judged, Medals, Scoring, Team};
-use crate::verdict::Verdict;
+use crate::contest::{Attempt, Contest, Medals, Scoring, Team};
 
 /// A contest to create (or the new settings of one not yet started).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,61 +95,6 @@ macro_rules! fill_contest {
             }
         }
     };
-}
-
-/// A contest's submissions, as [`Store::contest_submissions`] reads them
-/// (bind the contest's id).
-pub(super) const CONTEST_SUBMISSIONS: &str =
-    "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
-            time_ms, finished_at
-     FROM submissions
-     WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
-     ORDER BY id";
-
-/// The group scores of a contest's judged submissions, by submission
-/// (bind the contest's id).
-pub(super) const GROUP_SCORES: &str = "SELECT g.submission_id, g.name, g.score FROM group_results g
-     JOIN submissions s ON s.id = g.submission_id
-     WHERE s.contest_id = ? AND s.status = 'done'
-     ORDER BY g.submission_id, g.position";
-
-/// Every try as the scoreboard reads it, from a contest's submissions (by
-/// id) and their group scores ([`GROUP_SCORES`]).
-///
-/// # Errors
-/// A stored verdict or time that is not one.
-pub(super) fn attempts_of(
-    subs: Vec<ContestSubmission>,
-    groups: Vec<(i64, String, i64)>,
-) -> Result<Vec<Attempt>, Error> {
-    let mut groups = groups.into_iter().peekable();
-    let mut attempts = Vec::with_capacity(subs.len());
-    for s in subs {
-        let mut mine = Vec::new();
-        while let Some((_, name, score)) = groups.next_if(|g| g.0 <= s.id) {
-            mine.push((name, score.max(0) as u32));
-        }
-        let at_ms = parse_time(&s.submitted_at)
-            .ok_or_else(|| Error::BadContest(s.id.to_string(), s.submitted_at.clone()))?;
-        let result = match (&s.status[..], &s.verdict) {
-            ("done", Some(v)) => Some(Judged {
-                verdict: v
-                    .parse::<Verdict>()
-                    .map_err(|_| Error::BadVerdict(s.id, v.clone()))?,
-                score: s.score.unwrap_or(0).max(0) as u32,
-                groups: mine,
-            }),
-            _ => None,
-        };
-        attempts.push(Attempt {
-            id: s.id,
-            team: s.user_id,
-            problem: s.problem,
-            at_ms,
-            result,
-        });
-    }
-    Ok(attempts)
 }
 
 impl Store {

@@ -65,6 +65,8 @@ mod masking;
 mod packages;
 pub mod queue;
 pub mod record;
+mod rosters;
+mod standing;
 mod submissions;
 pub mod timing;
 mod users;

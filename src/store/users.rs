@@ -1,8 +1,9 @@
 //! Accounts and API tokens. Passwords arrive here already hashed (argon2)
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
-use super::affiliations::{own_team_id, record_account};
+use super::affiliations::own_team_id;
 use super::db::{on_db, sql, Dialect};
+use super::rosters::record_account;
 use super::{Error, Store};
 use crate::bounds::Field;
 

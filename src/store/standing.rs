@@ -1,0 +1,64 @@
+//! What a contest's standing is computed from: its tries, with their
+//! results and group scores, as the scoreboard reads them. The boards
+//! (`Store::contest_attempts`) and the awards the record follows
+//! (`store/awards.rs`) read them alike.
+
+use super::{ContestSubmission, Error};
+use crate::contest::time::parse_time;
+use crate::contest::{Attempt, Judged};
+use crate::verdict::Verdict;
+
+/// A contest's submissions, as `Store::contest_submissions` reads them
+/// (bind the contest's id).
+pub(super) const CONTEST_SUBMISSIONS: &str =
+    "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
+            time_ms, finished_at
+     FROM submissions
+     WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
+     ORDER BY id";
+
+/// The group scores of a contest's judged submissions, by submission
+/// (bind the contest's id).
+pub(super) const GROUP_SCORES: &str = "SELECT g.submission_id, g.name, g.score FROM group_results g
+     JOIN submissions s ON s.id = g.submission_id
+     WHERE s.contest_id = ? AND s.status = 'done'
+     ORDER BY g.submission_id, g.position";
+
+/// Every try as the scoreboard reads it, from a contest's submissions (by
+/// id) and their group scores ([`GROUP_SCORES`]).
+///
+/// # Errors
+/// A stored verdict or time that is not one.
+pub(super) fn attempts_of(
+    subs: Vec<ContestSubmission>,
+    groups: Vec<(i64, String, i64)>,
+) -> Result<Vec<Attempt>, Error> {
+    let mut groups = groups.into_iter().peekable();
+    let mut attempts = Vec::with_capacity(subs.len());
+    for s in subs {
+        let mut mine = Vec::new();
+        while let Some((_, name, score)) = groups.next_if(|g| g.0 <= s.id) {
+            mine.push((name, score.max(0) as u32));
+        }
+        let at_ms = parse_time(&s.submitted_at)
+            .ok_or_else(|| Error::BadContest(s.id.to_string(), s.submitted_at.clone()))?;
+        let result = match (&s.status[..], &s.verdict) {
+            ("done", Some(v)) => Some(Judged {
+                verdict: v
+                    .parse::<Verdict>()
+                    .map_err(|_| Error::BadVerdict(s.id, v.clone()))?,
+                score: s.score.unwrap_or(0).max(0) as u32,
+                groups: mine,
+            }),
+            _ => None,
+        };
+        attempts.push(Attempt {
+            id: s.id,
+            team: s.user_id,
+            problem: s.problem,
+            at_ms,
+            result,
+        });
+    }
+    Ok(attempts)
+}
