@@ -58,6 +58,14 @@ impl Store {
     ) -> Result<Rejudged, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
+            // A write first, that changes nothing: a SQLite transaction
+            // that began by reading and then writes fails at once when
+            // another writer holds the database (a refused rejudge's
+            // rollback not yet done), where one that begins writing waits
+            // its turn.
+            sqlx::query("UPDATE contests SET event_seq = event_seq WHERE 0 = 1")
+                .execute(&mut *tx)
+                .await?;
             let contests = sqlx::query_as::<_, (i64, i64)>(&sql(
                 d,
                 "SELECT contest_id, COUNT(*) FROM submissions
