@@ -12,22 +12,14 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
+use super::contests::find;
 use super::{AppJson, AppPath, AppQuery, Caller, NoParams};
 use crate::contest::time::format_time;
 use crate::contest::Contest;
 use crate::server::{ApiError, AppState};
-use crate::site::contests::{self, now_ms};
+use crate::site::contests::now_ms;
 use crate::site::policy::Who;
 use crate::store::{Clarification, User};
-
-/// Contest `name` (slug or id) and who the caller is to it, or the 404.
-async fn find(state: &AppState, user: &User, name: &str) -> Result<(Contest, Who), ApiError> {
-    let c = contests::find(&state.store, name)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no contest {name:?}")))?;
-    let who = contests::who(&state.store, &c, Some(user)).await?;
-    Ok((c, who))
-}
 
 /// Clarification `q` as `reader` (an admin, or an account by id) reads it.
 fn view(q: &Clarification, admin: bool, reader: i64) -> Value {
