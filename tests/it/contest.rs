@@ -576,7 +576,11 @@ fn the_admins_page_changes_awards_and_medals() {
     }
     let since = &html[html.find("Results final since ").expect("the final state")..];
     let since = &since["Results final since ".len()..since.find('.').unwrap()];
-    assert!(since.ends_with(" UTC") && !since.contains('T'), "{since}");
+    // `2026-11-29 10:41:00 UTC`, not the ISO stamp `2026-11-29T10:41:00.000Z`.
+    assert!(
+        since.ends_with(" UTC") && since.as_bytes().get(10) == Some(&b' ') && !since.contains('Z'),
+        "{since}"
+    );
     let fewer: Vec<(&str, &str)> = fields
         .iter()
         .map(|&(n, v)| (n, if n == "medals" { "1,1,1" } else { v }))

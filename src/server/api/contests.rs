@@ -37,7 +37,11 @@ fn header(c: &Contest, now: i64) -> Value {
 }
 
 /// Contest `name` (slug or id) and who the caller is to it, or the 404.
-pub(super) async fn find(state: &AppState, user: &User, name: &str) -> Result<(Contest, Who), ApiError> {
+pub(super) async fn find(
+    state: &AppState,
+    user: &User,
+    name: &str,
+) -> Result<(Contest, Who), ApiError> {
     let c = contests::find(&state.store, name)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no contest {name:?}")))?;
