@@ -226,7 +226,7 @@ macro_rules! all_affiliations {
 pub(super) use all_affiliations;
 
 /// The teams of contest `$cid` (open to all or not: `$open`) within `$tx`,
-/// as [`Store::contest_teams`] reads them, with their organizations and
+/// as [`super::Store::contest_teams`] reads them, with their organizations and
 /// groups: a [`ContestTeams`].
 macro_rules! teams_in {
     ($tx:ident, $d:ident, $cid:expr, $open:expr) => {{
@@ -295,7 +295,7 @@ pub(super) use own_team_id;
 /// Sets the CLICS id of account `$user` to `$id` (a `&String`) within
 /// `$tx`, unless it is that already. An id that reached a record never
 /// changes under it, and no two teams share one: either returns
-/// [`Error::BadImport`] naming the team.
+/// [`super::Error::BadImport`] naming the team.
 macro_rules! keep_team_id {
     ($tx:ident, $d:ident, $user:expr, $id:expr) => {{
         let user: i64 = $user;

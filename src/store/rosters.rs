@@ -57,7 +57,7 @@ pub(super) use append_changed;
 
 /// Appends to contest `$cid`'s record within `$tx` (which holds it) a
 /// delete for each organization and group the record shows that none of
-/// `$teams` (a [`ContestTeams`]) is in any more: after the teams' updates,
+/// `$teams` (a [`super::affiliations::ContestTeams`]) is in any more: after the teams' updates,
 /// so no team names what is gone.
 macro_rules! drop_stale {
     ($tx:ident, $d:ident, $cid:expr, $teams:expr) => {{
