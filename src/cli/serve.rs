@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context as _};
 
 use crate::context::Context;
-use crate::server::{self, AppState};
+use crate::server::AppState;
 
 pub fn run(
     ctx: &Arc<Context>,
@@ -101,7 +101,7 @@ async fn publish_each(
 ) -> anyhow::Result<usize> {
     let mut failed = 0;
     for slug in slugs {
-        match server::packages::publish(ctx, store, slug).await {
+        match crate::worker::packages::publish(ctx, store, slug).await {
             Ok(hash) if strict => println!("{slug} {hash}"),
             Ok(hash) => tracing::info!(slug, hash, "published"),
             Err(e) if strict => {

@@ -224,6 +224,9 @@ impl Config {
         if s.max_feeds == 0 || s.feeds_per_address == 0 {
             return Err("server.max_feeds and server.feeds_per_address must be positive".into());
         }
+        if !(1..=4096).contains(&s.upload_limit_mib) {
+            return Err("server.upload_limit_mib must be from 1 to 4096".into());
+        }
         let t = &self.timing;
         if !(t.reference_ms >= 0.0 && t.reference_ms.is_finite()) {
             return Err("timing.reference_ms must be 0 (the fastest worker) or positive".into());

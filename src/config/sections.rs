@@ -225,6 +225,9 @@ pub struct ServerConfig {
     pub max_feeds: usize,
     /// Event feeds open at once from one client address (default 8).
     pub feeds_per_address: usize,
+    /// The largest problem archive an admin may upload, in MiB, both as
+    /// sent and once unpacked (default 256).
+    pub upload_limit_mib: u64,
 }
 
 impl Default for ServerConfig {
@@ -245,6 +248,7 @@ impl Default for ServerConfig {
             max_connections: 1024,
             max_feeds: 256,
             feeds_per_address: 8,
+            upload_limit_mib: 256,
         }
     }
 }

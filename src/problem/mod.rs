@@ -6,6 +6,7 @@
 pub mod archive;
 pub mod kattis;
 mod manifest;
+pub mod unzip;
 
 use std::path::{Path, PathBuf};
 

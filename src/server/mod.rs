@@ -14,7 +14,6 @@
 mod api;
 mod clics;
 mod error;
-pub mod packages;
 mod views;
 
 use std::future::Future;

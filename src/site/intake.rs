@@ -139,6 +139,9 @@ pub(super) async fn take(
     if contest.is_none() {
         match super::practice::closed_by(store, &entry.problem).await {
             Ok(None) => {}
+            Ok(Some(super::practice::Closed::Hidden)) => {
+                return Err(Refusal::UnknownProblem(entry.problem))
+            }
             Ok(Some(closed)) => return Err(Refusal::InContest(closed.message(&entry.problem))),
             Err(e) => return Err(internal::<store::Error>(&e)),
         }

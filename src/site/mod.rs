@@ -13,6 +13,7 @@
 //! ([`place::Place::of_request`], so both edges read it one way).
 
 pub mod boards;
+pub mod catalog;
 pub mod clock;
 pub mod contest_edit;
 pub mod contests;

@@ -1,8 +1,8 @@
 //! What practice may reach while contests hold problems: a catalog problem
 //! that a contest not yet ended holds is reached only through that contest
 //! ([`super::policy::practice_open`]), and the clock the site reads for it.
-//! Taking a practice submission ([`super::intake`]) and every edge's
-//! problem lists ask here.
+//! A problem an admin hid is closed to practice too. Taking a practice
+//! submission ([`super::intake`]) and every edge's problem lists ask here.
 
 use crate::contest::{Contest, Phase};
 use crate::store::{self, Store};
@@ -37,6 +37,9 @@ pub enum Closed {
     /// Contest `slug` (`name`) holds it and runs now: it is reached
     /// through the contest until the end.
     Running { slug: String, name: String },
+    /// An admin hid it (`crate::site::catalog`): outside the contests
+    /// that hold it, it is answered as a problem that does not exist.
+    Hidden,
 }
 
 impl Closed {
@@ -51,6 +54,7 @@ impl Closed {
                 "problem {problem:?} is part of contest {name} ({slug}), running now: \
                  its participants reach it through the contest; practice opens after the end"
             ),
+            Closed::Hidden => format!("unknown problem {problem:?}"),
         }
     }
 }
@@ -62,6 +66,9 @@ impl Closed {
 /// # Errors
 /// Database failures.
 pub async fn closed_by(store: &Store, slug: &str) -> Result<Option<Closed>, store::Error> {
+    if store.hidden_catalog().await?.iter().any(|s| s == slug) {
+        return Ok(Some(Closed::Hidden));
+    }
     let now = now_ms();
     let all = store.contests().await?;
     let closing: Vec<&Contest> = all
@@ -91,6 +98,7 @@ pub async fn hidden_all(store: &Store) -> Result<Vec<String>, store::Error> {
         .filter(|c| !super::policy::practice_open([*c], now))
         .flat_map(|c| c.problems.iter().map(|p| p.slug.clone()))
         .collect();
+    out.extend(store.hidden_catalog().await?);
     out.sort();
     out.dedup();
     Ok(out)

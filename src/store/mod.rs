@@ -52,6 +52,7 @@ use crate::judge::{Report, TestReport};
 
 pub mod affiliations;
 mod awards;
+mod catalog;
 mod catch_up;
 mod clarifications;
 mod contest_changes;

@@ -1,7 +1,7 @@
 //! Problem packages through the database, for workers on machines that
-//! have only its URL. The publisher (`grundy publish`, or `grundy serve`
-//! at start on PostgreSQL: `crate::server::packages`) builds each
-//! problem's tests, then stores the package blob (named by its SHA-256),
+//! have only its URL: both halves of the protocol. The publisher
+//! ([`publish`]: `grundy publish`, `grundy serve` at start on PostgreSQL,
+//! and an admin's upload) builds each problem's tests, then stores the package blob (named by its SHA-256),
 //! the test set's index, and every input and answer by its SHA-256. A
 //! worker fetches a version it lacks into its data directory and takes
 //! the publisher's tests from the database: each file is checked against
@@ -43,6 +43,45 @@ pub enum PackageError {
     Join(String),
     #[error("the published tests: {0}")]
     Tests(String),
+}
+
+/// Builds problem `slug`'s tests and publishes its package with them;
+/// returns the package's hash.
+///
+/// # Errors
+/// A package that does not load or build, or a database failure.
+pub async fn publish(
+    ctx: &std::sync::Arc<Context>,
+    store: &store::Store,
+    slug: &str,
+) -> Result<String, PackageError> {
+    let (ctx2, slug2) = (ctx.clone(), slug.to_string());
+    let (blob, index, files) = tokio::task::spawn_blocking(move || {
+        let problem = ctx2.catalog.load(&slug2)?;
+        let set = ctx2.test_data().ensure(&problem, &|_| {})?;
+        let blob = archive::pack(&ctx2.catalog.root, &slug2)?;
+        // The files as they are on disk, each named by the hash it has:
+        // one altered since its set was built does not have the hash the
+        // index gives it, and workers refuse the set.
+        let mut files = Vec::with_capacity(2 * set.index.tests.len());
+        for t in &set.index.tests {
+            for path in [set.input(t), set.answer(t)] {
+                let bytes =
+                    std::fs::read(&path).map_err(|source| PackageError::Hash { path, source })?;
+                files.push((crate::digest::sha256(&bytes), bytes));
+            }
+        }
+        Ok::<_, PackageError>((blob, set.index, files))
+    })
+    .await
+    .map_err(|e| PackageError::Join(e.to_string()))??;
+    let hash = crate::digest::sha256(&blob);
+    // Plain strings and numbers always serialize.
+    let tests = serde_json::to_string(&index).unwrap_or_default();
+    store
+        .publish_package(slug, (&hash, &blob), &tests, &files)
+        .await?;
+    Ok(hash)
 }
 
 /// One test as its publisher built it.

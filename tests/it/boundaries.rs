@@ -120,9 +120,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ),
     (
         "site",
-        &[
-            "sandbox", "verify", "export", "import", "server", "web", "hosted", "cli",
-        ],
+        &["sandbox", "export", "server", "web", "hosted", "cli"],
     ),
     (
         "server",

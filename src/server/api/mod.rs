@@ -5,6 +5,7 @@
 //! refuse what a route does not understand (an unknown query parameter is
 //! a 400 naming the known ones).
 
+mod catalog;
 mod clarifications;
 mod contests;
 mod problems;
@@ -33,9 +34,17 @@ pub fn router() -> Router<AppState> {
         .route("/submissions/{id}", get(submissions::submission))
         .route("/submissions/{id}/source", get(submissions::source))
         .route("/submissions/{id}/rejudge", post(submissions::rejudge))
-        .route("/problems", get(problems::problems))
-        .route("/problems/{slug}", get(problems::problem))
+        .route(
+            "/problems",
+            get(problems::problems).post(catalog::upload),
+        )
+        .route(
+            "/problems/{slug}",
+            get(problems::problem).delete(catalog::remove),
+        )
         .route("/problems/{slug}/rejudge", post(problems::rejudge_problem))
+        .route("/problems/{slug}/hide", post(catalog::hide))
+        .route("/problems/{slug}/unhide", post(catalog::unhide))
         .route("/languages", get(problems::languages))
         .route("/admin/workers", get(problems::admin_workers))
         .route("/contests", get(contests::contests))

@@ -33,9 +33,10 @@ pub(super) async fn problems(
 ) -> Result<Response, ApiError> {
     let ctx = state.ctx.clone();
     // A contest not yet started hides its problems from all but admins.
-    let hidden = match caller.is_admin {
-        true => Vec::new(),
-        false => contests::hidden_all(&state.store).await?,
+    // Admins see every problem, and which ones they hid.
+    let (hidden, admin_hidden) = match caller.is_admin {
+        true => (Vec::new(), Some(state.store.hidden_catalog().await?)),
+        false => (contests::hidden_all(&state.store).await?, None),
     };
     let list = tokio::task::spawn_blocking(move || {
         let slugs = ctx.catalog.slugs()?;
@@ -44,11 +45,17 @@ pub(super) async fn problems(
             // A broken package is the setter's to fix (`grundy verify`);
             // the others are still listed.
             match ctx.catalog.load(&slug) {
-                Ok(p) => out.push(json!({
-                    "slug": p.slug, "name": p.manifest.name,
-                    "time_limit_s": p.manifest.time_limit,
-                    "memory_limit_mib": p.manifest.memory_limit,
-                })),
+                Ok(p) => {
+                    let mut row = json!({
+                        "slug": p.slug, "name": p.manifest.name,
+                        "time_limit_s": p.manifest.time_limit,
+                        "memory_limit_mib": p.manifest.memory_limit,
+                    });
+                    if let Some(admin_hidden) = &admin_hidden {
+                        row["hidden"] = json!(admin_hidden.contains(&p.slug));
+                    }
+                    out.push(row)
+                }
                 Err(e) => tracing::warn!(slug, error = %e, "problem not listed"),
             }
         }
@@ -69,6 +76,9 @@ pub(super) async fn problem(
     // no more (which contest, only once it runs).
     if !caller.is_admin {
         if let Some(closed) = contests::closed_by(&state.store, &slug).await? {
+            if closed == contests::Closed::Hidden {
+                return Err(ApiError::not_found(format!("no problem {slug:?}")));
+            }
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "problem_in_contest",
