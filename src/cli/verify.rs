@@ -49,7 +49,7 @@ pub fn run(
             eprint!("\r\x1b[K");
         }
         if !json {
-            print_human(&mut out, &report)?;
+            verify::write_human(&mut out, &report)?;
         }
         reports.push(report);
     }
@@ -79,50 +79,4 @@ pub fn run(
         }
     }
     Ok(if verified { 0 } else { 1 })
-}
-
-fn print_human(out: &mut dyn Write, r: &ProblemReport) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{}: {}",
-        r.problem,
-        if r.verified {
-            "verified"
-        } else {
-            "NOT VERIFIED"
-        }
-    )?;
-    for c in &r.checks {
-        let mut lines = c.detail.lines();
-        writeln!(
-            out,
-            "  {:<4} {:<15} {}",
-            if c.ok { "ok" } else { "FAIL" },
-            c.name.as_str(),
-            lines.next().unwrap_or("")
-        )?;
-        for line in lines {
-            writeln!(out, "  {:<4} {:<15} {line}", "", "")?;
-        }
-    }
-    for s in &r.submissions {
-        let verdicts: Vec<&str> = s.test_verdicts.iter().map(|v| v.as_str()).collect();
-        writeln!(
-            out,
-            "       {:<4} {:<48} {:<20} {:<4} {:>5} ms  [{}]",
-            if s.skipped {
-                "skip"
-            } else if s.ok {
-                "ok"
-            } else {
-                "FAIL"
-            },
-            s.path,
-            s.expected.dir_name(),
-            s.verdict.as_str(),
-            s.time_ms,
-            verdicts.join(" ")
-        )?;
-    }
-    Ok(())
 }

@@ -72,7 +72,9 @@ pub fn unzip(archive: &[u8], into: &Path, bounds: Bounds) -> Result<usize, Unzip
         let kind = entry.unix_mode().map(|m| m & libc::S_IFMT);
         let special = kind.is_some_and(|k| k != 0 && k != libc::S_IFREG && k != libc::S_IFDIR);
         if entry.is_symlink() || special {
-            return Err(refuse("a link or special file (only files and directories)"));
+            return Err(refuse(
+                "a link or special file (only files and directories)",
+            ));
         }
         // A file and a directory of one name, or one name twice: the later
         // would replace the earlier, or write through it.
@@ -110,9 +112,9 @@ pub fn unzip(archive: &[u8], into: &Path, bounds: Bounds) -> Result<usize, Unzip
         let mut limited = (&mut entry).take(left + 1);
         let mut buf = vec![0u8; 64 * 1024];
         loop {
-            let n = limited.read(&mut buf).map_err(|e| {
-                UnzipError::NotZip(format!("entry {name:?}: {e}"))
-            })?;
+            let n = limited
+                .read(&mut buf)
+                .map_err(|e| UnzipError::NotZip(format!("entry {name:?}: {e}")))?;
             if n == 0 {
                 break;
             }
@@ -121,6 +123,12 @@ pub fn unzip(archive: &[u8], into: &Path, bounds: Bounds) -> Result<usize, Unzip
                 return Err(UnzipError::TooLarge(bounds.bytes));
             }
             out.write_all(&buf[..n]).map_err(io)?;
+        }
+        // A program's executable bit is kept (a Kattis package's `build`
+        // and `run` scripts); nothing else of the mode is.
+        if entry.unix_mode().is_some_and(|m| m & 0o111 != 0) {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
         }
         files += 1;
     }
@@ -152,7 +160,8 @@ fn safe_path(name: &str) -> Option<PathBuf> {
 /// itself when it holds `problem.toml` or `problem.yaml`, else its one
 /// directory that does (an archive of a package's folder), else `None`.
 pub fn package_root(dir: &Path) -> Option<PathBuf> {
-    let is_package = |d: &Path| d.join("problem.toml").is_file() || d.join("problem.yaml").is_file();
+    let is_package =
+        |d: &Path| d.join("problem.toml").is_file() || d.join("problem.yaml").is_file();
     if is_package(dir) {
         return Some(dir.to_path_buf());
     }
@@ -177,7 +186,15 @@ mod tests {
 
     #[test]
     fn only_plain_relative_names_are_safe() {
-        for bad in ["../x", "a/../../x", "/etc/passwd", "a\\..\\x", "", "a/\0b", "a/.."] {
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "a\\..\\x",
+            "",
+            "a/\0b",
+            "a/..",
+        ] {
             assert_eq!(safe_path(bad), None, "{bad:?}");
         }
         assert_eq!(safe_path("a/./b.txt"), Some(PathBuf::from("a/b.txt")));

@@ -25,10 +25,10 @@ use axum::http::StatusCode;
 use tokio::sync::Mutex;
 
 use super::AppState;
-use crate::store::Queue as _;
 use crate::context::Context;
 use crate::problem::unzip::{self, Bounds, UnzipError};
 use crate::problem::{self, Problem};
+use crate::store::Queue as _;
 use crate::verify::{self, ProblemReport};
 
 /// What an admin sent.
@@ -385,7 +385,8 @@ pub fn import_kattis(
     slug: &str,
 ) -> Result<(crate::import::Summary, Vec<String>), CatalogError> {
     let problem = problem::kattis::load(dir).map_err(package_error)?;
-    crate::import::importable(&problem).map_err(|e| CatalogError::Package(crate::errors::chain(&e)))?;
+    crate::import::importable(&problem)
+        .map_err(|e| CatalogError::Package(crate::errors::chain(&e)))?;
     let data = ctx.test_data();
     let set = Arc::new(
         data.ensure(&problem, &|_| {})
@@ -412,9 +413,8 @@ pub fn import_kattis(
     let summary = crate::import::kattis(&problem, time_limit, problems_dir, slug)
         .map_err(|e| CatalogError::Package(crate::errors::chain(&e)))?;
     // What was written must load as a native problem.
-    Problem::load(&summary.dir).map_err(|e| {
-        CatalogError::Package(format!("the imported problem does not load: {e}"))
-    })?;
+    Problem::load(&summary.dir)
+        .map_err(|e| CatalogError::Package(format!("the imported problem does not load: {e}")))?;
     notes.extend(
         problem
             .kattis

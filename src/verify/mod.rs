@@ -433,3 +433,55 @@ fn display_path(path: &Path, base: &Path) -> String {
         .display()
         .to_string()
 }
+
+/// The report in `grundy verify`'s words: a line per check (`ok` or
+/// `FAIL`, continued where its detail has several), then a line per
+/// example submission. The admin pages show an upload's report this way.
+///
+/// # Errors
+/// Failures to write to `out`.
+pub fn write_human(out: &mut dyn std::io::Write, r: &ProblemReport) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{}: {}",
+        r.problem,
+        if r.verified {
+            "verified"
+        } else {
+            "NOT VERIFIED"
+        }
+    )?;
+    for c in &r.checks {
+        let mut lines = c.detail.lines();
+        writeln!(
+            out,
+            "  {:<4} {:<15} {}",
+            if c.ok { "ok" } else { "FAIL" },
+            c.name.as_str(),
+            lines.next().unwrap_or("")
+        )?;
+        for line in lines {
+            writeln!(out, "  {:<4} {:<15} {line}", "", "")?;
+        }
+    }
+    for s in &r.submissions {
+        let verdicts: Vec<&str> = s.test_verdicts.iter().map(|v| v.as_str()).collect();
+        writeln!(
+            out,
+            "       {:<4} {:<48} {:<20} {:<4} {:>5} ms  [{}]",
+            if s.skipped {
+                "skip"
+            } else if s.ok {
+                "ok"
+            } else {
+                "FAIL"
+            },
+            s.path,
+            s.expected.dir_name(),
+            s.verdict.as_str(),
+            s.time_ms,
+            verdicts.join(" ")
+        )?;
+    }
+    Ok(())
+}

@@ -12,6 +12,7 @@
 //! secret tests' checker messages to admins only.
 
 mod admin;
+mod catalog;
 mod chart;
 mod contest;
 mod contest_admin;
@@ -65,6 +66,15 @@ pub fn router() -> Router<AppState> {
             post(admin::revoke_token),
         )
         .route("/admin/queue", get(admin::queue))
+        .route(
+            "/admin/problems",
+            // The upload counts its archive against the configured limit
+            // itself, not the pages' small default.
+            get(catalog::page)
+                .post(catalog::upload)
+                .layer(axum::extract::DefaultBodyLimit::disable()),
+        )
+        .route("/admin/problems/{slug}", post(catalog::act))
         .route("/contests", get(contest::list))
         .route("/contests/{slug}", get(contest::page))
         .route("/contests/{slug}/submit", post(contest::submit))

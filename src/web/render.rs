@@ -57,6 +57,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "admin_queue.html",
         include_str!("templates/admin_queue.html"),
     ),
+    (
+        "admin_problems.html",
+        include_str!("templates/admin_problems.html"),
+    ),
 ];
 
 fn env() -> &'static Environment<'static> {

@@ -36,6 +36,8 @@ pub enum Body<'a> {
     Empty,
     Json(Value),
     Form(&'a [(&'a str, &'a str)]),
+    /// Bytes of this content type (an archive, a multipart form).
+    Raw(&'a str, Vec<u8>),
 }
 
 /// A reply: its status, its headers (lower-case names, in order) and its
@@ -89,6 +91,7 @@ pub fn open(
         // A POST with nothing to send says so: `Content-Length: 0`.
         Body::Empty => (None, Vec::new()),
         Body::Json(v) => (Some("application/json"), v.to_string().into_bytes()),
+        Body::Raw(content_type, bytes) => (Some(content_type), bytes),
         Body::Form(pairs) => (
             Some("application/x-www-form-urlencoded"),
             url::form_urlencoded::Serializer::new(String::new())

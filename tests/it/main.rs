@@ -35,6 +35,7 @@ mod scores;
 mod server;
 mod store;
 mod timing;
+mod upload;
 mod verify;
 mod web;
 mod worker;

@@ -107,7 +107,9 @@ async fn set_hidden(
         return Err(ApiError::forbidden());
     }
     match catalog::set_hidden(&state, &slug, hidden).await {
-        Ok(changed) => Ok(Json(json!({"slug": slug, "hidden": hidden, "changed": changed})).into_response()),
+        Ok(changed) => {
+            Ok(Json(json!({"slug": slug, "hidden": hidden, "changed": changed})).into_response())
+        }
         Err(e) => Ok(refused(e)),
     }
 }

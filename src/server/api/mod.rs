@@ -34,10 +34,7 @@ pub fn router() -> Router<AppState> {
         .route("/submissions/{id}", get(submissions::submission))
         .route("/submissions/{id}/source", get(submissions::source))
         .route("/submissions/{id}/rejudge", post(submissions::rejudge))
-        .route(
-            "/problems",
-            get(problems::problems).post(catalog::upload),
-        )
+        .route("/problems", get(problems::problems).post(catalog::upload))
         .route(
             "/problems/{slug}",
             get(problems::problem).delete(catalog::remove),
