@@ -172,6 +172,13 @@ impl From<crate::store::Error> for CatalogError {
     }
 }
 
+/// `report` in `grundy verify`'s words, as the admin page shows it.
+pub fn report_text(report: &ProblemReport) -> String {
+    let mut out = Vec::new();
+    let _ = verify::write_human(&mut out, report);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// One change to the catalog at a time (a second upload waits for the
 /// first's verification).
 static CHANGING: Mutex<()> = Mutex::const_new(());

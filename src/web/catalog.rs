@@ -144,7 +144,7 @@ pub async fn upload(
             }
             let shown = Shown {
                 notice: Some(notice),
-                report: Some(report_text(&done.report)),
+                report: Some(catalog::report_text(&done.report)),
                 notes: done.notes,
                 ..Shown::default()
             };
@@ -152,7 +152,7 @@ pub async fn upload(
         }
         Err(e) => {
             let report = match &e {
-                CatalogError::NotVerified(r) => Some(report_text(r)),
+                CatalogError::NotVerified(r) => Some(catalog::report_text(r)),
                 _ => None,
             };
             let status = e.status();
@@ -182,12 +182,6 @@ async fn refused(
         ..Shown::default()
     };
     problems_page(state, session, shown, StatusCode::PAYLOAD_TOO_LARGE).await
-}
-
-fn report_text(report: &crate::verify::ProblemReport) -> String {
-    let mut out = Vec::new();
-    let _ = crate::verify::write_human(&mut out, report);
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[derive(Deserialize)]
