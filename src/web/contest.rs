@@ -342,7 +342,10 @@ pub async fn live(
         if q.seen.as_deref() != Some(seen.as_str()) || now >= deadline || state.is_stopping() {
             return Ok(Html(html).into_response());
         }
-        let _ = tokio::time::timeout(RECHECK.min(deadline - now), changed).await;
+        let _ = state
+            .polls
+            .wait(tokio::time::timeout(RECHECK.min(deadline - now), changed))
+            .await;
     }
 }
 

@@ -336,10 +336,15 @@ pub async fn live(
             break (sub, sealed);
         }
         let recheck = (tokio::time::Instant::now() + RECHECK).min(deadline);
-        tokio::select! {
-            _ = tokio::time::sleep_until(recheck) => {}
-            _ = changes.changed() => {}
-        }
+        state
+            .polls
+            .wait(async {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(recheck) => {}
+                    _ = changes.changed() => {}
+                }
+            })
+            .await;
         // Signed out or disabled meanwhile: the wait ends.
         if super::session::current(&state, &headers).await?.is_none() {
             return Err(PageError::SignIn(format!("/submissions/{id}")));
