@@ -261,7 +261,9 @@ fn refusal(e: &PlanError, problem: &str, language: &str) -> Refusal {
         },
         PlanError::Refused { why, .. } => Refusal::Refused(why.clone()),
         PlanError::Toolchain { .. } => {
-            super::log_internal(e, "a language's toolchain is missing");
+            // Not the judge failing: a language this machine lacks, which
+            // the forms no longer offer once a worker says so.
+            tracing::warn!(language, error = %e, "a try in a language whose toolchain is missing");
             Refusal::LanguageUnavailable(language.to_string())
         }
         _ => internal(e),

@@ -18,6 +18,7 @@ pub mod clock;
 pub mod contest_edit;
 pub mod contests;
 pub mod intake;
+pub mod offered;
 pub mod place;
 pub mod policy;
 pub mod practice;

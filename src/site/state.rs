@@ -2,7 +2,7 @@
 //! workers of one process: the context, the store, the limits and
 //! throttles, and the signals between handlers and workers.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -37,6 +37,8 @@ pub struct AppState {
     pub boards: Arc<super::boards::Boards>,
     /// The event feeds open now, counted per client address and in all.
     pub feeds: Arc<FeedSlots>,
+    /// The long polls waiting now for a change.
+    pub polls: Arc<Polls>,
     stopping: Arc<AtomicBool>,
     stop: watch::Sender<bool>,
 }
@@ -70,6 +72,7 @@ impl AppState {
                     .min(server.max_connections.saturating_sub(1).max(1)),
                 server.feeds_per_address,
             )),
+            polls: Arc::default(),
             ctx,
             store,
             wake: Arc::new(Notify::new()),
@@ -93,6 +96,33 @@ impl AppState {
     /// Becomes `true` when the server begins to shut down.
     pub fn stop_signal(&self) -> watch::Receiver<bool> {
         self.stop.subscribe()
+    }
+}
+
+/// The long polls (the pages' live parts, the API's `?wait=`) that are
+/// waiting now for a change, between two looks at what they wait on: a
+/// poll counted here has answered its first look and will see the next
+/// change (what a test waits for before it makes one).
+#[derive(Debug, Default)]
+pub struct Polls(AtomicUsize);
+
+impl Polls {
+    /// How many wait now.
+    pub fn waiting(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Awaits `wait`, counted among the waiting polls meanwhile.
+    pub async fn wait<F: std::future::Future>(&self, wait: F) -> F::Output {
+        struct Counted<'a>(&'a AtomicUsize);
+        impl Drop for Counted<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        self.0.fetch_add(1, Ordering::SeqCst);
+        let _counted = Counted(&self.0);
+        wait.await
     }
 }
 

@@ -119,6 +119,25 @@ impl Store {
         )
     }
 
+    /// Each account's organization's name, for the accounts that have
+    /// one (the boards show it under the team).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn organization_names(
+        &self,
+    ) -> Result<std::collections::HashMap<i64, String>, Error> {
+        let rows = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (i64, String)>(&sql(
+                d,
+                "SELECT u.id, o.name FROM users u JOIN organizations o ON o.id = u.organization_id",
+            ))
+            .fetch_all(pool)
+            .await?
+        });
+        Ok(rows.into_iter().collect())
+    }
+
     /// One account by name.
     ///
     /// # Errors

@@ -90,12 +90,7 @@ async fn contest_page(
     } else {
         Vec::new()
     };
-    let languages: Vec<Value> = state
-        .ctx
-        .languages
-        .iter()
-        .map(|l| context! { id => l.id, name => l.config.name })
-        .collect();
+    let languages = crate::site::offered::offered(state).await?;
     let live = live_parts(state, c, Some(session), Page::Contest).await?;
     let html = render(
         "contest.html",
@@ -121,6 +116,7 @@ async fn statements(state: &AppState, c: &Contest) -> Result<Vec<Value>, PageErr
                 let statement = markdown::render(&problem.statement()?);
                 Ok(context! {
                     label => p.label, slug => p.slug, name => problem.manifest.name,
+                    rgb => p.rgb,
                     statement => Value::from_safe_string(statement),
                 })
             })
@@ -346,7 +342,10 @@ pub async fn live(
         if q.seen.as_deref() != Some(seen.as_str()) || now >= deadline || state.is_stopping() {
             return Ok(Html(html).into_response());
         }
-        let _ = tokio::time::timeout(RECHECK.min(deadline - now), changed).await;
+        let _ = state
+            .polls
+            .wait(tokio::time::timeout(RECHECK.min(deadline - now), changed))
+            .await;
     }
 }
 
@@ -374,12 +373,13 @@ async fn live_parts(
         }
         _ => (Vec::new(), Vec::new()),
     };
+    let organizations = state.store.organization_names().await?;
     let body = render(
         "contest_live.html",
         context! {
-            contest => summary(c, now), board => board_rows(c, &board),
+            contest => summary(c, now), board => board_rows(c, &board, &organizations),
             frozen => board.frozen, scoring => c.scoring.as_str(),
-            labels => c.problems.iter().map(|p| p.label.clone()).collect::<Vec<_>>(),
+            problems => c.problems.iter().map(|p| context! { label => p.label, rgb => p.rgb }).collect::<Vec<_>>(),
             on_contest_page => page == Page::Contest, mine, clarifications,
             own => match who { Who::Team(id) => Some(id), _ => None },
         },
@@ -396,7 +396,13 @@ async fn live_parts(
     Ok((html, seen))
 }
 
-fn board_rows(c: &Contest, board: &Board) -> Vec<Value> {
+/// The board's rows, each team with its organization's name where it has
+/// one.
+fn board_rows(
+    c: &Contest,
+    board: &Board,
+    organizations: &std::collections::HashMap<i64, String>,
+) -> Vec<Value> {
     board
         .rows
         .iter()
@@ -441,6 +447,7 @@ fn board_rows(c: &Contest, board: &Board) -> Vec<Value> {
                 .collect();
             context! {
                 rank => r.rank, team => r.team.name, team_id => r.team.id, solved => r.solved,
+                organization => organizations.get(&r.team.id),
                 penalty => r.penalty, score => r.score, cells,
             }
         })

@@ -172,28 +172,18 @@ async fn problem_page(
         Err(problem::Error::Unknown { .. }) => return Err(PageError::not_found()),
         Err(e) => return Err(PageError::internal(&e)),
     };
-    let languages: Vec<Value> = state
-        .ctx
-        .languages
+    let offered = crate::site::offered::offered(&state).await?;
+    let languages: Vec<Value> = offered
         .iter()
-        .map(|l| context! { id => l.id, name => l.config.name, extensions => l.config.extensions.join(",") })
+        .map(|l| context! { id => l.id, name => l.name, extensions => l.extensions.join(",") })
         .collect();
-    let accept: Vec<String> = state
-        .ctx
-        .languages
+    let accept: Vec<String> = offered
         .iter()
-        .flat_map(|l| l.config.extensions.iter().map(|e| format!(".{e}")))
+        .flat_map(|l| l.extensions.iter().map(|e| format!(".{e}")))
         .collect();
-    let default_language = if state.ctx.languages.get("cpp").is_ok() {
-        "cpp".to_string()
-    } else {
-        state
-            .ctx
-            .languages
-            .iter()
-            .next()
-            .map(|l| l.id.clone())
-            .unwrap_or_default()
+    let default_language = match offered.iter().find(|l| l.id == "cpp") {
+        Some(l) => l.id.clone(),
+        None => offered.first().map(|l| l.id.clone()).unwrap_or_default(),
     };
     let html = render(
         "problem.html",

@@ -19,6 +19,7 @@ use crate::site::contests::{viewer_of, Seals};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
 use crate::site::AppState;
 use crate::store::{Status, Submission, WebSession};
+use crate::verdict::Verdict;
 
 use super::pages::{load_facts, memory, when, Facts};
 
@@ -150,7 +151,22 @@ fn results(
         ("verdict", Value::from(report.map(|r| r.verdict.as_str()))),
         (
             "verdict_text",
-            Value::from(report.map(|r| r.verdict.describe())),
+            Value::from(report.map(|r| {
+                // A run the wall clock stopped used less CPU than the
+                // limit: its time alone would not explain the TLE.
+                let walled = r.verdict == Verdict::TLE
+                    && r.tests.iter().any(|t| {
+                        t.verdict == Verdict::TLE && t.message == crate::judge::WALL_CLOCK
+                    });
+                match walled {
+                    true => format!(
+                        "{}: stopped by the wall clock (the program waited or slept, \
+                         its CPU time under the limit)",
+                        r.verdict.describe()
+                    ),
+                    false => r.verdict.describe().to_string(),
+                }
+            })),
         ),
         ("score", Value::from(report.map(|r| r.score))),
         ("time_ms", Value::from(report.map(|r| r.time_ms))),
@@ -320,10 +336,15 @@ pub async fn live(
             break (sub, sealed);
         }
         let recheck = (tokio::time::Instant::now() + RECHECK).min(deadline);
-        tokio::select! {
-            _ = tokio::time::sleep_until(recheck) => {}
-            _ = changes.changed() => {}
-        }
+        state
+            .polls
+            .wait(async {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(recheck) => {}
+                    _ = changes.changed() => {}
+                }
+            })
+            .await;
         // Signed out or disabled meanwhile: the wait ends.
         if super::session::current(&state, &headers).await?.is_none() {
             return Err(PageError::SignIn(format!("/submissions/{id}")));

@@ -354,6 +354,19 @@ fn live_seen(url: &str, cookie: &str) -> String {
         .to_string()
 }
 
+/// Returns once `n` long polls of the server wait for a change (each has
+/// answered its first look): what the test changes next reaches them held.
+/// Bounded: a minute, in steps of 10 ms.
+fn polls_waiting(s: &crate::helpers::Server, n: usize) {
+    for _ in 0..6000 {
+        if s.state.polls.waiting() >= n {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("{n} long polls were not held within a minute");
+}
+
 /// The board's live part, held open by a visitor, answers 403 once an
 /// admin closes the board, instead of more of the board.
 #[test]
@@ -372,7 +385,7 @@ fn a_held_live_poll_ends_when_the_board_is_closed() {
             None,
         )
     });
-    std::thread::sleep(Duration::from_millis(500));
+    polls_waiting(&s, 1);
     s.rt.block_on(s.store.set_board_public(cup, false))
         .expect("close");
     let reply = held.join().expect("the held request");
@@ -408,7 +421,7 @@ fn a_held_page_poll_ends_when_its_account_is_disabled() {
         let web = bob_web.clone();
         std::thread::spawn(move || http("GET", &at, Some(&web), None))
     });
-    std::thread::sleep(Duration::from_millis(500));
+    polls_waiting(&s, 2);
     s.rt.block_on(s.store.set_disabled("bob", true))
         .expect("disable");
     for h in held {
@@ -538,7 +551,7 @@ fn revoking_a_token_or_disabling_its_user_takes_effect_at_once_and_ends_a_long_p
     let id = s.rt.block_on(s.store.enqueue(queued)).expect("queued");
     let poll = format!("{list}/{id}?wait=20");
     let waiting = std::thread::spawn(move || api("GET", &poll, &eve, None));
-    std::thread::sleep(Duration::from_millis(300));
+    polls_waiting(&s, 1);
     assert!(s
         .rt
         .block_on(s.store.revoke_token(&grundy::auth::token_hash(&raw)))

@@ -351,3 +351,109 @@ fn a_participant_and_an_admin_go_through_a_short_contest_in_real_browsers() {
     );
     ann.shot("contest-admin-final");
 }
+
+/// What a page's script returns, as text.
+fn js_text(b: &Browser, js: &str) -> String {
+    match b.script(js) {
+        serde_json::Value::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+/// Issue 47's pages, looked at in Chromium: balloon colours on the
+/// problem labels, the statements and the board's headers; each team's
+/// organization under its name; the SOLVED and TIME headers aligned with
+/// their numbers; the question form within reach in a short window; and
+/// submit forms that offer only the languages a live worker judges, one
+/// entry per name.
+#[test]
+fn contest_pages_show_balloons_organizations_aligned_numbers_and_only_judged_languages() {
+    let ws = crate::helpers::workspace_with_server("submissions_per_minute = 0");
+    let s = crate::helpers::Server::start(&ws, 0);
+    s.account("bob", false);
+    s.account("cid", false);
+    let Some(b) = Browser::start() else {
+        return;
+    };
+    // A worker process elsewhere, alive, that judges C and Python only.
+    s.rt.block_on(s.store.register_workers("far", 1, "isolation: test"))
+        .expect("register");
+    s.rt.block_on(
+        s.store
+            .announce_workers("far", 2, "c gcc 12\npython3 Python 3.11\n"),
+    )
+    .expect("announce");
+    let mut teams = grundy::contest::affiliation::Affiliations::default();
+    teams
+        .add_csv("teams.csv", "team,organization\nbob,Heap University\n")
+        .expect("a sheet");
+    s.rt.block_on(s.store.import_affiliations(&teams))
+        .expect("import");
+    let now = now_ms();
+    let new = grundy::store::NewContest {
+        colors: vec![("A".into(), "#e01b24".into())],
+        ..crate::clics::icpc_on_nim("cup", "The Cup", now - 60_000, &["bob", "cid"])
+    };
+    s.rt.block_on(s.store.create_contest(&new, now))
+        .expect("create");
+    let url = s.url.as_str();
+    b.sign_in(url, "bob");
+    b.resize(1280, 640);
+    b.goto(&format!("{url}/contests/cup"));
+    b.wait_for("the board", Duration::from_secs(30), |b| {
+        b.try_find("#scoreboard").is_some()
+    });
+    for place in [
+        "#problem-labels",
+        "#problem-A h2",
+        "#scoreboard thead th.cell",
+    ] {
+        let fill = js_text(
+            &b,
+            &format!("return document.querySelector('{place} svg.balloon circle')?.getAttribute('fill') ?? 'none';"),
+        );
+        assert_eq!(fill, "#e01b24", "the balloon in {place}");
+    }
+    assert_eq!(
+        b.text("#scoreboard tr[data-team=bob] .org"),
+        "Heap University"
+    );
+    let aligned = js_text(
+        &b,
+        "return [...document.querySelectorAll('#scoreboard thead th.num')]
+            .map(th => getComputedStyle(th).textAlign).join(',');",
+    );
+    assert_eq!(aligned, "right,right,right", "#, Solved and Time");
+    let reach = js_text(
+        &b,
+        "const ask = document.querySelector('#ask'); ask.scrollIntoView({block: 'nearest'});
+         const r = ask.getBoundingClientRect();
+         return String(r.top >= 0 && r.bottom <= window.innerHeight);",
+    );
+    assert_eq!(reach, "true", "the Ask button can be scrolled into sight");
+    let offered = |b: &Browser| {
+        js_text(
+            b,
+            "return [...document.querySelectorAll('#language option')].map(o => o.value).join(',');",
+        )
+    };
+    assert_eq!(offered(&b), "c,python3");
+    b.shot("contest-balloons-organizations");
+    // The practice form offers the same; with every language judged, one
+    // entry per name (cpp and cpp17 are one "C++17 (g++)").
+    b.goto(&format!("{url}/problems/lasker-nim"));
+    assert_eq!(offered(&b), "c,python3");
+    s.rt.block_on(s.store.announce_workers("far", 2, ""))
+        .expect("announce");
+    b.goto(&format!("{url}/problems/lasker-nim"));
+    let names = js_text(
+        &b,
+        "return [...document.querySelectorAll('#language option')].map(o => o.textContent).join('|');",
+    );
+    let names: Vec<&str> = names.split('|').collect();
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(names.len(), unique.len(), "{names:?}");
+    assert!(names.contains(&"C++17 (g++)"), "{names:?}");
+}

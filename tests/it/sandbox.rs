@@ -2016,3 +2016,89 @@ int main(void) {
     };
     assert_eq!(ran.stdout, want);
 }
+
+/// Issue 45: a run can neither read which pages of a file the host has
+/// cached nor drop them, so the next run (another test, another box)
+/// learns nothing from the page cache. The file is one the box may read;
+/// the host caches it, the box probes and tries to evict it, and the host
+/// then finds every page still cached.
+#[test]
+fn a_run_cannot_probe_or_evict_the_host_page_cache() {
+    use std::io::Write as _;
+    let Some(sb) = boxed() else { return };
+    let fx = Fixture::c(
+        r#"
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int fd = open(argv[1], O_RDONLY);
+    if (fd < 0) { puts("noopen"); return 1; }
+    size_t len = 1 << 20;
+    volatile unsigned char *m = mmap(0, len, PROT_READ, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) { puts("nomap"); return 1; }
+    unsigned char vec[256];
+    if (mincore((void *)m, len, vec) == 0) puts("mincore");
+    char buf[4096];
+    struct iovec io = { buf, sizeof buf };
+    if (syscall(SYS_preadv2, fd, &io, 1, 0, 0, 8 /* RWF_NOWAIT */) >= 0) puts("preadv2");
+    struct { unsigned long long off, len; } range = { 0, len };
+    unsigned long long stat[5];
+    if (syscall(451 /* cachestat */, fd, &range, stat, 0) == 0) puts("cachestat");
+    unsigned sum = 0;
+    for (size_t i = 0; i < len; i += 4096) sum += m[i];
+    madvise((void *)m, len, 21 /* MADV_PAGEOUT */);
+    madvise((void *)m, len, 20 /* MADV_COLD */);
+    munmap((void *)m, len);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    syscall(SYS_readahead, fd, 0, len);
+    if (sum == 12345) puts("odd");
+    puts("done");
+    return 0;
+}"#,
+    );
+    // A clean, cached file in the fixture's directory, which the box reads.
+    let shared = fx.path().join("shared.bin");
+    let mut f = std::fs::File::create(&shared).unwrap();
+    let bytes: Vec<u8> = (0..1u32 << 20).map(|i| (i * 7 + 1) as u8).collect();
+    f.write_all(&bytes).unwrap();
+    f.sync_all().unwrap();
+    drop(f);
+    assert_eq!(std::fs::read(&shared).unwrap().len(), 1 << 20);
+    let cached = || {
+        let f = std::fs::File::open(&shared).unwrap();
+        let len = 1usize << 20;
+        // SAFETY: a read-only shared mapping of a file this test owns,
+        // unmapped before the function returns; `vec` holds a byte a page.
+        unsafe {
+            use std::os::fd::AsRawFd as _;
+            let m = libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_SHARED,
+                f.as_raw_fd(),
+                0,
+            );
+            assert_ne!(m, libc::MAP_FAILED);
+            let mut vec = vec![0u8; len / 4096];
+            assert_eq!(libc::mincore(m, len, vec.as_mut_ptr()), 0);
+            libc::munmap(m, len);
+            vec.iter().filter(|v| **v & 1 == 1).count()
+        }
+    };
+    assert_eq!(cached(), 256, "the host cached the file first");
+    let ran = run(sb.as_ref(), &fx, &[shared.to_str().unwrap()], limits());
+    ran.assert_exited_ok();
+    assert_eq!(
+        ran.stdout.trim(),
+        "done",
+        "probes that worked: {}",
+        ran.stdout
+    );
+    assert_eq!(cached(), 256, "every page stays cached");
+}

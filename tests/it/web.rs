@@ -818,3 +818,59 @@ fn an_admin_adds_disables_and_resets_users_from_the_pages() {
     );
     assert_eq!(forged.status, 403);
 }
+
+/// A TLE that the wall clock ended (the program slept or waited, its CPU
+/// time under the limit) says so on its page, on a secret test too,
+/// whose message the contestant does not see; a CPU-time TLE does not.
+#[test]
+fn a_tle_the_wall_clock_ended_says_so_on_its_page() {
+    use grundy::judge::{Report, TestReport};
+    use grundy::verdict::Verdict;
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    let s = Server::start(&ws, 0);
+    let bob = s.account("bob", false);
+    let report = |message: &str| {
+        let test = TestReport {
+            name: "big-1".into(),
+            group: grundy::problem::Group::secret(),
+            verdict: Verdict::TLE,
+            time_ms: 947,
+            wall_ms: 3000,
+            memory_kib: 1234,
+            exit_code: None,
+            signal: Some(9),
+            message: message.into(),
+            score: None,
+            transcript: None,
+        };
+        Report {
+            verdict: Verdict::TLE,
+            score: 0,
+            time_ms: 947,
+            memory_kib: 1234,
+            compile_output: String::new(),
+            tests: vec![test],
+            groups: Vec::new(),
+        }
+    };
+    let walled = crate::freeze::judged_as(&s, bob, None, &report(grundy::judge::WALL_CLOCK));
+    let cpu = crate::freeze::judged_as(&s, bob, None, &report(""));
+    let cookie = sign_in(&s.url, "bob");
+    let page = |id: i64| {
+        let r = http(
+            "GET",
+            &format!("{}/submissions/{id}", s.url),
+            Some(&cookie),
+            None,
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body
+    };
+    let walled = page(walled);
+    assert!(walled.contains("stopped by the wall clock"), "{walled}");
+    assert!(
+        !walled.contains(grundy::judge::WALL_CLOCK),
+        "the secret test's own message stays the admins'"
+    );
+    assert!(!page(cpu).contains("wall clock"));
+}

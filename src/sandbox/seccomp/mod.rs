@@ -11,6 +11,14 @@
 //! protocols load kernel modules). A call
 //! from another ABI (x32, or a foreign architecture) kills the process.
 //!
+//! The host's page cache is no channel between runs: a box cannot ask
+//! which pages of a file are cached (`mincore`, `preadv2` with
+//! `RWF_NOWAIT`, `cachestat` fail with `ENOSYS`) nor drop or age them
+//! (`fadvise`, `readahead` and `madvise`'s `MADV_COLD`/`MADV_PAGEOUT` are
+//! hints the kernel may ignore: here they succeed and do nothing), so one
+//! test's run cannot tell the next anything through the cached pages of a
+//! file both can read.
+//!
 //! The filter is classic BPF written by hand: it is built once in the
 //! judge and installed in the child with `prctl`, which allocates nothing.
 
@@ -153,6 +161,34 @@ fn unmeasured() -> Vec<libc::c_long> {
     ]
 }
 
+/// `cachestat` (Linux 6.5), one number on every architecture; not in
+/// every C library's tables yet.
+const SYS_CACHESTAT: u32 = 451;
+
+/// `madvise`'s advice that ages or drops a mapping's pages (file pages
+/// shared with other boxes among them).
+const MADV_COLD: u32 = 20;
+const MADV_PAGEOUT: u32 = 21;
+
+/// System calls that ask which pages of a file the host has cached: they
+/// fail with `ENOSYS` (a program that uses them has a fallback).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn cache_probes() -> Vec<u32> {
+    vec![
+        libc::SYS_mincore as u32,
+        libc::SYS_preadv2 as u32,
+        libc::SYS_pwritev2 as u32,
+        SYS_CACHESTAT,
+    ]
+}
+
+/// Hints that drop a file's cached pages or read them in ahead: they
+/// succeed and do nothing.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn cache_hints() -> Vec<u32> {
+    vec![libc::SYS_fadvise64 as u32, libc::SYS_readahead as u32]
+}
+
 /// A compiled filter, ready for `prctl(PR_SET_SECCOMP)`.
 pub struct Filter {
     code: Vec<libc::sock_filter>,
@@ -279,7 +315,7 @@ impl Filter {
             let (socket, socketpair, self_only) = (asm.label(), asm.label(), asm.label());
             let (own_nice, own_io, own_sched, ignored) =
                 (asm.label(), asm.label(), asm.label(), asm.label());
-            let (sockopt, pipe_size) = (asm.label(), asm.label());
+            let (sockopt, pipe_size, advice) = (asm.label(), asm.label(), asm.label());
             let (no_family, no_protocol, inet, netlink, allow) = (
                 asm.label(),
                 asm.label(),
@@ -299,6 +335,9 @@ impl Filter {
             if !counted {
                 calls.extend(unmeasured().into_iter().map(|nr| (nr as u32, deny)));
             }
+            calls.extend(cache_probes().into_iter().map(|nr| (nr, nosys)));
+            calls.extend(cache_hints().into_iter().map(|nr| (nr, ignored)));
+            calls.push((libc::SYS_madvise as u32, advice));
             calls.push((libc::SYS_clone3 as u32, nosys));
             calls.push((libc::SYS_clone as u32, clone));
             calls.push((libc::SYS_socket as u32, socket));
@@ -348,6 +387,12 @@ impl Filter {
             asm.jump(JEQ, 0, To::Next, To::Label(deny));
             asm.stmt(LD_W_ABS, OFF_ARG0);
             asm.jump(JEQ, IOPRIO_WHO_USER, To::Label(deny), To::Label(allow));
+            // madvise(addr, length, advice): every advice but the two
+            // that age or drop pages.
+            asm.place(advice);
+            asm.stmt(LD_W_ABS, OFF_ARG2);
+            asm.jump(JEQ, MADV_COLD, To::Label(ignored), To::Next);
+            asm.jump(JEQ, MADV_PAGEOUT, To::Label(ignored), To::Label(allow));
             asm.place(clone);
             asm.stmt(LD_W_ABS, OFF_ARG0);
             asm.jump(JSET, CLONE_NEW_FLAGS, To::Label(deny), To::Next);

@@ -54,8 +54,10 @@ fn filter_denies_exactly_the_listed_calls() {
         }
         let want = if denied.contains(&nr) {
             eperm
-        } else if nr == libc::SYS_clone3 as u32 {
+        } else if nr == libc::SYS_clone3 as u32 || cache_probes().contains(&nr) {
             SECCOMP_RET_ERRNO | libc::ENOSYS as u32
+        } else if cache_hints().contains(&nr) {
+            SECCOMP_RET_ERRNO
         } else {
             SECCOMP_RET_ALLOW
         };
@@ -248,4 +250,29 @@ fn only_the_socket_families_a_program_needs_open() {
     );
     // A family in the high bits of the argument is the kernel's int.
     assert_eq!(verdict(&f, AUDIT_ARCH, socket, 0x1_0000 | 40), no_family);
+}
+
+#[test]
+fn madvise_may_not_age_or_drop_pages_and_may_do_the_rest() {
+    let f = Filter::new(true).expect("supported architecture");
+    let madvise = libc::SYS_madvise as u32;
+    for advice in [MADV_COLD, MADV_PAGEOUT] {
+        assert_eq!(
+            verdict3(&f, AUDIT_ARCH, madvise, 0, advice),
+            SECCOMP_RET_ERRNO,
+            "advice {advice}: succeeds, does nothing"
+        );
+    }
+    for advice in [
+        libc::MADV_DONTNEED,
+        libc::MADV_FREE,
+        libc::MADV_HUGEPAGE,
+        libc::MADV_WILLNEED,
+    ] {
+        assert_eq!(
+            verdict3(&f, AUDIT_ARCH, madvise, 0, advice as u32),
+            SECCOMP_RET_ALLOW,
+            "advice {advice}"
+        );
+    }
 }

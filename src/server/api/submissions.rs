@@ -308,11 +308,16 @@ pub(super) async fn submission(
         // `grundy worker` elsewhere cannot, so the database is read again
         // every second as well.
         let recheck = (tokio::time::Instant::now() + RECHECK).min(deadline);
-        tokio::select! {
-            _ = tokio::time::sleep_until(recheck) => {}
-            _ = changes.changed() => {}
-            _ = stop.wait_for(|s| *s) => {}
-        }
+        state
+            .polls
+            .wait(async {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(recheck) => {}
+                    _ = changes.changed() => {}
+                    _ = stop.wait_for(|s| *s) => {}
+                }
+            })
+            .await;
         // A token revoked or a user disabled meanwhile ends the wait.
         Caller::of(&state, &headers).await?;
     }
