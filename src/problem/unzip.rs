@@ -54,7 +54,10 @@ pub fn unzip(archive: &[u8], into: &Path, bounds: Bounds) -> Result<usize, Unzip
     if zip.len() > bounds.entries {
         return Err(UnzipError::TooManyEntries(bounds.entries));
     }
-    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    // Files and directories named so far: a name twice, or a file and a
+    // directory of one name, would have the later entry replace the
+    // earlier or write through it.
+    let (mut file_names, mut dir_names) = (BTreeSet::new(), BTreeSet::new());
     let (mut written, mut files) = (0u64, 0usize);
     for i in 0..zip.len() {
         let mut entry = zip
@@ -76,17 +79,24 @@ pub fn unzip(archive: &[u8], into: &Path, bounds: Bounds) -> Result<usize, Unzip
                 "a link or special file (only files and directories)",
             ));
         }
-        // A file and a directory of one name, or one name twice: the later
-        // would replace the earlier, or write through it.
-        if !seen.insert(rel.clone()) && !entry.is_dir() {
-            return Err(refuse("the same path twice"));
+        let twice = "the same path twice, or a file and a directory of one name";
+        let parents: Vec<PathBuf> = rel
+            .ancestors()
+            .skip(1)
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .collect();
+        if file_names.contains(&rel)
+            || (!entry.is_dir() && dir_names.contains(&rel))
+            || parents.iter().any(|p| file_names.contains(p))
+        {
+            return Err(refuse(twice));
         }
-        for parent in rel.ancestors().skip(1) {
-            if parent.as_os_str().is_empty() {
-                break;
-            }
-            seen.insert(parent.to_path_buf());
-        }
+        dir_names.extend(parents);
+        match entry.is_dir() {
+            true => dir_names.insert(rel.clone()),
+            false => file_names.insert(rel.clone()),
+        };
         let path = into.join(&rel);
         let io = |source| UnzipError::Write {
             path: path.clone(),
@@ -104,7 +114,7 @@ pub fn unzip(archive: &[u8], into: &Path, bounds: Bounds) -> Result<usize, Unzip
             .create_new(true)
             .open(&path)
             .map_err(|e| match e.kind() {
-                std::io::ErrorKind::AlreadyExists => refuse("the same path twice"),
+                std::io::ErrorKind::AlreadyExists => refuse(twice),
                 _ => io(e),
             })?;
         // Inflated a buffer at a time, counted against what is left.

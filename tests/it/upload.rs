@@ -66,17 +66,6 @@ fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     zip.finish().unwrap().into_inner()
 }
 
-/// `archive` with every `statemenX` in it renamed `statement`.
-fn twice(mut archive: Vec<u8>) -> Vec<u8> {
-    let (from, to) = (b"statemenX", b"statement");
-    let mut at = 0;
-    while let Some(i) = archive[at..].windows(from.len()).position(|w| w == from) {
-        archive[at + i..at + i + from.len()].copy_from_slice(to);
-        at += i + from.len();
-    }
-    archive
-}
-
 /// The verify tests' fixture package ("Take One or Two").
 fn fixture() -> PathBuf {
     repo().join("tests/fixtures/verify/base")
@@ -156,7 +145,7 @@ fn an_admin_uploads_a_problem_that_is_verified_listed_judged_hidden_and_removed(
         &bob,
         Some(serde_json::json!({"problem": "take-two", "language": "python", "source": source})),
     );
-    assert_eq!(status, 201, "{sub}");
+    assert_eq!(status, 202, "{sub}");
     let id = sub["id"].as_i64().unwrap();
     let mut judged = Value::Null;
     for _ in 0..10 {
@@ -280,13 +269,11 @@ fn bad_archives_get_one_line_each_and_change_nothing() {
             "more than 1 MiB once unpacked",
         ),
         (
-            "the same path twice",
-            // Writers refuse a name twice: the second is renamed in the
-            // archive's bytes (names are not under the CRC).
-            twice(zip_of(&[
+            "a file and a directory of one name",
+            zip_of(&[
                 ("p/statement.md", &statement),
-                ("p/statemenX.md", b"again"),
-            ])),
+                ("p/statement.md/x", b"through"),
+            ]),
             400,
             "bad_archive",
             "the same path twice",
@@ -444,4 +431,44 @@ fn a_package_that_does_not_verify_is_refused_with_its_report() {
     assert_eq!(r.status, 303, "{}", r.body);
     let hidden = s.rt.block_on(s.store.hidden_catalog()).unwrap();
     assert_eq!(hidden, ["take-two"]);
+}
+
+/// On PostgreSQL, where workers on other machines judge from published
+/// packages, an upload is published with its tests as `grundy publish`
+/// publishes a problem, and a replace publishes the new version.
+#[test]
+fn on_postgresql_an_upload_is_published_to_the_workers() {
+    if !require_languages(&["python", "c"]) {
+        return;
+    }
+    let (ws, _problems) = own_catalog("submissions_per_minute = 0");
+    if !crate::pg::use_postgres(&ws) {
+        return;
+    }
+    let s = Server::start(&ws, 0);
+    s.account("ann", true);
+    let ann = token(&s, "ann");
+    let (status, v) = upload(&s, &ann, "", zip_dir(&fixture(), "take-two/"));
+    assert_eq!(status, 201, "{v:#}");
+    let hash = v["published"].as_str().expect("published").to_string();
+    let published =
+        s.rt.block_on(s.store.published("take-two"))
+            .expect("read")
+            .expect("there");
+    assert_eq!(published.hash, hash);
+    // Another version (a statement changed) replaces it there too.
+    let changed = tempfile::tempdir().unwrap();
+    let dir = changed.path().join("take-two");
+    copy_dir(&fixture(), &dir);
+    let mut statement = std::fs::read_to_string(dir.join("statement.md")).unwrap();
+    statement.push_str("\nOne more line.\n");
+    std::fs::write(dir.join("statement.md"), statement).unwrap();
+    let (status, v) = upload(&s, &ann, "?replace=true", zip_dir(&dir, "take-two/"));
+    assert_eq!(status, 200, "{v:#}");
+    let again =
+        s.rt.block_on(s.store.published("take-two"))
+            .expect("read")
+            .expect("there");
+    assert_ne!(again.hash, hash);
+    assert_eq!(Some(again.hash.as_str()), v["published"].as_str());
 }
