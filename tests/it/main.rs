@@ -37,4 +37,5 @@ mod store;
 mod timing;
 mod verify;
 mod web;
+mod withdraw;
 mod worker;
