@@ -29,6 +29,8 @@ pub enum Field {
     LanguageName,
     /// A contest as a request names it (its slug or its id).
     ContestRef,
+    /// Why an admin withdrew a contest try (its team reads it).
+    WithdrawalReason,
 }
 
 impl Field {
@@ -45,6 +47,7 @@ impl Field {
             Field::ProblemName => 64,
             Field::LanguageName => 64,
             Field::ContestRef => 64,
+            Field::WithdrawalReason => 500,
         }
     }
 
@@ -61,6 +64,7 @@ impl Field {
             Field::ProblemName => "a problem's name",
             Field::LanguageName => "a language's name",
             Field::ContestRef => "a contest's name",
+            Field::WithdrawalReason => "a withdrawal's reason",
         }
     }
 

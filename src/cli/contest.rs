@@ -17,6 +17,7 @@ use crate::context::Context;
 use crate::plural::count;
 use crate::site::contest_edit;
 use crate::site::contests::{check_settings, now_ms, Settings};
+use crate::site::policy::Role;
 use crate::store::{AwardChange, Store};
 
 #[derive(Debug, Subcommand)]
@@ -132,6 +133,17 @@ pub enum ContestCommand {
     /// the end, once every try is judged without a judging error and
     /// every question answered.
     Finalize { slug: String },
+    /// Withdraw a try that has no result (one no running worker can judge,
+    /// or one that ended in a judging error): it then counts for nobody,
+    /// the contest's record deletes it, and its team reads the reason.
+    Withdraw {
+        slug: String,
+        /// The submission's id (`grundy contest show` lists those waiting).
+        submission: i64,
+        /// Why, as its team and the admins read it.
+        #[arg(long)]
+        reason: String,
+    },
     /// Write a finished contest as a CLICS contest package (the event feed,
     /// every endpoint's JSON and the submissions' files) for the ICPC
     /// Resolver and other contest tools.
@@ -321,6 +333,26 @@ async fn dispatch(
                 "medals: {} gold, {} silver, {} bronze",
                 c.medals.gold, c.medals.silver, c.medals.bronze
             )?;
+            // What the finalize and the package wait for, and why.
+            let judges = crate::site::waiting::Judges::read(store).await?;
+            for t in store.unsettled_tries(c.id).await? {
+                let why = match t.status.as_str() {
+                    "queued" => judges.reason(&t.problem, &t.language, Role::Admin),
+                    _ => t.state().to_string(),
+                };
+                writeln!(
+                    out,
+                    "without a result: submission {} ({}, {}): {why}",
+                    t.id, t.problem, t.language
+                )?;
+            }
+            for w in store.withdrawn_tries(c.id).await? {
+                writeln!(
+                    out,
+                    "withdrawn: submission {} ({}, {}): {}",
+                    w.id, w.problem, w.language, w.reason
+                )?;
+            }
             for p in &c.problems {
                 writeln!(out, "  {} {}", p.label, p.slug)?;
             }
@@ -379,6 +411,18 @@ async fn dispatch(
                 out,
                 "finalized the results of {slug} at {}",
                 format_time(at)
+            )?;
+        }
+        ContestCommand::Withdraw {
+            slug,
+            submission,
+            reason,
+        } => {
+            let c = find(store, &slug).await?;
+            store.withdraw_try(c.id, submission, &reason).await?;
+            writeln!(
+                out,
+                "withdrew submission {submission} from {slug}: it counts for nobody"
             )?;
         }
         ContestCommand::Export { slug, dir } => {

@@ -3,6 +3,7 @@
 //! run in the sandbox (retried when the machine failed it) and whether what
 //! it left can be run.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -45,7 +46,8 @@ impl Language {
     /// `{class}`, the name has the language's extension, is a plain
     /// identifier and the source declares a class of that name (Kattis runs
     /// `Hello.java`'s class `Hello`; a `sol.java` declaring `Main` stays
-    /// `Main.java`).
+    /// `Main.java`); else, for such a language, the `source` with the
+    /// file's own extension where it is one of the language's.
     pub fn main_name(&self, source: &Source) -> String {
         let uses = self
             .config
@@ -67,7 +69,25 @@ impl Language {
         });
         match own {
             Some(name) if uses => name.to_string(),
+            _ if uses => self.with_given_extension(source.file_name.as_deref()),
             _ => self.config.source.clone(),
+        }
+    }
+
+    /// The language's `source` with the extension the submitted file has,
+    /// where that is another of the language's (`main.mjs` for a `sol.mjs`:
+    /// Node.js reads a `.mjs` file as a module, whatever it holds).
+    fn with_given_extension(&self, file_name: Option<&str>) -> String {
+        let given = file_name
+            .and_then(|n| Path::new(n).extension())
+            .and_then(|e| e.to_str())
+            .filter(|e| self.config.extensions.iter().any(|x| x == e));
+        match given {
+            Some(ext) => Path::new(&self.config.source)
+                .with_extension(ext)
+                .display()
+                .to_string(),
+            None => self.config.source.clone(),
         }
     }
 
@@ -197,6 +217,18 @@ impl Language {
                 std::fs::create_dir_all(parent).map_err(ProgramCache::err(parent))?;
             }
             std::fs::write(&path, text).map_err(ProgramCache::err(&path))?;
+        }
+        // The compiler may write in the folders the siblings made in its
+        // directory, as in the directory itself (javac writes each class
+        // beside its source, in its package's folder): the box's user owns
+        // only the directory, and the workspace above it is the judge's
+        // alone.
+        for (rel, _) in &source.siblings {
+            let mut dir = work.join(rel);
+            while dir.pop() && dir.starts_with(&src_dir) && dir != src_dir {
+                std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777))
+                    .map_err(ProgramCache::err(&dir))?;
+            }
         }
 
         let missing = |program: String| Error::Missing {
@@ -400,7 +432,6 @@ fn compiler_limits(limits: &CompileLimits) -> Limits {
 /// followed in the box, where the host's check says nothing).
 fn is_runnable(path: &Path) -> bool {
     use std::io::Read;
-    use std::os::unix::fs::PermissionsExt;
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return false;
     };

@@ -74,6 +74,8 @@ pub enum Part {
     /// refused its package (host, process id) and why; a refusal can name
     /// a secret test and the hash of its answer.
     Workers,
+    /// Why the jury withdrew it from its contest.
+    Withdrawal,
     Test(TestKind, TestField),
 }
 
@@ -99,8 +101,8 @@ pub fn shows(role: Role, part: Part) -> bool {
     match (role, part) {
         (Role::Admin, _) => true,
         (_, Part::JudgeError | Part::Workers) => false,
-        (Role::Owner, Part::Source | Part::CompileOutput) => true,
-        (Role::Contestant, Part::Source | Part::CompileOutput) => false,
+        (Role::Owner, Part::Source | Part::CompileOutput | Part::Withdrawal) => true,
+        (Role::Contestant, Part::Source | Part::CompileOutput | Part::Withdrawal) => false,
         (_, Part::Test(TestKind::Sample, _)) => true,
         (_, Part::Test(TestKind::Secret, field)) => {
             matches!(field, Number | Verdict | Score)

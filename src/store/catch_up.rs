@@ -90,7 +90,8 @@ impl Store {
                 // The history before the record: every try as it stands.
                 let ids = sqlx::query_scalar::<_, i64>(&sql(
                     d,
-                    "SELECT id FROM submissions WHERE contest_id = ? ORDER BY id",
+                    "SELECT id FROM submissions WHERE contest_id = ? AND withdrawn_reason IS NULL
+                     ORDER BY id",
                 ))
                 .bind(id)
                 .fetch_all(&mut *tx)

@@ -8,6 +8,7 @@
 use super::awards::award_events_now;
 use super::db::{on_db, sql};
 use super::record::{append_events, db_now, locked_contest, revealed_results, Audience, NewEvent};
+use super::withdrawn::{unsettled_message, Unsettled, UNSETTLED};
 use super::{Error, Store};
 use crate::contest::clics;
 
@@ -93,9 +94,9 @@ impl Store {
     /// Declares the results of contest `id` final (the state's
     /// `finalized`, and `end_of_updates` where nothing is hidden), with its
     /// awards in its record (`store/awards.rs`): after its end, once every
-    /// try is judged, none ended in a judging error, and every question is
-    /// answered. Returns when, by the database's
-    /// clock.
+    /// try is judged, none ended in a judging error (or each such try was
+    /// withdrawn, `store/withdrawn.rs`), and every question is answered.
+    /// Returns when, by the database's clock.
     ///
     /// # Errors
     /// [`Error::Refused`] naming what blocks it; database failures.
@@ -108,30 +109,13 @@ impl Store {
             let now = db_now!(tx, d);
             let refuse = |why: String| Error::Refused(before.slug.clone(), why);
             before.may_finalize(now).map_err(refuse)?;
-            let blocking = [
-                (
-                    "SELECT COUNT(*), MIN(id) FROM submissions
-                     WHERE contest_id = ? AND status <> 'done'",
-                    "not judged yet",
-                ),
-                (
-                    "SELECT COUNT(*), MIN(id) FROM submissions
-                     WHERE contest_id = ? AND status = 'done' AND verdict = 'IE'",
-                    "ended in a judging error (rejudge them)",
-                ),
-            ];
-            for (query, what) in blocking {
-                let (count, first) = sqlx::query_as::<_, (i64, Option<i64>)>(&sql(d, query))
-                    .bind(id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                if count > 0 {
-                    return Err(refuse(format!(
-                        "cannot finalize: {} {what}, the first {}",
-                        crate::plural::count(count, "submission", "submissions"),
-                        first.unwrap_or_default()
-                    )));
-                }
+            // Every try has a result that counts, or was withdrawn.
+            let unsettled = sqlx::query_as::<_, Unsettled>(&sql(d, UNSETTLED))
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+            if !unsettled.is_empty() {
+                return Err(refuse(unsettled_message(&before.slug, &unsettled)));
             }
             let unanswered = sqlx::query_scalar::<_, i64>(&sql(
                 d,

@@ -72,6 +72,7 @@ mod submissions;
 pub mod timing;
 mod users;
 mod web;
+mod withdrawn;
 
 pub use awards::AwardChange;
 pub use clarifications::Clarification;
@@ -83,6 +84,7 @@ pub use record::{ContestVersion, Event, Reader};
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
 pub use users::{Revoked, TokenInfo, User};
 pub use web::{Judging, QueueCounts, WebSession, WorkerRow};
+pub use withdrawn::{Unsettled, Withdrawn};
 
 pub use db::Dialect;
 use db::{on_db, Db};

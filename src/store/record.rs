@@ -236,7 +236,8 @@ pub(super) use db_now;
 /// Records what happened to submission `$id` (`$change`, a [`TryChange`])
 /// in its contest's record within `$tx`, after the change was written
 /// there; nothing for a practice submission, nor for a jury's (an
-/// admin's) try, which makes the jury no team. Evaluates to the contest
+/// admin's) try, which makes the jury no team, nor for a withdrawn try
+/// (its record deleted it). Evaluates to the contest
 /// whose awards the change may have moved ([`awards_may_move`]), for the
 /// caller to record them once its changes are written
 /// (`store::awards::record_awards!`).
@@ -261,7 +262,8 @@ macro_rules! record_try {
             ),
         >(&$crate::store::db::sql(
             $d,
-            "SELECT s.contest_id, CASE WHEN u.is_admin THEN NULL ELSE s.user_id END,
+            "SELECT CASE WHEN s.withdrawn_reason IS NULL THEN s.contest_id END,
+                        CASE WHEN u.is_admin THEN NULL ELSE s.user_id END,
                         s.problem, s.language, s.submitted_at, s.verdict, s.score, s.time_ms,
                         s.finished_at, {team_id}, u.hidden
                  FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?",

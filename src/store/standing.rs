@@ -9,12 +9,13 @@ use crate::contest::{Attempt, Judged};
 use crate::verdict::Verdict;
 
 /// A contest's submissions, as `Store::contest_submissions` reads them
-/// (bind the contest's id).
+/// (bind the contest's id): a withdrawn try is none of them.
 pub(super) const CONTEST_SUBMISSIONS: &str =
     "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
             time_ms, finished_at
      FROM submissions
      WHERE contest_id = ?1 AND user_id IS NOT NULL AND (?2 IS NULL OR user_id = ?2)
+       AND withdrawn_reason IS NULL
      ORDER BY id";
 
 /// The group scores of a contest's judged submissions, by submission

@@ -52,7 +52,8 @@ impl Store {
                      (SELECT COUNT(*) FROM submissions WHERE user_id = ?1
                         AND submitted_at > {minute_ago_text}),
                      (SELECT COUNT(*) FROM submissions WHERE user_id = ?1
-                        AND status != 'done' AND priority = 0)",
+                        AND status != 'done' AND priority = 0
+                        AND withdrawn_reason IS NULL)",
             ))
             .bind(user_id)
             .fetch_one(pool)
@@ -150,7 +151,8 @@ impl Store {
                         WHERE user_id = ?4 AND submitted_at > ?10)
                        < ?5)
                    AND (?6 = 0 OR (SELECT COUNT(*) FROM submissions
-                        WHERE user_id = ?4 AND status != 'done' AND priority = 0) < ?6)
+                        WHERE user_id = ?4 AND status != 'done' AND priority = 0
+                          AND withdrawn_reason IS NULL) < ?6)
                    AND (?7 IS NULL OR EXISTS (SELECT 1 FROM contests WHERE id = ?7
                         AND start_ms <= ?8 AND ?8 < start_ms + duration_s * 1000))
                  RETURNING id",

@@ -2,7 +2,9 @@
 //! C source (`adversary.c`) with the package's answers baked in, judged on
 //! the package's tests like any submission. A package whose tests accept
 //! one (or give it a group's points, other than the samples') fails, unless
-//! its `verify.toml` marks that kind as expected to pass, with a reason.
+//! its `verify.toml` marks that kind as expected to pass, with a reason, or
+//! every test has one and the same answer (then a program printing it is a
+//! solution, and an adversary that prints it cannot be told apart from one).
 //!
 //! The kinds: a constant answer for each answer seen in the tests, the first
 //! sample's output for every test, the input echoed, random tokens of the
@@ -48,6 +50,10 @@ pub struct AdversaryRun {
     /// The reason `verify.toml` gives for expecting this kind to pass.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
+    /// It got through a package whose every answer is the same: it cannot
+    /// be told apart from a solution, and fails nothing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub indistinguishable: bool,
     /// The tests that would have caught it, by kind.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
@@ -60,7 +66,9 @@ struct Adversary {
     settings: String,
 }
 
-/// Runs every adversary on `set`; the check and each run.
+/// Runs every adversary on `set`; the check and each run. `sole` is the
+/// one answer of a package whose every answer is the same, where nothing
+/// shows another exists (`super::sole_answer`).
 ///
 /// # Errors
 /// Only the judge's own failures.
@@ -71,6 +79,7 @@ pub(super) fn check_adversaries(
     problem: &Problem,
     set: &Arc<TestSet>,
     notes: &Notes,
+    sole: Option<&str>,
 ) -> Result<(Check, Vec<AdversaryRun>), Error> {
     let check = |ok: bool, detail: String| Check {
         name: CheckName::Adversaries,
@@ -135,9 +144,12 @@ pub(super) fn check_adversaries(
             .collect();
         let passed = report.verdict == Verdict::AC || !groups.is_empty();
         let expected = notes.adversaries.get(adv.kind).cloned();
+        let indistinguishable = passed && expected.is_none() && sole.is_some();
         runs.push(AdversaryRun {
             kind: adv.kind,
-            suggestion: (passed && expected.is_none()).then(|| suggest(adv.kind, &adv.variant)),
+            suggestion: (passed && expected.is_none() && !indistinguishable)
+                .then(|| suggest(adv.kind, &adv.variant)),
+            indistinguishable,
             variant: adv.variant,
             verdict: report.verdict,
             groups,
@@ -145,13 +157,13 @@ pub(super) fn check_adversaries(
             expected,
         });
     }
-    Ok((summarize(&runs), runs))
+    Ok((summarize(&runs, sole), runs))
 }
 
-fn summarize(runs: &[AdversaryRun]) -> Check {
+fn summarize(runs: &[AdversaryRun], sole: Option<&str>) -> Check {
     let failing: Vec<String> = runs
         .iter()
-        .filter(|r| r.passed && r.expected.is_none())
+        .filter(|r| r.passed && r.expected.is_none() && !r.indistinguishable)
         .map(|r| {
             let how = if r.groups.is_empty() {
                 "accepted".to_string()
@@ -171,8 +183,14 @@ fn summarize(runs: &[AdversaryRun]) -> Check {
         .filter(|r| r.passed && r.expected.is_some())
         .map(|r| format!("{} ({}) passes as expected", r.kind, r.variant))
         .collect();
+    let mut alike: Vec<&str> = Vec::new();
+    for r in runs.iter().filter(|r| r.indistinguishable) {
+        if !alike.contains(&r.kind) {
+            alike.push(r.kind);
+        }
+    }
     let mut detail = if failing.is_empty() {
-        let n = runs.len() - marked.len();
+        let n = runs.iter().filter(|r| !r.passed).count();
         format!(
             "{}, {}",
             count(n, "adversary", "adversaries"),
@@ -183,6 +201,13 @@ fn summarize(runs: &[AdversaryRun]) -> Check {
     };
     if !marked.is_empty() {
         detail.push_str(&format!("; {}", marked.join("; ")));
+    }
+    if let (Some(sole), false) = (sole, alike.is_empty()) {
+        detail.push_str(&format!(
+            "; every answer is the same ({:?}): {} print it, and cannot be told apart from a solution (not a failure)",
+            excerpt(sole),
+            alike.join(", ")
+        ));
     }
     Check {
         name: CheckName::Adversaries,
@@ -424,7 +449,7 @@ fn c_string(text: &str) -> String {
     out
 }
 
-fn excerpt(text: &str) -> String {
+pub(super) fn excerpt(text: &str) -> String {
     let t = text.trim_end();
     if t.chars().count() > 40 {
         format!("{}...", t.chars().take(40).collect::<String>())

@@ -27,12 +27,39 @@ struct Disagreement {
     brute: Vec<u8>,
 }
 
+/// The cross-check, and up to two distinct answers the solution gave on the
+/// stress plan's inputs (as [`same_text`] compares them): where the tests
+/// all have one answer, another one here shows the tests miss it.
 pub(super) fn cross_check(
     data: &TestData,
     judge: &Judge,
     problem: &Problem,
     set: &TestSet,
     options: Options,
+) -> Result<(Check, Vec<String>), Error> {
+    let mut stress_answers = Vec::new();
+    let check = cross_check_into(data, judge, problem, set, options, &mut stress_answers)?;
+    Ok((check, stress_answers))
+}
+
+/// An answer's text as the adversaries and the balance compare answers:
+/// each line trimmed, blank lines left out.
+pub(super) fn same_text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn cross_check_into(
+    data: &TestData,
+    judge: &Judge,
+    problem: &Problem,
+    set: &TestSet,
+    options: Options,
+    stress_answers: &mut Vec<String>,
 ) -> Result<Check, Error> {
     let fail = |detail: String| Check {
         name: CheckName::CrossCheck,
@@ -144,6 +171,10 @@ pub(super) fn cross_check(
             if let Err(why) = programs.produce(&problem.dir, &origin, &input, &answer)? {
                 problems_seen.push(format!("{label}: {why}"));
                 break;
+            }
+            let text = same_text(&read(&answer)?);
+            if stress_answers.len() < 2 && !stress_answers.contains(&text) {
+                stress_answers.push(text);
             }
             match run_brute(&programs, &input, &out)? {
                 BruteRun::Declined => continue,

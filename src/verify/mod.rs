@@ -10,7 +10,9 @@
 //! * **time margin**: the slowest accepted run uses at most half its limit;
 //! * **answer balance**: where answers are a few words, none is above 80%;
 //! * **adversaries**: no built-in wrong program (`adversaries.rs`) gets
-//!   through the tests, unless `verify.toml` expects it to, with a reason;
+//!   through the tests, unless `verify.toml` expects it to, with a reason,
+//!   or every test has the same answer (and nothing shows another: then a
+//!   program printing it is a solution, and the report says so);
 //! * **bounds**: every maximum the validator declares is reached by some
 //!   test, unless `verify.toml` says why none needs to (a Kattis package's
 //!   are only reported);
@@ -49,7 +51,7 @@ mod submissions;
 pub use adversaries::AdversaryRun;
 pub use bounds::BoundReach;
 pub use coverage::GroupCoverage;
-use cross::{cross_check, read};
+use cross::{cross_check, read, same_text};
 pub use expectation::{claims_hold, judge_expectation};
 pub use notes::Notes;
 use submissions::{check_submissions, Judged};
@@ -235,7 +237,9 @@ pub fn verify(
     };
     if let Some(set) = set {
         progress("cross-checking with the brute force");
-        checks.push(cross_check(data, judge, problem, &set, options)?);
+        let (check, stress_answers) = cross_check(data, judge, problem, &set, options)?;
+        checks.push(check);
+        let sole = sole_answer(&set, &notes, &stress_answers)?;
         progress("judging example submissions");
         let set = Arc::new(set);
         let Judged {
@@ -284,6 +288,7 @@ pub fn verify(
             problem,
             &set,
             &notes,
+            sole.as_deref(),
         )?;
         checks.push(check);
         adversaries = runs;
@@ -306,6 +311,32 @@ pub fn verify(
         bounds,
         coverage,
     })
+}
+
+/// The one answer of a package whose tests all have the same answer (as
+/// `same_text` compares them), where nothing shows that another exists: no
+/// `[game]` in `verify.toml` naming two answers, no other answer from the
+/// solution on the stress plan's inputs. Such a package (a "hello world")
+/// has a program that prints that answer for its solution, so an adversary
+/// that prints it cannot be told apart from one and fails nothing.
+fn sole_answer(
+    set: &TestSet,
+    notes: &Notes,
+    stress_answers: &[String],
+) -> Result<Option<String>, Error> {
+    if notes.game.is_some() {
+        return Ok(None);
+    }
+    let mut sole: Option<String> = None;
+    for test in &set.index.tests {
+        let text = same_text(&read(&set.answer(test))?);
+        match &sole {
+            Some(s) if *s != text => return Ok(None),
+            Some(_) => {}
+            None => sole = Some(text),
+        }
+    }
+    Ok(sole.filter(|s| stress_answers.iter().all(|a| a == s)))
 }
 
 /// Whether the package gives every answer itself and has no reference
@@ -382,6 +413,9 @@ fn summarize_submissions(subs: &[SubmissionCheck]) -> String {
 }
 
 /// Where every answer is one of a few lines (words), the share of each.
+/// One answer everywhere fails it too: a package with a reference solver
+/// whose tests all say one thing misses the others (a package that gives
+/// its answers, as Kattis's do, is not measured).
 fn answer_balance(set: &TestSet) -> Result<Check, Error> {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = 0usize;

@@ -173,6 +173,43 @@ async fn contest_page(
             }
         })
         .collect();
+    // What the finalize and the package wait for, and why (in the admins'
+    // words); and the tries withdrawn, with the reason.
+    let judges = crate::site::waiting::Judges::read(&state.store).await?;
+    let unsettled: Vec<Value> = state
+        .store
+        .unsettled_tries(c.id)
+        .await?
+        .iter()
+        .map(|t| {
+            let why = match t.status.as_str() {
+                "queued" => {
+                    judges.reason(&t.problem, &t.language, crate::site::policy::Role::Admin)
+                }
+                _ => t.state().to_string(),
+            };
+            context! {
+                id => t.id, label => c.label_of(&t.problem).unwrap_or("?"),
+                language => t.language, why,
+            }
+        })
+        .collect();
+    let withdrawn: Vec<Value> = state
+        .store
+        .withdrawn_tries(c.id)
+        .await?
+        .iter()
+        .map(|w| {
+            let team = w
+                .user_id
+                .and_then(|u| names.get(&u).cloned())
+                .unwrap_or_default();
+            context! {
+                id => w.id, team, label => c.label_of(&w.problem).unwrap_or("?"),
+                language => w.language, reason => w.reason,
+            }
+        })
+        .collect();
     let board = crate::site::contests::board(state, c, crate::contest::Viewer::Admin).await?;
     let teams: std::collections::BTreeMap<String, String> = board
         .rows
@@ -206,7 +243,7 @@ async fn contest_page(
             editable => c.phase(now) != Phase::Ended,
             started => c.phase(now) != Phase::Before,
             draft => Value::from_serialize(draft_value(&settings)), error,
-            questions, submissions,
+            questions, submissions, unsettled, withdrawn,
             thawed => c.thawed_ms.map(format_human),
             finalized => c.finalized_ms.map(format_human),
             // Only what the contest's state allows now is offered.
@@ -291,11 +328,17 @@ pub struct ActionForm {
     csrf: String,
     #[serde(default)]
     action: String,
+    /// The try to withdraw (`withdraw`).
+    #[serde(default)]
+    submission: Option<i64>,
+    /// Why it is withdrawn (`withdraw`), for its team to read.
+    #[serde(default)]
+    reason: String,
 }
 
-/// Freeze, reveal, finalize, open or close the board, or rejudge the
-/// contest; an action the contest's state does not allow is refused
-/// with why.
+/// Freeze, reveal, finalize, open or close the board, rejudge the
+/// contest, or withdraw a try without a result; an action the contest's
+/// state does not allow is refused with why.
 pub async fn act(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -309,14 +352,20 @@ pub async fn act(
         "freeze" => state.store.set_contest_frozen(c.id, Some(now)).await,
         "unfreeze" => state.store.set_contest_thawed(c.id, Some(now)).await,
         "finalize" => state.store.finalize_contest(c.id).await.map(|_| ()),
+        "withdraw" => {
+            let id = form.submission.unwrap_or_default();
+            state.store.withdraw_try(c.id, id, &form.reason).await
+        }
         _ => Ok(()),
     };
     match done {
-        Err(e @ store::Error::Refused(..)) => return Err(PageError::bad_request(e.to_string())),
+        Err(e @ (store::Error::Refused(..) | store::Error::TooLong(_))) => {
+            return Err(PageError::bad_request(e.to_string()))
+        }
         other => other?,
     }
     match form.action.as_str() {
-        "freeze" | "unfreeze" | "finalize" => {}
+        "freeze" | "unfreeze" | "finalize" | "withdraw" => {}
         "rejudge" if c.finalized_ms.is_some() => {
             return Err(PageError::bad_request(format!(
                 "The results of {} are final: a rejudge would change them.",

@@ -1,18 +1,31 @@
 //! Syntax highlighting of a submission's source for its page: keywords,
-//! strings, comments, numbers and (C, C++) preprocessor lines, enough to
-//! read code by. A small lexer of our own: no grammar files, no script.
-//! Everything it emits is escaped; unknown languages are shown plain.
+//! strings, comments, numbers and (C, C++, C#) preprocessor lines, enough
+//! to read code by, for every language the shipped `config.toml` has. A
+//! small lexer of our own: no grammar files, no script. Everything it
+//! emits is escaped; a language it does not know is shown plain.
 
 use super::markdown::escape;
 
 /// The lexical conventions of a language family.
 struct Syntax {
     keywords: &'static [&'static str],
-    line_comment: &'static str,
-    block_comment: bool,
+    /// What starts a comment to the end of the line.
+    line_comments: &'static [&'static str],
+    /// What opens and closes a comment that may span lines.
+    block_comments: &'static [(&'static str, &'static str)],
     preprocessor: bool,
-    /// Python's `'''` and `"""` strings.
+    /// Python's and Kotlin's `"""` strings (and Python's `'''`).
     triple_quotes: bool,
+    /// `` `...` `` strings that may span lines (Go's raw strings,
+    /// JavaScript's templates).
+    backticks: bool,
+    /// A `'` before a name is no quote (Rust's lifetimes, OCaml's type
+    /// variables).
+    lifetimes: bool,
+    /// A `'` inside a name is part of it (Haskell's and OCaml's `x'`).
+    primes: bool,
+    /// Keywords in any case (Pascal).
+    any_case: bool,
 }
 
 const C_KEYWORDS: &[&str] = &[
@@ -146,27 +159,395 @@ const JAVA_KEYWORDS: &[&str] = &[
     "String",
 ];
 
+const GO_KEYWORDS: &[&str] = &[
+    "break",
+    "case",
+    "chan",
+    "const",
+    "continue",
+    "default",
+    "defer",
+    "else",
+    "fallthrough",
+    "for",
+    "func",
+    "go",
+    "goto",
+    "if",
+    "import",
+    "interface",
+    "map",
+    "package",
+    "range",
+    "return",
+    "select",
+    "struct",
+    "switch",
+    "type",
+    "var",
+    "true",
+    "false",
+    "nil",
+    "int",
+    "int64",
+    "string",
+    "bool",
+    "byte",
+    "rune",
+    "float64",
+    "make",
+    "len",
+    "append",
+];
+
+const JS_KEYWORDS: &[&str] = &[
+    "async",
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "from",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "let",
+    "new",
+    "null",
+    "of",
+    "return",
+    "static",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "undefined",
+    "var",
+    "void",
+    "while",
+    "yield",
+    "require",
+];
+
+const KOTLIN_KEYWORDS: &[&str] = &[
+    "as",
+    "break",
+    "class",
+    "continue",
+    "do",
+    "else",
+    "false",
+    "for",
+    "fun",
+    "if",
+    "import",
+    "in",
+    "interface",
+    "is",
+    "null",
+    "object",
+    "package",
+    "return",
+    "super",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "catch",
+    "finally",
+    "val",
+    "var",
+    "when",
+    "while",
+    "data",
+    "private",
+    "public",
+    "override",
+    "open",
+    "companion",
+    "lateinit",
+    "Int",
+    "Long",
+    "String",
+    "Boolean",
+    "Array",
+];
+
+const CSHARP_KEYWORDS: &[&str] = &[
+    "abstract",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "false",
+    "finally",
+    "float",
+    "for",
+    "foreach",
+    "if",
+    "in",
+    "int",
+    "interface",
+    "internal",
+    "long",
+    "namespace",
+    "new",
+    "null",
+    "out",
+    "override",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "ref",
+    "return",
+    "static",
+    "string",
+    "struct",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "using",
+    "var",
+    "virtual",
+    "void",
+    "while",
+];
+
+const HASKELL_KEYWORDS: &[&str] = &[
+    "case",
+    "class",
+    "data",
+    "deriving",
+    "do",
+    "else",
+    "if",
+    "import",
+    "in",
+    "infix",
+    "infixl",
+    "infixr",
+    "instance",
+    "let",
+    "module",
+    "newtype",
+    "of",
+    "then",
+    "type",
+    "where",
+    "qualified",
+    "as",
+    "hiding",
+    "Int",
+    "Integer",
+    "String",
+    "Bool",
+    "True",
+    "False",
+    "IO",
+];
+
+const OCAML_KEYWORDS: &[&str] = &[
+    "and",
+    "as",
+    "begin",
+    "do",
+    "done",
+    "downto",
+    "else",
+    "end",
+    "exception",
+    "false",
+    "for",
+    "fun",
+    "function",
+    "if",
+    "in",
+    "let",
+    "match",
+    "module",
+    "mutable",
+    "of",
+    "open",
+    "rec",
+    "then",
+    "to",
+    "true",
+    "try",
+    "type",
+    "when",
+    "while",
+    "with",
+    "int",
+    "string",
+    "unit",
+    "ref",
+];
+
+/// Lower case: Pascal's keywords are matched in any case.
+const PASCAL_KEYWORDS: &[&str] = &[
+    "and",
+    "array",
+    "begin",
+    "case",
+    "const",
+    "div",
+    "do",
+    "downto",
+    "else",
+    "end",
+    "for",
+    "function",
+    "if",
+    "integer",
+    "int64",
+    "longint",
+    "mod",
+    "not",
+    "of",
+    "or",
+    "procedure",
+    "program",
+    "readln",
+    "read",
+    "record",
+    "repeat",
+    "string",
+    "then",
+    "to",
+    "type",
+    "until",
+    "uses",
+    "var",
+    "while",
+    "with",
+    "writeln",
+    "write",
+    "boolean",
+    "true",
+    "false",
+];
+
+const RUBY_KEYWORDS: &[&str] = &[
+    "begin", "break", "case", "class", "def", "do", "else", "elsif", "end", "ensure", "false",
+    "for", "if", "in", "module", "next", "nil", "not", "or", "and", "puts", "require", "rescue",
+    "return", "self", "then", "true", "unless", "until", "when", "while", "yield", "gets",
+];
+
+const PHP_KEYWORDS: &[&str] = &[
+    "array", "as", "break", "case", "class", "const", "continue", "default", "do", "echo", "else",
+    "elseif", "false", "for", "foreach", "function", "if", "new", "null", "print", "private",
+    "public", "return", "static", "switch", "true", "while", "fgets", "STDIN",
+];
+
+/// The syntax of a language by its id in `config.toml` (a variant such
+/// as `cpp17` or `pypy3` by its family); `None`: shown plain.
 fn syntax(language: &str) -> Option<Syntax> {
-    let c_like = |keywords| Syntax {
-        keywords,
-        line_comment: "//",
-        block_comment: true,
+    let plain = Syntax {
+        keywords: &[],
+        line_comments: &[],
+        block_comments: &[],
         preprocessor: false,
         triple_quotes: false,
+        backticks: false,
+        lifetimes: false,
+        primes: false,
+        any_case: false,
     };
-    Some(match language {
-        "c" | "cpp" => Syntax {
+    let c_like = |keywords| Syntax {
+        keywords,
+        line_comments: &["//"],
+        block_comments: &[("/*", "*/")],
+        ..plain
+    };
+    let hash_comments = |keywords| Syntax {
+        keywords,
+        line_comments: &["#"],
+        ..plain
+    };
+    let family = language.trim_end_matches(|c: char| c.is_ascii_digit());
+    Some(match family {
+        "c" | "cpp" | "c++" | "cxx" => Syntax {
             preprocessor: true,
             ..c_like(C_KEYWORDS)
         },
-        "rust" => c_like(RUST_KEYWORDS),
+        "rust" => Syntax {
+            lifetimes: true,
+            ..c_like(RUST_KEYWORDS)
+        },
         "java" => c_like(JAVA_KEYWORDS),
-        "python" => Syntax {
-            keywords: PYTHON_KEYWORDS,
-            line_comment: "#",
-            block_comment: false,
-            preprocessor: false,
+        "python" | "pypy" | "py" => Syntax {
             triple_quotes: true,
+            ..hash_comments(PYTHON_KEYWORDS)
+        },
+        "go" => Syntax {
+            backticks: true,
+            ..c_like(GO_KEYWORDS)
+        },
+        "javascript" | "js" | "node" => Syntax {
+            backticks: true,
+            ..c_like(JS_KEYWORDS)
+        },
+        "kotlin" => Syntax {
+            triple_quotes: true,
+            ..c_like(KOTLIN_KEYWORDS)
+        },
+        "csharp" | "cs" => Syntax {
+            preprocessor: true,
+            ..c_like(CSHARP_KEYWORDS)
+        },
+        "haskell" => Syntax {
+            keywords: HASKELL_KEYWORDS,
+            line_comments: &["--"],
+            block_comments: &[("{-", "-}")],
+            primes: true,
+            ..plain
+        },
+        "ocaml" => Syntax {
+            keywords: OCAML_KEYWORDS,
+            block_comments: &[("(*", "*)")],
+            lifetimes: true,
+            primes: true,
+            ..plain
+        },
+        "pascal" => Syntax {
+            keywords: PASCAL_KEYWORDS,
+            line_comments: &["//"],
+            block_comments: &[("{", "}"), ("(*", "*)")],
+            any_case: true,
+            ..plain
+        },
+        "ruby" => hash_comments(RUBY_KEYWORDS),
+        "php" => Syntax {
+            line_comments: &["//", "#"],
+            ..c_like(PHP_KEYWORDS)
         },
         _ => return None,
     })
@@ -195,27 +576,29 @@ pub fn highlight(language: &str, source: &str) -> String {
     };
     let mut i = 0;
     let mut line_start = true;
+    let name_char = |c: char| c.is_alphanumeric() || c == '_' || (syn.primes && c == '\'');
     while i < chars.len() {
         let c = chars[i];
         let begin = i;
+        let block = syn.block_comments.iter().find(|(open, _)| starts(i, open));
         if syn.preprocessor && line_start && c == '#' {
             while i < chars.len() && chars[i] != '\n' {
                 i += 1;
             }
             span(&mut out, "p", &text(begin, i));
-        } else if starts(i, syn.line_comment) {
+        } else if syn.line_comments.iter().any(|l| starts(i, l)) {
             while i < chars.len() && chars[i] != '\n' {
                 i += 1;
             }
             span(&mut out, "c", &text(begin, i));
-        } else if syn.block_comment && starts(i, "/*") {
-            i += 2;
-            while i < chars.len() && !starts(i, "*/") {
+        } else if let Some((open, close)) = block {
+            i += open.chars().count();
+            while i < chars.len() && !starts(i, close) {
                 i += 1;
             }
-            i = (i + 2).min(chars.len());
+            i = (i + close.chars().count()).min(chars.len());
             span(&mut out, "c", &text(begin, i));
-        } else if syn.triple_quotes && (starts(i, "\"\"\"") || starts(i, "'''")) {
+        } else if syn.triple_quotes && (starts(i, "\"\"\"") || starts(i, "\'\'\'")) {
             let quote = text(i, i + 3);
             i += 3;
             while i < chars.len() && !starts(i, &quote) {
@@ -223,7 +606,14 @@ pub fn highlight(language: &str, source: &str) -> String {
             }
             i = (i + 3).min(chars.len());
             span(&mut out, "s", &text(begin, i));
-        } else if c == '"' || (c == '\'' && !is_rust_lifetime(&syn, &chars, i)) {
+        } else if syn.backticks && c == '`' {
+            i += 1;
+            while i < chars.len() && chars[i] != '`' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(chars.len());
+            span(&mut out, "s", &text(begin, i));
+        } else if c == '"' || (c == '\'' && !is_prime(&syn, &chars, i)) {
             i += 1;
             while i < chars.len() && chars[i] != c && chars[i] != '\n' {
                 i += if chars[i] == '\\' { 2 } else { 1 };
@@ -237,12 +627,19 @@ pub fn highlight(language: &str, source: &str) -> String {
                 i += 1;
             }
             span(&mut out, "n", &text(begin, i));
-        } else if c.is_alphabetic() || c == '_' {
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+        } else if c.is_alphabetic() || c == '_' || c == '\'' {
+            // A `'` reaches here only as a lifetime's.
+            i += 1;
+            while i < chars.len() && name_char(chars[i]) {
                 i += 1;
             }
             let word = text(begin, i);
-            if syn.keywords.contains(&word.as_str()) {
+            let keyword = if syn.any_case {
+                syn.keywords.contains(&word.to_ascii_lowercase().as_str())
+            } else {
+                syn.keywords.contains(&word.as_str())
+            };
+            if keyword {
                 span(&mut out, "k", &word);
             } else {
                 out.push_str(&escape(&word));
@@ -257,9 +654,10 @@ pub fn highlight(language: &str, source: &str) -> String {
     out
 }
 
-/// Whether a `'` in Rust opens a lifetime (`'a`) rather than a char.
-fn is_rust_lifetime(syn: &Syntax, chars: &[char], i: usize) -> bool {
-    syn.keywords == RUST_KEYWORDS
+/// Whether a `'` opens no character literal but a name: a Rust lifetime
+/// (`'a`), an OCaml type variable, where the language has them.
+fn is_prime(syn: &Syntax, chars: &[char], i: usize) -> bool {
+    syn.lifetimes
         && chars
             .get(i + 1)
             .is_some_and(|c| c.is_alphabetic() || *c == '_')
@@ -308,6 +706,89 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("class=\"s\"").count(), 1, "{html}");
+    }
+
+    /// The text a browser shows of `html` (only `span`s of ours and the
+    /// escapes `escape` writes), or a panic naming any other markup.
+    fn shown(html: &str) -> String {
+        let mut rest = html;
+        let mut text = String::new();
+        let mut open = false;
+        while let Some(at) = rest.find('<') {
+            text.push_str(&rest[..at]);
+            rest = &rest[at..];
+            if let Some(after) = rest.strip_prefix("</span>") {
+                assert!(open, "a span closed that was not open: {html}");
+                open = false;
+                rest = after;
+            } else {
+                let tag = ["k", "s", "c", "n", "p"]
+                    .iter()
+                    .map(|c| format!("<span class=\"{c}\">"))
+                    .find(|t| rest.starts_with(t.as_str()))
+                    .unwrap_or_else(|| panic!("markup not ours: {rest}"));
+                assert!(!open, "spans nest: {html}");
+                open = true;
+                rest = &rest[tag.len()..];
+            }
+        }
+        assert!(!open, "a span left open: {html}");
+        text.push_str(rest);
+        text.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&")
+    }
+
+    #[test]
+    fn every_shipped_language_is_highlighted_and_its_html_shows_the_source() {
+        let config: toml::Value = include_str!("../../config.toml").parse().unwrap();
+        let languages = config["languages"].as_table().unwrap();
+        assert_eq!(languages.len(), 18, "the shipped languages");
+        // What trips a lexer: quotes of every kind left open, comment
+        // openers inside strings, markup, a lone backslash at the end.
+        let nasty = "x = \"a</span><b>\" // 'q\n/* (* {- `t\n'\\' & y' <i> \"\"\" ''' \\";
+        for id in languages.keys() {
+            assert!(syntax(id).is_some(), "{id} has no syntax: shown plain");
+            let source = match id.as_str() {
+                "java" => "class Main { public static void main(String[] a) { int x = 1; } }",
+                "haskell" => "main :: IO ()\nmain = let x' = 'a' in print x' -- c\n{- b -}",
+                "ocaml" => "let f (x : 'a) = x (* c *) in print_endline \"s\"",
+                "pascal" => "PROGRAM p; { c } BEGIN writeln('hi') END.",
+                _ => "if x then 'y' else \"z\" // c",
+            };
+            for text in [source, nasty] {
+                let html = highlight(id, text);
+                assert_eq!(shown(&html), text, "{id}: {html}");
+            }
+            assert!(
+                highlight(id, source).contains("<span class=\"k\">"),
+                "{id}: no keyword marked in {source:?}"
+            );
+        }
+        // A language of an admin's own: plain, escaped.
+        assert!(syntax("brainfuck").is_none());
+        assert_eq!(shown(&highlight("brainfuck", nasty)), nasty);
+    }
+
+    #[test]
+    fn haskell_primes_and_pascal_keywords_in_any_case() {
+        let html = highlight("haskell", "let x' = 'a'");
+        assert!(html.contains("x&#39; ="), "{html}");
+        assert!(
+            html.contains("<span class=\"s\">&#39;a&#39;</span>"),
+            "{html}"
+        );
+        let html = highlight("pascal", "BEGIN end");
+        assert_eq!(html.matches("class=\"k\"").count(), 2, "{html}");
+        let html = highlight("cpp17", "#include <x>\nint y;");
+        assert!(html.contains("<span class=\"p\">"), "{html}");
+        let html = highlight("javascript", "const s = `a\n${b}`;");
+        assert!(
+            html.contains("<span class=\"s\">`a\n${b}`</span>"),
+            "{html}"
+        );
     }
 
     #[test]

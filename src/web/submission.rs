@@ -56,6 +56,24 @@ async fn waiting(
     )))
 }
 
+/// Why the jury withdrew a contest try, for its author and admins
+/// ([`Part::Withdrawal`]); nothing for any other.
+async fn withdrawn(
+    state: &AppState,
+    sub: &Submission,
+    viewer: &WebSession,
+) -> Result<Value, crate::store::Error> {
+    let role = Role::of(viewer.user.id, viewer.user.is_admin, sub.user_id);
+    if sub.contest_id.is_none() || !policy::shows(role, Part::Withdrawal) {
+        return Ok(Value::from(()));
+    }
+    Ok(state
+        .store
+        .withdrawal_of(sub.id)
+        .await?
+        .map_or(Value::from(()), Value::from))
+}
+
 /// What the results section shows, by the API's rules of who sees what
 /// (`sealed`: the freeze hides the result, status and progress included).
 fn results(
@@ -242,6 +260,7 @@ pub async fn submission(
     let facts = load_facts(&state, &sub.problem).await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
     fields.push(("waiting", waiting(&state, &sub, &session, sealed).await?));
+    fields.push(("withdrawn", withdrawn(&state, &sub, &session).await?));
     let sees_source = policy::shows(
         Role::of(session.user.id, session.user.is_admin, sub.user_id),
         Part::Source,
@@ -353,6 +372,7 @@ pub async fn live(
     let facts = load_facts(&state, &sub.problem).await?;
     let mut fields = results(&state, &sub, facts.as_ref(), &session, sealed);
     fields.push(("waiting", waiting(&state, &sub, &session, sealed).await?));
+    fields.push(("withdrawn", withdrawn(&state, &sub, &session).await?));
     let html: Html<String> = render("results.html", Value::from_iter(fields))?;
     Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], html).into_response())
 }

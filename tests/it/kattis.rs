@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helpers::{copy_dir, repo, require_sources, Workspace};
+use crate::helpers::{copy_dir, languages_present, repo, require_sources, Workspace};
 
 pub(crate) fn fixture(name: &str) -> PathBuf {
     repo().join("tests/fixtures/kattis").join(name)
@@ -751,4 +751,123 @@ fn a_derived_time_limit_is_kept_and_a_timelimit_file_fixes_one() {
     let manifest =
         std::fs::read_to_string(ws.dir.path().join("problems/tongues-copy/problem.toml")).unwrap();
     assert!(manifest.contains("time_limit = 3.0"), "{manifest}");
+}
+
+/// Writes `files` (path under `dir`, text) as one submission directory.
+fn submission_dir(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir.to_path_buf()
+}
+
+const JAVA_UTIL_HELPER: &str =
+    "package util;\n\npublic class Helper {\n    public static long twice(long n) { return n + n; }\n}\n";
+const JAVA_MAIN_DEFAULT: &str = "import java.util.Scanner;\nimport util.Helper;\n\npublic class Main {\n    public static void main(String[] args) {\n        System.out.println(Helper.twice(new Scanner(System.in).nextLong()));\n    }\n}\n";
+/// A main class in package `app`, using `util.Helper` and a class of the
+/// same simple name in its own package.
+const JAVA_MAIN_IN_APP: &str = "package app;\n\nimport java.util.Scanner;\n\npublic class Main {\n    public static void main(String[] args) {\n        long n = new Scanner(System.in).nextLong();\n        System.out.println(util.Helper.twice(n) + Helper.zero());\n    }\n}\n";
+const JAVA_APP_HELPER: &str =
+    "package app;\n\nclass Helper {\n    static long zero() { return 0; }\n}\n";
+
+// Issue 47: a Java submission over packages in several files, placed in
+// their packages' folders or side by side, with the main class in the
+// default package or in one of its own, is one program.
+#[test]
+fn r47_java_across_packages_is_one_program_wherever_its_files_lie() {
+    if !require_sources(&[&fixture("pieces")]) || languages_present(&["java"]).is_empty() {
+        return;
+    }
+    let ws = Workspace::new();
+    let problem = fixture("pieces");
+    let cases: [(&str, &[(&str, &str)]); 4] = [
+        (
+            "default-main-in-folders",
+            &[
+                ("Main.java", JAVA_MAIN_DEFAULT),
+                ("util/Helper.java", JAVA_UTIL_HELPER),
+            ],
+        ),
+        (
+            "default-main-flat",
+            &[
+                ("Main.java", JAVA_MAIN_DEFAULT),
+                ("Helper.java", JAVA_UTIL_HELPER),
+            ],
+        ),
+        (
+            "packaged-main-in-folders",
+            &[
+                ("app/Main.java", JAVA_MAIN_IN_APP),
+                ("app/Helper.java", JAVA_APP_HELPER),
+                ("util/Helper.java", JAVA_UTIL_HELPER),
+            ],
+        ),
+        (
+            "packaged-main-flat",
+            &[
+                ("Main.java", JAVA_MAIN_IN_APP),
+                ("AppHelper.java", JAVA_APP_HELPER),
+                ("Helper.java", JAVA_UTIL_HELPER),
+            ],
+        ),
+    ];
+    for (name, files) in cases {
+        let dir = submission_dir(&ws.dir.path().join(name), files);
+        let out = submit(&ws, &problem, &dir);
+        assert_eq!(
+            (out.code, out.json()["verdict"].clone()),
+            (0, Value::from("AC")),
+            "{name}: {}",
+            out.stdout
+        );
+    }
+    // Two sources of one class in one package: refused, naming both.
+    let dir = submission_dir(
+        &ws.dir.path().join("twice"),
+        &[
+            ("Main.java", JAVA_MAIN_DEFAULT),
+            ("Helper.java", JAVA_UTIL_HELPER),
+            ("util/Helper.java", JAVA_UTIL_HELPER),
+        ],
+    );
+    submit(&ws, &problem, &dir)
+        .assert_usage_error("Helper.java and util/Helper.java are both util/Helper.java");
+}
+
+// Issue 47: DOMjudge's multi-file JavaScript, an entry `.mjs` importing
+// modules beside it and below it, is one program; a lone `.mjs` is
+// JavaScript too.
+#[test]
+fn r47_javascript_modules_are_one_program() {
+    if !require_sources(&[&fixture("pieces")]) || languages_present(&["javascript"]).is_empty() {
+        return;
+    }
+    let ws = Workspace::new();
+    let problem = fixture("pieces");
+    let read = "import { readFileSync } from 'node:fs';\n";
+    let entry = format!(
+        "{read}import {{ twice }} from './twice.mjs';\nimport {{ plus }} from './lib/plus.mjs';\nconsole.log(plus(twice(BigInt(readFileSync(0, 'utf8').trim())), 0n).toString());\n"
+    );
+    // The entry is not named main: it is the one no other file imports.
+    let dir = submission_dir(
+        &ws.dir.path().join("modules"),
+        &[
+            ("solve.mjs", &entry),
+            ("twice.mjs", "export function twice(n) { return 2n * n; }\n"),
+            ("lib/plus.mjs", "export const plus = (a, b) => a + b;\n"),
+        ],
+    );
+    let out = submit(&ws, &problem, &dir);
+    assert_eq!(out.json()["verdict"], "AC", "{}{}", out.stdout, out.stderr);
+    let lone = ws.dir.path().join("lone.mjs");
+    std::fs::write(
+        &lone,
+        format!("{read}console.log((2n * BigInt(readFileSync(0, 'utf8').trim())).toString());\n"),
+    )
+    .unwrap();
+    let out = submit(&ws, &problem, &lone);
+    assert_eq!(out.json()["verdict"], "AC", "{}{}", out.stdout, out.stderr);
 }

@@ -38,4 +38,5 @@ mod timing;
 mod upload;
 mod verify;
 mod web;
+mod withdraw;
 mod worker;

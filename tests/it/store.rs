@@ -643,3 +643,4 @@ mod jury;
 mod record;
 mod reruns;
 mod team_ids;
+mod withdraw;

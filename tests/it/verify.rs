@@ -237,14 +237,16 @@ fn one_dominant_answer_fails_the_balance() {
     .unwrap();
     let (code, report) = verify(&ws, &dir);
     assert_eq!(code, 1, "{report:#}");
-    // The sample (4) answers "First" too: the constant adversary gets
-    // through as well.
-    assert_eq!(
-        failed(&report),
-        ["answer balance", "adversaries"],
+    // The sample (4) answers "First" too, and so does every stress input:
+    // the constant adversary gets through, but with one answer everywhere
+    // it cannot be told apart from a solution (issue 47); the balance is
+    // what fails.
+    assert_eq!(failed(&report), ["answer balance"], "{report:#}");
+    assert!(detail(&report, "answer balance").contains("one answer dominates"));
+    assert!(
+        detail(&report, "adversaries").contains("every answer is the same (\"First\")"),
         "{report:#}"
     );
-    assert!(detail(&report, "answer balance").contains("one answer dominates"));
 }
 
 #[test]
@@ -556,6 +558,13 @@ fn tests_with_one_answer_let_the_constant_through() {
     );
     assert!(detail(&report, "adversaries")
         .contains("add tests whose answer is not \"First\" for every case"));
+    // The solution answers "Second" on the stress plan's inputs: the tests
+    // miss an answer, which one answer everywhere does not excuse.
+    assert!(
+        !detail(&report, "adversaries").contains("every answer is the same"),
+        "{report:#}"
+    );
+    assert!(failed(&report).contains(&"adversaries".to_string()));
 }
 
 #[test]
@@ -751,4 +760,81 @@ fn game_coverage_gives_each_groups_winning_and_losing_share() {
         d.contains("secret: 4 positions, 50% winning, 50% losing"),
         "{d}"
     );
+}
+
+// Issue 47: a package whose every answer is the same (as Kattis's own
+// "hello" is) has a program printing that answer for its solution: the
+// adversaries that print it cannot be told apart from one, and the report
+// says so instead of failing the package.
+#[test]
+fn r47_a_package_whose_every_answer_is_the_same_verifies_saying_why() {
+    if languages_present(&["c"]).is_empty() {
+        return;
+    }
+    let ws = Workspace::new();
+    let dir = ws.dir.path().join("greeting");
+    let files: &[(&str, &str)] = &[
+        (
+            "problem.yaml",
+            "name: Greeting\nsource: grundy test fixture\nvalidation: default\n",
+        ),
+        ("data/sample/1.in", ""),
+        ("data/sample/1.ans", "Good day!\n"),
+        ("data/secret/1.in", ""),
+        ("data/secret/1.ans", "Good day!\n"),
+        ("data/secret/2.in", "\n"),
+        ("data/secret/2.ans", "Good day!\n"),
+        (
+            "submissions/accepted/greet.c",
+            "#include <stdio.h>\nint main(void) { puts(\"Good day!\"); return 0; }\n",
+        ),
+        (
+            "submissions/wrong_answer/shout.c",
+            "#include <stdio.h>\nint main(void) { puts(\"Good night!\"); return 0; }\n",
+        ),
+    ];
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let (code, report) = verify(&ws, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    assert!(failed(&report).is_empty(), "{report:#}");
+    let d = detail(&report, "adversaries");
+    assert!(
+        d.contains("every answer is the same (\"Good day!\")")
+            && d.contains("cannot be told apart from a solution"),
+        "{d}"
+    );
+    let passed = passed_adversaries(&report);
+    assert!(
+        passed.iter().any(|(k, _)| k == "constant"),
+        "the constant prints the one answer: {passed:?}"
+    );
+    for a in report["adversaries"].as_array().unwrap() {
+        assert_eq!(a["indistinguishable"] == true, a["passed"] == true, "{a}");
+        assert!(a.get("suggestion").is_none(), "{a}");
+    }
+    // Where the answers differ, nothing is excused, and each constant is
+    // refused.
+    std::fs::write(dir.join("data/secret/2.ans"), "Good night!\n").unwrap();
+    std::fs::write(
+        dir.join("submissions/accepted/greet.c"),
+        "#include <stdio.h>\n#include <string.h>\nint main(void) { char b[8] = \"\"; fgets(b, sizeof b, stdin); puts(b[0] == '\\n' ? \"Good night!\" : \"Good day!\"); return 0; }\n",
+    )
+    .unwrap();
+    let (_, report) = verify(&ws, &dir);
+    assert!(
+        !detail(&report, "adversaries").contains("every answer is the same"),
+        "{report:#}"
+    );
+    let constants: Vec<&Value> = report["adversaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["kind"] == "constant")
+        .collect();
+    assert_eq!(constants.len(), 2, "{report:#}");
+    assert!(constants.iter().all(|a| a["passed"] == false), "{report:#}");
 }

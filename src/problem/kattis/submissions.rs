@@ -28,6 +28,7 @@ const TABLE: &[(&str, &str)] = &[
     ("java", "java"),
     ("js", "js"),
     ("kt", "kt"),
+    ("mjs", "mjs"),
     ("ml", "ml"),
     ("pas", "pas"),
     ("php", "php"),
@@ -211,15 +212,32 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
     if path.join("build").is_file() || path.join("run").is_file() {
         return Err(NotJudged::Bad(format!("{shown}: a submission with build/run scripts, which grundy does not run; give its sources instead")));
     }
-    let files = super::sorted_entries(path)
-        .into_iter()
-        .filter(|p| p.is_file())
-        .collect::<Vec<_>>();
-    let mut languages: Vec<&str> = files.iter().filter_map(|f| grundy_extension(f)).collect();
-    languages.sort_unstable();
-    languages.dedup();
-    if let Some(ext) = wanted {
-        languages.retain(|l| *l == ext);
+    // Files in folders below are part of the program too (a Java class in
+    // its package's folder, a module a script imports from a folder); the
+    // language is told by the files at the top, or by all where the top
+    // has none.
+    let every = files_below(path);
+    let files: Vec<PathBuf> = every
+        .iter()
+        .filter(|f| f.parent() == Some(path))
+        .cloned()
+        .collect();
+    let language_of = |fs: &[PathBuf]| -> Vec<&'static str> {
+        let mut languages: Vec<&str> = fs
+            .iter()
+            .filter_map(|f| grundy_extension(f).map(family))
+            .collect();
+        languages.sort_unstable();
+        languages.dedup();
+        if let Some(ext) = wanted {
+            languages.retain(|l| *l == family(ext));
+        }
+        languages
+    };
+    let mut languages = language_of(&files);
+    let at_top = !languages.is_empty();
+    if !at_top {
+        languages = language_of(&every);
     }
     let language = match languages.as_slice() {
         [] => {
@@ -235,9 +253,16 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
             )))
         }
     };
-    let sources: Vec<&PathBuf> = files
+    // Java compiles every source, wherever it lies; other languages take
+    // their sources from the top (what lies below is beside them).
+    let pool = if language == "java" || !at_top {
+        &every
+    } else {
+        &files
+    };
+    let sources: Vec<&PathBuf> = pool
         .iter()
-        .filter(|f| grundy_extension(f) == Some(language))
+        .filter(|f| grundy_extension(f).map(family) == Some(language))
         .collect();
     let stem_is = |f: &&PathBuf, s: &str| f.file_stem().is_some_and(|x| x == s);
     // The entry point submissions.yaml names: a file (`main.py`, or its
@@ -261,7 +286,7 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
         }
     };
     let mut texts = Vec::new();
-    for f in &files {
+    for f in &every {
         texts.push((f.clone(), read(f)?));
     }
     let text_of = |f: &Path| -> &[u8] {
@@ -274,7 +299,12 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
         texts
             .iter()
             .filter(|(p, _)| Some(p.as_path()) != main)
-            .map(|(p, t)| (Path::new("box").join(own(p)), t.clone()))
+            .map(|(p, t)| {
+                (
+                    Path::new("box").join(p.strip_prefix(path).unwrap_or(p)),
+                    t.clone(),
+                )
+            })
             .collect()
     };
     let (main, units) = match language {
@@ -289,7 +319,7 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
             let units = sources
                 .iter()
                 .filter(|f| **f != *main)
-                .map(|f| own(f))
+                .map(|f| f.strip_prefix(path).unwrap_or(f).display().to_string())
                 .collect();
             ((*main).clone(), units)
         }
@@ -315,13 +345,29 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
             };
             (main.clone(), Vec::new())
         }
-        "java" => return java(path, &sources, &texts, &siblings_but, entry.as_deref()),
+        "java" => return java(path, &sources, &texts, entry.as_deref()),
         _ => {
-            let main = sources
+            // The entry point named, else `main.*`, else the one source no
+            // other names (a module is imported by its file name).
+            let unnamed: Vec<&&PathBuf> = sources
                 .iter()
-                .find(|f| stem_is(f, "main"))
-                .unwrap_or(&sources[0]);
-            ((*main).clone(), Vec::new())
+                .filter(|f| {
+                    let name = own(f);
+                    !texts.iter().any(|(p, t)| {
+                        p != **f && String::from_utf8_lossy(t).contains(name.as_str())
+                    })
+                })
+                .collect();
+            let main = match (&entry, unnamed.as_slice()) {
+                (Some(e), _) => e,
+                (None, _) if sources.iter().any(|f| stem_is(f, "main")) => sources
+                    .iter()
+                    .find(|f| stem_is(f, "main"))
+                    .unwrap_or(&sources[0]),
+                (None, [one]) => **one,
+                (None, _) => sources[0],
+            };
+            (main.clone(), Vec::new())
         }
     };
     let name = if kattis {
@@ -339,14 +385,15 @@ pub fn submission_as(path: &Path, kattis: bool, build: &Build<'_>) -> Result<Fil
 }
 
 /// A Java submission of several classes: the class with a `main` method
-/// runs. In the default package it is the main source, named after its
-/// file; in a package, every source is placed where its package puts it
-/// and a launcher calls the main class.
+/// runs. Every source is compiled, each placed in the folder its package
+/// names (wherever it lay in the submission), so that javac writes each
+/// class where the class path finds it. A main class in the default
+/// package is the main source, named after its file; one in a package is
+/// run by a launcher that calls it.
 fn java(
     dir: &Path,
     sources: &[&PathBuf],
     texts: &[(PathBuf, Vec<u8>)],
-    siblings_but: &dyn Fn(Option<&Path>) -> Vec<Sibling>,
     entry: Option<&Path>,
 ) -> Result<Files, NotJudged> {
     let text_of = |f: &Path| {
@@ -363,28 +410,60 @@ fn java(
         Some(named) => named,
         None => with_main.first().copied().unwrap_or(&sources[0]),
     };
+    let own = |f: &Path| {
+        f.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    // Where each source goes in the compile directory: its package's
+    // folder.
+    let mut placed: Vec<(&Path, PathBuf)> = Vec::new();
+    for f in sources {
+        let at = match java_package(text_of(f)) {
+            Some(pkg) => pkg.split('.').collect::<PathBuf>().join(own(f)),
+            None => PathBuf::from(own(f)),
+        };
+        if let Some((other, _)) = placed.iter().find(|(_, p)| *p == at) {
+            return Err(NotJudged::Bad(format!(
+                "{}: {} and {} are both {} in its package: one class, one source",
+                dir.display(),
+                other.strip_prefix(dir).unwrap_or(other).display(),
+                f.strip_prefix(dir).unwrap_or(f).display(),
+                at.display()
+            )));
+        }
+        placed.push((f.as_path(), at));
+    }
+    // What is not Java lies where it lay.
+    let others = texts
+        .iter()
+        .filter(|(p, _)| !sources.contains(&p))
+        .map(|(p, t)| {
+            let rel = p.strip_prefix(dir).unwrap_or(p);
+            (Path::new("box").join(rel), t.clone())
+        });
     let package = java_package(text_of(chosen));
-    let own = chosen
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if package.is_none() && java_has_main(text_of(chosen)) {
+    let in_default = package.is_none() && java_has_main(text_of(chosen));
+    let siblings: Vec<Sibling> = placed
+        .iter()
+        .filter(|(f, _)| !(in_default && *f == chosen.as_path()))
+        .map(|(f, at)| (Path::new("box").join(at), text_of(f).to_vec()))
+        .chain(others)
+        .collect();
+    let units: Vec<String> = placed
+        .iter()
+        .filter(|(f, _)| !(in_default && *f == chosen.as_path()))
+        .map(|(_, at)| at.display().to_string())
+        .collect();
+    if in_default {
         return Ok(Files {
             main: (*chosen).clone(),
-            name: own,
+            name: own(chosen),
             text: text_of(chosen).to_vec(),
-            siblings: siblings_but(Some(chosen)),
-            units: Vec::new(),
+            siblings,
+            units,
         });
     }
-    // Every source is compiled with the launcher; javac writes every
-    // class file beside it (not under its package's directories, which
-    // only the compiler's own directory could hold), and the launcher
-    // loads them from there.
-    let units = sources
-        .iter()
-        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
     let stem = chosen
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -397,51 +476,44 @@ fn java(
         main: dir.join(format!("{LAUNCHER}.java")),
         name: format!("{LAUNCHER}.java"),
         text: launcher(&class).into_bytes(),
-        siblings: siblings_but(None),
+        siblings,
         units,
     })
 }
 
-/// The launcher's source for the main class `class`: a class loader that
-/// finds a class by its simple name in the launcher's directory, and a
-/// method never called that makes javac check that `class.main` exists (a
-/// submission without it does not compile, as on Kattis).
+/// Every file in `dir` and the folders below it (hidden ones left out),
+/// sorted.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in super::sorted_entries(dir) {
+        if entry.is_dir() {
+            out.extend(files_below(&entry));
+        } else if entry.is_file() {
+            out.push(entry);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// One language's extensions as one: `.mjs` is JavaScript as `.js` is.
+fn family(ext: &'static str) -> &'static str {
+    match ext {
+        "mjs" => "js",
+        other => other,
+    }
+}
+
+/// The launcher's source for the main class `class` (in a package): it
+/// calls the class's `main`, which javac checks exists (a submission
+/// without one does not compile, as on Kattis). Every class is compiled in
+/// its package's folder, where the class path finds it.
 fn launcher(class: &str) -> String {
     format!(
         r#"// Written by grundy: runs the submission's main class, {class}.
-public class {LAUNCHER} extends java.lang.ClassLoader {{
-    private final java.nio.file.Path dir;
-
-    private {LAUNCHER}(java.nio.file.Path dir) {{
-        super({LAUNCHER}.class.getClassLoader());
-        this.dir = dir;
-    }}
-
-    @Override
-    protected java.lang.Class<?> findClass(java.lang.String name) throws java.lang.ClassNotFoundException {{
-        java.lang.String simple = name.substring(name.lastIndexOf('.') + 1);
-        try {{
-            byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve(simple + ".class"));
-            return defineClass(name, bytes, 0, bytes.length);
-        }} catch (java.io.IOException e) {{
-            throw new java.lang.ClassNotFoundException(name, e);
-        }}
-    }}
-
-    static void check(java.lang.String[] args) throws java.lang.Throwable {{
-        {class}.main(args);
-    }}
-
+public class {LAUNCHER} {{
     public static void main(java.lang.String[] args) throws java.lang.Throwable {{
-        java.lang.String path = java.lang.System.getProperty("java.class.path").split(java.io.File.pathSeparator)[0];
-        java.lang.Class<?> main = new {LAUNCHER}(java.nio.file.Paths.get(path)).loadClass("{class}");
-        java.lang.reflect.Method method = main.getMethod("main", java.lang.String[].class);
-        method.setAccessible(true);
-        try {{
-            method.invoke(null, (java.lang.Object) args);
-        }} catch (java.lang.reflect.InvocationTargetException e) {{
-            throw e.getCause();
-        }}
+        {class}.main(args);
     }}
 }}
 "#

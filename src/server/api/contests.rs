@@ -8,7 +8,7 @@ use axum::Json;
 use serde_json::{json, Value};
 
 use super::submissions::{page, ListQuery};
-use super::{AppPath, AppQuery, Caller, NoParams};
+use super::{AppJson, AppPath, AppQuery, Caller, NoParams};
 use crate::contest::time::format_time;
 use crate::contest::{Contest, Phase};
 use crate::server::{ApiError, AppState};
@@ -148,4 +148,34 @@ pub(super) async fn submissions(
         return Err(refused(&c, Object::Board));
     }
     page(&state, &user, &q, Some(&c)).await
+}
+
+#[derive(serde::Deserialize)]
+pub(super) struct WithdrawBody {
+    #[serde(default)]
+    reason: String,
+}
+
+/// An admin withdraws try `id` from the contest, for `reason` (its team
+/// reads it): a try without a result (one no worker can judge, or that
+/// ended in a judging error) then counts for nobody. `200` with what was
+/// done; `409` naming why the contest's state or the try's refuses it.
+pub(super) async fn withdraw(
+    State(state): State<AppState>,
+    Caller(user): Caller,
+    AppPath((name, id)): AppPath<(String, i64)>,
+    AppQuery(_): AppQuery<NoParams>,
+    AppJson(body): AppJson<WithdrawBody>,
+) -> Result<Response, ApiError> {
+    if !user.is_admin {
+        return Err(ApiError::forbidden());
+    }
+    let (c, _) = find(&state, &user, &name).await?;
+    state.store.withdraw_try(c.id, id, &body.reason).await?;
+    state.worker.changes.changed_any();
+    tracing::info!(admin = %user.name, contest = %c.slug, submission = id, "try withdrawn");
+    Ok(Json(json!({
+        "contest": c.slug, "submission": id, "withdrawn": body.reason.trim(),
+    }))
+    .into_response())
 }

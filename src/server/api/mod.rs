@@ -52,6 +52,10 @@ pub fn router() -> Router<AppState> {
             get(contests::submissions),
         )
         .route(
+            "/contests/{contest}/submissions/{id}/withdraw",
+            post(contests::withdraw),
+        )
+        .route(
             "/contests/{contest}/clarifications",
             get(clarifications::list).post(clarifications::ask),
         )

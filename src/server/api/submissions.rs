@@ -187,6 +187,10 @@ struct SubmissionView<'a> {
     /// words the caller may read: workers and refusals for admins only.
     #[serde(skip_serializing_if = "Option::is_none")]
     waiting: Option<String>,
+    /// Why the jury withdrew it from its contest, where it did (its author
+    /// and admins only): it counts for nobody there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    withdrawn: Option<String>,
 }
 
 impl<'a> SubmissionView<'a> {
@@ -238,6 +242,7 @@ impl<'a> SubmissionView<'a> {
                 .filter(|_| policy::shows(role, Part::JudgeError)),
             timing: None,
             waiting: None,
+            withdrawn: None,
         }
     }
 }
@@ -297,6 +302,9 @@ pub(super) async fn submission(
             let role = Role::of(user.id, user.is_admin, sub.user_id);
             if policy::shows(role, Part::Workers) {
                 view.timing = state.store.timing_of(id).await?;
+            }
+            if sub.contest_id.is_some() && policy::shows(role, Part::Withdrawal) {
+                view.withdrawn = state.store.withdrawal_of(id).await?;
             }
             if sub.status == Status::Queued && !sealed {
                 let judges = crate::site::waiting::Judges::read(&state.store).await?;

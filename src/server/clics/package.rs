@@ -30,7 +30,8 @@ pub enum Error {
     #[error("contest {contest} has not ended (it ends {ends}): its results are not final yet")]
     NotEnded { contest: String, ends: String },
     #[error(
-        "contest {contest}: {} not judged yet (first {first}); export once every result is in",
+        "contest {contest}: {} not judged yet (first {first}); export once every result is in, \
+         or withdraw a try no worker can judge (`grundy contest withdraw {contest} ID --reason TEXT`)",
         crate::plural::count(.count, "submission", "submissions")
     )]
     Unjudged {
