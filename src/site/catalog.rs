@@ -283,6 +283,17 @@ fn stage(ctx: &Context, upload: &Upload) -> Result<Staged, CatalogError> {
         .prefix(".upload-")
         .tempdir_in(root)
         .map_err(|e| io_error(root, e))?;
+    let at = scratch.path().to_path_buf();
+    stage_in(ctx, upload, scratch).map_err(|e| scrub(e, &at))
+}
+
+/// [`stage`] in its scratch directory.
+fn stage_in(
+    ctx: &Context,
+    upload: &Upload,
+    scratch: tempfile::TempDir,
+) -> Result<Staged, CatalogError> {
+    let root = &ctx.config.problems_dir;
     let unpacked = scratch.path().join("archive");
     std::fs::create_dir(&unpacked).map_err(|e| io_error(&unpacked, e))?;
     let limit = ctx.config.server.upload_limit_mib << 20;
@@ -364,17 +375,24 @@ fn stage(ctx: &Context, upload: &Upload) -> Result<Staged, CatalogError> {
     })
 }
 
-/// A package's own fault, in one line that names the file (the scratch
-/// directory's part of the path left out).
+/// A package's own fault, in one line that names the file.
 fn package_error(e: problem::Error) -> CatalogError {
-    let text = crate::errors::chain(&e);
-    let text = match text.find("/problems/").or_else(|| text.find("/kattis/")) {
-        Some(at) => text[at + 1..]
-            .split_once('/')
-            .map_or(text.clone(), |(_, rest)| rest.to_string()),
-        None => text,
-    };
-    CatalogError::Package(text)
+    CatalogError::Package(crate::errors::chain(&e))
+}
+
+/// `e` with the upload's scratch directory left out of the paths it
+/// names: the admin reads paths inside the archive, never the server's.
+fn scrub(e: CatalogError, scratch: &Path) -> CatalogError {
+    match e {
+        CatalogError::Package(text) => {
+            let mut text = text;
+            for part in ["problems/", "kattis/", "archive/", ""] {
+                text = text.replace(&format!("{}/{part}", scratch.display()), "");
+            }
+            CatalogError::Package(text)
+        }
+        other => other,
+    }
 }
 
 /// The Kattis package in `dir` (named by its slug) imported into

@@ -380,7 +380,7 @@ fn contest_pages_show_balloons_organizations_aligned_numbers_and_only_judged_lan
         .expect("register");
     s.rt.block_on(
         s.store
-            .announce_workers("far", 2, "c gcc 12\npython3 Python 3.11\n"),
+            .announce_workers("far", 2, "c gcc 12\npython Python 3.11\n"),
     )
     .expect("announce");
     let mut teams = grundy::contest::affiliation::Affiliations::default();
@@ -439,12 +439,12 @@ fn contest_pages_show_balloons_organizations_aligned_numbers_and_only_judged_lan
             "return [...document.querySelectorAll('#language option')].map(o => o.value).join(',');",
         )
     };
-    assert_eq!(offered(&b), "c,python3");
+    assert_eq!(offered(&b), "c,python");
     b.shot("contest-balloons-organizations");
     // The practice form offers the same; with every language judged, one
     // entry per name (cpp and cpp17 are one "C++17 (g++)").
     b.goto(&format!("{url}/problems/lasker-nim"));
-    assert_eq!(offered(&b), "c,python3");
+    assert_eq!(offered(&b), "c,python");
     s.rt.block_on(s.store.announce_workers("far", 2, ""))
         .expect("announce");
     b.goto(&format!("{url}/problems/lasker-nim"));

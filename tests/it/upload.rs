@@ -191,7 +191,11 @@ fn an_admin_uploads_a_problem_that_is_verified_listed_judged_hidden_and_removed(
             serde_json::json!({"problem": "take-two", "language": "python", "source": "print(1)"}),
         ),
     );
-    assert_eq!(status, 404, "{v}");
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("unknown_problem")),
+        "{v}"
+    );
     let (status, _) = call(&s, "POST", "/problems/take-two/unhide", &ann);
     assert_eq!(status, 200);
     assert!(listed(&s, &bob).contains(&"take-two".to_string()));
