@@ -172,7 +172,7 @@ async fn problem_page(
         Err(problem::Error::Unknown { .. }) => return Err(PageError::not_found()),
         Err(e) => return Err(PageError::internal(&e)),
     };
-    let offered = crate::site::offered::offered(&state).await?;
+    let offered = crate::site::offered::offered(state).await?;
     let languages: Vec<Value> = offered
         .iter()
         .map(|l| context! { id => l.id, name => l.name, extensions => l.extensions.join(",") })
