@@ -96,6 +96,9 @@ impl Context {
         for line in &tiers.missing {
             let _ = writeln!(out, "missing:     {line}");
         }
+        for line in &tiers.unbounded {
+            let _ = writeln!(out, "unbounded:   {line}");
+        }
         out.trim_end().to_string()
     }
 

@@ -40,6 +40,9 @@ pub struct Tiers {
     pub measurement: Measurement,
     /// One line per missing capability: what was tried and what failed.
     pub missing: Vec<String>,
+    /// One line per kind of use that this tier can neither count nor
+    /// bound (`grundy doctor` names them): none where a cgroup measures.
+    pub unbounded: Vec<String>,
     /// Set when the configuration demands isolation the machine lacks:
     /// the runner then refuses every run.
     pub refused: Option<String>,
@@ -133,10 +136,16 @@ pub fn select_among(
                 match attempt {
                     Ok(sb) => {
                         dedup(&mut missing);
+                        let measurement = sb.measurement();
+                        let unbounded = match measurement {
+                            Measurement::Rusage => ns::task_clock_refused().into_iter().collect(),
+                            _ => Vec::new(),
+                        };
                         let tiers = Tiers {
                             isolation: tier,
-                            measurement: sb.measurement(),
+                            measurement,
                             missing,
+                            unbounded,
                             refused: None,
                         };
                         return (std::sync::Arc::new(sb), tiers);
@@ -163,6 +172,12 @@ pub fn select_among(
         isolation: IsolationTier::None,
         measurement: Measurement::Rusage,
         missing,
+        unbounded: vec![
+            "CPU and memory of processes the program does not wait for, and the kernel's memory \
+             for it (page tables, pipes, sockets): the rlimit tier measures the program and its \
+             waited-for children only"
+                .to_string(),
+        ],
         refused: refused.clone(),
     };
     let runner: std::sync::Arc<dyn Runner> = match refused {

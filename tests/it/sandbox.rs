@@ -25,6 +25,7 @@ use grundy::verdict::Verdict;
 use super::lang::compile_c;
 
 mod kept;
+mod kernel_use;
 
 /// The best sandbox of this machine, or `None` (and a loud message) when
 /// it cannot isolate. `GRUNDY_TEST_TIER=root-namespaces` (or

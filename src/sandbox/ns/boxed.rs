@@ -177,12 +177,23 @@ pub(super) struct Report {
     pub(super) status: Option<libc::c_int>,
     /// The first failed step and its `errno`.
     pub(super) failure: Option<(Step, i32)>,
-    /// CPU microseconds and peak RSS (KiB) of the processes init reaped
-    /// in the run, and init's own peak RSS (KiB).
-    pub(super) rusage: Option<(u64, u64, u64)>,
+    /// What init counted of the run's processes.
+    pub(super) rusage: Option<Reaped>,
     /// What a kept box's init reported after the run's status: cleaning
     /// and arming for the next run, which are not this run's.
     next: NextRun,
+}
+
+/// What init counted of a run: CPU microseconds and the largest peak RSS
+/// (KiB) of the processes it reaped, its own peak RSS (KiB), and the CPU
+/// time of every process of the run, however it ended, by its task clock
+/// (none where the kernel gives none).
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Reaped {
+    pub(super) cpu_us: u64,
+    pub(super) max_rss_kib: u64,
+    pub(super) inherited_kib: u64,
+    pub(super) counted_ns: Option<u64>,
 }
 
 /// What a kept box reported about its next run, while the current one's
@@ -211,7 +222,15 @@ impl Report {
                 system_us,
                 max_rss_kib,
                 inherited_kib,
-            } => self.rusage = Some((user_us + system_us, max_rss_kib, inherited_kib)),
+                counted_ns,
+            } => {
+                self.rusage = Some(Reaped {
+                    cpu_us: user_us + system_us,
+                    max_rss_kib,
+                    inherited_kib,
+                    counted_ns: (counted_ns != u64::MAX).then_some(counted_ns),
+                });
+            }
         }
     }
 

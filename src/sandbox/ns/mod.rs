@@ -46,6 +46,7 @@ mod job;
 mod plan;
 mod pool;
 mod region;
+mod sample;
 mod wire;
 mod zygote;
 
@@ -250,6 +251,30 @@ impl NamespaceSandbox {
     }
 }
 
+/// Why a box without a cgroup cannot count the CPU time of processes the
+/// kernel reaps by itself (children of a parent that ignores `SIGCHLD`),
+/// if it cannot: init's task clock is refused here (see
+/// `child::init::task_clock`). Tried in this process, under the same
+/// kernel settings and filters as every init.
+pub(super) fn task_clock_refused() -> Option<String> {
+    // SAFETY: a plain system call; the descriptor is closed at once.
+    let fd = unsafe { child::task_clock() };
+    if fd >= 0 {
+        // SAFETY: our own descriptor.
+        unsafe { libc::close(fd) };
+        return None;
+    }
+    let why = std::io::Error::last_os_error();
+    let paranoid = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
+        .map(|t| format!(", kernel.perf_event_paranoid is {}", t.trim()))
+        .unwrap_or_default();
+    Some(format!(
+        "CPU time of processes the kernel reaps by itself (children of a parent that ignores \
+         SIGCHLD) is not counted: perf_event_open refused a task clock ({why}{paranoid}); \
+         set kernel.perf_event_paranoid to 2 or lower, or give the judge a cgroup"
+    ))
+}
+
 /// What was measured of a run that ended.
 struct Measured {
     cpu_ms: u64,
@@ -274,8 +299,8 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
             // file it maps, which the box's copy holds. The largest
             // process's own resident peak is the floor (memory.peak needs
             // Linux 5.19; before it, that is all there is).
-            let (_, rss, inherited) = rusage.unwrap_or_default();
-            let floor = rusage_peak_kib(rss, inherited, 0);
+            let r = rusage.unwrap_or_default();
+            let floor = rusage_peak_kib(r.max_rss_kib, r.inherited_kib, 0);
             let peak = match u.peak_bytes {
                 // Only a peak of the program's own is a floor: a peak no
                 // higher than what its process inherited from the judge
@@ -296,10 +321,13 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
             }
         }
         None => {
-            let (cpu_us, rss, inherited) = rusage.unwrap_or_default();
-            let peak = rusage_peak_kib(rss, inherited, sampled.rss_kib);
+            let r = rusage.unwrap_or_default();
+            let peak = rusage_peak_kib(r.max_rss_kib, r.inherited_kib, sampled.rss_kib);
+            // The task clock counts what neither rusage nor the samples
+            // see: processes the kernel reaped by itself, however short.
+            let counted_ms = r.counted_ns.unwrap_or(0) / 1_000_000;
             Measured {
-                cpu_ms: (cpu_us / 1000).max(sampled.cpu_ms),
+                cpu_ms: (r.cpu_us / 1000).max(sampled.cpu_ms).max(counted_ms),
                 memory_kib: peak.reported,
                 own_memory_kib: peak.own,
                 oom_kills: 0,
@@ -398,7 +426,8 @@ impl Runner for NamespaceSandbox {
 }
 
 /// What the watchdog saw without a cgroup: the box's largest sampled CPU
-/// time (ms) and resident memory (KiB), each summed over every process of
+/// time (ms) and memory (KiB: resident, page tables and the kernel's
+/// buffers, see [`sample::sample_box`]), each summed over every process of
 /// the box. A process killed with its namespace is never reaped by init,
 /// so rusage alone would miss it.
 #[derive(Debug, Default, Clone, Copy)]
@@ -407,80 +436,6 @@ struct Sampled {
     rss_kib: u64,
     /// CPU ticks init had reaped before the run (its helper's).
     reaped_before: Option<u64>,
-}
-
-/// Every process of the box below its init, from `/proc`: the CPU ticks
-/// of the children init reaped, the CPU time (ns) of every other process
-/// (its own and what it reaped), and their resident memory (KiB), summed (each shared
-/// page once, when there are several processes). Processes of a box can only be
-/// descendants of its init: orphans are reparented to it.
-fn sample_box(init: libc::pid_t) -> Option<(u64, u64, u64)> {
-    let reaped_by_init = rlimit::stat(init)?.reaped_ticks;
-    let tick_ns = 1_000_000_000 / rlimit::clock_ticks().max(1);
-    let mut cpu_ns = 0;
-    let mut rss_kib = 0;
-    let mut processes = Vec::new();
-    let mut pending = vec![init];
-    let mut seen = 0usize;
-    while let Some(pid) = pending.pop() {
-        // A fork bomb is stopped by the process limit; never loop on one.
-        seen += 1;
-        if seen > 100_000 {
-            break;
-        }
-        if pid != init {
-            if let Some(s) = rlimit::stat(pid) {
-                // Whole ticks round each process down: many short-lived
-                // processes would hide their time. The scheduler's own
-                // count is exact where the kernel keeps it.
-                cpu_ns += (s.cpu_ticks * tick_ns).max(scheduled_ns(pid)) + s.reaped_ticks * tick_ns;
-                rss_kib += s.rss_kib;
-                processes.push((pid, s.rss_kib));
-            }
-        }
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            continue;
-        };
-        for task in tasks.flatten() {
-            let children =
-                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            pending.extend(
-                children
-                    .split_whitespace()
-                    .filter_map(|c| c.parse::<libc::pid_t>().ok()),
-            );
-        }
-    }
-    if processes.len() > 1 {
-        // Forked processes share pages: count each page once, split
-        // among its sharers (PSS), where the kernel tells it.
-        rss_kib = processes
-            .iter()
-            .map(|&(pid, rss)| proportional_kib(pid).unwrap_or(rss))
-            .sum();
-    }
-    Some((reaped_by_init, cpu_ns, rss_kib))
-}
-
-/// The CPU time the scheduler counted for process `pid`'s threads
-/// (`schedstat`, nanoseconds), or 0 where the kernel keeps none. A
-/// zombie's exited threads are not in it (its ticks are).
-fn scheduled_ns(pid: libc::pid_t) -> u64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
-        .filter_map(|text| text.split_whitespace().next()?.parse::<u64>().ok())
-        .sum()
-}
-
-/// A process's proportional set size (KiB), from `smaps_rollup`.
-fn proportional_kib(pid: libc::pid_t) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    let line = text.lines().find(|l| l.starts_with("Pss:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Waits for the program to end (init's report) or init to die, enforcing
@@ -503,7 +458,12 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             if g.cpu_ns() > cpu_limit_ns {
                 stop = Some(Stopped::Cpu);
             }
-        } else if let Some((reaped, cpu_ns, rss_kib)) = sample_box(b.pid) {
+        } else if let Some(sample::Sample {
+            reaped,
+            cpu_ns,
+            memory_kib: rss_kib,
+        }) = sample::sample_box(b.pid)
+        {
             // No cgroup: sum every process of the box, children included.
             let before = *sampled.reaped_before.get_or_insert(reaped);
             let reaped_ns = reaped.saturating_sub(before) * 1_000_000_000 / ticks.max(1);

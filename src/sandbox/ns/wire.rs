@@ -88,12 +88,15 @@ pub(super) enum Record {
     Failed { step: Step, errno: i32 },
     /// Rusage of init's reaped children: CPU microseconds (user and
     /// system) and the largest peak RSS, KiB; and init's own peak RSS,
-    /// KiB, the most a process cloned from it started with.
+    /// KiB, the most a process cloned from it started with; and the CPU
+    /// time (ns) of every process of the run, by init's task clock
+    /// (`u64::MAX` where there is none).
     Usage {
         user_us: u64,
         system_us: u64,
         max_rss_kib: u64,
         inherited_kib: u64,
+        counted_ns: u64,
     },
 }
 
@@ -115,7 +118,7 @@ pub(super) enum Decoded {
 
 impl Record {
     /// The longest encoding, tag included.
-    pub(super) const MAX: usize = 33;
+    pub(super) const MAX: usize = 41;
 
     /// Writes the record at the front of `buf`; its length. Allocates
     /// nothing (the child side encodes).
@@ -141,13 +144,15 @@ impl Record {
                 system_us,
                 max_rss_kib,
                 inherited_kib,
+                counted_ns,
             } => {
                 buf[0] = USAGE;
                 buf[1..9].copy_from_slice(&user_us.to_ne_bytes());
                 buf[9..17].copy_from_slice(&system_us.to_ne_bytes());
                 buf[17..25].copy_from_slice(&max_rss_kib.to_ne_bytes());
                 buf[25..33].copy_from_slice(&inherited_kib.to_ne_bytes());
-                33
+                buf[33..41].copy_from_slice(&counted_ns.to_ne_bytes());
+                41
             }
         }
     }
@@ -161,7 +166,7 @@ impl Record {
             PREPARED => 0,
             STATUS => 4,
             FAILED => 8,
-            USAGE => 32,
+            USAGE => 40,
             _ => return Decoded::Garbage,
         };
         let Some(body) = body.get(..need) else {
@@ -192,6 +197,7 @@ impl Record {
                 system_us: long(8),
                 max_rss_kib: long(16),
                 inherited_kib: long(24),
+                counted_ns: long(32),
             },
         };
         Decoded::Record(record, 1 + need)
@@ -326,6 +332,7 @@ mod tests {
             system_us: 2,
             max_rss_kib: 3,
             inherited_kib: 4,
+            counted_ns: 5,
         });
     }
 

@@ -97,6 +97,7 @@ impl Zygote {
                         host_gid: inner.host_gid,
                         drop_groups: inner.privileged,
                         seccomp: &inner.seccomp,
+                        count_cpu: inner.cgroups.is_none(),
                         control: -1,
                         report: -1,
                         job: std::ptr::null(),

@@ -22,7 +22,7 @@ use super::wire::{Record, Step};
 use super::{Users, BOX_ID};
 use crate::sandbox::seccomp::Filter;
 
-pub(in crate::sandbox::ns) use init::init;
+pub(in crate::sandbox::ns) use init::{init, task_clock};
 
 /// Everything a box's init needs before its run arrives, prepared by the
 /// judge before the zygote's fork (the zygote fills in a box's channels
@@ -35,6 +35,9 @@ pub(in crate::sandbox::ns) struct Prep<'a> {
     pub(super) host_gid: u32,
     pub(super) drop_groups: bool,
     pub(super) seccomp: &'a Filter,
+    /// No cgroup counts the run's CPU: init keeps a task clock (see
+    /// `init::task_clock`).
+    pub(super) count_cpu: bool,
     /// Init's end of the control socket (the judge's go, then the run).
     pub(super) control: RawFd,
     pub(super) report: RawFd,
@@ -151,10 +154,10 @@ pub(in crate::sandbox::ns) unsafe fn reset_signal_handlers() {
     libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
 }
 
-/// Closes every descriptor from 3 up except those in `keep` (four at most).
+/// Closes every descriptor from 3 up except those in `keep` (five at most).
 pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
     let mut from = 3u32;
-    let mut sorted = [RawFd::MAX; 4];
+    let mut sorted = [RawFd::MAX; 5];
     for (slot, &fd) in sorted.iter_mut().zip(keep) {
         *slot = fd;
     }
