@@ -69,16 +69,20 @@
 //!   (page cache and tmpfs written included).
 //! * **Without cgroups** (an ordinary user without a delegated cgroup):
 //!   the judge samples every process of the box in `/proc` each 10 ms
-//!   (CPU, children's included, and the sum of resident memory) and stops
-//!   the box past a limit, and init reports the rusage of what it reaped;
-//!   a burst between two samples can exceed the memory limit briefly
-//!   before it is stopped (and is then judged over it), and tmpfs pages
-//!   are bounded by the tmpfs sizes but not counted as memory. Memory no
-//!   process maps cannot be made: memory files and System V segments are
-//!   refused, and a socket's buffers stay at the kernel's default size
-//!   (what local sockets hold unread is then bounded by the open files
-//!   and processes a box may have). CPU is the scheduler's nanosecond
-//!   count where it exceeds the tick count. The box
+//!   (CPU, children's included, and memory: resident pages, page tables,
+//!   and the most the run's pipes and sockets can hold, `ns/sample.rs`)
+//!   and stops the box past a limit, and init reports the rusage of what
+//!   it reaped and its task clock's count: the CPU of every process of
+//!   the run, a child the kernel reaped by itself (its parent ignoring
+//!   `SIGCHLD`) included, which no rusage holds (where the kernel refuses
+//!   the clock, `kernel.perf_event_paranoid` 3, `grundy doctor` says that
+//!   this CPU is not counted); a burst between two samples can exceed the
+//!   memory limit briefly before it is stopped (and is then judged over
+//!   it), and tmpfs pages are bounded by the tmpfs sizes but not counted
+//!   as memory. Other memory no process maps cannot be made: memory files
+//!   and System V segments are refused, and pipes and sockets keep the
+//!   kernel's default buffer sizes (so each holds a known most). CPU is
+//!   the scheduler's nanosecond count where it exceeds the tick count. The box
 //!   user is the judge's own uid (no subordinate ids are used), so the box
 //!   must never be handed anything of the judge's that is writable: its
 //!   binds are read-only mounts and its stdio anonymous copies.
