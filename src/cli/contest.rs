@@ -22,41 +22,13 @@ use crate::store::{AwardChange, Store};
 
 #[derive(Debug, Subcommand)]
 pub enum ContestCommand {
-    /// Create a contest.
+    /// Create a contest: --start, --duration and --problems are needed;
+    /// the other settings have defaults.
     Create {
         /// Short name for URLs and the CLICS API (letters, digits, '-', '_', '.').
         slug: String,
-        /// The contest's full name (default: the slug).
-        #[arg(long)]
-        name: Option<String>,
-        /// Start, UTC unless a zone is given: `2026-12-01T10:00`, `now`, or `+10m`.
-        #[arg(long)]
-        start: String,
-        /// Length: `5h`, `90m`, `2:30`.
-        #[arg(long)]
-        duration: String,
-        /// Problems in order, labelled A, B, ...: `nim,kayles` (or `X=nim` for own labels).
-        #[arg(long, value_delimiter = ',', required = true)]
-        problems: Vec<String>,
-        /// Only these accounts take part (default: every signed-in user).
-        #[arg(long, value_delimiter = ',')]
-        participants: Vec<String>,
-        #[arg(long, default_value = "icpc")]
-        scoring: String,
-        /// The scoreboard freezes this long before the end (`1h`; default none).
-        #[arg(long, default_value = "")]
-        freeze: String,
-        /// Penalty minutes per rejected try on a solved problem (ICPC).
-        #[arg(long, default_value_t = 20)]
-        penalty: i64,
-        /// Balloon colours: `A=#ff0000,B=#00c000`, or `@FILE` to read them
-        /// from a CLICS problems.json, a problemset.yaml or a CSV sheet
-        /// (`problem,rgb`). Default: each problem.toml's `rgb`.
-        #[arg(long, default_value = "")]
-        colors: String,
-        /// Gold, silver and bronze medals, by rank: `4,4,4` (the default).
-        #[arg(long, default_value = "")]
-        medals: String,
+        #[command(flatten)]
+        settings: SettingsArgs,
     },
     /// Change a contest's settings; those not given stay. Before the start
     /// anything changes; while it runs, its name, end (--duration), freeze,
@@ -64,35 +36,8 @@ pub enum ContestCommand {
     /// results are final.
     Edit {
         slug: String,
-        #[arg(long)]
-        name: Option<String>,
-        /// As for create.
-        #[arg(long)]
-        start: Option<String>,
-        /// The whole length from the start (`5h`): a running contest ends later or sooner.
-        #[arg(long)]
-        duration: Option<String>,
-        /// All the problems, as for create.
-        #[arg(long)]
-        problems: Option<String>,
-        /// All the participants, comma-separated; `''` for every signed-in user.
-        #[arg(long)]
-        participants: Option<String>,
-        #[arg(long)]
-        scoring: Option<String>,
-        /// `''` for no freeze.
-        #[arg(long)]
-        freeze: Option<String>,
-        #[arg(long)]
-        penalty: Option<i64>,
-        /// All the colours set for the contest, as for create; `''` for
-        /// the problems' own. They change after the end too, until the end
-        /// of updates.
-        #[arg(long)]
-        colors: Option<String>,
-        /// Gold, silver and bronze medals: `4,4,4`.
-        #[arg(long)]
-        medals: Option<String>,
+        #[command(flatten)]
+        settings: SettingsArgs,
     },
     /// Change an award's citation, or add an award of your own (with
     /// --teams); --remove undoes either. After the finalize the change is
@@ -170,32 +115,17 @@ async fn dispatch(
     let now = now_ms();
     let mut out = std::io::stdout().lock();
     match command {
-        ContestCommand::Create {
-            slug,
-            name,
-            start,
-            duration,
-            problems,
-            participants,
-            scoring,
-            freeze,
-            penalty,
-            colors,
-            medals,
-        } => {
-            let settings = Settings {
-                colors: colors_arg(&colors)?,
-                medals,
-                name: name.unwrap_or_default(),
-                start,
-                duration,
-                problems: problems.join(","),
-                participants: participants.join(","),
-                scoring,
-                freeze,
-                penalty: penalty.to_string(),
-                slug,
-            };
+        ContestCommand::Create { slug, settings } => {
+            let settings = settings.over(Settings::new_contest(slug))?;
+            for (given, flag) in [
+                (&settings.start, "--start"),
+                (&settings.duration, "--duration"),
+                (&settings.problems, "--problems"),
+            ] {
+                if given.is_empty() {
+                    anyhow::bail!("a new contest needs {flag} (see grundy contest create --help)");
+                }
+            }
             let new = check_settings(ctx, &settings, now).map_err(anyhow::Error::msg)?;
             store.create_contest(&new, now).await?;
             writeln!(
@@ -206,39 +136,17 @@ async fn dispatch(
                 format_human(new.start_ms)
             )?;
         }
-        ContestCommand::Edit {
-            slug,
-            name,
-            start,
-            duration,
-            problems,
-            participants,
-            scoring,
-            freeze,
-            penalty,
-            colors,
-            medals,
-        } => {
+        ContestCommand::Edit { slug, settings } => {
             let c = find(store, &slug).await?;
             let was = contest_edit::settings_of(store, &c).await?;
-            let settings = Settings {
-                name: name.unwrap_or(was.name),
-                start: start.unwrap_or(was.start),
-                duration: duration.unwrap_or(was.duration),
-                problems: problems.clone().unwrap_or(was.problems),
-                participants: participants.unwrap_or(was.participants),
-                scoring: scoring.unwrap_or(was.scoring),
-                freeze: freeze.unwrap_or(was.freeze),
-                penalty: penalty.map_or(was.penalty, |p| p.to_string()),
-                colors: match (colors, &problems) {
-                    (Some(colors), _) => colors_arg(&colors)?,
-                    // New problems and no colours: each problem that stays
-                    // keeps its colour, under whatever label it has now.
-                    (None, Some(problems)) => contest_edit::kept_colors(&c, problems),
-                    (None, None) => was.colors,
-                },
-                medals: medals.unwrap_or(was.medals),
-                slug: was.slug,
+            let settings = match (&settings.colors, &settings.problems) {
+                // New problems and no colours: each problem that stays
+                // keeps its colour, under whatever label it has now.
+                (None, Some(problems)) => {
+                    let colors = contest_edit::kept_colors(&c, problems);
+                    settings.over(Settings { colors, ..was })?
+                }
+                _ => settings.over(was)?,
             };
             let new = contest_edit::edit(ctx, store, &c, &settings, now).await?;
             writeln!(
@@ -513,6 +421,74 @@ fn summary(c: &Contest, now: i64) -> serde_json::Value {
 
 /// The `--colors` argument as the settings take it: as written, or read
 /// from `@FILE` ([`crate::contest::affiliation::read_colors`]).
+/// A contest's settings on the command line, for `create` and `edit`
+/// alike: each one given replaces the contest's (a new contest's
+/// defaults, or what it has now).
+#[derive(Debug, clap::Args)]
+pub struct SettingsArgs {
+    /// The contest's full name (new contest: the slug).
+    #[arg(long)]
+    name: Option<String>,
+    /// Start, UTC unless a zone is given: `2026-12-01T10:00`, `now`, or `+10m`.
+    #[arg(long)]
+    start: Option<String>,
+    /// Length from the start: `5h`, `90m`, `2:30` (a running contest ends
+    /// later or sooner).
+    #[arg(long)]
+    duration: Option<String>,
+    /// All the problems in order, labelled A, B, ...: `nim,kayles` (or
+    /// `X=nim` for own labels).
+    #[arg(long)]
+    problems: Option<String>,
+    /// Only these accounts take part, comma-separated; `''` (a new
+    /// contest's default) for every signed-in user.
+    #[arg(long)]
+    participants: Option<String>,
+    /// `icpc` (a new contest's default) or `ioi`.
+    #[arg(long)]
+    scoring: Option<String>,
+    /// The scoreboard freezes this long before the end (`1h`); `''` (a new
+    /// contest's default) for no freeze.
+    #[arg(long)]
+    freeze: Option<String>,
+    /// Penalty minutes per rejected try on a solved problem (ICPC; a new
+    /// contest's default 20).
+    #[arg(long)]
+    penalty: Option<i64>,
+    /// Balloon colours: `A=#ff0000,B=#00c000`, or `@FILE` to read them
+    /// from a CLICS problems.json, a problemset.yaml or a CSV sheet
+    /// (`problem,rgb`); `''` (a new contest's default) for each
+    /// problem.toml's `rgb`. They change after the end too, until the end
+    /// of updates.
+    #[arg(long)]
+    colors: Option<String>,
+    /// Gold, silver and bronze medals, by rank: `4,4,4` (the default).
+    #[arg(long)]
+    medals: Option<String>,
+}
+
+impl SettingsArgs {
+    /// `was` with every setting given here replaced.
+    fn over(self, was: Settings) -> anyhow::Result<Settings> {
+        Ok(Settings {
+            name: self.name.unwrap_or(was.name),
+            start: self.start.unwrap_or(was.start),
+            duration: self.duration.unwrap_or(was.duration),
+            problems: self.problems.unwrap_or(was.problems),
+            participants: self.participants.unwrap_or(was.participants),
+            scoring: self.scoring.unwrap_or(was.scoring),
+            freeze: self.freeze.unwrap_or(was.freeze),
+            penalty: self.penalty.map_or(was.penalty, |p| p.to_string()),
+            colors: match self.colors {
+                Some(colors) => colors_arg(&colors)?,
+                None => was.colors,
+            },
+            medals: self.medals.unwrap_or(was.medals),
+            slug: was.slug,
+        })
+    }
+}
+
 fn colors_arg(arg: &str) -> anyhow::Result<String> {
     let Some(path) = arg.strip_prefix('@') else {
         return Ok(arg.to_string());

@@ -367,6 +367,21 @@ pub struct Settings {
     pub medals: String,
 }
 
+impl Settings {
+    /// A new contest's settings before any is given: its name the slug,
+    /// ICPC scoring, 20 penalty minutes, no freeze, every signed-in user,
+    /// the problems' own colours and the default medals.
+    pub fn new_contest(slug: String) -> Settings {
+        Settings {
+            name: slug.clone(),
+            scoring: "icpc".into(),
+            penalty: "20".into(),
+            slug,
+            ..Settings::default()
+        }
+    }
+}
+
 /// `settings` checked into a contest to store; the error says which
 /// setting is wrong and how to write it.
 ///

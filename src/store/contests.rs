@@ -310,19 +310,7 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest(&self, slug: &str) -> Result<Option<Contest>, Error> {
-        let row = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, ContestRow>(&sql(
-                d,
-                concat!(contest_columns!(), " FROM contests WHERE slug = ?"),
-            ))
-            .bind(slug)
-            .fetch_optional(pool)
-            .await?
-        });
-        match row {
-            Some(row) => Ok(Some(self.with_problems(row).await?)),
-            None => Ok(None),
-        }
+        self.one_contest(Which::Slug(slug)).await
     }
 
     /// One contest by its id.
@@ -330,14 +318,23 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest_by_id(&self, id: i64) -> Result<Option<Contest>, Error> {
+        self.one_contest(Which::Id(id)).await
+    }
+
+    /// The one query of a contest, by slug or by id.
+    async fn one_contest(&self, which: Which<'_>) -> Result<Option<Contest>, Error> {
+        let text = match which {
+            Which::Slug(_) => concat!(contest_columns!(), " FROM contests WHERE slug = ?"),
+            Which::Id(_) => concat!(contest_columns!(), " FROM contests WHERE id = ?"),
+        };
         let row = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, ContestRow>(&sql(
-                d,
-                concat!(contest_columns!(), " FROM contests WHERE id = ?"),
-            ))
-            .bind(id)
-            .fetch_optional(pool)
-            .await?
+            let text = sql(d, text);
+            let query = sqlx::query_as::<_, ContestRow>(&text);
+            let query = match which {
+                Which::Slug(slug) => query.bind(slug),
+                Which::Id(id) => query.bind(id),
+            };
+            query.fetch_optional(pool).await?
         });
         match row {
             Some(row) => Ok(Some(self.with_problems(row).await?)),
@@ -564,4 +561,11 @@ impl Store {
             .await?
         }))
     }
+}
+
+/// Which contest [`Store::one_contest`] reads.
+#[derive(Debug, Clone, Copy)]
+enum Which<'a> {
+    Slug(&'a str),
+    Id(i64),
 }

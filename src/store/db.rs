@@ -92,6 +92,16 @@ pub const WORDS: &[(&str, &str, &str)] = &[
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
     ),
+    // The queue's fence, the one condition of every write a worker makes
+    // under its lease: the submission is still being judged, in the
+    // attempt the lease holds (the lease's id and attempt are bound next,
+    // in that order). A worker whose lease was lost (expired and claimed
+    // again, rejudged, withdrawn) writes nothing.
+    (
+        "{held}",
+        "id = ? AND attempt = ? AND status = 'judging'",
+        "id = ? AND attempt = ? AND status = 'judging'",
+    ),
     // The items of a JSON array of strings (a bound text), as the rows of
     // one column `value`: membership by value (`x IN (SELECT value FROM
     // {json_items}(?))`), where a pattern would read `_` and `%`.

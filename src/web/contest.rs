@@ -34,11 +34,19 @@ pub async fn list(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
 ) -> Result<Response, PageError> {
+    let rows = contest_rows(&state.store.contests().await?);
+    Ok(render(
+        "contests.html",
+        context! { me => me(viewer.as_ref()), section => "contests", contests => rows },
+    )?
+    .into_response())
+}
+
+/// The rows of a list of contests (the contestants' page and the admins'):
+/// each one's name, start, phase now, scoring and number of problems.
+pub(super) fn contest_rows(contests: &[Contest]) -> Vec<Value> {
     let now = now_ms();
-    let rows: Vec<Value> = state
-        .store
-        .contests()
-        .await?
+    contests
         .iter()
         .map(|c| {
             context! {
@@ -47,12 +55,7 @@ pub async fn list(
                 problems => c.problems.len(),
             }
         })
-        .collect();
-    Ok(render(
-        "contests.html",
-        context! { me => me(viewer.as_ref()), section => "contests", contests => rows },
-    )?
-    .into_response())
+        .collect()
 }
 
 /// The contest named `slug`, or the page's 404.

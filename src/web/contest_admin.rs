@@ -13,7 +13,7 @@ use axum::Form;
 use minijinja::{context, Value};
 use serde::Deserialize;
 
-use super::contest::{find, phase_word, summary, MAX_TEXT};
+use super::contest::{find, summary, MAX_TEXT};
 use super::render::{me, render, PageError, PagePath};
 use super::session::{check_csrf, Admin};
 use crate::contest::awards::AwardEdit;
@@ -38,19 +38,7 @@ async fn list_page(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let now = now_ms();
-    let rows: Vec<Value> = state
-        .store
-        .contests()
-        .await?
-        .iter()
-        .map(|c| {
-            context! {
-                slug => c.slug, name => c.name, start => format_human(c.start_ms),
-                phase => phase_word(c.phase(now)), scoring => c.scoring.as_str(),
-            }
-        })
-        .collect();
+    let rows = super::contest::contest_rows(&state.store.contests().await?);
     let html = render(
         "admin_contests.html",
         context! {

@@ -132,7 +132,7 @@ impl Store {
             sqlx::query(&sql(
                 d,
                 "UPDATE submissions SET lease_until = {now_ms} + ?
-                 WHERE id = ? AND attempt = ? AND status = 'judging'",
+                 WHERE {held}",
             ))
             .bind(millis(by))
             .bind(lease.id)
@@ -152,7 +152,7 @@ impl Store {
                 d,
                 "UPDATE submissions SET status = 'queued',
                      tries = CASE WHEN tries > 0 THEN tries - 1 ELSE 0 END, lease_until = NULL
-                 WHERE id = ? AND attempt = ? AND status = 'judging'",
+                 WHERE {held}",
             ))
             .bind(lease.id)
             .bind(lease.attempt)

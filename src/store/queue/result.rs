@@ -85,6 +85,8 @@ macro_rules! write_result {
                  first_report = CASE WHEN rerun_exclude IS NOT NULL THEN first_report END,
                  rerun_exclude = NULL, rerun_until = NULL
              WHERE id = ?11 AND (?12 IS NULL OR (attempt = ?12 AND status = 'judging'))",
+            // (The `{held}` fence when written under a lease, `?12` its
+            // attempt; none for a result written without one.)
         ))
         .bind(r.verdict.as_str())
         .bind(i64::from(r.score))
@@ -190,7 +192,7 @@ impl Store {
                      transcript)
                  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
                  WHERE EXISTS (SELECT 1 FROM submissions
-                               WHERE id = ? AND attempt = ? AND status = 'judging')
+                               WHERE {held})
                  ON CONFLICT (submission_id, position) DO UPDATE SET
                      name = excluded.name, test_group = excluded.test_group,
                      verdict = excluded.verdict, time_ms = excluded.time_ms,
@@ -270,7 +272,7 @@ impl Store {
                      first_speed_factor = ?4, first_time_limit_ms = ?5, first_report = ?6,
                      rerun_until = {now_ms} + ?7, first_stands = NULL,
                      judged_by = NULL, speed_factor = NULL, time_limit_ms = NULL
-                 WHERE id = ?8 AND attempt = ?9 AND status = 'judging'",
+                 WHERE {held}",
             ))
             .bind(timed.worker)
             .bind(report.verdict.as_str())
@@ -305,7 +307,7 @@ impl Store {
             let held = sqlx::query_as::<_, (i64, bool)>(&sql(
                 d,
                 "UPDATE submissions SET error = ?
-                 WHERE id = ? AND attempt = ? AND status = 'judging'
+                 WHERE {held}
                  RETURNING tries, rerun_exclude IS NOT NULL",
             ))
             .bind(reason)
