@@ -19,7 +19,7 @@ use super::session::{check_csrf, Signed, Viewer};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
 use crate::site::contests::{self, now_ms, viewer_of};
-use crate::site::intake::{Entry, Refusal};
+use crate::site::intake::{take_try, Entry, Venue};
 use crate::site::policy::{self, Object};
 use crate::site::AppState;
 use crate::store::{Clarification, ContestSubmission, WebSession};
@@ -149,26 +149,18 @@ pub async fn submit(
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
     let c = find(&state, &slug).await?;
-    if state.is_stopping() {
-        // As the practice page and the API refuse it: 503, nothing stored.
-        let refusal = Refusal::ShuttingDown;
-        let status = refusal.status();
-        return contest_page(&state, &session, &c, Some(refusal.to_string()), status).await;
-    }
     let entry = Entry {
         user_id: session.user.id,
         problem: String::new(),
         language: form.language,
         source: form.source.replace("\r\n", "\n"),
     };
-    let limits = state.limits;
-    match contests::submit(&state.ctx, &state.store, limits, &c, &form.label, entry).await {
-        Ok(id) => {
-            state.wake.notify_one();
-            state.worker.changes.changed_any();
-            tracing::info!(id, user = %session.user.name, contest = %c.slug, label = %form.label, "contest submission queued");
-            Ok(Redirect::to(&format!("/contests/{}#mine", c.slug)).into_response())
-        }
+    let place = Venue::Contest {
+        contest: &c,
+        label: &form.label,
+    };
+    match take_try(&state, &session.user.name, place, entry).await {
+        Ok(_) => Ok(Redirect::to(&format!("/contests/{}#mine", c.slug)).into_response()),
         Err(refusal) => {
             let status = refusal.status();
             contest_page(&state, &session, &c, Some(refusal.to_string()), status).await

@@ -16,7 +16,7 @@ use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Signed, Viewer};
 use crate::problem::{self, Group};
 use crate::site::contests::{self, viewer_of};
-use crate::site::intake::{self, Entry, Refusal};
+use crate::site::intake::{take_try, Entry, Refusal, Venue};
 use crate::site::AppState;
 use crate::store::{ListFilter, Summary, WebSession};
 use crate::verdict::Verdict;
@@ -217,13 +217,6 @@ pub async fn submit(
     Form(form): Form<SubmitForm>,
 ) -> Result<Response, PageError> {
     check_csrf(&session, &form.csrf)?;
-    if state.is_stopping() {
-        return Err(PageError::status(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Judge restarting",
-            "The judge is shutting down and takes no submissions now; try again in a minute.",
-        ));
-    }
     // A browser sends a text box's lines ending CRLF; the file had LF.
     let source = form.source.replace("\r\n", "\n");
     let entry = Entry {
@@ -232,12 +225,8 @@ pub async fn submit(
         language: form.language.clone(),
         source: source.clone(),
     };
-    let refusal = match intake::submit(&state.ctx, &state.store, state.limits, entry).await {
-        Ok(id) => {
-            state.wake.notify_one();
-            tracing::info!(id, user = %session.user.name, problem = %slug, "submission queued from the web");
-            return Ok(Redirect::to(&format!("/submissions/{id}")).into_response());
-        }
+    let refusal = match take_try(&state, &session.user.name, Venue::Practice, entry).await {
+        Ok(id) => return Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
         Err(refusal) => refusal,
     };
     match refusal {
@@ -247,9 +236,16 @@ pub async fn submit(
             "Something went wrong",
             "The judge failed to take the submission; an admin can find why in its log.",
         )),
-        Refusal::PerMinute(_) | Refusal::TooManyWaiting(_) | Refusal::ShuttingDown => Err(
-            PageError::status(refusal.status(), "Slow down", sentence(&refusal)),
-        ),
+        Refusal::ShuttingDown => Err(PageError::status(
+            refusal.status(),
+            "Judge restarting",
+            "The judge is shutting down and takes no submissions now; try again in a minute.",
+        )),
+        Refusal::PerMinute(_) | Refusal::TooManyWaiting(_) => Err(PageError::status(
+            refusal.status(),
+            "Slow down",
+            sentence(&refusal),
+        )),
         _ => {
             let draft = SubmitDraft {
                 language: Some(form.language),

@@ -17,7 +17,7 @@ use crate::problem::Group;
 use crate::server::views::{GroupView, TranscriptView};
 use crate::server::{ApiError, AppState};
 use crate::site::contests::{self, viewer_of, Seals};
-use crate::site::intake::{self, Entry};
+use crate::site::intake::{self, Entry, Venue};
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
 use crate::store::{ListFilter, Queue as _, Status, Submission, SubmissionTiming, User};
 use crate::verdict::Verdict;
@@ -48,9 +48,6 @@ pub(super) async fn submit(
     AppQuery(_): AppQuery<NoParams>,
     AppJson(body): AppJson<NewBody>,
 ) -> Result<Response, ApiError> {
-    if state.is_stopping() {
-        return Err(ApiError::unavailable());
-    }
     // Names within their bounds before any is looked up or echoed.
     Field::ProblemName.check(&body.problem)?;
     Field::LanguageName.check(&body.language)?;
@@ -68,7 +65,7 @@ pub(super) async fn submit(
     // by its label).
     let mut stored_for = problem.clone();
     let taken = match &body.contest {
-        None => intake::submit(&state.ctx, &state.store, state.limits, entry).await,
+        None => intake::take_try(&state, &user.name, Venue::Practice, entry).await,
         Some(named) => {
             let name = match named {
                 ContestRef::Id(id) => id.to_string(),
@@ -81,16 +78,14 @@ pub(super) async fn submit(
             if let Some(p) = c.problem(&label) {
                 stored_for = p.slug.clone();
             }
-            contests::submit(&state.ctx, &state.store, state.limits, &c, &label, entry).await
+            let place = Venue::Contest {
+                contest: &c,
+                label: &label,
+            };
+            intake::take_try(&state, &user.name, place, entry).await
         }
     };
     let id = taken.map_err(|r| ApiError::new(r.status(), r.code(), r.to_string()))?;
-    state.wake.notify_one();
-    if body.contest.is_some() {
-        // Open scoreboards and contest pages show the new try.
-        state.worker.changes.changed_any();
-    }
-    tracing::info!(id, user = %user.name, problem = %problem, "submission queued");
     Ok((
         StatusCode::ACCEPTED,
         Json(json!({"id": id, "status": "queued", "problem": stored_for})),
