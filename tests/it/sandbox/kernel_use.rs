@@ -208,3 +208,21 @@ fn the_rlimit_tier_names_what_it_cannot_bound() {
         tiers.unbounded
     );
 }
+
+/// Cgroups that were found are used: a box whose probe fails with them
+/// falls back to the rusage tier with no more than a `missing:` line, so a
+/// fault in the cgroup tier's setup would otherwise pass every other test
+/// on the tier below it. Under `GRUNDY_REQUIRE_ALL=1` (CI, as root) that
+/// fails; elsewhere it is one line.
+#[test]
+fn cgroups_found_are_cgroups_used() {
+    let Some((_, tiers)) = boxed_with_tiers() else {
+        return;
+    };
+    if let Some(line) = tiers.missing.iter().find(|l| l.contains("with cgroups:")) {
+        crate::helpers::skip(&format!(
+            "the box failed with the cgroups found and runs measured by {:?}: {line}",
+            tiers.measurement
+        ));
+    }
+}
