@@ -1,7 +1,7 @@
 //! The hosted judge's core, shared by its two edges: the API (`server`)
 //! and the pages (`web`), which know this module and not each other. It
 //! holds what both must decide the same way: how a submission is taken
-//! ([`intake`]), who sees what of it ([`policy`]), what practice may reach
+//! ([`intake`], and by every edge the one way, [`take`]), who sees what of it ([`policy`]), what practice may reach
 //! while contests hold problems ([`practice`]), and how sign-ins are
 //! throttled and passwords hashed on a bounded pool ([`signin`]), where a
 //! request comes from as every per-address limit counts it ([`place`]), what
@@ -26,6 +26,7 @@ pub mod roster;
 pub mod signin;
 pub mod speeds;
 pub mod state;
+pub mod take;
 pub mod waiting;
 
 pub use state::{AppState, WorkerEnv};

@@ -19,8 +19,9 @@ use super::session::{check_csrf, Signed, Viewer};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
 use crate::site::contests::{self, now_ms, viewer_of};
-use crate::site::intake::{take_try, Entry, Venue};
+use crate::site::intake::Entry;
 use crate::site::policy::{self, Object};
+use crate::site::take::{take_try, Venue};
 use crate::site::AppState;
 use crate::store::{Clarification, ContestSubmission, WebSession};
 

@@ -17,8 +17,9 @@ use crate::problem::Group;
 use crate::server::views::{GroupView, TranscriptView};
 use crate::server::{ApiError, AppState};
 use crate::site::contests::{self, viewer_of, Seals};
-use crate::site::intake::{self, Entry, Venue};
+use crate::site::intake::Entry;
 use crate::site::policy::{self, Part, Role, TestField, TestKind};
+use crate::site::take::{take_try, Venue};
 use crate::store::{ListFilter, Queue as _, Status, Submission, SubmissionTiming, User};
 use crate::verdict::Verdict;
 
@@ -65,7 +66,7 @@ pub(super) async fn submit(
     // by its label).
     let mut stored_for = problem.clone();
     let taken = match &body.contest {
-        None => intake::take_try(&state, &user.name, Venue::Practice, entry).await,
+        None => take_try(&state, &user.name, Venue::Practice, entry).await,
         Some(named) => {
             let name = match named {
                 ContestRef::Id(id) => id.to_string(),
@@ -82,7 +83,7 @@ pub(super) async fn submit(
                 contest: &c,
                 label: &label,
             };
-            intake::take_try(&state, &user.name, place, entry).await
+            take_try(&state, &user.name, place, entry).await
         }
     };
     let id = taken.map_err(|r| ApiError::new(r.status(), r.code(), r.to_string()))?;
