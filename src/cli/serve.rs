@@ -90,27 +90,57 @@ pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Re
     })
 }
 
-/// Publishes each of `slugs`, one line each on stdout (`slug hash`), a
-/// line on stderr for one that fails; returns how many failed. A server
-/// (`strict` false) goes on without the failed ones, logging them.
+/// Publishes each of `slugs`, on PostgreSQL as many at once as the machine
+/// has cores (building a problem's tests runs its generators and
+/// solvers). `grundy
+/// publish` (`strict`) prints one line each on stdout (`slug hash`), in the
+/// order given, and a line on stderr for one that fails; a server says on
+/// stderr what it is preparing, a line per problem as each is done, and
+/// goes on without the failed ones. Returns how many failed.
 async fn publish_each(
     ctx: &Arc<Context>,
     store: &crate::store::Store,
     slugs: &[String],
     strict: bool,
 ) -> anyhow::Result<usize> {
-    let mut failed = 0;
-    for slug in slugs {
-        match crate::worker::packages::publish(ctx, store, slug).await {
+    use futures_util::stream::{self, StreamExt as _};
+    let total = slugs.len();
+    // SQLite takes one writer at a time: one problem after another there.
+    let at_once = match store.notifies() {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        false => 1,
+    }
+    .clamp(1, total.max(1));
+    if !strict {
+        eprintln!(
+            "grundy: publishing {} for workers on other machines, {at_once} at a time",
+            crate::plural::count(total, "problem", "problems")
+        );
+    }
+    let mut published = stream::iter(slugs)
+        .map(|slug| async move {
+            let result = crate::worker::packages::publish(ctx, store, slug).await;
+            (slug, result)
+        })
+        .buffered(at_once);
+    let (mut done, mut failed) = (0, 0);
+    while let Some((slug, result)) = published.next().await {
+        done += 1;
+        match result {
             Ok(hash) if strict => println!("{slug} {hash}"),
-            Ok(hash) => tracing::info!(slug, hash, "published"),
+            Ok(hash) => {
+                tracing::info!(slug, hash, "published");
+                eprintln!("grundy: published {slug} ({done}/{total})");
+            }
             Err(e) if strict => {
                 failed += 1;
                 eprintln!("grundy: publishing {slug}: {}", crate::errors::chain(&e));
             }
             Err(e) => {
                 failed += 1;
-                tracing::warn!(slug, error = %crate::errors::chain(&e), "not published");
+                let why = crate::errors::chain(&e);
+                tracing::warn!(slug, error = %why, "not published");
+                eprintln!("grundy: not published {slug} ({done}/{total}): {why}");
             }
         }
     }
