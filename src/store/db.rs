@@ -96,7 +96,9 @@ pub const WORDS: &[(&str, &str, &str)] = &[
     // under its lease: the submission is still being judged, in the
     // attempt the lease holds (the lease's id and attempt are bound next,
     // in that order). A worker whose lease was lost (expired and claimed
-    // again, rejudged, withdrawn) writes nothing.
+    // again, rejudged, withdrawn) writes nothing. Its parameters are bare
+    // `?`, so the statement's others must be too: sqlx's SQLite driver
+    // numbers bare ones from 1 whatever numbered ones come before.
     (
         "{held}",
         "id = ? AND attempt = ? AND status = 'judging'",

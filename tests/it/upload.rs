@@ -166,6 +166,15 @@ fn an_admin_uploads_a_problem_that_is_verified_listed_judged_hidden_and_removed(
     assert_eq!(v["replaced"], true);
     assert_eq!(v["rejudged"], 1, "{v}");
     assert_eq!(on_disk(&problems), ["_common", "nim", "take-two"]);
+    // The rejudged try is judged again (the problem cannot be removed
+    // while it waits: below).
+    for _ in 0..10 {
+        judged = call(&s, "GET", &format!("/submissions/{id}?wait=30"), &bob).1;
+        if judged["status"] == "done" {
+            break;
+        }
+    }
+    assert_eq!(judged["verdict"], "AC", "{judged}");
 
     // Hidden: gone for everyone but admins, and no practice submission.
     let (status, v) = call(&s, "POST", "/problems/take-two/hide", &ann);

@@ -267,16 +267,17 @@ impl Store {
             let done = sqlx::query(&sql(
                 d,
                 "UPDATE submissions SET status = 'queued', lease_until = NULL,
-                     tries = CASE WHEN tries > 0 THEN tries - 1 ELSE 0 END, rerun_exclude = ?1,
-                     first_verdict = ?2, first_time_ms = ?3, first_judged_by = ?1,
-                     first_speed_factor = ?4, first_time_limit_ms = ?5, first_report = ?6,
-                     rerun_until = {now_ms} + ?7, first_stands = NULL,
+                     tries = CASE WHEN tries > 0 THEN tries - 1 ELSE 0 END, rerun_exclude = ?,
+                     first_verdict = ?, first_time_ms = ?, first_judged_by = ?,
+                     first_speed_factor = ?, first_time_limit_ms = ?, first_report = ?,
+                     rerun_until = {now_ms} + ?, first_stands = NULL,
                      judged_by = NULL, speed_factor = NULL, time_limit_ms = NULL
                  WHERE {held}",
             ))
             .bind(timed.worker)
             .bind(report.verdict.as_str())
             .bind(i64::try_from(report.time_ms).unwrap_or(i64::MAX))
+            .bind(timed.worker)
             .bind(timed.factor)
             .bind(i64::try_from(timed.limit_ms).unwrap_or(i64::MAX))
             .bind(&first)
