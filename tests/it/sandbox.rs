@@ -1831,7 +1831,8 @@ int main(void) {
 // Issue 21: without a cgroup, 320 MiB queued in unread local sockets was
 // reported as 1.4 MiB. Socket buffers are counted where a cgroup counts
 // them; where none does, a socket's buffer cannot be made larger than the
-// kernel's default, so what a box holds there is bounded by its files.
+// kernel's default, and the watchdog charges each socket of the run that
+// most (issue 45, `kernel_use`).
 #[test]
 fn r21_memory_in_socket_buffers_is_counted_or_bounded() {
     let Some((sb, tiers)) = boxed_with_tiers() else {
