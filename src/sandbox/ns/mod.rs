@@ -305,10 +305,18 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
                 // Only a peak of the program's own is a floor: a peak no
                 // higher than what its process inherited from the judge
                 // (`own` 0) is the judge's memory, never the program's.
-                Some(bytes) => RusagePeak {
-                    reported: (bytes / 1024).max(floor.own),
-                    own: (bytes / 1024).max(floor.own),
-                },
+                //
+                // cgroup v1 charges in batches of pages: a run smaller than
+                // one shows no peak above what the box held. Its figure is
+                // then the rusage bound, as on the rusage tier, never held
+                // against the limit.
+                Some(bytes) => {
+                    let own = (bytes / 1024).max(floor.own);
+                    RusagePeak {
+                        reported: if own > 0 { own } else { floor.reported },
+                        own,
+                    }
+                }
                 None => floor,
             };
             Measured {
