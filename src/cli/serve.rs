@@ -20,26 +20,47 @@ pub fn run(
     let bind = bind.unwrap_or_else(|| ctx.config.server.bind.clone());
     rt.block_on(async {
         let store = super::open_store(ctx).await?;
-        if store.notifies() {
-            // PostgreSQL: workers elsewhere judge from the published
-            // packages, so every problem is published first.
-            let slugs = ctx.catalog.slugs().context("listing the problems")?;
-            publish_each(ctx, &store, &slugs, false).await?;
-        }
         let listener = tokio::net::TcpListener::bind(&bind)
             .await
             .with_context(|| format!("listening on {bind}"))?;
         let addr = listener.local_addr().context("reading the bound address")?;
+        // PostgreSQL: workers elsewhere judge from the published packages,
+        // so every problem is published, while the server already answers;
+        // until each is, no worker claims its submissions, and they wait
+        // with that reason.
+        let held = match store.notifies() {
+            true => {
+                let slugs = ctx.catalog.slugs().context("listing the problems")?;
+                let server = crate::worker::process_name();
+                store
+                    .hold_preparing(&server, &slugs, PREPARING_HOLD)
+                    .await
+                    .context("holding the problems while they are prepared")?;
+                Some((server, slugs))
+            }
+            false => None,
+        };
         // On stdout, one line, so a script (or a test) binding port 0
         // learns the port.
         println!(
             "grundy: serving http://{addr}/api/v1 with {}",
             workers_word(workers)
         );
+        let preparing = async {
+            if let Some((server, slugs)) = &held {
+                prepare_all(ctx, &store, server, slugs).await;
+            }
+            std::future::pending::<std::convert::Infallible>().await
+        };
         let state = AppState::new(ctx.clone(), store.clone());
-        crate::hosted::serve(listener, state, workers, shutdown_signal())
-            .await
-            .context("serving")?;
+        // Stopping while problems are still prepared leaves their holds to
+        // lapse by themselves.
+        tokio::select! {
+            served = crate::hosted::serve(listener, state, workers, shutdown_signal()) => {
+                served.context("serving")?;
+            }
+            never = preparing => match never {},
+        }
         store.close().await;
         eprintln!("grundy: stopped");
         Ok(0)
@@ -70,6 +91,40 @@ pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> any
     })
 }
 
+/// How long a server's hold on a problem it prepares lasts unless renewed
+/// (it renews a third of this apart): a server that died stops holding
+/// its problems this long after.
+const PREPARING_HOLD: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Publishes every one of `slugs`, letting go of each as it is done (or
+/// failed: its submissions are then judged from the problems directory,
+/// as before it was published), while the holds on those still waiting
+/// are renewed.
+async fn prepare_all(
+    ctx: &Arc<Context>,
+    store: &crate::store::Store,
+    server: &str,
+    slugs: &[String],
+) {
+    let renewing = async {
+        let mut every = tokio::time::interval(PREPARING_HOLD / 3);
+        loop {
+            every.tick().await;
+            if let Err(e) = store.renew_preparing(server, PREPARING_HOLD).await {
+                tracing::warn!(error = %crate::errors::chain(&e), "renewing the hold on problems being prepared failed");
+            }
+        }
+    };
+    tokio::select! {
+        () = renewing => {}
+        result = publish_each(ctx, store, slugs, Some(server)) => {
+            if let Err(e) = result {
+                tracing::error!(error = format!("{e:#}"), "preparing the problems failed");
+            }
+        }
+    }
+}
+
 /// `grundy publish`: the named problems, or every one, published to the
 /// configured database.
 pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Result<u8> {
@@ -84,7 +139,7 @@ pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Re
         } else {
             problems.to_vec()
         };
-        let failed = publish_each(ctx, &store, &slugs, true).await?;
+        let failed = publish_each(ctx, &store, &slugs, None).await?;
         store.close().await;
         Ok(if failed == 0 { 0 } else { 2 })
     })
@@ -92,17 +147,18 @@ pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Re
 
 /// Publishes each of `slugs`, on PostgreSQL as many at once as the machine
 /// has cores (building a problem's tests runs its generators and
-/// solvers). `grundy
-/// publish` (`strict`) prints one line each on stdout (`slug hash`), in the
-/// order given, and a line on stderr for one that fails; a server says on
-/// stderr what it is preparing, a line per problem as each is done, and
+/// solvers). `grundy publish` prints one line each on stdout (`slug
+/// hash`), in the order given, and a line on stderr for one that fails; a
+/// server (`held`: its name, holding the problems) says on stderr what it
+/// is preparing, a line per problem as each is done, lets go of each, and
 /// goes on without the failed ones. Returns how many failed.
 async fn publish_each(
     ctx: &Arc<Context>,
     store: &crate::store::Store,
     slugs: &[String],
-    strict: bool,
+    held: Option<&str>,
 ) -> anyhow::Result<usize> {
+    let strict = held.is_none();
     use futures_util::stream::{self, StreamExt as _};
     let total = slugs.len();
     // SQLite takes one writer at a time: one problem after another there.
@@ -117,17 +173,29 @@ async fn publish_each(
             crate::plural::count(total, "problem", "problems")
         );
     }
-    let mut published = stream::iter(slugs)
-        .map(|slug| async move {
+    // Each as soon as it is done (a server lets go of it then); `grundy
+    // publish`'s lines still in the order given.
+    let mut published = stream::iter(slugs.iter().enumerate())
+        .map(|(i, slug)| async move {
             let result = crate::worker::packages::publish(ctx, store, slug).await;
-            (slug, result)
+            (i, slug, result)
         })
-        .buffered(at_once);
+        .buffer_unordered(at_once);
     let (mut done, mut failed) = (0, 0);
-    while let Some((slug, result)) = published.next().await {
+    let mut lines = std::collections::BTreeMap::new();
+    let mut next_line = 0;
+    while let Some((i, slug, result)) = published.next().await {
         done += 1;
+        if let Some(server) = held {
+            store
+                .end_preparing(server, slug)
+                .await
+                .with_context(|| format!("letting go of {slug} once prepared"))?;
+        }
         match result {
-            Ok(hash) if strict => println!("{slug} {hash}"),
+            Ok(hash) if strict => {
+                lines.insert(i, format!("{slug} {hash}"));
+            }
             Ok(hash) => {
                 tracing::info!(slug, hash, "published");
                 eprintln!("grundy: published {slug} ({done}/{total})");
@@ -135,6 +203,7 @@ async fn publish_each(
             Err(e) if strict => {
                 failed += 1;
                 eprintln!("grundy: publishing {slug}: {}", crate::errors::chain(&e));
+                lines.insert(i, String::new());
             }
             Err(e) => {
                 failed += 1;
@@ -142,6 +211,12 @@ async fn publish_each(
                 tracing::warn!(slug, error = %why, "not published");
                 eprintln!("grundy: not published {slug} ({done}/{total}): {why}");
             }
+        }
+        while let Some(line) = lines.remove(&next_line) {
+            if !line.is_empty() {
+                println!("{line}");
+            }
+            next_line += 1;
         }
     }
     Ok(failed)

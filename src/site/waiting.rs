@@ -1,6 +1,7 @@
-//! Why a submission waits: no live worker, none that judges its language,
-//! every one that does refused its problem's package, or only that every
-//! worker is busy. And, for the admins' queue page, the languages no live
+//! Why a submission waits: its problem is still being prepared (a starting
+//! server builds and publishes its tests), no live worker, none that
+//! judges its language, every one that does refused its problem's
+//! package, or only that every worker is busy. And, for the admins' queue page, the languages no live
 //! worker judges. Pure functions over the workers' reports ([`Judges`]),
 //! read once per request.
 //!
@@ -18,11 +19,12 @@ use crate::store::{self, Refusal, Store, WorkerRow};
 use crate::worker::LIVE;
 
 /// What the judge's worker processes reported: the live ones, and the
-/// refusals of current packages.
+/// refusals of current packages; and the problems a server is preparing.
 #[derive(Debug, Clone, Default)]
 pub struct Judges {
     pub live: Vec<WorkerRow>,
     pub refusals: Vec<Refusal>,
+    pub preparing: Vec<String>,
 }
 
 impl Judges {
@@ -40,6 +42,7 @@ impl Judges {
         Ok(Judges {
             live,
             refusals: store.refusals().await?,
+            preparing: store.preparing().await?,
         })
     }
 
@@ -51,6 +54,7 @@ impl Judges {
             return why.for_admins(problem);
         }
         match why {
+            Wait::Preparing => "its problem is being prepared".into(),
             Wait::NoWorker => "no judge is running yet".into(),
             Wait::NoJudge(language) => format!("no judge for {language} yet"),
             Wait::Refused(_) => "no judge can take this problem yet".into(),
@@ -59,6 +63,10 @@ impl Judges {
     }
 
     fn why<'a>(&'a self, problem: &str, language: &'a str) -> Wait<'a> {
+        // No worker claims it meanwhile, whatever the workers.
+        if self.preparing.iter().any(|p| p == problem) {
+            return Wait::Preparing;
+        }
         if self.live.is_empty() {
             return Wait::NoWorker;
         }
@@ -92,6 +100,8 @@ impl Judges {
 
 /// What a queued submission waits for.
 enum Wait<'a> {
+    /// A server is still building and publishing the problem's tests.
+    Preparing,
     /// No worker process reported in lately.
     NoWorker,
     /// None of the live ones judges this language.
@@ -106,6 +116,10 @@ impl Wait<'_> {
     /// The whole reason, workers and refusals named: for admins only.
     fn for_admins(&self, problem: &str) -> String {
         match self {
+            Wait::Preparing => format!(
+                "problem {problem} is being prepared: a starting server is building and \
+                 publishing its tests"
+            ),
             Wait::NoWorker => "no live worker: no judge worker has reported in lately".into(),
             Wait::NoJudge(language) => format!("no live worker judges {language}"),
             Wait::Refused(refused) => refused
@@ -177,7 +191,7 @@ mod tests {
     fn a_language_no_live_worker_judges_is_named() {
         let j = Judges {
             live: vec![worker("a:1", "c gcc 12\ncpp g++ 12")],
-            refusals: vec![],
+            ..Judges::default()
         };
         assert_eq!(
             j.reason("nim", "python", ADMIN),
@@ -202,7 +216,7 @@ mod tests {
     fn a_worker_that_has_not_announced_judges_anything() {
         let j = Judges {
             live: vec![worker("a:1", "")],
-            refusals: vec![],
+            ..Judges::default()
         };
         assert_eq!(j.reason("nim", "java", ADMIN), "waiting for a free worker");
         assert!(j.unjudged(["java"]).is_empty());
@@ -214,6 +228,7 @@ mod tests {
         let j = Judges {
             live: vec![worker("host-a:4711", "c 1"), worker("b:2", "python 3")],
             refusals: vec![refusal("host-a:4711", "nim", why)],
+            ..Judges::default()
         };
         assert_eq!(
             j.reason("nim", "c", ADMIN),
@@ -234,6 +249,30 @@ mod tests {
             ..j
         };
         assert_eq!(j.reason("nim", "c", ADMIN), "waiting for a free worker");
+    }
+
+    #[test]
+    fn a_problem_being_prepared_says_so_whatever_the_workers() {
+        let j = Judges {
+            live: vec![worker("a:1", "c 1")],
+            refusals: vec![refusal("a:1", "nim", "old package")],
+            preparing: vec!["nim".into()],
+        };
+        assert_eq!(
+            j.reason("nim", "c", ADMIN),
+            "problem nim is being prepared: a starting server is building and publishing its tests"
+        );
+        assert_eq!(
+            j.reason("nim", "python", Role::Contestant),
+            "its problem is being prepared"
+        );
+        // Other problems wait as before.
+        assert_eq!(j.reason("dag", "c", ADMIN), "waiting for a free worker");
+        let j = Judges { live: vec![], ..j };
+        assert_eq!(
+            j.reason("nim", "c", Role::Owner),
+            "its problem is being prepared"
+        );
     }
 
     #[test]

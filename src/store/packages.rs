@@ -1,7 +1,8 @@
 //! Problem packages published in the database, for workers on machines
 //! without the problems directory: blobs named by their SHA-256, the
 //! version of each problem to judge with the test hashes its publisher
-//! recorded, and the workers that refused one (their build differed).
+//! recorded, the workers that refused one (their build differed), and
+//! the problems a starting server is still preparing.
 
 use super::db::{on_db, sql};
 use super::{Error, Store};
@@ -166,6 +167,106 @@ impl Store {
                  WHERE r.hash = '' OR EXISTS (SELECT 1 FROM published_problems p
                                               WHERE p.slug = r.problem AND p.hash = r.hash)
                  ORDER BY r.at DESC, r.worker",
+            ))
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Holds `slugs` as being prepared by `server` for `hold`: no worker
+    /// claims their submissions meanwhile. Taken over from any earlier
+    /// holder (a server that restarted prepares them afresh).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn hold_preparing(
+        &self,
+        server: &str,
+        slugs: &[String],
+        hold: std::time::Duration,
+    ) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            for slug in slugs {
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO preparing_problems (slug, server, until_ms)
+                     VALUES (?1, ?2, {now_ms} + ?3)
+                     ON CONFLICT (slug) DO UPDATE SET server = ?2, until_ms = {now_ms} + ?3",
+                ))
+                .bind(slug)
+                .bind(server)
+                .bind(super::db::millis(hold))
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// Renews every problem `server` still holds as being prepared for
+    /// `hold` from now.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn renew_preparing(
+        &self,
+        server: &str,
+        hold: std::time::Duration,
+    ) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            sqlx::query(&sql(
+                d,
+                "UPDATE preparing_problems SET until_ms = {now_ms} + ? WHERE server = ?",
+            ))
+            .bind(super::db::millis(hold))
+            .bind(server)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(())
+    }
+
+    /// Lets go of `slug` (prepared, or given up): its submissions can be
+    /// claimed again, and idle workers are woken to claim them. Only
+    /// `server`'s own hold goes.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn end_preparing(&self, server: &str, slug: &str) -> Result<(), Error> {
+        on_db!(&self.db, pool, d => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(&sql(
+                d,
+                "DELETE FROM preparing_problems WHERE slug = ? AND server = ?",
+            ))
+            .bind(slug)
+            .bind(server)
+            .execute(&mut *tx)
+            .await?;
+            if d == super::db::Dialect::Postgres {
+                // Delivered at the commit, as the queue's own trigger's.
+                sqlx::query(&format!("NOTIFY {}", super::queue::listen::QUEUE_CHANNEL))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The problems being prepared now (held by a server that renews its
+    /// hold), by slug.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn preparing(&self) -> Result<Vec<String>, Error> {
+        Ok(on_db!(&self.db, pool, d => {
+            sqlx::query_scalar::<_, String>(&sql(
+                d,
+                "SELECT slug FROM preparing_problems WHERE until_ms > {now_ms} ORDER BY slug",
             ))
             .fetch_all(pool)
             .await?

@@ -93,6 +93,24 @@ fn post(url: &str, token: &str, body: Value) -> Value {
     r.json()
 }
 
+/// `slug`'s published version, once a starting server has published it
+/// (a bounded wait).
+fn published_within(
+    rt: &tokio::runtime::Runtime,
+    store: &Store,
+    slug: &str,
+    within: Duration,
+) -> grundy::store::Published {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(p) = rt.block_on(store.published(slug)).unwrap() {
+            return p;
+        }
+        assert!(Instant::now() < deadline, "{slug} never published");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
     if !require_languages(&["c", "python"]) {
@@ -140,10 +158,8 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
         .find(|w| w.starts_with("http://"))
         .unwrap_or_else(|| panic!("no URL in {line:?}"))
         .to_string();
-    let published = rt
-        .block_on(store.published("nim"))
-        .unwrap()
-        .expect("nim published");
+    // It answers at once and publishes nim meanwhile (bounded).
+    let published = published_within(&rt, &store, "nim", Duration::from_secs(300));
 
     // Worker D: its copy of the package was altered (a hand-made input),
     // in a data directory of its own (compiled programs shared).
@@ -365,4 +381,108 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
         );
     }
     drop(children);
+}
+
+/// Issue 46: a first start on PostgreSQL answers at once. While the server
+/// builds and publishes a problem's tests (here from nothing: a data
+/// directory of its own, so its programs are compiled first), no worker
+/// claims that problem's submissions, and the author reads why; once it
+/// is published they are judged, and stderr said what was prepared.
+#[test]
+fn on_postgres_a_first_start_answers_at_once_and_holds_what_it_prepares() {
+    if !require_languages(&["c"]) {
+        return;
+    }
+    let ws = workspace_with_server("workers = 1\nsubmissions_per_minute = 0\nmax_waiting = 0");
+    let problems = tempfile::tempdir().unwrap();
+    nim_only(problems.path());
+    ws.use_problems(problems.path());
+    if !crate::pg::use_postgres(&ws) {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let config = config_with(&ws.config(), &data.path().join("config.toml"), |t| {
+        t.lines()
+            .map(|l| match l.starts_with("data_dir") {
+                true => format!("data_dir = {:?}\n", data.path().display().to_string()),
+                false => format!("{l}\n"),
+            })
+            .collect()
+    });
+    let db_url = grundy::config::Config::load(&config)
+        .unwrap()
+        .database_url();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = rt.block_on(Store::open(&db_url)).unwrap();
+    rt.block_on(store.add_user("ann", "unused", false)).unwrap();
+    let t = grundy::auth::new_token();
+    rt.block_on(store.add_token("ann", &t.hash, &t.prefix))
+        .unwrap();
+
+    let stderr = data.path().join("serve.err");
+    let mut server = grundy(&config, &["serve", "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    let out = server.stdout.take().unwrap();
+    let mut children = Children(vec![server]);
+    let mut line = String::new();
+    std::io::BufReader::new(out).read_line(&mut line).unwrap();
+    let api = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    // It answers, and nim is held, not yet published: building its
+    // tests from nothing compiles programs, far longer than these steps.
+    let problems_list = crate::http::get(&format!("{api}/problems"), &[]);
+    assert_eq!(problems_list.status, 200, "{}", problems_list.body);
+    let held = |store: &Store| rt.block_on(store.preparing()).unwrap() == ["nim"];
+    assert!(held(&store), "nim is held while it is prepared");
+    assert!(rt.block_on(store.published("nim")).unwrap().is_none());
+
+    let v = post(
+        &format!("{api}/submissions"),
+        &t.token,
+        json!({"problem": "nim", "language": "c", "source": NIM_C_AC}),
+    );
+    let id = v["id"].as_i64().unwrap();
+    let auth = format!("Bearer {}", t.token);
+    let url = format!("{api}/submissions/{id}");
+    let read = |wait: u32| {
+        let r = crate::http::get(&format!("{url}?wait={wait}"), &[("Authorization", &auth)]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    };
+    let seen = read(0);
+    if held(&store) {
+        // Held before and after the read: nothing claimed it between.
+        assert_eq!(seen["status"], "queued", "{seen}");
+        assert_eq!(seen["waiting"], "its problem is being prepared", "{seen}");
+    }
+    // Once published, the server's worker judges it (bounded).
+    let mut verdict = Value::Null;
+    for _ in 0..20 {
+        let v = read(30);
+        if v["status"] == "done" {
+            verdict = v["verdict"].clone();
+            break;
+        }
+    }
+    assert_eq!(verdict, "AC");
+    assert!(rt.block_on(store.published("nim")).unwrap().is_some());
+    assert!(rt.block_on(store.preparing()).unwrap().is_empty());
+    let server = &mut children.0[0];
+    // SAFETY: a plain signal to our own child.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    server.wait().unwrap();
+    let said = std::fs::read_to_string(&stderr).unwrap();
+    assert!(
+        said.contains("publishing 1 problem") && said.contains("published nim (1/1)"),
+        "{said}"
+    );
 }

@@ -448,3 +448,63 @@ fn submit_on_a_shared_database_waits_for_the_verdict_whoever_judges_it() {
     assert_eq!(claims[0].1, 2);
     rt.block_on(store.close());
 }
+
+/// Issue 46: a problem a server holds as being prepared is claimed by no
+/// worker, and the reason its submissions wait says so, until that server
+/// lets go of it (another's letting go does nothing), or its hold lapses
+/// (a server that died).
+fn a_problem_being_prepared_is_not_claimed(postgres: bool) {
+    let Some((url, _guard)) = database(postgres) else {
+        return;
+    };
+    runtime().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let nim = ["nim".to_string()];
+        store.hold_preparing("server:1", &nim, LEASE).await.unwrap();
+        let id = store.enqueue(new("c")).await.unwrap();
+        let claim_as = ClaimAs {
+            worker: "test:1",
+            ..ClaimAs::default()
+        };
+        assert!(store.claim(LEASE, &claim_as).await.unwrap().is_none());
+        let judges = grundy::site::waiting::Judges::read(&store).await.unwrap();
+        assert_eq!(
+            judges.reason("nim", "c", grundy::site::policy::Role::Owner),
+            "its problem is being prepared"
+        );
+        store.end_preparing("server:2", "nim").await.unwrap();
+        assert_eq!(store.preparing().await.unwrap(), nim);
+        assert!(store.claim(LEASE, &claim_as).await.unwrap().is_none());
+        store.end_preparing("server:1", "nim").await.unwrap();
+        assert!(store.preparing().await.unwrap().is_empty());
+        let claim = store.claim(LEASE, &claim_as).await.unwrap();
+        assert_eq!(claim.map(|c| c.lease.id), Some(id));
+
+        // A hold nobody renews lapses by itself.
+        let second = store.enqueue(new("c")).await.unwrap();
+        store
+            .hold_preparing("dead:1", &nim, Duration::from_millis(1))
+            .await
+            .unwrap();
+        let mut claimed = None;
+        for _ in 0..200 {
+            claimed = store.claim(LEASE, &claim_as).await.unwrap();
+            if claimed.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(claimed.map(|c| c.lease.id), Some(second));
+        assert!(store.preparing().await.unwrap().is_empty());
+    });
+}
+
+#[test]
+fn a_problem_being_prepared_is_not_claimed_on_sqlite() {
+    a_problem_being_prepared_is_not_claimed(false);
+}
+
+#[test]
+fn a_problem_being_prepared_is_not_claimed_on_postgres() {
+    a_problem_being_prepared_is_not_claimed(true);
+}

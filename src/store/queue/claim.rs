@@ -48,6 +48,8 @@ impl Store {
                             OR s.problem NOT IN
                                (SELECT value FROM {json_items}(CAST(?4 AS {json}))))
                        AND (?5 IS NULL OR (s.id = ?5 AND s.rerun_exclude IS NULL))
+                       AND NOT EXISTS (SELECT 1 FROM preparing_problems p
+                                       WHERE p.slug = s.problem AND p.until_ms > {now_ms})
                        AND (s.rerun_exclude IS NULL
                             OR (COALESCE(s.rerun_until, {now_ms} + 1) > {now_ms}
                                 AND (s.rerun_exclude <> ?6 OR NOT EXISTS
