@@ -207,6 +207,9 @@ impl Config {
                 "compile: program_limit must be positive and cache_limit at least as large".into(),
             );
         }
+        if c.space_limit < c.program_limit {
+            return Err("compile: space_limit must be at least program_limit".into());
+        }
         let lease = self.server.lease_seconds;
         if !(lease >= 0.3 && lease.is_finite()) {
             return Err("server.lease_seconds must be at least 0.3".into());

@@ -50,6 +50,10 @@ pub struct CompileLimits {
     /// MiB of the whole program cache (default 4096); beyond it the least
     /// recently used entries are removed.
     pub cache_limit: u64,
+    /// MiB of working space per compilation, every file the compiler
+    /// writes together (default 512): a tmpfs of the box, not the host's
+    /// disk, counted in the compilation's memory where a cgroup counts.
+    pub space_limit: u64,
 }
 
 impl Default for CompileLimits {
@@ -61,6 +65,7 @@ impl Default for CompileLimits {
             output_limit: 64,
             program_limit: 64,
             cache_limit: 4096,
+            space_limit: 512,
         }
     }
 }

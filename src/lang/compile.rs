@@ -258,7 +258,8 @@ impl Language {
         // The compiler sees the language's paths, its own directory
         // (writable) and the source's shared files beside it.
         let mut binds = self.binds().map_err(missing)?;
-        binds.push(Bind::writable(&src_dir));
+        // Its working space, of a bounded size, off the host's disk.
+        binds.push(Bind::space(&src_dir, limits.space_limit << 20));
         let mut tops: Vec<PathBuf> = Vec::new();
         for (rel, _) in &source.siblings {
             if let Some(std::path::Component::Normal(top)) = rel.components().next() {

@@ -170,7 +170,10 @@ impl Failure<'_> {
                 Doubt::Signal,
             ),
             Exited(_) if log.contains("No space left on device") => Cause::Unsure(
-                "the compiler ran out of disk space".to_string(),
+                format!(
+                    "compilation ran out of its working space ({} MiB)",
+                    limits.space_limit
+                ),
                 Doubt::Disk,
             ),
             Exited(_) => Cause::Source(None),

@@ -484,6 +484,9 @@ pub struct Bind {
     pub writable: bool,
     /// Where the box sees a read-only directory instead of its host path.
     pub inside: Option<PathBuf>,
+    /// A writable directory worked on in a tmpfs of the box of this many
+    /// bytes instead of on the host's disk ([`Bind::space`]).
+    pub space: Option<u64>,
 }
 
 impl Bind {
@@ -493,6 +496,7 @@ impl Bind {
             path: path.into(),
             writable: false,
             inside: None,
+            space: None,
         }
     }
 
@@ -515,6 +519,25 @@ impl Bind {
             path: path.into(),
             writable: true,
             inside: None,
+            space: None,
+        }
+    }
+
+    /// Directory `path` as the box's working space of `bytes`: copied
+    /// (up to 256 entries and 64 MiB) into a writable tmpfs of the box of
+    /// that size at the same path, which everything the run writes there
+    /// fills together (a write beyond it fails with "No space left on
+    /// device"; a cgroup counts its pages as the run's memory). Nothing
+    /// reaches the host's disk while the run lasts. Once it has ended by
+    /// itself, what it left there replaces the host directory's contents
+    /// (32 directories deep at most; symbolic links as links, nothing
+    /// unreadable, no special file); a run stopped by a limit leaves the
+    /// host directory empty. At most one per run. The `rlimit` tier binds
+    /// the directory writable instead.
+    pub fn space(path: impl Into<PathBuf>, bytes: u64) -> Bind {
+        Bind {
+            space: Some(bytes),
+            ..Bind::writable(path)
         }
     }
 }

@@ -483,6 +483,71 @@ fn r45_a_compile_killed_by_a_signal_or_its_wall_clock_is_ce() {
     );
 }
 
+// Issue 45: a compile worked in a directory on the host's disk, bounded
+// only per file (one compile wrote 504 MiB there in files of 64 MiB). Its
+// working space is a tmpfs of the box now, bounded as a whole: a compile
+// that fills it is CE with that reason, and nothing it wrote reached the
+// host's disk. What a compile leaves within it comes back (files, links,
+// directories 32 deep), and the program runs.
+#[test]
+fn r45_a_compile_works_in_a_bounded_space_off_the_hosts_disk() {
+    let Some(sb) = boxed() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let languages = compiling_shell(data.path());
+    let limits = CompileLimits {
+        space_limit: 96,
+        ..compile_limits()
+    };
+    // Nine files of 40 MiB, each within the 64 MiB a file may take.
+    let fill = "[ \"$(stat -f -c %T .)\" = tmpfs ] || { echo NOT A TMPFS; exit 9; }\n\
+                for i in 1 2 3 4 5 6 7 8 9; do head -c 41943040 /dev/zero > big$i || exit 3; done\n\
+                cp /bin/true main\n";
+    expect_ce(
+        sb.as_ref(),
+        &languages,
+        "shx",
+        fill,
+        &limits,
+        "compilation ran out of its working space (96 MiB)",
+    );
+
+    let leaves = "mkdir -p a/b/c && echo kept > a/b/file && ln -s a/b/file link\n\
+                  cp /bin/true main\n";
+    let cache = ProgramCache::new(data.path().join("programs"));
+    let source = Source::new(leaves.as_bytes().to_vec());
+    let compiled = languages
+        .get("shx")
+        .unwrap()
+        .compile(sb.as_ref(), &cache, &source, &limits)
+        .unwrap_or_else(|e| panic!("IE: {}", grundy::errors::chain(&e)));
+    let Compiled::Ok(program) = compiled else {
+        panic!("{compiled:?}");
+    };
+    let dir = &program.dir;
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a/b/file")).unwrap(),
+        "kept\n"
+    );
+    assert_eq!(
+        std::fs::read_link(dir.join("link")).unwrap(),
+        Path::new("a/b/file")
+    );
+    assert!(dir.join("a/b/c").is_dir() && dir.join("main").is_file());
+    // Deeper than a cached program may be: copied back to that depth only,
+    // and refused.
+    let deep =
+        "(i=0; while [ $i -lt 40 ]; do mkdir d && cd d || exit 4; i=$((i+1)); done) || exit 4\n\
+                cp /bin/true main\n";
+    expect_ce(
+        sb.as_ref(),
+        &languages,
+        "shx",
+        deep,
+        &limits,
+        "the compile left directories more than 32 deep",
+    );
+}
+
 // Issue 45: a C++ compile that runs long (an include bomb: each level
 // includes itself twice) is CE with the limit it met, never IE.
 #[test]

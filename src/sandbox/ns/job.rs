@@ -40,6 +40,9 @@ pub(super) struct Job {
     /// The working directory is the box's own tmpfs ([`super::plan::WORK`]),
     /// emptied between runs like `/tmp`.
     pub(super) work_tmpfs: bool,
+    /// The run's working space ([`crate::sandbox::Bind::space`]), inside
+    /// the box, or null: init hands it to the judge once the run is over.
+    pub(super) space: *const libc::c_char,
 }
 
 /// What a [`JobOp`] mounts.
@@ -65,6 +68,9 @@ pub(super) enum JobKind {
 pub(super) struct JobOp {
     pub(super) kind: JobKind,
     pub(super) writable: u32,
+    /// An item of a working space: where init makes it as root (the judge
+    /// is root), it gives it to the box's user.
+    pub(super) own: u32,
     /// Where init moves the reopened source.
     pub(super) fd: RawFd,
     /// Flags of the source mount that a user namespace may not drop.
@@ -77,6 +83,9 @@ pub(super) struct JobOp {
     pub(super) fd_path: *const libc::c_char,
     pub(super) target: *const libc::c_char,
 }
+
+/// The most files, directories and links a working space holds.
+const SPACE_INODES: u32 = 65_536;
 
 /// Lays C data out in a [`Shared`] mapping, front to back.
 struct Arena<'a> {
@@ -184,6 +193,7 @@ fn mounts(
         ops.push(JobOp {
             kind,
             writable: u32::from(writable),
+            own: 0,
             fd,
             locked,
             mode: 0,
@@ -201,10 +211,12 @@ fn mounts(
                 dirs.push(at);
             }
         }
+        let own = u32::from(copy.space.is_some());
         let mut op = |kind, target: &Path, source: &[u8], fd: RawFd, mode| -> Result<(), Error> {
             ops.push(JobOp {
                 kind,
                 writable: 0,
+                own,
                 fd,
                 locked: 0,
                 mode,
@@ -214,7 +226,12 @@ fn mounts(
             });
             Ok(())
         };
-        let options = format!("size={}k,mode=0755", copy.kib);
+        // A working space bounds its entries too (their inodes are kernel
+        // memory, which its size does not count).
+        let options = match copy.space {
+            Some(_) => format!("size={}k,nr_inodes={SPACE_INODES},mode=0755", copy.kib),
+            None => format!("size={}k,mode=0755", copy.kib),
+        };
         op(JobKind::Tmpfs, &copy.inside, options.as_bytes(), -1, 0)?;
         for (at, item) in &copy.items {
             match item {
@@ -232,7 +249,9 @@ fn mounts(
                 }
             }
         }
-        op(JobKind::Seal, &copy.inside, b"", -1, 0)?;
+        if copy.space.is_none() {
+            op(JobKind::Seal, &copy.inside, b"", -1, 0)?;
+        }
     }
     let mkdirs = dirs
         .iter()
@@ -292,6 +311,10 @@ impl Inner {
             cpu: spec.cpu.map_or(-1, |c| c as i64),
             keep,
             work_tmpfs: run.cwd == Path::new(WORK),
+            space: match run.copies.iter().find(|c| c.space.is_some()) {
+                Some(c) => arena.cstr(c.inside.as_os_str().as_bytes())?,
+                None => std::ptr::null(),
+            },
         };
         // SAFETY: `job_at` is aligned room for a Job in the mapping.
         unsafe { job_at.write(job) };

@@ -47,6 +47,7 @@ mod plan;
 mod pool;
 mod region;
 mod sample;
+mod space;
 mod wire;
 mod zygote;
 
@@ -377,6 +378,14 @@ impl Runner for NamespaceSandbox {
             return Err(e);
         }
         let status = b.report.status;
+        if let Some(host) = mounts.copies.iter().find_map(|c| c.space.as_deref()) {
+            // Before the box goes: its init hands the space over on its way out.
+            let ended = status.is_some() && stopped.is_none();
+            if let Err(e) = space::take_back(&b, host, ended) {
+                self.discard(b);
+                return Err(e);
+            }
+        }
         let m = measure(&b, &sampled);
         // Only a box whose program ended by itself, within its limits, is
         // kept (a box stopped from outside is dead or in doubt), and only

@@ -216,6 +216,9 @@ pub(super) enum Control {
     /// described in shared memory (and its mounts are in place, for the
     /// program); its stdin, stdout and stderr come with this byte.
     Run = b'r',
+    /// Init → judge, after a run with a working space: the space's
+    /// directory comes with this byte (`crate::sandbox::Bind::space`).
+    Space = b's',
 }
 
 impl Control {
@@ -246,14 +249,29 @@ impl Control {
 /// # Safety
 /// `socket` and the three descriptors must be open.
 pub(super) unsafe fn send_run(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
-    let mut byte = [Control::Run as u8];
+    send_with(socket, Control::Run, stdio)
+}
+
+/// Sends [`Control::Space`] with the working space's directory `dir`; what
+/// `sendmsg` returned. Allocates nothing.
+///
+/// # Safety
+/// `socket` and `dir` must be open.
+pub(super) unsafe fn send_space(socket: RawFd, dir: RawFd) -> isize {
+    send_with(socket, Control::Space, &[dir])
+}
+
+/// Sends `control` with up to three descriptors (`SCM_RIGHTS`).
+unsafe fn send_with(socket: RawFd, control: Control, fds: &[RawFd]) -> isize {
+    let mut byte = [control as u8];
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
         iov_len: 1,
     };
     // Aligned room for a control message of three descriptors (32 bytes).
     let mut space = [0u64; 8];
-    let data_len = std::mem::size_of_val(stdio) as u32;
+    let fds = &fds[..fds.len().min(3)];
+    let data_len = std::mem::size_of_val(fds) as u32;
     let mut msg: libc::msghdr = std::mem::zeroed();
     msg.msg_iov = &mut iov;
     msg.msg_iovlen = 1;
@@ -263,8 +281,62 @@ pub(super) unsafe fn send_run(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
     (*cmsg).cmsg_level = libc::SOL_SOCKET;
     (*cmsg).cmsg_type = libc::SCM_RIGHTS;
     (*cmsg).cmsg_len = libc::CMSG_LEN(data_len) as usize;
-    std::ptr::copy_nonoverlapping(stdio.as_ptr(), libc::CMSG_DATA(cmsg).cast(), 3);
+    std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast(), fds.len());
     libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL)
+}
+
+/// The judge's side of [`send_space`]: the working space's directory,
+/// waiting up to `within` for it; `None` when init ended (or closed the
+/// socket) without sending one, or sent anything else.
+pub(super) fn receive_space(
+    socket: RawFd,
+    within: std::time::Duration,
+) -> Option<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let mut poll = libc::pollfd {
+        fd: socket,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(within.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one valid pollfd.
+    if unsafe { libc::poll(&mut poll, 1, ms) } != 1 {
+        return None;
+    }
+    let mut byte = 0u8;
+    let mut iov = libc::iovec {
+        iov_base: (&mut byte as *mut u8).cast(),
+        iov_len: 1,
+    };
+    let mut space = [0u64; 8];
+    // SAFETY: a zeroed msghdr is a valid empty one; its buffers outlive it.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = space.as_mut_ptr().cast();
+    msg.msg_controllen = std::mem::size_of_val(&space);
+    // SAFETY: the buffers above are valid for the call.
+    let n = unsafe { libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+    // SAFETY: the control buffer was filled by the kernel (or is empty).
+    let cmsg = unsafe { libc::CMSG_FIRSTHDR(&msg) };
+    if n != 1 || cmsg.is_null() {
+        return None;
+    }
+    // SAFETY: a header the kernel wrote, within the buffer.
+    let (level, kind, len) = unsafe { ((*cmsg).cmsg_level, (*cmsg).cmsg_type, (*cmsg).cmsg_len) };
+    // SAFETY: CMSG_LEN only computes.
+    let one = unsafe { libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) } as usize;
+    if level != libc::SOL_SOCKET || kind != libc::SCM_RIGHTS || len != one {
+        return None;
+    }
+    let mut fd: RawFd = -1;
+    // SAFETY: the message carries one descriptor, now ours.
+    unsafe {
+        std::ptr::copy_nonoverlapping(libc::CMSG_DATA(cmsg).cast::<RawFd>(), &mut fd, 1);
+    }
+    // SAFETY: a fresh descriptor received for us alone.
+    let dir = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
+    (byte == Control::Space as u8).then_some(dir)
 }
 
 /// Waits for [`Control::Run`] and its three stdio descriptors (received

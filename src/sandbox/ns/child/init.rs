@@ -95,6 +95,9 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         close_all_but(&[report, prep.control, own_net, run_net, clock]);
         reap_and_report(stub, report, (clock, clock_at_go));
         if !job.keep {
+            if !job.space.is_null() {
+                hand_over_space(prep, job.space);
+            }
             libc::_exit(0);
         }
         clean(prep, job);
@@ -454,6 +457,30 @@ unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
                 report,
             ),
         }
+        // A working space is the box user's (in a user namespace, init
+        // made it as that user already).
+        if op.own != 0 && prep.users == Users::Setuid {
+            check(
+                libc::lchown(op.target, prep.host_uid, prep.host_gid),
+                report,
+                Step::Copy,
+            );
+        }
+    }
+}
+
+/// Hands the run's working space (`space`, a path in the box) to the judge
+/// over the control socket, once every process of the run is gone: its
+/// tmpfs outlives the box as long as the judge holds it open. Nothing is
+/// sent where it cannot be opened; the judge then takes nothing back.
+unsafe fn hand_over_space(prep: &Prep, space: *const libc::c_char) {
+    let dir = libc::open(
+        space,
+        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+    );
+    if dir >= 0 {
+        wire::send_space(prep.control, dir);
+        libc::close(dir);
     }
 }
 

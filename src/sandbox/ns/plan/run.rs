@@ -34,9 +34,13 @@ impl RunMounts {
     }
 }
 
-/// A host directory copied into a read-only tmpfs of the box.
+/// A host directory copied into a tmpfs of the box: read-only, or the
+/// run's working space ([`crate::sandbox::Bind::space`]).
 pub(in crate::sandbox::ns) struct Copied {
     pub(in crate::sandbox::ns) inside: PathBuf,
+    /// A working space: the host directory what the run leaves there goes
+    /// back to. `None`: read-only.
+    pub(in crate::sandbox::ns) space: Option<PathBuf>,
     /// Size of the tmpfs, KiB.
     pub(in crate::sandbox::ns) kib: u64,
     /// What its files take, bytes (whole pages).
@@ -89,6 +93,7 @@ fn plan_copy(dir: &Path, inside: &Path) -> Option<Copied> {
     items.sort_by(|a, b| a.0.components().cmp(b.0.components()));
     Some(Copied {
         inside: inside.to_path_buf(),
+        space: None,
         kib: bytes / 1024 + 4 * items.len() as u64 + 1024,
         bytes,
         items,
@@ -135,6 +140,27 @@ impl Inner {
                     source: std::io::Error::from(std::io::ErrorKind::NotFound),
                 });
             }
+            if let Some(bytes) = bind.space {
+                let host = std::fs::canonicalize(&bind.path).map_err(|source| Error::Io {
+                    path: bind.path.clone(),
+                    source,
+                })?;
+                if !copies.iter().all(|c: &Copied| c.space.is_none()) {
+                    return Err(Error::Unavailable(
+                        "a run has one working space at most".into(),
+                    ));
+                }
+                let mut copy = plan_copy(&host, &host).ok_or_else(|| {
+                    Error::Unavailable(format!(
+                        "{}: too large to copy into a working space",
+                        host.display()
+                    ))
+                })?;
+                copy.kib = bytes.div_ceil(1024).max(copy.kib);
+                copy.space = Some(host);
+                copies.push(copy);
+                continue;
+            }
             match &bind.inside {
                 Some(inside) if !bind.writable && bind.path.is_dir() => {
                     let canonical =
@@ -168,7 +194,10 @@ impl Inner {
         })?;
         let covered = entries
             .iter()
-            .any(|(at, e)| matches!(e, Entry::Bind { writable: true, .. }) && cwd.starts_with(at));
+            .any(|(at, e)| matches!(e, Entry::Bind { writable: true, .. }) && cwd.starts_with(at))
+            || copies
+                .iter()
+                .any(|c| c.space.is_some() && cwd.starts_with(&c.inside));
         let inside = if covered {
             cwd
         } else {
@@ -197,14 +226,18 @@ impl Inner {
     /// was replaced or changed since is a new key. `None` when the run
     /// may not share its box: it writes to the host (a writable bind, which
     /// cleaning the box cannot empty) or mounts something inside `/tmp`
-    /// (which cleaning mounts afresh). (A box whose cgroup cannot restart
+    /// (which cleaning mounts afresh), or works in a working space (its
+    /// init hands it to the judge and ends). (A box whose cgroup cannot restart
     /// its peak is not kept either: see `NamespaceSandbox::run`.)
     pub(in crate::sandbox::ns) fn reuse_key(&self, run: &RunMounts) -> Option<String> {
         use std::fmt::Write;
         use std::os::unix::fs::MetadataExt;
         let in_tmp = |at: &Path| at.starts_with("/tmp");
         if run.entries.iter().any(|(at, _)| in_tmp(at))
-            || run.copies.iter().any(|c| in_tmp(&c.inside))
+            || run
+                .copies
+                .iter()
+                .any(|c| in_tmp(&c.inside) || c.space.is_some())
         {
             return None;
         }
