@@ -172,8 +172,8 @@
 //!   all before the next run is asked for, and waits.
 //!   The box waits in the pool under a key of its mounts, sources named by
 //!   device, inode, size and change time, so a replaced file is a new key;
-//!   runs that write to the host (a writable bind) or mount inside `/tmp`
-//!   never share, nor boxes whose cgroup v2 cannot restart `memory.peak`
+//!   runs that write to the host (a writable bind), work in a working
+//!   space ([`Bind::space`]) or mount inside `/tmp` never share, nor boxes whose cgroup v2 cannot restart `memory.peak`
 //!   (before Linux 6.12).
 //!   A box stopped at a limit, one that fails to clean within a second,
 //!   one whose cgroup holds more than 8 MiB beyond what it held at its
@@ -223,8 +223,15 @@
 //!   `EPERM`), then waits for its run.
 //! * **File system, the run's part.** When the run arrives, init adds the
 //!   language's `paths` and the spec's read-only [`Bind`]s (the program's
-//!   directory) and writable binds (a compiler's directory), at their
-//!   host paths, except a read-only directory given a neutral path
+//!   directory) and writable binds, at their host paths; a working space
+//!   ([`Bind::space`], a compiler's directory) is copied into a writable
+//!   tmpfs of the box of its size at its host path (the box user's), so a
+//!   compile writes nothing to the host's disk and fills at most its
+//!   size, whatever its files; once the run is over init hands that
+//!   directory to the judge over the control socket and ends, and the
+//!   judge copies back what is there (links as links, nothing followed,
+//!   32 directories deep at most) before the tmpfs goes with its last
+//!   descriptor. And a read-only directory given a neutral path
 //!   ([`Bind::at`], the program's directory at `/box/prog`): init copies
 //!   it (opened with the judge's identity) into a tmpfs of the box there
 //!   and makes it read-only (a large one is bound there), and the program
