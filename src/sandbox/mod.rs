@@ -531,7 +531,7 @@ impl Bind {
     }
 
     /// Directory `path` as the box's working space of `bytes`: copied
-    /// (up to 256 entries and 64 MiB) into a writable tmpfs of the box of
+    /// (up to 4,096 entries) into a writable tmpfs of the box of
     /// that size at the same path, which everything the run writes there
     /// fills together (a write beyond it fails with "No space left on
     /// device"; a cgroup counts its pages as the run's memory). Nothing

@@ -14,6 +14,10 @@ use crate::sandbox::{Error, RunSpec};
 /// (entries, bytes); a larger one is bound instead.
 const COPY_MAX: (usize, u64) = (256, 64 << 20);
 
+/// The most entries a working space starts with (a source of many files);
+/// its bytes are bounded by its size.
+const SPACE_ENTRIES: usize = 4096;
+
 /// A run's own part of the file system.
 pub(in crate::sandbox::ns) struct RunMounts {
     /// Binds, symlinks and tmpfs, parents first.
@@ -57,8 +61,8 @@ pub(in crate::sandbox::ns) enum Item {
 }
 
 /// Plans copying host directory `dir` to `inside`, or `None` when it is
-/// too large (or unreadable here) to copy.
-fn plan_copy(dir: &Path, inside: &Path) -> Option<Copied> {
+/// larger than `max` (entries, bytes), or unreadable here.
+fn plan_copy(dir: &Path, inside: &Path, max: (usize, u64)) -> Option<Copied> {
     use std::os::unix::fs::PermissionsExt;
     let mut items = Vec::new();
     let mut bytes = 0u64;
@@ -84,7 +88,7 @@ fn plan_copy(dir: &Path, inside: &Path) -> Option<Copied> {
                 continue;
             };
             items.push((to, item));
-            if items.len() > COPY_MAX.0 || bytes > COPY_MAX.1 {
+            if items.len() > max.0 || bytes > max.1 {
                 return None;
             }
         }
@@ -150,12 +154,13 @@ impl Inner {
                         "a run has one working space at most".into(),
                     ));
                 }
-                let mut copy = plan_copy(&host, &host).ok_or_else(|| {
-                    Error::Unavailable(format!(
-                        "{}: too large to copy into a working space",
-                        host.display()
-                    ))
-                })?;
+                let mut copy =
+                    plan_copy(&host, &host, (SPACE_ENTRIES, bytes)).ok_or_else(|| {
+                        Error::Unavailable(format!(
+                            "{}: too large to copy into a working space",
+                            host.display()
+                        ))
+                    })?;
                 copy.kib = bytes.div_ceil(1024).max(copy.kib);
                 copy.space = Some(host);
                 copies.push(copy);
@@ -172,7 +177,7 @@ impl Inner {
                         let host = host.to_string_lossy().trim_end_matches('/').to_string();
                         renames.push((host, inside.to_string_lossy().into_owned()));
                     }
-                    match plan_copy(&canonical, inside) {
+                    match plan_copy(&canonical, inside, COPY_MAX) {
                         Some(copy) => copies.push(copy),
                         None => entries.push((
                             inside.clone(),
