@@ -439,7 +439,8 @@ fn on_postgres_a_first_start_answers_at_once_and_holds_what_it_prepares() {
         .to_string();
     // It answers, and nim is held, not yet published: building its
     // tests from nothing compiles programs, far longer than these steps.
-    let problems_list = crate::http::get(&format!("{api}/problems"), &[]);
+    let auth = format!("Bearer {}", t.token);
+    let problems_list = crate::http::get(&format!("{api}/problems"), &[("Authorization", &auth)]);
     assert_eq!(problems_list.status, 200, "{}", problems_list.body);
     let held = |store: &Store| rt.block_on(store.preparing()).unwrap() == ["nim"];
     assert!(held(&store), "nim is held while it is prepared");
@@ -451,7 +452,6 @@ fn on_postgres_a_first_start_answers_at_once_and_holds_what_it_prepares() {
         json!({"problem": "nim", "language": "c", "source": NIM_C_AC}),
     );
     let id = v["id"].as_i64().unwrap();
-    let auth = format!("Bearer {}", t.token);
     let url = format!("{api}/submissions/{id}");
     let read = |wait: u32| {
         let r = crate::http::get(&format!("{url}?wait={wait}"), &[("Authorization", &auth)]);
