@@ -307,17 +307,14 @@ fn measure(b: &Boxed, sampled: &Sampled) -> Measured {
                 // higher than what its process inherited from the judge
                 // (`own` 0) is the judge's memory, never the program's.
                 //
-                // cgroup v1 charges in batches of pages: a run smaller than
-                // one shows no peak above what the box held. Its figure is
-                // then the rusage bound, as on the rusage tier, never held
-                // against the limit.
-                Some(bytes) => {
-                    let own = (bytes / 1024).max(floor.own);
-                    RusagePeak {
-                        reported: if own > 0 { own } else { floor.reported },
-                        own,
-                    }
-                }
+                // (cgroup v1 charges in batches of 64 pages a CPU: a run
+                // smaller than one may show no peak above what the box
+                // held. Its figure is then 0, not the rusage bound, which
+                // can be the judge's own size.)
+                Some(bytes) => RusagePeak {
+                    reported: (bytes / 1024).max(floor.own),
+                    own: (bytes / 1024).max(floor.own),
+                },
                 None => floor,
             };
             Measured {
