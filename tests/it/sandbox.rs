@@ -904,7 +904,7 @@ fn measurement_names_its_mechanism() {
     // It touches 8 MiB of its own: more than cgroup v1 charges in one
     // batch (64 pages a CPU), which a smaller run may not show at all.
     let fx = Fixture::c(
-        "static char a[8 << 20];\n\
+        "static volatile char a[8 << 20];\n\
          int main(void) { for (int i = 0; i < (8 << 20); i += 4096) a[i] = 1; return 7; }",
     );
     let ran = run(sb.as_ref(), &fx, &[], limits());
