@@ -93,6 +93,29 @@ fn post(url: &str, token: &str, body: Value) -> Value {
     r.json()
 }
 
+/// The database `config` names (its URL, a runtime, the store), with an
+/// account `ann` and a token of hers.
+fn database_with_ann(
+    config: &Path,
+) -> (
+    String,
+    tokio::runtime::Runtime,
+    Store,
+    grundy::auth::NewToken,
+) {
+    let db_url = grundy::config::Config::load(config).unwrap().database_url();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = rt.block_on(Store::open(&db_url)).unwrap();
+    rt.block_on(store.add_user("ann", "unused", false)).unwrap();
+    let t = grundy::auth::new_token();
+    rt.block_on(store.add_token("ann", &t.hash, &t.prefix))
+        .unwrap();
+    (db_url, rt, store, t)
+}
+
 /// `slug`'s published version, once a starting server has published it
 /// (a bounded wait).
 fn published_within(
@@ -126,18 +149,7 @@ fn on_postgres_workers_elsewhere_judge_300_submissions_through_a_kill() {
         return;
     }
     let config = ws.config();
-    let db_url = grundy::config::Config::load(&config)
-        .unwrap()
-        .database_url();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let store = rt.block_on(Store::open(&db_url)).unwrap();
-    rt.block_on(store.add_user("ann", "unused", false)).unwrap();
-    let t = grundy::auth::new_token();
-    rt.block_on(store.add_token("ann", &t.hash, &t.prefix))
-        .unwrap();
+    let (db_url, rt, store, t) = database_with_ann(&config);
 
     let mut children = Children(Vec::new());
     // The server: no workers; it publishes nim at start.
@@ -409,18 +421,7 @@ fn on_postgres_a_first_start_answers_at_once_and_holds_what_it_prepares() {
             })
             .collect()
     });
-    let db_url = grundy::config::Config::load(&config)
-        .unwrap()
-        .database_url();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let store = rt.block_on(Store::open(&db_url)).unwrap();
-    rt.block_on(store.add_user("ann", "unused", false)).unwrap();
-    let t = grundy::auth::new_token();
-    rt.block_on(store.add_token("ann", &t.hash, &t.prefix))
-        .unwrap();
+    let (db_url, rt, store, t) = database_with_ann(&config);
 
     // Publishing cannot finish while this lock is held (reads go on): the
     // server is caught mid-way, however quick its build.
