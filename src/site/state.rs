@@ -39,6 +39,8 @@ pub struct AppState {
     pub feeds: Arc<FeedSlots>,
     /// The long polls waiting now for a change.
     pub polls: Arc<Polls>,
+    /// The workers' reports that queued tries' reasons are told from.
+    pub judges: Arc<super::waiting::Recent>,
     stopping: Arc<AtomicBool>,
     stop: watch::Sender<bool>,
 }
@@ -73,6 +75,7 @@ impl AppState {
                 server.feeds_per_address,
             )),
             polls: Arc::default(),
+            judges: Arc::default(),
             ctx,
             store,
             wake: Arc::new(Notify::new()),

@@ -3,7 +3,9 @@
 //! judges its language, every one that does refused its problem's
 //! package, or only that every worker is busy. And, for the admins' queue page, the languages no live
 //! worker judges. Pure functions over the workers' reports ([`Judges`]),
-//! read once per request.
+//! read once per request; the status reads of queued submissions, most
+//! of a busy judge's traffic, take them as read at most [`FRESH`] ago
+//! ([`Recent`]), as a worker's liveness is itself judged by a heartbeat.
 //!
 //! The reason is told by audience, through the one policy
 //! ([`policy::shows`] of [`Part::Workers`]): admins read which worker
@@ -12,7 +14,8 @@
 //! problem the hash is the answer). Everyone else, the author included,
 //! reads only what kind of thing it waits for.
 
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::policy::{self, Part, Role};
 use crate::store::{self, Refusal, Store, WorkerRow};
@@ -25,6 +28,36 @@ pub struct Judges {
     pub live: Vec<WorkerRow>,
     pub refusals: Vec<Refusal>,
     pub preparing: Vec<String>,
+}
+
+/// How old the reports a status read tells its reason from may be.
+pub const FRESH: Duration = Duration::from_secs(1);
+
+/// The reports as read at most [`FRESH`] ago, shared by the requests of a
+/// server: a reason is a hint of what a try waits for, not a result, and
+/// three reads of the database per status read of a queued try cost more
+/// than the read itself.
+#[derive(Debug, Default)]
+pub struct Recent {
+    kept: Mutex<Option<(Instant, Arc<Judges>)>>,
+}
+
+impl Recent {
+    /// The reports, read again when those kept are older than [`FRESH`].
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn read(&self, store: &Store) -> Result<Arc<Judges>, store::Error> {
+        if let Some((at, judges)) = &*self.kept.lock().unwrap_or_else(|e| e.into_inner()) {
+            if at.elapsed() < FRESH {
+                return Ok(Arc::clone(judges));
+            }
+        }
+        let at = Instant::now();
+        let judges = Arc::new(Judges::read(store).await?);
+        *self.kept.lock().unwrap_or_else(|e| e.into_inner()) = Some((at, Arc::clone(&judges)));
+        Ok(judges)
+    }
 }
 
 impl Judges {

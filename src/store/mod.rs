@@ -60,6 +60,7 @@ mod contest_row;
 mod contest_state;
 mod contests;
 pub mod copy;
+mod credentials;
 pub(crate) mod db;
 mod finished;
 mod masking;
@@ -231,6 +232,9 @@ pub struct Store {
     db: Db,
     /// Finished submissions' results, read once (see [`finished`]).
     finished: Arc<finished::Finished>,
+    /// Tokens' accounts, kept while no credential changes (see
+    /// [`credentials`]).
+    credentials: Arc<credentials::Credentials>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -309,6 +313,7 @@ impl Store {
             return Ok(Store {
                 db: Db::Postgres(pool),
                 finished: Arc::default(),
+                credentials: Arc::new(credentials::Credentials::none()),
             });
         }
         let options = SqliteConnectOptions::from_str(url)
@@ -317,8 +322,11 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
+        // A SQLite connection is a file handle that does not break, so it is
+        // not pinged on each acquire (a round trip to its thread per query).
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(open_err)?;
@@ -332,9 +340,20 @@ impl Store {
     /// When a migration fails.
     pub async fn from_pool(pool: SqlitePool) -> Result<Store, Error> {
         MIGRATOR.run(&pool).await?;
+        // The database's file, "" when it has none (in memory).
+        let file: String =
+            sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+                .fetch_optional(&pool)
+                .await?
+                .unwrap_or_default();
+        let credentials = match file.is_empty() {
+            true => credentials::Credentials::none(),
+            false => credentials::Credentials::beside(std::path::Path::new(&file)),
+        };
         Ok(Store {
             db: Db::Sqlite(pool),
             finished: Arc::default(),
+            credentials: Arc::new(credentials),
         })
     }
 

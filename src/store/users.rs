@@ -186,6 +186,7 @@ impl Store {
             record_account!(tx, d, id);
             tx.commit().await?;
         });
+        self.credentials.changed();
         Ok(())
     }
 
@@ -262,12 +263,12 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn revoke_tokens_of(&self, user_id: i64) -> Result<u64, Error> {
-        Ok(
-            on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE tokens SET revoked_at = {now_text}
+        let n = on_db!(&self.db, pool, d => sqlx::query(&sql(d, "UPDATE tokens SET revoked_at = {now_text}
              WHERE user_id = ? AND revoked_at IS NULL"))
         .bind(user_id)
-        .execute(pool).await.map(|r| r.rows_affected()))?,
-        )
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+        self.credentials.changed();
+        Ok(n)
     }
 
     /// Revokes the live token with this hash; false when there is none.
@@ -279,6 +280,7 @@ impl Store {
              WHERE hash = ? AND revoked_at IS NULL"))
         .bind(hash)
         .execute(pool).await.map(|r| r.rows_affected()))?;
+        self.credentials.changed();
         Ok(done == 1)
     }
 
@@ -295,6 +297,7 @@ impl Store {
         .bind(prefix)
         .execute(pool).await.map(|r| r.rows_affected()))?;
         if done == 1 {
+            self.credentials.changed();
             return Ok(Revoked::One);
         }
         let n = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL
@@ -312,13 +315,20 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn user_for_token(&self, hash: &[u8]) -> Result<Option<User>, Error> {
-        Ok(
-            on_db!(&self.db, pool, d => sqlx::query_as::<_, User>(&sql(d, "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at
+        // The mark first, then the database (see `credentials`).
+        let mark = self.credentials.mark();
+        if let Some(user) = mark.and_then(|m| self.credentials.kept(hash, m)) {
+            return Ok(Some(user));
+        }
+        let user = on_db!(&self.db, pool, d => sqlx::query_as::<_, User>(&sql(d, "SELECT u.id, u.name, u.is_admin, u.disabled, u.created_at
              FROM tokens t JOIN users u ON u.id = t.user_id
              WHERE t.hash = ? AND t.revoked_at IS NULL AND NOT u.disabled"))
         .bind(hash)
-        .fetch_optional(pool).await)?,
-        )
+        .fetch_optional(pool).await)?;
+        if let (Some(mark), Some(user)) = (mark, &user) {
+            self.credentials.keep(hash, user, mark);
+        }
+        Ok(user)
     }
 
     /// Whether a live token (by hash) belongs to a disabled account. Only
@@ -365,6 +375,7 @@ impl Store {
         .bind(user_id)
         .execute(pool).await.map(|r| r.rows_affected()))?;
         if done == 1 {
+            self.credentials.changed();
             return Ok(Revoked::One);
         }
         let n = on_db!(&self.db, pool, d => sqlx::query_scalar::<_, i64>(&sql(d, "SELECT COUNT(*) FROM tokens

@@ -48,7 +48,7 @@ async fn waiting(
         return Ok(Value::from(()));
     }
     let role = Role::of(viewer.user.id, viewer.user.is_admin, sub.user_id);
-    let judges = crate::site::waiting::Judges::read(&state.store).await?;
+    let judges = state.judges.read(&state.store).await?;
     Ok(Value::from(judges.reason(
         &sub.problem,
         &sub.language,

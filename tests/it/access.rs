@@ -560,6 +560,95 @@ fn revoking_a_token_or_disabling_its_user_takes_effect_at_once_and_ends_a_long_p
     assert_eq!(status, 401, "{v}");
 }
 
+/// Issue 46: a token's account is kept in memory between requests, yet a
+/// change made through another server (its own store on the same
+/// database, as on another machine) or by the command line (another
+/// process) is taken by the very next request here: a revoked token, a
+/// disabled account, an account enabled again, an admin made.
+fn a_credential_changed_elsewhere_is_taken_by_the_next_request(postgres: bool) {
+    let ws = workspace_with_server("submissions_per_minute = 0");
+    if postgres {
+        let Some(url) = crate::pg::database() else {
+            return;
+        };
+        let text = std::fs::read_to_string(ws.config()).expect("config");
+        std::fs::write(ws.config(), format!("database_url = {url:?}\n{text}")).expect("config");
+    }
+    let here = Server::start(&ws, 0);
+    let there = Server::start(&ws, 0);
+    for name in ["bob", "cid", "dan"] {
+        here.account(name, false);
+    }
+    let list = format!("{}/api/v1/submissions", here.url);
+    let workers = format!("{}/api/v1/admin/workers", here.url);
+    let read = |url: &str, auth: &str| {
+        // Several reads: whatever is kept between requests is kept by now.
+        let first = api("GET", url, auth, None).0;
+        for _ in 0..3 {
+            assert_eq!(api("GET", url, auth, None).0, first);
+        }
+        first
+    };
+
+    // Revoked through the other server's API: refused here at once.
+    let raw = here.token("bob");
+    let bob = format!("Bearer {raw}");
+    assert_eq!(read(&list, &bob), 200);
+    let prefix = &raw[..8];
+    let revoke = format!("{}/api/v1/tokens/{prefix}", there.url);
+    let (status, reply) = api("DELETE", &revoke, &bob, None);
+    assert!(status == 200 || status == 204, "{status} {reply}");
+    assert_eq!(api("GET", &list, &bob, None).0, 401);
+
+    // Disabled elsewhere: refused at once; enabled again: taken at once.
+    let cid = token(&here, "cid");
+    assert_eq!(read(&list, &cid), 200);
+    there
+        .rt
+        .block_on(there.store.set_disabled("cid", true))
+        .expect("disable");
+    let (status, reply) = api("GET", &list, &cid, None);
+    assert_eq!(status, 401, "{reply}");
+    there
+        .rt
+        .block_on(there.store.set_disabled("cid", false))
+        .expect("enable");
+    assert_eq!(api("GET", &list, &cid, None).0, 200);
+
+    // Made an admin elsewhere: an admin's route opens at once.
+    let dan = token(&here, "dan");
+    assert_eq!(read(&workers, &dan), 403);
+    there
+        .rt
+        .block_on(there.store.set_admin("dan", true))
+        .expect("admin");
+    assert_eq!(api("GET", &workers, &dan, None).0, 200);
+
+    // Revoked by the command line, another process: refused at once.
+    let raw = here.token("dan");
+    let dan = format!("Bearer {raw}");
+    assert_eq!(read(&list, &dan), 200);
+    let out = match postgres {
+        true => {
+            let url = there.ctx.config.database_url();
+            ws.grundy_env(&[("GRUNDY_DATABASE_URL", &url)], &["token", "revoke", &raw])
+        }
+        false => ws.grundy(&["token", "revoke", &raw]),
+    };
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(api("GET", &list, &dan, None).0, 401);
+}
+
+#[test]
+fn a_credential_changed_elsewhere_is_taken_by_the_next_request_sqlite() {
+    a_credential_changed_elsewhere_is_taken_by_the_next_request(false);
+}
+
+#[test]
+fn a_credential_changed_elsewhere_is_taken_by_the_next_request_postgres() {
+    a_credential_changed_elsewhere_is_taken_by_the_next_request(true);
+}
+
 #[test]
 fn questions_to_the_judges_are_limited_per_team_and_minute() {
     let (_ws, s) = server();

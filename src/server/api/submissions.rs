@@ -303,7 +303,7 @@ pub(super) async fn submission(
                 view.withdrawn = state.store.withdrawal_of(id).await?;
             }
             if sub.status == Status::Queued && !sealed {
-                let judges = crate::site::waiting::Judges::read(&state.store).await?;
+                let judges = state.judges.read(&state.store).await?;
                 view.waiting = Some(judges.reason(&sub.problem, &sub.language, role));
             }
             return Ok(Json(view).into_response());
