@@ -66,6 +66,7 @@ mod finished;
 mod masking;
 mod packages;
 pub mod queue;
+mod readers;
 pub mod record;
 mod rosters;
 mod standing;
@@ -235,6 +236,9 @@ pub struct Store {
     /// Tokens' accounts, kept while no credential changes (see
     /// [`credentials`]).
     credentials: Arc<credentials::Credentials>,
+    /// Connections of its own for status reads on SQLite (see
+    /// [`readers`]).
+    readers: Arc<readers::Readers>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -314,6 +318,7 @@ impl Store {
                 db: Db::Postgres(pool),
                 finished: Arc::default(),
                 credentials: Arc::new(credentials::Credentials::none()),
+                readers: Arc::new(readers::Readers::none()),
             });
         }
         let options = SqliteConnectOptions::from_str(url)
@@ -346,14 +351,21 @@ impl Store {
                 .fetch_optional(&pool)
                 .await?
                 .unwrap_or_default();
-        let credentials = match file.is_empty() {
-            true => credentials::Credentials::none(),
-            false => credentials::Credentials::beside(std::path::Path::new(&file)),
+        let (credentials, readers) = match file.is_empty() {
+            true => (credentials::Credentials::none(), readers::Readers::none()),
+            false => {
+                let file = std::path::Path::new(&file);
+                (
+                    credentials::Credentials::beside(file),
+                    readers::Readers::open(file).await,
+                )
+            }
         };
         Ok(Store {
             db: Db::Sqlite(pool),
             finished: Arc::default(),
             credentials: Arc::new(credentials),
+            readers: Arc::new(readers),
         })
     }
 
@@ -367,6 +379,7 @@ impl Store {
 
     /// Closes the pool (on SQLite, flushing the WAL).
     pub async fn close(&self) {
+        self.readers.close().await;
         on_db!(&self.db, pool, _d => pool.close().await);
     }
 }

@@ -310,12 +310,21 @@ impl Store {
                     s.score, s.time_ms, s.memory_kib, s.compile_output, s.contest_id
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         };
-        let row = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
-                .bind(id)
-                .fetch_optional(pool)
-                .await?
-        });
+        let row = match self.readers.free() {
+            // SQLite, on a connection of its own when one is free.
+            Some(mut reader) => {
+                sqlx::query_as::<_, SubmissionRow>(&sql(Dialect::Sqlite, query))
+                    .bind(id)
+                    .fetch_optional(reader.connection())
+                    .await?
+            }
+            None => on_db!(&self.db, pool, d => {
+                sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
+                    .bind(id)
+                    .fetch_optional(pool)
+                    .await?
+            }),
+        };
         let Some(row) = row else { return Ok(None) };
         let status = match row.status.as_str() {
             "queued" => Status::Queued,

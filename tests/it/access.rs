@@ -572,7 +572,14 @@ fn a_credential_changed_elsewhere_is_taken_by_the_next_request(postgres: bool) {
             return;
         };
         let text = std::fs::read_to_string(ws.config()).expect("config");
-        std::fs::write(ws.config(), format!("database_url = {url:?}\n{text}")).expect("config");
+        let text: Vec<String> = text
+            .lines()
+            .map(|l| match l.starts_with("database_url") {
+                true => format!("database_url = {url:?}"),
+                false => l.to_string(),
+            })
+            .collect();
+        std::fs::write(ws.config(), text.join("\n")).expect("config");
     }
     let here = Server::start(&ws, 0);
     let there = Server::start(&ws, 0);
