@@ -769,8 +769,36 @@ impl Store {
         reader: Reader,
         kind: &str,
     ) -> Result<Vec<Event>, Error> {
+        self.recorded_objects(contest, reader, (kind, None)).await
+    }
+
+    /// Object `object` of endpoint `kind` of contest `contest` as `reader`
+    /// holds it ([`Store::contest_objects`]), read alone: `None` when there
+    /// is none, or it was deleted.
+    ///
+    /// # Errors
+    /// As [`Store::contest_events`].
+    pub async fn contest_object(
+        &self,
+        contest: i64,
+        reader: Reader,
+        (kind, object): (&str, &str),
+    ) -> Result<Option<Event>, Error> {
+        let mut found = self
+            .recorded_objects(contest, reader, (kind, Some(object)))
+            .await?;
+        Ok(found.pop())
+    }
+
+    /// [`Store::contest_objects`], of one object only where given.
+    async fn recorded_objects(
+        &self,
+        contest: i64,
+        reader: Reader,
+        of: (&str, Option<&str>),
+    ) -> Result<Vec<Event>, Error> {
         let events = self
-            .read_events(contest, 0, reader, Some(kind), i64::MAX)
+            .read_events(contest, 0, reader, Some(of), i64::MAX)
             .await?;
         let mut at: std::collections::HashMap<Option<String>, usize> = Default::default();
         let mut objects: Vec<Option<Event>> = Vec::new();
@@ -799,40 +827,57 @@ impl Store {
         self.read_events(contest, after, reader, None, limit).await
     }
 
-    /// [`Store::contest_events`], of one kind only where given.
+    /// [`Store::contest_events`], of one kind (and of one object of it)
+    /// only where given: those alone are read, by the index on kind and
+    /// object (migration 0018).
     async fn read_events(
         &self,
         contest: i64,
         after: i64,
         reader: Reader,
-        kind: Option<&str>,
+        of: Option<(&str, Option<&str>)>,
         limit: i64,
     ) -> Result<Vec<Event>, Error> {
+        let (kind, object) = match of {
+            Some((kind, object)) => (Some(kind), object),
+            None => (None, None),
+        };
+        let text = format!(
+            "SELECT seq, kind, object_id, data, at_ms FROM contest_events
+             WHERE contest_id = ?1 AND seq > ?2
+               AND CASE WHEN ?3 THEN audience <> 'others'
+                   ELSE audience = 'all' OR (audience = 'team' AND team_id = ?4)
+                        OR (audience = 'others' AND (team_id IS NULL OR team_id <> ?4))
+                   END{}{}
+             ORDER BY seq LIMIT ?5",
+            if kind.is_some() { " AND kind = ?6" } else { "" },
+            if object.is_some() {
+                " AND object_id = ?7"
+            } else {
+                ""
+            },
+        );
         let (admin, team) = match reader {
             Reader::Admin => (true, -1),
             Reader::Team(t) => (false, t),
             Reader::Public => (false, -1),
         };
         let rows = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (i64, String, Option<String>, Option<String>, i64)>(&sql(
-                d,
-                "SELECT seq, kind, object_id, data, at_ms FROM contest_events
-                 WHERE contest_id = ?1 AND seq > ?2
-                   AND CASE WHEN ?3 THEN audience <> 'others'
-                       ELSE audience = 'all' OR (audience = 'team' AND team_id = ?4)
-                            OR (audience = 'others' AND (team_id IS NULL OR team_id <> ?4))
-                       END
-                   AND (?6 IS NULL OR kind = ?6)
-                 ORDER BY seq LIMIT ?5",
-            ))
-            .bind(contest)
-            .bind(after)
-            .bind(admin)
-            .bind(team)
-            .bind(limit)
-            .bind(kind)
-            .fetch_all(pool)
-            .await?
+            let text = sql(d, text.clone());
+            let mut query =
+                sqlx::query_as::<_, (i64, String, Option<String>, Option<String>, i64)>(&text)
+                    .bind(contest)
+                    .bind(after)
+                    .bind(admin)
+                    .bind(team)
+                    .bind(limit);
+            if let Some(kind) = kind {
+                query = query.bind(kind);
+            }
+            if let Some(object) = object {
+                query = query.bind(object);
+            }
+            query.fetch_all(pool).await?
         });
         rows.into_iter()
             .map(|(seq, kind, id, data, at_ms)| {

@@ -275,9 +275,11 @@ impl Feed {
             .store
             .contest_events(self.contest.id, self.last, self.reader, BATCH)
             .await?;
+        let own = own_team(&self.state, &self.role).await?;
         let mut out = Vec::with_capacity(events.len());
         for e in &events {
-            out.push(rendered(&self.state, &self.contest, &self.role, e).await?);
+            let r = rendered(&self.state, &self.contest, (&self.role, own.as_deref()), e);
+            out.push(r.await?);
         }
         Ok(out)
     }
@@ -310,7 +312,8 @@ impl Feed {
                     .contest_events(self.contest.id, tail.head, self.reader, BATCH)
                     .await?;
                 for e in &events {
-                    let r = rendered(&self.state, &self.contest, &self.role, e).await?;
+                    // Admins' and the public's: no team of their own.
+                    let r = rendered(&self.state, &self.contest, (&self.role, None), e).await?;
                     tail.head = r.seq;
                     tail.lines.push_back(r);
                 }
@@ -343,12 +346,12 @@ impl Feed {
 async fn rendered(
     state: &AppState,
     c: &Contest,
-    role: &Role,
+    reader: (&Role, Option<&str>),
     e: &Event,
 ) -> Result<Rendered, ApiError> {
     Ok(Rendered {
         seq: e.seq,
-        line: render(state, c, role, e).await?.to_string().into(),
+        line: render(state, c, reader, e).await?.to_string().into(),
         ends: e.kind == "state"
             && e.data
                 .as_ref()
@@ -357,13 +360,25 @@ async fn rendered(
     })
 }
 
+/// The CLICS id of the team `role` reads for, if any: read once per
+/// request or batch of events, for [`render`] to tell a team its own tries.
+///
+/// # Errors
+/// The store's failures.
+pub(super) async fn own_team(state: &AppState, role: &Role) -> Result<Option<String>, ApiError> {
+    Ok(match role {
+        Role::Team(account) => state.store.team_id_of(*account).await?,
+        _ => None,
+    })
+}
+
 /// Event `e` of contest `c` as `role` reads it, with its token: a
 /// problem with what its package says, a submission with its files where
-/// the role may read them.
+/// the role may read them (`own`: the reader's team, [`own_team`]).
 pub(super) async fn render(
     state: &AppState,
     c: &Contest,
-    role: &Role,
+    (role, own): (&Role, Option<&str>),
     e: &Event,
 ) -> Result<Value, ApiError> {
     let mut data = e.data.clone();
@@ -376,10 +391,7 @@ pub(super) async fn render(
             // The try's team by its CLICS id: the reader's own team's?
             let reads = match role {
                 Role::Admin => true,
-                Role::Team(account) => {
-                    let own = state.store.team_id_of(*account).await?;
-                    own.is_some() && s["team_id"].as_str() == own.as_deref()
-                }
+                Role::Team(_) => own.is_some() && s["team_id"].as_str() == own,
                 _ => false,
             };
             if reads {

@@ -222,11 +222,11 @@ async fn scoreboard(
     let now = crate::site::contests::now_ms();
     let mut v = objects::scoreboard(&c, &board, now, names);
     if let Some(group) = query.group_id {
-        let groups = recorded(&state, &c, &role, "groups").await?;
+        let groups = recorded(&state, &c, &role, ("groups", None)).await?;
         if !groups.iter().any(|g| g["id"] == group.as_str()) {
             return Err(ApiError::not_found(format!("no groups {group:?}")));
         }
-        let members: Vec<Value> = recorded(&state, &c, &role, "teams")
+        let members: Vec<Value> = recorded(&state, &c, &role, ("teams", None))
             .await?
             .into_iter()
             .filter(|t| {
@@ -243,12 +243,13 @@ async fn scoreboard(
     Ok(Json(v).into_response())
 }
 
-/// Every object of endpoint `kind` that `role` may see, in order.
+/// Every object of endpoint `kind` that `role` may see, in order; only
+/// the one with id `object` where given (read alone where it is recorded).
 async fn objects_of(
     state: &AppState,
     c: &Contest,
     role: &Role,
-    kind: &str,
+    (kind, object): (&str, Option<&str>),
 ) -> Result<Vec<Value>, ApiError> {
     if matches!(
         kind,
@@ -256,38 +257,51 @@ async fn objects_of(
     ) {
         reaches(c, role, Object::Board)?;
     }
+    let fixed = |mut all: Vec<Value>| {
+        if let Some(object) = object {
+            all.retain(|o| o["id"].as_str() == Some(object));
+        }
+        Ok(all)
+    };
     match kind {
-        "judgement-types" => Ok(objects::judgement_types()),
-        "languages" => Ok(objects::languages(&state.ctx)),
+        "judgement-types" => fixed(objects::judgement_types()),
+        "languages" => fixed(objects::languages(&state.ctx)),
         "problems" | "teams" | "organizations" | "groups" | "submissions" | "judgements"
-        | "runs" | "clarifications" | "awards" => recorded(state, c, role, kind).await,
+        | "runs" | "clarifications" | "awards" => recorded(state, c, role, (kind, object)).await,
         // Endpoints of the standard this judge has nothing for are not
         // in `access`, and not served.
         other => Err(ApiError::not_found(format!("no endpoint {other:?}"))),
     }
 }
 
-/// The objects of endpoint `kind` of `c` as `role` reads them: the
-/// contest's record replayed for that reader, each event rendered as its
-/// feed renders it. One derivation: what REST returns is what a reader of
-/// the whole feed holds.
+/// The objects of endpoint `kind` of `c` as `role` reads them (only
+/// `object` where given): the contest's record replayed for that reader,
+/// each event rendered as its feed renders it. One derivation: what REST
+/// returns is what a reader of the whole feed holds.
 pub(super) async fn recorded(
     state: &AppState,
     c: &Contest,
     role: &Role,
-    kind: &str,
+    (kind, object): (&str, Option<&str>),
 ) -> Result<Vec<Value>, ApiError> {
     if kind == "problems" && !may(c, role.who(), Object::ProblemNames) {
         return Ok(Vec::new());
     }
     state.store.catch_up_contest(c.id).await?;
-    let events = state
-        .store
-        .contest_objects(c.id, feed::reader(role), kind)
-        .await?;
+    let reader = feed::reader(role);
+    let events = match object {
+        Some(object) => state
+            .store
+            .contest_object(c.id, reader, (kind, object))
+            .await?
+            .into_iter()
+            .collect(),
+        None => state.store.contest_objects(c.id, reader, kind).await?,
+    };
+    let own = feed::own_team(state, role).await?;
     let mut out = Vec::with_capacity(events.len());
     for e in &events {
-        let mut line = feed::render(state, c, role, e).await?;
+        let mut line = feed::render(state, c, (role, own.as_deref()), e).await?;
         out.push(line["data"].take());
     }
     Ok(out)
@@ -319,7 +333,7 @@ async fn collection(
             format!("cannot filter {kind} on {bad:?}: the endpoint has no such property"),
         ));
     }
-    let mut list = objects_of(&state, &c, &role, &kind).await?;
+    let mut list = objects_of(&state, &c, &role, (&kind, None)).await?;
     list.retain(|o| {
         filters
             .iter()
@@ -348,10 +362,9 @@ async fn one(
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
-    objects_of(&state, &c, &role, &kind)
+    objects_of(&state, &c, &role, (&kind, Some(&object)))
         .await?
-        .into_iter()
-        .find(|o| o["id"].as_str() == Some(object.as_str()))
+        .pop()
         .map(|o| Json(o).into_response())
         .ok_or_else(|| ApiError::not_found(format!("no {kind} {object:?}")))
 }
@@ -365,7 +378,20 @@ async fn files(
 ) -> Result<Response, ApiError> {
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
-    let tries = objects::team_tries(&state, &c).await?;
+    // Its author's tries only: the one asked for is among them, if anywhere.
+    let author = match submission.parse::<i64>() {
+        Ok(id) if id.to_string() == submission => state
+            .store
+            .get_status(id)
+            .await?
+            .filter(|s| s.contest_id == Some(c.id))
+            .and_then(|s| s.user_id),
+        _ => None,
+    };
+    let tries = match author {
+        Some(author) => objects::team_tries(&state, &c, Some(author)).await?,
+        None => Vec::new(),
+    };
     let Some((s, at)) = tries.iter().find(|(s, _)| s.id.to_string() == submission) else {
         return Err(ApiError::not_found(format!(
             "no submissions {submission:?}"

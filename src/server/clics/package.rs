@@ -82,7 +82,7 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         message: e.message,
     };
     let role = Role::Admin;
-    let tries = objects::team_tries(state, c).await.map_err(api)?;
+    let tries = objects::team_tries(state, c, None).await.map_err(api)?;
     let waiting: Vec<i64> = tries
         .iter()
         .filter(|(s, _)| s.status != "done")
@@ -168,7 +168,9 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
         "clarifications",
         "awards",
     ] {
-        let objects = super::recorded(state, c, &role, kind).await.map_err(api)?;
+        let objects = super::recorded(state, c, &role, (kind, None))
+            .await
+            .map_err(api)?;
         put(&format!("{kind}.json"), &Value::Array(objects));
     }
     let board = crate::site::contests::board(state, c, role.viewer())
@@ -232,13 +234,14 @@ async fn final_feed(
         out.push_str(&v.to_string());
         out.push('\n');
     };
+    let own = feed::own_team(state, role).await?;
     for e in events {
         let ends = e.kind == "state"
             && e.data
                 .as_ref()
                 .is_some_and(|d| !d["end_of_updates"].is_null());
         if !ends {
-            push(&feed::render(state, c, role, e).await?);
+            push(&feed::render(state, c, (role, own.as_deref()), e).await?);
         }
     }
     // The final state, last: `finalized` for the Resolver, and

@@ -277,6 +277,21 @@ async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
         store.contest_version(&c).await.unwrap().0,
         *seqs.last().unwrap()
     );
+    // One object read alone is the one the whole collection holds, for
+    // every reader; one that is not there is none.
+    for reader in [Reader::Admin, Reader::Team(ann), Reader::Public] {
+        for kind in ["submissions", "judgements", "runs"] {
+            let all = store.contest_objects(cup, reader, kind).await.unwrap();
+            for e in all.iter().take(3).chain(all.iter().rev().take(3)) {
+                let id = e.id.as_deref().unwrap();
+                let alone = store.contest_object(cup, reader, (kind, id)).await;
+                let alone = alone.unwrap().expect("read alone");
+                assert_eq!((alone.seq, &alone.data), (e.seq, &e.data), "{kind} {id}");
+            }
+        }
+        let none = store.contest_object(cup, reader, ("runs", "no-such-run"));
+        assert!(none.await.unwrap().is_none());
+    }
 }
 
 on_both_databases!(

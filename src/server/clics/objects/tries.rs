@@ -8,19 +8,21 @@ use crate::contest::Contest;
 use crate::site::AppState;
 use crate::store::ContestSubmission;
 
-/// The tries of `c`'s teams as stored, with the times they were made (a
-/// jury's tries are no team's), oldest first.
+/// The tries of `c`'s teams as stored (of account `user` only, where
+/// given), with the times they were made (a jury's tries are no team's),
+/// oldest first.
 ///
 /// # Errors
 /// The store's failures.
 pub async fn team_tries(
     state: &AppState,
     c: &Contest,
+    user: Option<i64>,
 ) -> Result<Vec<(ContestSubmission, i64)>, ApiError> {
     let teams = state.store.contest_teams(c).await?;
     Ok(state
         .store
-        .contest_submissions(c.id, None)
+        .contest_submissions(c.id, user)
         .await?
         .into_iter()
         .filter(|s| teams.iter().any(|t| t.id == s.user_id))
