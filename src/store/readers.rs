@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteSynchronous};
 use sqlx::Connection as _;
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -32,6 +32,7 @@ impl Readers {
     pub async fn open(file: &Path) -> Readers {
         let options = SqliteConnectOptions::new()
             .filename(file)
+            .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
         let mut connections = Vec::new();
