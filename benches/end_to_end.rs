@@ -102,7 +102,11 @@ fn bare_loop(program: &Path, tests: &[(PathBuf, PathBuf)], out: &Path) -> Durati
 }
 
 fn main() {
-    if Command::new("/usr/bin/g++").arg("--version").output().is_err() {
+    if Command::new("/usr/bin/g++")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         println!("end to end: skipped (needs g++)");
         return;
     }

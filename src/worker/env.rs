@@ -33,8 +33,9 @@ pub struct WorkerEnv {
     /// The submissions this process's workers hold now (for the admin pages).
     pub busy: Busy,
     /// The languages this machine has toolchains for, the only ones its
-    /// workers claim (`None`: any, before they are known).
-    pub languages: Option<Arc<[String]>>,
+    /// workers claim (any, before they are known); shared by the workers
+    /// and grown when a toolchain missing at start is found later.
+    pub languages: Judged,
     /// The problems whose published package this process's build did not
     /// match: its workers claim none of them.
     pub refused: Arc<Mutex<BTreeSet<String>>>,
@@ -119,6 +120,22 @@ pub fn process_name() -> String {
     format!("{host}:{}", std::process::id())
 }
 
+/// The languages a machine's workers judge: `None` (any) until probed.
+#[derive(Debug, Clone, Default)]
+pub struct Judged(Arc<Mutex<Option<Arc<[String]>>>>);
+
+impl Judged {
+    /// The languages now.
+    pub fn get(&self) -> Option<Arc<[String]>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Judges `languages` from now on.
+    pub fn set(&self, languages: impl Into<Arc<[String]>>) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(languages.into());
+    }
+}
+
 impl WorkerEnv {
     /// A process's workers before they start: a lease of
     /// `[server] lease_seconds`, any language until the toolchains are
@@ -130,7 +147,7 @@ impl WorkerEnv {
             changes: Arc::default(),
             busy: Busy::default(),
             timing: Arc::default(),
-            languages: None,
+            languages: Judged::default(),
             refused: Arc::default(),
             verified: Arc::default(),
         }

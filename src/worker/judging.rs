@@ -52,9 +52,10 @@ pub async fn try_judge_next<Q: Queue + FairTiming>(
         .iter()
         .cloned()
         .collect();
+    let mine = env.languages.get();
     let by = store::ClaimAs {
         worker: &env.timing.name,
-        languages: env.languages.as_deref(),
+        languages: mine.as_deref(),
         refused: &refused,
         alive: LIVE,
         only: None,
@@ -130,7 +131,7 @@ async fn judge_claim<Q: Queue + FairTiming>(
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, TestReport)>();
     let ctx = env.ctx.clone();
     let verified = env.verified.clone();
-    let mine = env.languages.clone();
+    let mine = env.languages.get();
     let span = tracing::Span::current();
     let mut job = tokio::task::spawn_blocking(move || {
         span.in_scope(|| {

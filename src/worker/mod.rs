@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use tokio::sync::{watch, Notify};
 
-pub use env::{process_name, Busy, Changes, WorkerEnv, WorkerTiming, HEARTBEAT, LIVE};
+pub use env::{process_name, Busy, Changes, Judged, WorkerEnv, WorkerTiming, HEARTBEAT, LIVE};
 pub use judging::{run, try_judge_next, WorkOutcome};
 
 use crate::context::Context;
@@ -106,14 +106,8 @@ pub async fn start(
     {
         tracing::warn!(language = %id, %why, "no toolchain: this machine judges none of it");
     }
-    let mut env = pool.env.clone();
-    env.languages = Some(
-        languages
-            .iter()
-            .filter(|l| l.missing.is_none())
-            .map(|l| l.id.clone())
-            .collect(),
-    );
+    let env = pool.env.clone();
+    env.languages.set(registry::usable(&languages));
     let mut handles = Vec::new();
     let listener = pool
         .store
@@ -143,7 +137,7 @@ pub async fn start(
         pool.store.clone(),
         pool.env.ctx.clone(),
         (pool.env.timing.name.clone(), workers),
-        languages,
+        (languages, env.languages.clone()),
         pool.env.busy.clone(),
         pool.stop.clone(),
     )));

@@ -44,6 +44,15 @@ pub fn languages(ctx: &Context) -> Vec<Language> {
         .collect()
 }
 
+/// The ids of the usable ones among `languages`.
+pub fn usable(languages: &[Language]) -> Vec<String> {
+    languages
+        .iter()
+        .filter(|l| l.missing.is_none())
+        .map(|l| l.id.clone())
+        .collect()
+}
+
 /// The languages as announced: `id version` a line, the usable ones only.
 pub fn languages_text(languages: &[Language]) -> String {
     languages
@@ -68,16 +77,20 @@ async fn forget_the_dead(store: &Store) {
 }
 
 /// Reports this process until `stop` turns true, then removes its entry.
-/// A failure to report is logged; judging goes on regardless.
+/// A failure to report is logged; judging goes on regardless. A language
+/// whose toolchain was missing (or whose probe failed, a box starved by
+/// load) is probed again with the heartbeat, as often as its probe may be
+/// retried: once found, the workers claim it (`judged`) and it is announced.
 pub async fn run(
     store: Store,
     ctx: Arc<Context>,
     (name, workers): (String, usize),
-    languages: Vec<Language>,
+    (mut languages, judged): (Vec<Language>, super::Judged),
     busy: Busy,
     mut stop: watch::Receiver<bool>,
 ) {
-    let tiers = match tokio::task::spawn_blocking(move || ctx.tiers_text()).await {
+    let probe = ctx.clone();
+    let tiers = match tokio::task::spawn_blocking(move || probe.tiers_text()).await {
         Ok(t) => t,
         Err(e) => format!("unknown: {e}"),
     };
@@ -88,17 +101,7 @@ pub async fn run(
         tracing::warn!(error = %e, "could not report the workers");
     }
     forget_the_dead(&store).await;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if let Err(e) = store
-        .announce_workers(
-            &name,
-            i64::try_from(cores).unwrap_or(1),
-            &languages_text(&languages),
-        )
-        .await
-    {
-        tracing::warn!(error = %e, "could not report the workers");
-    }
+    announce(&store, &name, &languages, &judged).await;
     loop {
         tokio::select! {
             _ = tokio::time::sleep(HEARTBEAT) => {}
@@ -116,8 +119,38 @@ pub async fn run(
             tracing::warn!(error = %e, "could not report the workers");
         }
         forget_the_dead(&store).await;
+        if languages.iter().any(|l| l.missing.is_some()) {
+            let probe = ctx.clone();
+            if let Ok(now) = tokio::task::spawn_blocking(move || self::languages(&probe)).await {
+                if usable(&now) != usable(&languages) {
+                    languages = now;
+                    announce(&store, &name, &languages, &judged).await;
+                }
+            }
+        }
     }
     if let Err(e) = store.unregister_workers(&name).await {
         tracing::warn!(error = %e, "could not remove the workers' report");
+    }
+}
+
+/// Tells the workers and the database which languages this machine judges
+/// now.
+async fn announce(store: &Store, name: &str, languages: &[Language], judged: &super::Judged) {
+    let now = usable(languages);
+    if judged.get().is_some_and(|before| *before != *now) {
+        tracing::info!(languages = %now.join(" "), "a toolchain was found: judging these now");
+    }
+    judged.set(now);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Err(e) = store
+        .announce_workers(
+            name,
+            i64::try_from(cores).unwrap_or(1),
+            &languages_text(languages),
+        )
+        .await
+    {
+        tracing::warn!(error = %e, "could not report the workers");
     }
 }

@@ -94,13 +94,13 @@ impl Bench {
     /// [`Bench::worker`] on a machine that has only `languages`, and
     /// announces them.
     fn limited(&self, name: &str, languages: &[&str]) -> WorkerEnv {
-        let mut env = self.worker(name, 100);
+        let env = self.worker(name, 100);
         let text: Vec<String> = languages.iter().map(|l| format!("{l} 1.0")).collect();
         self.rt
             .block_on(self.store.announce_workers(name, 1, &text.join("\n")))
             .expect("announce");
         let languages: Vec<String> = languages.iter().map(|l| l.to_string()).collect();
-        env.languages = Some(languages.into());
+        env.languages.set(languages);
         env
     }
 
