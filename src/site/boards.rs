@@ -1,14 +1,19 @@
-//! The scoreboard's inputs per contest, kept between requests: many
-//! viewers polling a board (a contest's every team, the public, the
-//! Contest API's clients) cost one cheap version read each, and one read
-//! of the whole history per change rather than per request. A team's
-//! board is computed from them per request (each team sees its own tries
-//! through the freeze); the board admins see and the one the public sees
-//! are the same for every such viewer, and are kept with the inputs they
-//! were computed from, for the contest's settings and freeze of the time.
+//! The scoreboard's inputs per contest, kept between requests and brought
+//! up to date by what changed: many viewers polling a board (a contest's
+//! every team, the public, the Contest API's clients) cost one cheap
+//! version read each; a change of the contest's record costs a read of
+//! the tries it names ([`Store::contest_tries_changed`]), not of the whole
+//! history, unless something other than tries changed (a team, the
+//! settings), which reads everything again.
+//!
+//! A team's board is computed from the inputs per request (each team sees
+//! its own tries through the freeze); the board admins see and the one
+//! the public sees are the same for every such viewer, and are kept, for
+//! the contest's settings and freeze of the time, with what each reader
+//! renders of them ([`Shown`]): one rendering per change, not per request.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::contest::scoreboard::scoreboard;
 use crate::contest::{Attempt, Board, Contest, Team, Viewer};
@@ -16,9 +21,41 @@ use crate::store::{self, ContestVersion, Store};
 
 /// A contest's participants and tries as last read.
 #[derive(Clone)]
-pub struct Inputs {
-    pub teams: Arc<[Team]>,
-    pub attempts: Arc<[Attempt]>,
+struct Inputs {
+    teams: Arc<[Team]>,
+    /// By id.
+    attempts: Arc<Vec<Attempt>>,
+    /// Each account's organization's name, where it has one.
+    organizations: Arc<HashMap<i64, String>>,
+}
+
+/// A board and what its readers make of it, made once for every reader
+/// of the same board.
+pub struct Shown {
+    pub board: Board,
+    /// Each team's organization's name, where it has one.
+    pub organizations: Arc<HashMap<i64, String>>,
+    /// The Contest API's rows (JSON), without problem cells and with them.
+    pub clics_rows: [OnceLock<String>; 2],
+    /// The page's board (HTML) and its digest.
+    pub page: OnceLock<(String, String)>,
+}
+
+impl Shown {
+    fn new(board: Board, organizations: Arc<HashMap<i64, String>>) -> Shown {
+        Shown {
+            board,
+            organizations,
+            clics_rows: [OnceLock::new(), OnceLock::new()],
+            page: OnceLock::new(),
+        }
+    }
+
+    /// Whether this board is shared by every reader of its kind (an
+    /// admin's, the public's), so that what is made of it may be kept.
+    pub fn shared(viewer: Viewer) -> bool {
+        matches!(viewer, Viewer::Admin | Viewer::Public)
+    }
 }
 
 struct Kept {
@@ -28,7 +65,7 @@ struct Kept {
     inputs: Inputs,
     /// Boards computed from these inputs, by the contest's settings, the
     /// viewer (admin or public) and the freeze's time for them.
-    boards: Vec<(Contest, Viewer, Option<i64>, Board)>,
+    boards: Vec<(Contest, Viewer, Option<i64>, Arc<Shown>)>,
 }
 
 /// The kept inputs, by contest id (one store per state, so one database).
@@ -41,16 +78,8 @@ pub struct Boards {
 }
 
 impl Boards {
-    /// `contest`'s teams and tries now: the kept ones while the store's
-    /// version of them is unchanged, else read again.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn inputs(&self, store: &Store, contest: &Contest) -> Result<Inputs, store::Error> {
-        Ok(self.read(store, contest).await?.1)
-    }
-
-    /// The board of `contest` at `now` for `viewer`, from its inputs now.
+    /// The board of `contest` at `now` for `viewer`, from its inputs now,
+    /// with what is made of it.
     ///
     /// # Errors
     /// Database failures.
@@ -60,17 +89,16 @@ impl Boards {
         contest: &Contest,
         viewer: Viewer,
         now: i64,
-    ) -> Result<Board, store::Error> {
+    ) -> Result<Arc<Shown>, store::Error> {
         let (version, inputs) = self.read(store, contest).await?;
-        let shared = matches!(viewer, Viewer::Admin | Viewer::Public);
-        if !shared {
-            return Ok(scoreboard(
-                contest,
-                &inputs.teams,
-                &inputs.attempts,
-                viewer,
-                now,
-            ));
+        let computed = || {
+            Arc::new(Shown::new(
+                scoreboard(contest, &inputs.teams, &inputs.attempts, viewer, now),
+                inputs.organizations.clone(),
+            ))
+        };
+        if !Shown::shared(viewer) {
+            return Ok(computed());
         }
         let hidden = contest.hidden_from(viewer, now);
         let found = self
@@ -83,10 +111,10 @@ impl Boards {
                     .find(|b| b.0 == *contest && b.1 == viewer && b.2 == hidden)
                     .map(|b| b.3.clone())
             });
-        if let Some(board) = found {
-            return Ok(board);
+        if let Some(shown) = found {
+            return Ok(shown);
         }
-        let board = scoreboard(contest, &inputs.teams, &inputs.attempts, viewer, now);
+        let shown = computed();
         if let Some(k) = self
             .lock()
             .get_mut(&contest.id)
@@ -98,9 +126,9 @@ impl Boards {
                 k.boards.remove(0);
             }
             k.boards
-                .push((contest.clone(), viewer, hidden, board.clone()));
+                .push((contest.clone(), viewer, hidden, shown.clone()));
         }
-        Ok(board)
+        Ok(shown)
     }
 
     /// The inputs and the version they are of.
@@ -121,9 +149,16 @@ impl Boards {
         if let Some(inputs) = self.current(contest, &version) {
             return Ok((version, inputs));
         }
-        let inputs = Inputs {
-            teams: store.contest_teams(contest).await?.into(),
-            attempts: store.contest_attempts(contest.id).await?.into(),
+        let before = self
+            .lock()
+            .remove(&contest.id)
+            .filter(|k| k.open_to_all == contest.open_to_all && k.version < version);
+        let inputs = match before {
+            Some(k) => match Self::brought_up(store, contest, k).await? {
+                Some(inputs) => inputs,
+                None => Self::read_all(store, contest).await?,
+            },
+            None => Self::read_all(store, contest).await?,
         };
         self.lock().insert(
             contest.id,
@@ -135,6 +170,53 @@ impl Boards {
             },
         );
         Ok((version, inputs))
+    }
+
+    /// Everything `contest`'s boards are computed from, read whole.
+    async fn read_all(store: &Store, contest: &Contest) -> Result<Inputs, store::Error> {
+        Ok(Inputs {
+            teams: store.contest_teams(contest).await?.into(),
+            attempts: Arc::new(store.contest_attempts(contest.id).await?),
+            organizations: Arc::new(store.organization_names().await?),
+        })
+    }
+
+    /// `kept`'s inputs with the tries changed since its version read
+    /// again; `None` when more than tries changed (or a try of a team the
+    /// inputs do not hold), for the caller to read everything again.
+    async fn brought_up(
+        store: &Store,
+        contest: &Contest,
+        kept: Kept,
+    ) -> Result<Option<Inputs>, store::Error> {
+        let Some(ids) = store
+            .contest_tries_changed(contest.id, kept.version)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let fresh = store.contest_attempts_of(contest.id, &ids).await?;
+        let mut inputs = kept.inputs;
+        if fresh
+            .iter()
+            .any(|a| !inputs.teams.iter().any(|t| t.id == a.team))
+        {
+            return Ok(None);
+        }
+        let attempts = Arc::make_mut(&mut inputs.attempts);
+        let mut fresh = fresh.into_iter().peekable();
+        for id in ids {
+            let now = fresh.next_if(|a| a.id == id);
+            match (attempts.binary_search_by_key(&id, |a| a.id), now) {
+                (Ok(at), Some(a)) => attempts[at] = a,
+                (Ok(at), None) => {
+                    attempts.remove(at);
+                }
+                (Err(at), Some(a)) => attempts.insert(at, a),
+                (Err(_), None) => {}
+            }
+        }
+        Ok(Some(inputs))
     }
 
     /// The kept inputs of `contest`, if they are of `version`.

@@ -13,7 +13,7 @@ use super::policy::{Object, Who};
 // `practice` (which `intake` uses too); the edges reach them from here.
 pub use super::practice::{closed_by, hidden, hidden_all, now_ms, Closed};
 use crate::contest::time::format_human;
-use crate::contest::{Board, Contest, Phase, Viewer};
+use crate::contest::{Contest, Phase, Viewer};
 use crate::context::Context;
 use crate::store::{self, ListFilter, Store, Submission, SubmitLimits, Summary};
 
@@ -92,7 +92,8 @@ pub fn label_for(contest: &Contest, problem: &str) -> String {
     }
 }
 
-/// The board of `contest` now, as `viewer` may see it.
+/// The board of `contest` now, as `viewer` may see it, with what its
+/// readers made of it ([`super::boards::Shown`]).
 ///
 /// # Errors
 /// Database failures.
@@ -100,7 +101,7 @@ pub async fn board(
     state: &super::AppState,
     contest: &Contest,
     viewer: Viewer,
-) -> Result<Board, store::Error> {
+) -> Result<std::sync::Arc<super::boards::Shown>, store::Error> {
     state
         .boards
         .board(&state.store, contest, viewer, now_ms())

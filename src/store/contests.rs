@@ -14,8 +14,11 @@ use super::record::{
     settings_events, Audience, NewEvent,
 };
 use super::rosters::drop_stale;
-use super::standing::{attempts_of, CONTEST_SUBMISSIONS, GROUP_SCORES};
-use super::{Error, Store};
+use super::standing::{
+    attempts_of, CONTEST_SUBMISSIONS, GROUP_SCORES, SOME_CONTEST_SUBMISSIONS, SOME_GROUP_SCORES,
+    TRY_KINDS,
+};
+use super::{ContestVersion, Error, Store};
 use crate::bounds::Field;
 use crate::contest::{Attempt, Contest, Medals, Scoring, Team};
 
@@ -535,6 +538,81 @@ impl Store {
                 .await?
         });
         attempts_of(subs, groups)
+    }
+
+    /// The tries of `contest` (by id) as the scoreboard reads them, of
+    /// `ids` only: an id that is none of its tries now (withdrawn, or of
+    /// no team) is left out.
+    ///
+    /// # Errors
+    /// As [`Store::contest_attempts`].
+    pub async fn contest_attempts_of(
+        &self,
+        contest: i64,
+        ids: &[i64],
+    ) -> Result<Vec<Attempt>, Error> {
+        let ids = serde_json::to_string(ids).expect("a list of numbers");
+        let (subs, groups) = on_db!(&self.db, pool, d => {
+            let subs = sqlx::query_as::<_, ContestSubmission>(&sql(d, SOME_CONTEST_SUBMISSIONS))
+                .bind(contest)
+                .bind(&ids)
+                .fetch_all(pool)
+                .await?;
+            let groups = sqlx::query_as::<_, (i64, String, i64)>(&sql(d, SOME_GROUP_SCORES))
+                .bind(contest)
+                .bind(&ids)
+                .fetch_all(pool)
+                .await?;
+            (subs, groups)
+        });
+        attempts_of(subs, groups)
+    }
+
+    /// The tries of `contest` whose record changed after version `since`,
+    /// by id, when its record says nothing else changed since (no team,
+    /// setting, problem or state): what a standing kept at `since` needs
+    /// to read again. `None` when something else changed, or more than
+    /// reading everything again would cost.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn contest_tries_changed(
+        &self,
+        contest: i64,
+        since: ContestVersion,
+    ) -> Result<Option<Vec<i64>>, Error> {
+        /// Past this many events, the whole history is read again.
+        const MOST: i64 = 2000;
+        let events = on_db!(&self.db, pool, d => {
+            sqlx::query_as::<_, (String, Option<String>)>(&sql(
+                d,
+                "SELECT kind, object_id FROM contest_events
+                 WHERE contest_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            ))
+            .bind(contest)
+            .bind(since.0)
+            .bind(MOST + 1)
+            .fetch_all(pool)
+            .await?
+        });
+        if events.len() as i64 > MOST {
+            return Ok(None);
+        }
+        let mut ids = Vec::new();
+        for (kind, object) in events {
+            if !TRY_KINDS.contains(&kind.as_str()) {
+                return Ok(None);
+            }
+            if matches!(&kind[..], "submissions" | "judgements" | "runs") {
+                match object.as_deref().and_then(crate::contest::clics::try_of) {
+                    Some(id) => ids.push(id),
+                    None => return Ok(None),
+                }
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(Some(ids))
     }
 
     /// The test results of `contest`'s judged submissions: (submission,

@@ -18,6 +18,36 @@ pub(super) const CONTEST_SUBMISSIONS: &str =
        AND withdrawn_reason IS NULL
      ORDER BY id";
 
+/// [`CONTEST_SUBMISSIONS`] of some ids only (bind the contest's id and a
+/// JSON array of the ids, as text).
+pub(super) const SOME_CONTEST_SUBMISSIONS: &str =
+    "SELECT id, user_id, problem, language, submitted_at, status, verdict, score,
+            time_ms, finished_at
+     FROM submissions
+     WHERE contest_id = ? AND user_id IS NOT NULL AND withdrawn_reason IS NULL
+       AND id IN (SELECT CAST(value AS BIGINT) FROM {json_items}(CAST(? AS {json})))
+     ORDER BY id";
+
+/// [`GROUP_SCORES`] of some submissions only (bind the contest's id and a
+/// JSON array of the ids, as text).
+pub(super) const SOME_GROUP_SCORES: &str =
+    "SELECT g.submission_id, g.name, g.score FROM group_results g
+     JOIN submissions s ON s.id = g.submission_id
+     WHERE s.contest_id = ? AND s.status = 'done'
+       AND s.id IN (SELECT CAST(value AS BIGINT) FROM {json_items}(CAST(? AS {json})))
+     ORDER BY g.submission_id, g.position";
+
+/// The kinds of record event that say a try changed and nothing else:
+/// every other kind (a team, the settings, the problems, the state) may
+/// change what the standing is computed from in another way.
+pub(super) const TRY_KINDS: &[&str] = &[
+    "submissions",
+    "judgements",
+    "runs",
+    "awards",
+    "clarifications",
+];
+
 /// The group scores of a contest's judged submissions, by submission
 /// (bind the contest's id).
 pub(super) const GROUP_SCORES: &str = "SELECT g.submission_id, g.name, g.score FROM group_results g

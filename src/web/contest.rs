@@ -18,6 +18,7 @@ use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Signed, Viewer};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
+use crate::site::boards::Shown;
 use crate::site::contests::{self, now_ms, viewer_of};
 use crate::site::intake::Entry;
 use crate::site::policy::{self, Object};
@@ -352,10 +353,24 @@ async fn live_parts(
     viewer: Option<&WebSession>,
     page: Page,
 ) -> Result<(String, String), PageError> {
-    let now = now_ms();
     let who = viewer_of(viewer.map(|s| &s.user));
-    let board = contests::board(state, c, who).await?;
-    let (mine, clarifications) = match (page, viewer) {
+    let shown = contests::board(state, c, who).await?;
+    // The board as HTML with its digest: made once per board where every
+    // reader of its kind sees the same ([`Shown::shared`]).
+    let made;
+    let (board, board_seen) = if Shown::shared(who) {
+        match shown.page.get() {
+            Some(kept) => kept,
+            None => {
+                let fresh = board_html(c, &shown, who)?;
+                shown.page.get_or_init(|| fresh)
+            }
+        }
+    } else {
+        made = board_html(c, &shown, who)?;
+        &made
+    };
+    let (body, seen) = match (page, viewer) {
         (Page::Contest, Some(s)) => {
             let mine = state
                 .store
@@ -365,30 +380,50 @@ async fn live_parts(
                 .store
                 .clarifications(c.id, (!s.user.is_admin).then_some(s.user.id))
                 .await?;
-            (submissions(c, &mine), clarification_rows(&asked))
+            let rest = render(
+                "contest_live.html",
+                context! {
+                    scoring => c.scoring.as_str(),
+                    mine => submissions(c, &mine), clarifications => clarification_rows(&asked),
+                },
+            )?
+            .0;
+            let body = format!("{board}{rest}");
+            let seen = digest(&body);
+            (body, seen)
         }
-        _ => (Vec::new(), Vec::new()),
+        _ => (board.clone(), board_seen.clone()),
     };
-    let organizations = state.store.organization_names().await?;
-    let body = render(
-        "contest_live.html",
-        context! {
-            contest => summary(c, now), board => board_rows(c, &board, &organizations),
-            frozen => board.frozen, scoring => c.scoring.as_str(),
-            problems => c.problems.iter().map(|p| context! { label => p.label, rgb => p.rgb }).collect::<Vec<_>>(),
-            on_contest_page => page == Page::Contest, mine, clarifications,
-            own => match who { Who::Team(id) => Some(id), _ => None },
-        },
-    )?
-    .0;
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    body.hash(&mut hasher);
-    let seen = format!("{:016x}", hasher.finish());
     let html = format!(
         "<section id=\"live\" data-live=\"/contests/{}/live\" data-page=\"{}\" data-seen=\"{seen}\">{body}</section>",
         c.slug,
         if page == Page::Contest { "contest" } else { "board" }
     );
+    Ok((html, seen))
+}
+
+/// The digest a live part is known by (`seen`).
+fn digest(body: &str) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    body.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// The board of a contest page as HTML, with its digest; `who`'s own row
+/// marked.
+fn board_html(c: &Contest, shown: &Shown, who: Who) -> Result<(String, String), PageError> {
+    let board = &shown.board;
+    let html = render(
+        "contest_board.html",
+        context! {
+            board => board_rows(c, board, &shown.organizations),
+            frozen => board.frozen, scoring => c.scoring.as_str(),
+            problems => c.problems.iter().map(|p| context! { label => p.label, rgb => p.rgb }).collect::<Vec<_>>(),
+            own => match who { Who::Team(id) => Some(id), _ => None },
+        },
+    )?
+    .0;
+    let seen = digest(&html);
     Ok((html, seen))
 }
 

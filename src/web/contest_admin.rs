@@ -198,7 +198,8 @@ async fn contest_page(
             }
         })
         .collect();
-    let board = crate::site::contests::board(state, c, crate::contest::Viewer::Admin).await?;
+    let shown = crate::site::contests::board(state, c, crate::contest::Viewer::Admin).await?;
+    let board = &shown.board;
     let teams: std::collections::BTreeMap<String, String> = board
         .rows
         .iter()

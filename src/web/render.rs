@@ -33,6 +33,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/contest_head.html"),
     ),
     (
+        "contest_board.html",
+        include_str!("templates/contest_board.html"),
+    ),
+    (
         "contest_live.html",
         include_str!("templates/contest_live.html"),
     ),

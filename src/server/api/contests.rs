@@ -126,7 +126,8 @@ pub(super) async fn board(
     if !contests::may(&c, who, Object::ProblemNames) {
         return Err(refused(&c, Object::ProblemNames));
     }
-    let board = contests::board(&state, &c, viewer_of(Some(&user))).await?;
+    let shown = contests::board(&state, &c, viewer_of(Some(&user))).await?;
+    let board = &shown.board;
     let labels: Vec<&str> = c.problems.iter().map(|p| p.label.as_str()).collect();
     Ok(Json(json!({
         "contest": c.slug, "problems": labels,

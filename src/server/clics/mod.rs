@@ -32,6 +32,7 @@ use serde_json::Value;
 
 use super::ApiError;
 use crate::contest::Contest;
+use crate::site::boards::Shown;
 use crate::site::contests::may;
 use crate::site::policy::Object;
 use crate::site::AppState;
@@ -217,11 +218,28 @@ async fn scoreboard(
     let c = find(&state, &id).await?;
     let role = role.within(&state, &c).await?;
     reaches(&c, &role, Object::Board)?;
-    let board = crate::site::contests::board(&state, &c, role.viewer()).await?;
+    let shown = crate::site::contests::board(&state, &c, role.viewer()).await?;
     let names = may(&c, role.who(), Object::ProblemNames);
     let now = crate::site::contests::now_ms();
-    let mut v = objects::scoreboard(&c, &board, now, names);
-    if let Some(group) = query.group_id {
+    let Some(group) = query.group_id else {
+        // The rows as JSON text, made once per board for its every reader.
+        let made;
+        let rows = if Shown::shared(role.viewer()) {
+            shown.clics_rows[usize::from(names)]
+                .get_or_init(|| objects::rows(&c, &shown.board, names).to_string())
+        } else {
+            made = objects::rows(&c, &shown.board, names).to_string();
+            &made
+        };
+        let body = objects::scoreboard_text(&c, rows, now);
+        return Ok((
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response());
+    };
+    let mut v = objects::scoreboard(&c, &shown.board, now, names);
+    {
         let groups = recorded(&state, &c, &role, ("groups", None)).await?;
         if !groups.iter().any(|g| g["id"] == group.as_str()) {
             return Err(ApiError::not_found(format!("no groups {group:?}")));

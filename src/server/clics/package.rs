@@ -173,10 +173,10 @@ pub async fn build(state: &AppState, c: &Contest, now: i64) -> Result<Package, E
             .map_err(api)?;
         put(&format!("{kind}.json"), &Value::Array(objects));
     }
-    let board = crate::site::contests::board(state, c, role.viewer())
+    let shown = crate::site::contests::board(state, c, role.viewer())
         .await
         .map_err(|e| api(ApiError::from(e)))?;
-    let mut scoreboard = objects::scoreboard(c, &board, finalized, true);
+    let mut scoreboard = objects::scoreboard(c, &shown.board, finalized, true);
     scoreboard["state"] = full.clone();
     put("scoreboard.json", &scoreboard);
 

@@ -16,6 +16,6 @@ mod tries;
 
 pub use crate::contest::clics::{contest, state};
 pub use reference::{clics_language, fill_problem, judgement_types, languages};
-pub use scoreboard::scoreboard;
+pub use scoreboard::{rows, scoreboard, scoreboard_text};
 pub use shape::{access, properties};
 pub use tries::{files, reads_files, team_tries};

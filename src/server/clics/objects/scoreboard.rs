@@ -14,6 +14,28 @@ use crate::contest::{Board, Contest, Scoring};
 /// only then; the row's `score.time` is the latest of them, once the team
 /// has solved or scored anything.
 pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
+    json!({
+        "time": format_time(now),
+        "contest_time": format_reltime(now - c.start_ms),
+        "state": state(c, now),
+        "rows": rows(c, board, names),
+    })
+}
+
+/// The scoreboard object with its rows given as JSON text (`rows`, of
+/// [`rows`]), written out: what a reader is sent, without building the
+/// rows again for each.
+pub fn scoreboard_text(c: &Contest, rows: &str, now: i64) -> String {
+    format!(
+        r#"{{"contest_time":{},"rows":{rows},"state":{},"time":{}}}"#,
+        Value::from(format_reltime(now - c.start_ms)),
+        state(c, now),
+        Value::from(format_time(now)),
+    )
+}
+
+/// The scoreboard's rows ([`scoreboard`]).
+pub fn rows(c: &Contest, board: &Board, names: bool) -> Value {
     let minute = |ms: i64| ms.div_euclid(60_000).max(0);
     let rows: Vec<Value> = board
         .rows
@@ -64,10 +86,5 @@ pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
             json!({"rank": r.rank, "team_id": r.team.team_id, "score": score, "problems": problems})
         })
         .collect();
-    json!({
-        "time": format_time(now),
-        "contest_time": format_reltime(now - c.start_ms),
-        "state": state(c, now),
-        "rows": rows,
-    })
+    Value::Array(rows)
 }
