@@ -6,11 +6,12 @@
 //! history, unless something other than tries changed (a team, the
 //! settings), which reads everything again.
 //!
-//! A team's board is computed from the inputs per request (each team sees
-//! its own tries through the freeze); the board admins see and the one
-//! the public sees are the same for every such viewer, and are kept, for
-//! the contest's settings and freeze of the time, with what each reader
-//! renders of them ([`Shown`]): one rendering per change, not per request.
+//! The board admins see and the one the public sees are the same for
+//! every such viewer, and are kept, for the contest's settings and freeze
+//! of the time, with what each reader renders of them ([`Shown`]): one
+//! rendering per change, not per request. A team sees the public's board
+//! unless the freeze hides others' results from it; then its board is its
+//! own (it sees its own tries), computed per request.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -53,7 +54,7 @@ impl Shown {
 
     /// Whether this board is shared by every reader of its kind (an
     /// admin's, the public's), so that what is made of it may be kept.
-    pub fn shared(viewer: Viewer) -> bool {
+    fn shared(viewer: Viewer) -> bool {
         matches!(viewer, Viewer::Admin | Viewer::Public)
     }
 }
@@ -91,6 +92,12 @@ impl Boards {
         now: i64,
     ) -> Result<Arc<Shown>, store::Error> {
         let (version, inputs) = self.read(store, contest).await?;
+        // A team sees the public's board while the freeze hides nothing
+        // from it (its own row is marked by whoever shows it).
+        let viewer = match viewer {
+            Viewer::Team(_) if contest.hidden_from(viewer, now).is_none() => Viewer::Public,
+            _ => viewer,
+        };
         let computed = || {
             Arc::new(Shown::new(
                 scoreboard(contest, &inputs.teams, &inputs.attempts, viewer, now),

@@ -18,7 +18,6 @@ use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Signed, Viewer};
 use crate::contest::time::{format_human, format_time};
 use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
-use crate::site::boards::Shown;
 use crate::site::contests::{self, now_ms, viewer_of};
 use crate::site::intake::Entry;
 use crate::site::policy::{self, Object};
@@ -355,20 +354,29 @@ async fn live_parts(
 ) -> Result<(String, String), PageError> {
     let who = viewer_of(viewer.map(|s| &s.user));
     let shown = contests::board(state, c, who).await?;
-    // The board as HTML with its digest: made once per board where every
-    // reader of its kind sees the same ([`Shown::shared`]).
+    // The board as HTML with its digest: made once per board, which every
+    // admin, or every reader the freeze hides the same from, shares.
     let made;
-    let (board, board_seen) = if Shown::shared(who) {
-        match shown.page.get() {
-            Some(kept) => kept,
-            None => {
-                let fresh = board_html(c, &shown, who)?;
-                shown.page.get_or_init(|| fresh)
-            }
+    let (board, board_seen) = match shown.page.get() {
+        Some(kept) => kept,
+        None => {
+            let fresh = board_html(c, &shown)?;
+            shown.page.get_or_init(|| fresh)
         }
-    } else {
-        made = board_html(c, &shown, who)?;
-        &made
+    };
+    // A team's own row, marked on the board every reader of its kind shares.
+    let (board, board_seen) = match who {
+        Who::Team(id) => {
+            let row = format!("<tr data-team-id=\"{id}\" ");
+            made = board.replacen(
+                &row,
+                &format!("<tr class=\"own\" data-team-id=\"{id}\" "),
+                1,
+            );
+            let seen = digest(&made);
+            (&made, seen)
+        }
+        _ => (board, board_seen.clone()),
     };
     let (body, seen) = match (page, viewer) {
         (Page::Contest, Some(s)) => {
@@ -392,7 +400,7 @@ async fn live_parts(
             let seen = digest(&body);
             (body, seen)
         }
-        _ => (board.clone(), board_seen.clone()),
+        _ => (board.clone(), board_seen),
     };
     let html = format!(
         "<section id=\"live\" data-live=\"/contests/{}/live\" data-page=\"{}\" data-seen=\"{seen}\">{body}</section>",
@@ -409,9 +417,12 @@ fn digest(body: &str) -> String {
     format!("{:016x}", hasher.finish())
 }
 
-/// The board of a contest page as HTML, with its digest; `who`'s own row
-/// marked.
-fn board_html(c: &Contest, shown: &Shown, who: Who) -> Result<(String, String), PageError> {
+/// The board of a contest page as HTML, with its digest; each row known
+/// by its team's account (`data-team-id`), for a team's own to be marked.
+fn board_html(
+    c: &Contest,
+    shown: &crate::site::boards::Shown,
+) -> Result<(String, String), PageError> {
     let board = &shown.board;
     let html = render(
         "contest_board.html",
@@ -419,7 +430,6 @@ fn board_html(c: &Contest, shown: &Shown, who: Who) -> Result<(String, String), 
             board => board_rows(c, board, &shown.organizations),
             frozen => board.frozen, scoring => c.scoring.as_str(),
             problems => c.problems.iter().map(|p| context! { label => p.label, rgb => p.rgb }).collect::<Vec<_>>(),
-            own => match who { Who::Team(id) => Some(id), _ => None },
         },
     )?
     .0;

@@ -32,7 +32,6 @@ use serde_json::Value;
 
 use super::ApiError;
 use crate::contest::Contest;
-use crate::site::boards::Shown;
 use crate::site::contests::may;
 use crate::site::policy::Object;
 use crate::site::AppState;
@@ -223,14 +222,8 @@ async fn scoreboard(
     let now = crate::site::contests::now_ms();
     let Some(group) = query.group_id else {
         // The rows as JSON text, made once per board for its every reader.
-        let made;
-        let rows = if Shown::shared(role.viewer()) {
-            shown.clics_rows[usize::from(names)]
-                .get_or_init(|| objects::rows(&c, &shown.board, names).to_string())
-        } else {
-            made = objects::rows(&c, &shown.board, names).to_string();
-            &made
-        };
+        let rows = shown.clics_rows[usize::from(names)]
+            .get_or_init(|| objects::rows(&c, &shown.board, names).to_string());
         let body = objects::scoreboard_text(&c, rows, now);
         return Ok((
             [(axum::http::header::CONTENT_TYPE, "application/json")],

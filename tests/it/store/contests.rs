@@ -400,7 +400,103 @@ async fn a_try_is_stamped_and_checked_at_one_instant(store: Store) {
     );
 }
 
+/// Issue 46: a board kept between changes, brought up to date by the
+/// tries each change names, is at every step the board computed afresh
+/// from the whole history, for an admin, the public and a team: tries
+/// made, judged (with group scores), sent back, judged again, withdrawn,
+/// a team hidden and shown, an account added to an open contest.
+async fn a_board_kept_between_changes_is_the_board_read_afresh(store: Store) {
+    use grundy::contest::scoreboard::scoreboard;
+    use grundy::contest::Viewer;
+    use grundy::site::boards::Boards;
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let bob = store.add_user("bob", "h", false).await.unwrap();
+    let now = grundy::site::contests::now_ms();
+    let open = NewContest {
+        freeze_s: 0,
+        ..contest("kept", now - HOUR_MS, None)
+    };
+    let id = store.create_contest(&open, now).await.unwrap();
+    let boards = Boards::default();
+    let same = |why: &'static str| {
+        let (store, boards) = (&store, &boards);
+        async move {
+            let c = store.contest("kept").await.unwrap().unwrap();
+            let now = grundy::site::contests::now_ms();
+            let teams = store.contest_teams(&c).await.unwrap();
+            let attempts = store.contest_attempts(c.id).await.unwrap();
+            for viewer in [Viewer::Admin, Viewer::Public, Viewer::Team(ann)] {
+                let kept = boards.board(store, &c, viewer, now).await.unwrap();
+                let afresh = scoreboard(&c, &teams, &attempts, viewer, now);
+                assert_eq!(kept.board, afresh, "{why}, for {viewer:?}");
+            }
+        }
+    };
+    same("none yet").await;
+    let try_of = |user: i64, problem: &'static str, at: i64| {
+        let mut t = new(problem);
+        t.user_id = Some(user);
+        store.insert_contest_submission(t, id, at)
+    };
+    let first = try_of(ann, "nim", now - HOUR_MS + 60_000).await.unwrap();
+    same("a try").await;
+    let lease = claim_own(&store, first, LEASE).await.unwrap();
+    let mut r = report(Verdict::WA);
+    r.score = 30;
+    r.groups = vec![GroupReport {
+        name: Group::parse("small").unwrap(),
+        points: 30,
+        score: 30,
+        verdict: Some(Verdict::AC),
+        skipped: false,
+        tests: vec!["01".into()],
+    }];
+    assert!(store.finish(lease, &r, None).await.unwrap());
+    same("judged with groups").await;
+    let second = try_of(bob, "kayles", now - HOUR_MS + 120_000)
+        .await
+        .unwrap();
+    let third = try_of(ann, "kayles", now - HOUR_MS + 180_000)
+        .await
+        .unwrap();
+    for s in [second, third] {
+        let lease = claim_own(&store, s, LEASE).await.unwrap();
+        assert!(store
+            .finish(lease, &report(Verdict::AC), None)
+            .await
+            .unwrap());
+    }
+    same("two solves").await;
+    assert!(store.rejudge(second).await.unwrap());
+    same("sent back").await;
+    let lease = claim_own(&store, second, LEASE).await.unwrap();
+    assert!(store
+        .finish(lease, &report(Verdict::WA), None)
+        .await
+        .unwrap());
+    same("judged again").await;
+    store
+        .withdraw_try(id, third, "a broken test")
+        .await
+        .unwrap();
+    same("withdrawn").await;
+    assert!(store.set_hidden("bob", true).await.unwrap());
+    same("a team hidden").await;
+    assert!(store.set_hidden("bob", false).await.unwrap());
+    same("shown again").await;
+    let cid = store.add_user("cid", "h", false).await.unwrap();
+    let fourth = try_of(cid, "nim", now - HOUR_MS + 240_000).await.unwrap();
+    same("an account and its try").await;
+    let lease = claim_own(&store, fourth, LEASE).await.unwrap();
+    assert!(store
+        .finish(lease, &report(Verdict::AC), None)
+        .await
+        .unwrap());
+    same("its solve").await;
+}
+
 on_both_databases!(
+    a_board_kept_between_changes_is_the_board_read_afresh,
     a_contest_keeps_its_problems_participants_tries_and_clarifications,
     a_contest_version_moves_with_what_its_board_reads,
     a_try_is_stamped_and_checked_at_one_instant,
