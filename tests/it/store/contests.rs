@@ -403,7 +403,8 @@ async fn a_try_is_stamped_and_checked_at_one_instant(store: Store) {
 /// Issue 46: a board kept between changes, brought up to date by the
 /// tries each change names, is at every step the board computed afresh
 /// from the whole history, for an admin, the public and a team: tries
-/// made, judged (with group scores), sent back, judged again, withdrawn,
+/// made, judged (with group scores), sent back, judged again, one
+/// withdrawn while it waits,
 /// a team hidden and shown, an account added to an open contest.
 async fn a_board_kept_between_changes_is_the_board_read_afresh(store: Store) {
     use grundy::contest::scoreboard::scoreboard;
@@ -475,8 +476,10 @@ async fn a_board_kept_between_changes_is_the_board_read_afresh(store: Store) {
         .await
         .unwrap());
     same("judged again").await;
+    let waiting = try_of(bob, "nim", now - HOUR_MS + 200_000).await.unwrap();
+    same("a try waiting").await;
     store
-        .withdraw_try(id, third, "a broken test")
+        .withdraw_try(id, waiting, "a broken test")
         .await
         .unwrap();
     same("withdrawn").await;
