@@ -112,14 +112,31 @@ fn elements(text: &str) -> Vec<Element> {
     out
 }
 
+/// A name's place in the order, made once to be compared many times
+/// (a board sorts each team's once): keys compare as [`compare`] compares
+/// their names.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Key {
+    primary: Vec<(u8, u32)>,
+    secondary: Vec<u8>,
+    tertiary: Vec<u8>,
+    text: String,
+}
+
+/// The collation key of `text`.
+pub fn key(text: &str) -> Key {
+    let elements = elements(text);
+    Key {
+        primary: elements.iter().map(|e| e.primary).collect(),
+        secondary: elements.iter().map(|e| e.secondary).collect(),
+        tertiary: elements.iter().map(|e| e.tertiary).collect(),
+        text: text.to_owned(),
+    }
+}
+
 /// The order of names `a` and `b`.
 pub fn compare(a: &str, b: &str) -> Ordering {
-    let (x, y) = (elements(a), elements(b));
-    let level = |f: fn(&Element) -> (u8, u32)| x.iter().map(f).cmp(y.iter().map(f));
-    level(|e| e.primary)
-        .then_with(|| level(|e| (e.secondary, 0)))
-        .then_with(|| level(|e| (e.tertiary, 0)))
-        .then_with(|| a.cmp(b))
+    key(a).cmp(&key(b))
 }
 
 #[cfg(test)]

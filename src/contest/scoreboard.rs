@@ -211,11 +211,8 @@ pub fn scoreboard(
         ),
         Scoring::Ioi => (-i64::from(r.score), 0, 0),
     };
-    rows.sort_by(|a, b| {
-        key(a)
-            .cmp(&key(b))
-            .then_with(|| super::collate::compare(&a.team.name, &b.team.name))
-    });
+    // Each name's collation key made once, not per comparison.
+    rows.sort_by_cached_key(|r| (key(r), super::collate::key(&r.team.name)));
     for i in 0..rows.len() {
         rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
             rows[i - 1].rank

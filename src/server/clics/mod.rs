@@ -222,8 +222,10 @@ async fn scoreboard(
     let now = crate::site::contests::now_ms();
     let Some(group) = query.group_id else {
         // The rows as JSON text, made once per board for its every reader.
-        let rows = shown.clics_rows[usize::from(names)]
-            .get_or_init(|| objects::rows(&c, &shown.board, names).to_string());
+        let rows = shown.clics_rows[usize::from(names)].get_or_init(|| {
+            serde_json::to_string(&objects::rows(&c, &shown.board, names))
+                .expect("rows are plain data")
+        });
         let body = objects::scoreboard_text(&c, rows, now);
         return Ok((
             [(axum::http::header::CONTENT_TYPE, "application/json")],

@@ -1,5 +1,6 @@
 //! The scoreboard object.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::state;
@@ -18,7 +19,7 @@ pub fn scoreboard(c: &Contest, board: &Board, now: i64, names: bool) -> Value {
         "time": format_time(now),
         "contest_time": format_reltime(now - c.start_ms),
         "state": state(c, now),
-        "rows": rows(c, board, names),
+        "rows": serde_json::to_value(rows(c, board, names)).expect("rows are plain data"),
     })
 }
 
@@ -34,57 +35,203 @@ pub fn scoreboard_text(c: &Contest, rows: &str, now: i64) -> String {
     )
 }
 
-/// The scoreboard's rows ([`scoreboard`]).
-pub fn rows(c: &Contest, board: &Board, names: bool) -> Value {
+/// One row of the scoreboard, as the standard names its fields (in the
+/// order a JSON object's keys are written here: by name).
+#[derive(Serialize)]
+pub struct RowOut<'a> {
+    problems: Vec<CellOut<'a>>,
+    rank: u32,
+    score: ScoreOut,
+    team_id: &'a str,
+}
+
+/// A row's `score`: ICPC's problems solved and time, or IOI's points.
+#[derive(Serialize)]
+struct ScoreOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    num_solved: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_time: Option<i64>,
+}
+
+/// A row's cell for one problem.
+#[derive(Serialize)]
+struct CellOut<'a> {
+    num_judged: u32,
+    num_pending: u32,
+    problem_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solved: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time: Option<i64>,
+}
+
+/// The scoreboard's rows ([`scoreboard`]), written out as they are
+/// (no JSON tree built for them: a board's 200 rows are many objects).
+pub fn rows<'a>(c: &'a Contest, board: &'a Board, names: bool) -> Vec<RowOut<'a>> {
     let minute = |ms: i64| ms.div_euclid(60_000).max(0);
-    let rows: Vec<Value> = board
+    let icpc = c.scoring == Scoring::Icpc;
+    board
         .rows
         .iter()
         .map(|r| {
-            let problems: Vec<Value> = r
+            let problems = r
                 .cells
                 .iter()
                 .zip(&c.problems)
                 .filter(|_| names)
                 .map(|(cell, p)| {
-                    let mut v = json!({
-                        "problem_id": p.slug, "num_judged": cell.tries, "num_pending": cell.pending,
-                    });
-                    let time = match c.scoring {
-                        Scoring::Icpc => {
-                            v["solved"] = json!(cell.solved);
-                            cell.time_ms.filter(|_| cell.solved)
-                        }
-                        Scoring::Ioi => {
-                            let score = cell.score.unwrap_or(0);
-                            v["score"] = json!(score);
-                            cell.improved_ms.filter(|_| score > 0)
-                        }
+                    let score = cell.score.unwrap_or(0);
+                    let time = if icpc {
+                        cell.time_ms.filter(|_| cell.solved)
+                    } else {
+                        cell.improved_ms.filter(|_| score > 0)
                     };
-                    if let Some(ms) = time {
-                        v["time"] = json!(minute(ms));
+                    CellOut {
+                        num_judged: cell.tries,
+                        num_pending: cell.pending,
+                        problem_id: &p.slug,
+                        score: (!icpc).then_some(score),
+                        solved: icpc.then_some(cell.solved),
+                        time: time.map(minute),
                     }
-                    v
                 })
                 .collect();
-            let mut score = match c.scoring {
-                Scoring::Icpc => json!({"num_solved": r.solved, "total_time": r.penalty}),
-                Scoring::Ioi => json!({"score": r.score}),
-            };
-            let last = match c.scoring {
-                Scoring::Icpc => r.last_ac_ms.filter(|_| r.solved > 0),
-                Scoring::Ioi => r
-                    .cells
+            let last = if icpc {
+                r.last_ac_ms.filter(|_| r.solved > 0)
+            } else {
+                r.cells
                     .iter()
                     .filter_map(|cell| cell.improved_ms)
                     .max()
-                    .filter(|_| r.score > 0),
+                    .filter(|_| r.score > 0)
             };
-            if let Some(ms) = last {
-                score["time"] = json!(minute(ms));
+            RowOut {
+                problems,
+                rank: r.rank,
+                score: ScoreOut {
+                    num_solved: icpc.then_some(r.solved),
+                    score: (!icpc).then_some(r.score),
+                    time: last.map(minute),
+                    total_time: icpc.then_some(r.penalty),
+                },
+                team_id: &r.team.team_id,
             }
-            json!({"rank": r.rank, "team_id": r.team.team_id, "score": score, "problems": problems})
         })
-        .collect();
-    Value::Array(rows)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contest::scoreboard::{scoreboard as board_of, Attempt, Judged, Team, Viewer};
+    use crate::contest::{ContestProblem, Medals};
+    use crate::verdict::Verdict;
+
+    const START: i64 = 1_800_000_000_000;
+
+    fn contest(scoring: Scoring) -> Contest {
+        Contest {
+            id: 1,
+            slug: "test".into(),
+            name: "Test".into(),
+            start_ms: START,
+            duration_s: 5 * 3600,
+            freeze_s: 0,
+            penalty_min: 20,
+            scoring,
+            open_to_all: true,
+            board_public: true,
+            frozen_ms: None,
+            thawed_ms: None,
+            finalized_ms: None,
+            medals: Medals::default(),
+            problems: ["nim", "kayles"]
+                .iter()
+                .zip(["A", "B"])
+                .map(|(slug, label)| ContestProblem {
+                    label: label.into(),
+                    slug: (*slug).into(),
+                    rgb: None,
+                })
+                .collect(),
+        }
+    }
+
+    fn tried(
+        id: i64,
+        team: i64,
+        problem: &str,
+        minute: i64,
+        verdict: Verdict,
+        score: u32,
+    ) -> Attempt {
+        Attempt {
+            id,
+            team,
+            problem: problem.into(),
+            at_ms: START + minute * 60_000,
+            result: Some(Judged {
+                verdict,
+                score,
+                groups: vec![],
+            }),
+        }
+    }
+
+    /// The rows are written as the standard names them, with each field
+    /// only where it applies; the object around kept rows
+    /// ([`scoreboard_text`]) is the object made whole ([`scoreboard`]).
+    #[test]
+    fn rows_are_written_as_the_standard_names_them() {
+        let teams = vec![Team::new(1, "ann"), Team::new(2, "bob")];
+        let tries = vec![
+            tried(1, 1, "nim", 3, Verdict::WA, 0),
+            tried(2, 1, "nim", 10, Verdict::AC, 100),
+            tried(3, 2, "kayles", 20, Verdict::WA, 40),
+        ];
+        let now = START + 3_600_000;
+        let icpc = contest(Scoring::Icpc);
+        let board = board_of(&icpc, &teams, &tries, Viewer::Public, now);
+        let whole = scoreboard(&icpc, &board, now, true);
+        assert_eq!(
+            whole["rows"][0],
+            json!({"rank": 1, "team_id": "1",
+            "score": {"num_solved": 1, "total_time": 30, "time": 10},
+            "problems": [
+                {"problem_id": "nim", "num_judged": 2, "num_pending": 0, "solved": true, "time": 10},
+                {"problem_id": "kayles", "num_judged": 0, "num_pending": 0, "solved": false},
+            ]})
+        );
+        assert_eq!(
+            whole["rows"][1]["score"],
+            json!({"num_solved": 0, "total_time": 0})
+        );
+        let text = serde_json::to_string(&rows(&icpc, &board, true)).unwrap();
+        let kept: Value = serde_json::from_str(&scoreboard_text(&icpc, &text, now)).unwrap();
+        assert_eq!(kept, whole);
+        let unnamed = scoreboard(&icpc, &board, now, false);
+        assert_eq!(unnamed["rows"][0]["problems"], json!([]));
+
+        let ioi = contest(Scoring::Ioi);
+        let board = board_of(&ioi, &teams, &tries, Viewer::Public, now);
+        let whole = scoreboard(&ioi, &board, now, true);
+        assert_eq!(
+            whole["rows"][0],
+            json!({"rank": 1, "team_id": "1", "score": {"score": 100, "time": 10},
+            "problems": [
+                {"problem_id": "nim", "num_judged": 2, "num_pending": 0, "score": 100, "time": 10},
+                {"problem_id": "kayles", "num_judged": 0, "num_pending": 0, "score": 0},
+            ]})
+        );
+        let text = serde_json::to_string(&rows(&ioi, &board, true)).unwrap();
+        let kept: Value = serde_json::from_str(&scoreboard_text(&ioi, &text, now)).unwrap();
+        assert_eq!(kept, whole);
+    }
 }
