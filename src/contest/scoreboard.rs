@@ -344,4 +344,4 @@ fn mark_first_solves(rows: &mut [Row]) {
 
 #[cfg(test)]
 #[path = "scoreboard_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -4,9 +4,10 @@ use super::*;
 use crate::contest::{ContestProblem, Scoring};
 
 const MIN: i64 = 60_000;
-const START: i64 = 1_800_000_000_000;
+pub(crate) const START: i64 = 1_800_000_000_000;
 
-fn contest(scoring: Scoring) -> Contest {
+/// A two-problem contest (nim as A, kayles as B) that started at `START`.
+pub(crate) fn contest(scoring: Scoring) -> Contest {
     Contest {
         id: 1,
         slug: "test".into(),
@@ -46,7 +47,7 @@ fn teams(names: &[&str]) -> Vec<Team> {
 }
 
 /// A judged try: `team` on `problem` at `minute`, with `verdict`.
-fn tried(id: i64, team: i64, problem: &str, minute: i64, verdict: Verdict) -> Attempt {
+pub(crate) fn tried(id: i64, team: i64, problem: &str, minute: i64, verdict: Verdict) -> Attempt {
     Attempt {
         id,
         team,

@@ -130,60 +130,9 @@ pub fn rows<'a>(c: &'a Contest, board: &'a Board, names: bool) -> Vec<RowOut<'a>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contest::scoreboard::{scoreboard as board_of, Attempt, Judged, Team, Viewer};
-    use crate::contest::{ContestProblem, Medals};
+    use crate::contest::scoreboard::tests::{contest, tried, START};
+    use crate::contest::scoreboard::{scoreboard as board_of, Team, Viewer};
     use crate::verdict::Verdict;
-
-    const START: i64 = 1_800_000_000_000;
-
-    fn contest(scoring: Scoring) -> Contest {
-        Contest {
-            id: 1,
-            slug: "test".into(),
-            name: "Test".into(),
-            start_ms: START,
-            duration_s: 5 * 3600,
-            freeze_s: 0,
-            penalty_min: 20,
-            scoring,
-            open_to_all: true,
-            board_public: true,
-            frozen_ms: None,
-            thawed_ms: None,
-            finalized_ms: None,
-            medals: Medals::default(),
-            problems: ["nim", "kayles"]
-                .iter()
-                .zip(["A", "B"])
-                .map(|(slug, label)| ContestProblem {
-                    label: label.into(),
-                    slug: (*slug).into(),
-                    rgb: None,
-                })
-                .collect(),
-        }
-    }
-
-    fn tried(
-        id: i64,
-        team: i64,
-        problem: &str,
-        minute: i64,
-        verdict: Verdict,
-        score: u32,
-    ) -> Attempt {
-        Attempt {
-            id,
-            team,
-            problem: problem.into(),
-            at_ms: START + minute * 60_000,
-            result: Some(Judged {
-                verdict,
-                score,
-                groups: vec![],
-            }),
-        }
-    }
 
     /// The rows are written as the standard names them, with each field
     /// only where it applies; the object around kept rows
@@ -192,9 +141,9 @@ mod tests {
     fn rows_are_written_as_the_standard_names_them() {
         let teams = vec![Team::new(1, "ann"), Team::new(2, "bob")];
         let tries = vec![
-            tried(1, 1, "nim", 3, Verdict::WA, 0),
-            tried(2, 1, "nim", 10, Verdict::AC, 100),
-            tried(3, 2, "kayles", 20, Verdict::WA, 40),
+            tried(1, 1, "nim", 3, Verdict::WA),
+            tried(2, 1, "nim", 10, Verdict::AC),
+            tried(3, 2, "kayles", 20, Verdict::WA),
         ];
         let now = START + 3_600_000;
         let icpc = contest(Scoring::Icpc);
