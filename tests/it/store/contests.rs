@@ -29,6 +29,25 @@ fn contest(slug: &str, start_ms: i64, participants: Option<&[&str]>) -> NewConte
     }
 }
 
+/// A WA that scores 30 of 100: its small group passed, its large one not.
+fn small_only() -> grundy::judge::Report {
+    let group = |name: &str, points, score, verdict, test: &str| GroupReport {
+        name: Group::parse(name).unwrap(),
+        points,
+        score,
+        verdict: Some(verdict),
+        skipped: false,
+        tests: vec![test.into()],
+    };
+    let mut r = report(Verdict::WA);
+    r.score = 30;
+    r.groups = vec![
+        group("small", 30, 30, Verdict::AC, "01"),
+        group("large", 70, 0, Verdict::WA, "02"),
+    ];
+    r
+}
+
 async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(store: Store) {
     let ann = store.add_user("ann", "h", false).await.unwrap();
     let bob = store.add_user("bob", "h", false).await.unwrap();
@@ -138,27 +157,7 @@ async fn a_contest_keeps_its_problems_participants_tries_and_clarifications(stor
     assert_eq!(store.contest_of_submission(first).await.unwrap(), Some(id));
     assert_eq!(store.contest_of_submission(practice).await.unwrap(), None);
     let lease = claim_own(&store, first, LEASE).await.unwrap();
-    let mut r = report(Verdict::WA);
-    r.score = 30;
-    r.groups = vec![
-        GroupReport {
-            name: Group::parse("small").unwrap(),
-            points: 30,
-            score: 30,
-            verdict: Some(Verdict::AC),
-            skipped: false,
-            tests: vec!["01".into()],
-        },
-        GroupReport {
-            name: Group::parse("large").unwrap(),
-            points: 70,
-            score: 0,
-            verdict: Some(Verdict::WA),
-            skipped: false,
-            tests: vec!["02".into()],
-        },
-    ];
-    assert!(store.finish(lease, &r, None).await.unwrap());
+    assert!(store.finish(lease, &small_only(), None).await.unwrap());
 
     let subs = store.contest_submissions(id, None).await.unwrap();
     let ids: Vec<_> = subs.iter().map(|s| (s.id, s.status.as_str())).collect();
@@ -442,17 +441,7 @@ async fn a_board_kept_between_changes_is_the_board_read_afresh(store: Store) {
     let first = try_of(ann, "nim", now - HOUR_MS + 60_000).await.unwrap();
     same("a try").await;
     let lease = claim_own(&store, first, LEASE).await.unwrap();
-    let mut r = report(Verdict::WA);
-    r.score = 30;
-    r.groups = vec![GroupReport {
-        name: Group::parse("small").unwrap(),
-        points: 30,
-        score: 30,
-        verdict: Some(Verdict::AC),
-        skipped: false,
-        tests: vec!["01".into()],
-    }];
-    assert!(store.finish(lease, &r, None).await.unwrap());
+    assert!(store.finish(lease, &small_only(), None).await.unwrap());
     same("judged with groups").await;
     let second = try_of(bob, "kayles", now - HOUR_MS + 120_000)
         .await
