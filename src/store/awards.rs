@@ -6,223 +6,17 @@
 //! try judged or sent back, a team hidden or imported, the medal counts,
 //! an admin's change, the freeze moved, the thaw, the finalize) appends,
 //! in its own transaction, each award that now differs from what the
-//! record last said of it ([`award_changes`]): the admins' from the full
+//! record last said of it (`record::award_changes`): the admins' from the full
 //! board, everyone else's from the public's board. REST replays the
 //! record, so `/awards` and every feed agree at every moment. Once the
 //! updates ended (`end_of_updates`, which must be the record's last
 //! event) awards no longer change: a change is refused.
 
-use serde_json::Value;
-
-use super::db::{on_db, sql};
-use super::record::{db_now, locked_contest, Audience, NewEvent};
+use super::db::{on_db, sql, AsTx};
+use super::record::{self, edit_of};
 use super::{Error, Store};
 use crate::contest::awards::{self, Award, AwardEdit};
-use crate::contest::{Contest, Medals, Viewer};
-
-/// An admin's change as its row holds it.
-fn edit_of(id: String, citation: String, team_ids: Option<String>) -> AwardEdit {
-    AwardEdit {
-        id,
-        citation,
-        // Written by this module as a JSON array of strings.
-        team_ids: team_ids.map(|t| serde_json::from_str(&t).unwrap_or_default()),
-    }
-}
-
-/// Contest `$cid`'s award changes within `$tx`, by id.
-macro_rules! edits_in {
-    ($tx:ident, $d:ident, $cid:expr) => {
-        sqlx::query_as::<_, (String, String, Option<String>)>(&$crate::store::db::sql(
-            $d,
-            "SELECT award_id, citation, team_ids FROM contest_awards
-             WHERE contest_id = ? ORDER BY award_id",
-        ))
-        .bind($cid)
-        .fetch_all(&mut *$tx)
-        .await?
-        .into_iter()
-        .map(|(id, citation, teams)| $crate::store::awards::edit_of_row(id, citation, teams))
-        .collect::<Vec<_>>()
-    };
-}
-
-/// The generated awards of contest `$c` (as locked in `$tx`) at `$now`,
-/// from its full board and from the public's, with its teams: `(admin,
-/// public, teams)`. The admin's changes are not applied.
-macro_rules! generated_in {
-    ($tx:ident, $d:ident, $c:expr, $now:expr) => {{
-        let c: &$crate::contest::Contest = $c;
-        let now: i64 = $now;
-        let roster = $crate::store::affiliations::teams_in!($tx, $d, c.id, c.open_to_all);
-        let team_groups = roster.team_groups();
-        let teams: Vec<$crate::contest::Team> = roster
-            .teams
-            .into_iter()
-            .map(|t| $crate::contest::Team {
-                id: t.id,
-                name: t.name,
-                team_id: t.team_id,
-                hidden: t.hidden,
-            })
-            .collect();
-        let subs = sqlx::query_as::<_, $crate::store::ContestSubmission>(&$crate::store::db::sql(
-            $d,
-            $crate::store::standing::CONTEST_SUBMISSIONS,
-        ))
-        .bind(c.id)
-        .bind(None::<i64>)
-        .fetch_all(&mut *$tx)
-        .await?;
-        let groups = sqlx::query_as::<_, (i64, String, i64)>(&$crate::store::db::sql(
-            $d,
-            $crate::store::standing::GROUP_SCORES,
-        ))
-        .bind(c.id)
-        .fetch_all(&mut *$tx)
-        .await?;
-        let attempts = $crate::store::standing::attempts_of(subs, groups)?;
-        let of = |viewer| {
-            let board = $crate::contest::scoreboard::scoreboard(c, &teams, &attempts, viewer, now);
-            $crate::contest::awards::generate(c, &board, &team_groups)
-        };
-        let admin = of($crate::contest::Viewer::Admin);
-        // The same board unless the freeze hides results from the public.
-        let public = match c.hidden_from($crate::contest::Viewer::Public, now) {
-            None => admin.clone(),
-            Some(_) => of($crate::contest::Viewer::Public),
-        };
-        (admin, public, teams)
-    }};
-}
-pub(super) use generated_in;
-
-/// The events that bring contest `$c`'s awards in its record (within
-/// `$tx`, which holds it) to the standings at `$now`: each award whose
-/// admins' or public's version changed since the record last said it
-/// ([`award_changes`]).
-macro_rules! award_events_now {
-    ($tx:ident, $d:ident, $c:expr, $now:expr) => {{
-        let c: &$crate::contest::Contest = $c;
-        let now: i64 = $now;
-        let (admin, public, _) = $crate::store::awards::generated_in!($tx, $d, c, now);
-        let edits = $crate::store::awards::edits_in!($tx, $d, c.id);
-        let held =
-            sqlx::query_as::<_, (Option<String>, Option<String>, String)>(&$crate::store::db::sql(
-                $d,
-                "SELECT object_id, data, audience FROM contest_events
-                 WHERE contest_id = ? AND kind = 'awards' ORDER BY seq",
-            ))
-            .bind(c.id)
-            .fetch_all(&mut *$tx)
-            .await?;
-        $crate::store::awards::award_changes(c, now, admin, public, &edits, held)
-    }};
-}
-pub(super) use award_events_now;
-
-/// Appends to contest `$cid`'s record within `$tx` (which holds it) the
-/// awards that changed with what `$tx` changed ([`award_events_now!`]);
-/// nothing once its updates ended.
-macro_rules! record_awards {
-    ($tx:ident, $d:ident, $cid:expr) => {{
-        let c = $crate::store::record::locked_contest!($tx, $d, $cid);
-        if let Some(c) = c.filter(|c| c.end_of_updates_ms().is_none()) {
-            let now = $crate::store::record::db_now!($tx, $d);
-            let events = $crate::store::awards::award_events_now!($tx, $d, &c, now);
-            $crate::store::record::append_events!($tx, $d, c.id, &events);
-        }
-    }};
-}
-pub(super) use record_awards;
-
-/// The award events that bring what the record holds (`held`: its award
-/// events in order, as (id, data, audience)) to the awards of `c` at
-/// `now`: `admin` and `public` as generated from the full and the
-/// public's board, with the admin's `edits` (an award of the admin's own
-/// reaches the public only once nothing is hidden from it). One event for
-/// everyone where both changed alike, else one for the admins and one for
-/// everyone else; a team reads the public's awards, its own sealed
-/// results being no standing of others'. An award gone is a delete.
-pub(super) fn award_changes(
-    c: &Contest,
-    now: i64,
-    admin: Vec<Award>,
-    public: Vec<Award>,
-    edits: &[AwardEdit],
-    held: Vec<(Option<String>, Option<String>, String)>,
-) -> Vec<NewEvent> {
-    use std::collections::BTreeMap;
-    let admin = awards::with_edits(admin, edits);
-    let public_edits: Vec<AwardEdit> = if c.hidden_from(Viewer::Public, now).is_some() {
-        edits
-            .iter()
-            .filter(|e| e.team_ids.is_none())
-            .cloned()
-            .collect()
-    } else {
-        edits.to_vec()
-    };
-    let mut public = awards::with_edits(public, &public_edits);
-    // A first solve names its problem: not to the public before the start.
-    if c.phase(now) == crate::contest::Phase::Before {
-        public.retain(|a| !a.id.starts_with("first-to-solve-"));
-    }
-    // What each reader holds now: the latest event of each award it reads.
-    let mut held_admin: BTreeMap<String, Option<Value>> = BTreeMap::new();
-    let mut held_public: BTreeMap<String, Option<Value>> = BTreeMap::new();
-    for (id, data, audience) in held {
-        let Some(id) = id else { continue };
-        let data = data.and_then(|t| serde_json::from_str::<Value>(&t).ok());
-        match audience.as_str() {
-            "all" => {
-                held_admin.insert(id.clone(), data.clone());
-                held_public.insert(id, data);
-            }
-            "admin" => {
-                held_admin.insert(id, data);
-            }
-            _ => {
-                held_public.insert(id, data);
-            }
-        }
-    }
-    let now_of = |list: &[Award], id: &str| list.iter().find(|a| a.id == id).map(Award::to_json);
-    let mut ids: Vec<String> = admin.iter().chain(&public).map(|a| a.id.clone()).collect();
-    ids.extend(held_admin.keys().chain(held_public.keys()).cloned());
-    let mut seen = std::collections::HashSet::new();
-    ids.retain(|id| seen.insert(id.clone()));
-    let mut out = Vec::new();
-    for id in ids {
-        let (a, p) = (now_of(&admin, &id), now_of(&public, &id));
-        let admin_changed = held_admin.get(&id).cloned().flatten() != a;
-        let public_changed = held_public.get(&id).cloned().flatten() != p;
-        let event = |data: Option<Value>, audience| NewEvent {
-            kind: "awards",
-            id: Some(id.clone()),
-            data,
-            audience,
-        };
-        if admin_changed && public_changed && a == p {
-            out.push(event(a, Audience::All));
-            continue;
-        }
-        if admin_changed {
-            out.push(event(a, Audience::Admin));
-        }
-        if public_changed {
-            out.push(event(p, Audience::Others(None)));
-        }
-    }
-    out
-}
-
-pub(super) use edits_in;
-
-/// [`edit_of`] for the macros.
-pub(super) fn edit_of_row(id: String, citation: String, teams: Option<String>) -> AwardEdit {
-    edit_of(id, citation, teams)
-}
+use crate::contest::Medals;
 
 /// An admin's change to a contest's awards.
 #[derive(Debug, Clone)]
@@ -294,7 +88,7 @@ impl Store {
     pub async fn set_contest_medals(&self, id: i64, medals: Medals) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(c) = locked_contest!(tx, d, id) else {
+            let Some(c) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Ok(());
             };
             if c.finalized_ms.is_some() && c.medals != medals {
@@ -314,7 +108,7 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-            record_awards!(tx, d, id);
+            record::record_awards(tx.as_tx(), id).await?;
             tx.commit().await?;
         });
         Ok(())
@@ -332,7 +126,7 @@ impl Store {
     pub async fn change_contest_award(&self, id: i64, change: &AwardChange) -> Result<bool, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(c) = locked_contest!(tx, d, id) else {
+            let Some(c) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Err(Error::BadContest(id.to_string(), "no such contest".into()));
             };
             let refuse = |why: String| Error::Refused(c.slug.clone(), why);
@@ -342,8 +136,8 @@ impl Store {
                         .into(),
                 ));
             }
-            let now = db_now!(tx, d);
-            let (generated, _, teams) = generated_in!(tx, d, &c, now);
+            let now = record::db_now(tx.as_tx()).await?;
+            let (generated, _, teams) = record::generated_in(tx.as_tx(), &c, now).await?;
             match change {
                 AwardChange::Set(edit) => {
                     awards::check_edit(&generated, &teams, edit).map_err(refuse)?;
@@ -380,7 +174,7 @@ impl Store {
                     }
                 }
             }
-            record_awards!(tx, d, id);
+            record::record_awards(tx.as_tx(), id).await?;
             tx.commit().await?;
             true
         }))

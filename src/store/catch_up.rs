@@ -6,12 +6,9 @@
 
 use serde_json::Value;
 
-use super::affiliations::teams_in;
-use super::awards::{award_events_now, record_awards};
-use super::db::{on_db, sql};
+use super::db::{on_db, sql, AsTx};
 use super::record::{
-    append_events, clarification_events, db_now, locked_contest, problem_events, record_try,
-    settings_events, Audience, NewEvent, TryChange,
+    self, clarification_events, problem_events, settings_events, Audience, NewEvent, TryChange,
 };
 use super::{Error, Store};
 use crate::contest::clics;
@@ -50,10 +47,10 @@ impl Store {
                 return Ok(false);
             }
             let mut tx = pool.begin().await?;
-            let Some(c) = locked_contest!(tx, d, id) else {
+            let Some(c) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Ok(false);
             };
-            let now = db_now!(tx, d);
+            let now = record::db_now(tx.as_tx()).await?;
             let (head, last) = sqlx::query_as::<_, (i64, Option<String>)>(&sql(
                 d,
                 "SELECT event_seq, (SELECT data FROM contest_events
@@ -67,7 +64,7 @@ impl Store {
             let state = clics::state(&c, now);
             let mut events = Vec::new();
             if head == 0 {
-                let teams = teams_in!(tx, d, id, c.open_to_all);
+                let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
                 events = settings_events(&c, teams.events(), now);
                 events.pop();
             } else if last.as_deref() == Some(&state.to_string()) {
@@ -82,10 +79,10 @@ impl Store {
             if head > 0 && c.end_of_updates_ms().is_none() {
                 // The awards the moment brings (the first solves, named to
                 // everyone once the contest started).
-                events.extend(award_events_now!(tx, d, &c, now));
+                events.extend(record::award_events_now(tx.as_tx(), &c, now).await?);
             }
             events.push(NewEvent::of("state", state, Audience::All));
-            append_events!(tx, d, id, &events);
+            record::append(tx.as_tx(), id, &events).await?;
             if head == 0 {
                 // The history before the record: every try as it stands.
                 let ids = sqlx::query_scalar::<_, i64>(&sql(
@@ -97,10 +94,10 @@ impl Store {
                 .fetch_all(&mut *tx)
                 .await?;
                 for s in ids {
-                    record_try!(tx, d, s, TryChange::Made);
-                    record_try!(tx, d, s, TryChange::Judged);
+                    record::record_try(tx.as_tx(), s, TryChange::Made).await?;
+                    record::record_try(tx.as_tx(), s, TryChange::Judged).await?;
                 }
-                record_awards!(tx, d, id);
+                record::record_awards(tx.as_tx(), id).await?;
                 let qs = sqlx::query_as::<_, (i64, Option<i64>, Option<String>, String, i64, Option<String>, bool, Option<i64>, Option<String>)>(&sql(
                     d,
                     "SELECT q.id, q.user_id, label, question, asked_ms, answer, to_all, answered_ms,
@@ -118,7 +115,7 @@ impl Store {
                     };
                     let mut events = clarification_events(&c, &q, false);
                     events.extend(clarification_events(&c, &q, true));
-                    append_events!(tx, d, id, &events);
+                    record::append(tx.as_tx(), id, &events).await?;
                 }
             }
             tx.commit().await?;

@@ -2,9 +2,8 @@
 //! announcements, on SQLite or PostgreSQL (see "One method, two
 //! databases" in [`super`]). Times are Unix milliseconds.
 
-use super::affiliations::team_id_of;
-use super::db::{on_db, sql};
-use super::record::{append_events, clarification_events, locked_contest};
+use super::db::{on_db, sql, AsTx};
+use super::record::{self, clarification_events};
 use super::{Error, Store};
 use crate::bounds::Field;
 use crate::contest::clics;
@@ -66,7 +65,7 @@ impl Store {
         Field::Clarification.check(question)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let c = locked_contest!(tx, d, contest);
+            let c = record::locked_contest(tx.as_tx(), contest).await?;
             // A team's question after the finalize could not be answered
             // without undoing it; nothing at all follows the end of updates.
             if let Some(c) = &c {
@@ -110,12 +109,12 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?;
             if let Some(c) = c {
-                let team_id = team_id_of!(tx, d, user_id);
+                let team_id = record::team_id_of(tx.as_tx(), user_id).await?;
                 let q = clics::Clarification {
                     id, team: user_id, team_id: team_id.as_deref(), label, question, asked_ms: now_ms,
                     answer: None, to_all: false, answered_ms: None,
                 };
-                append_events!(tx, d, contest, &clarification_events(&c, &q, false));
+                record::append(tx.as_tx(), contest, &clarification_events(&c, &q, false)).await?;
             }
             tx.commit().await?;
             Some(id)
@@ -140,7 +139,7 @@ impl Store {
         Field::Clarification.check(answer)?;
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let c = locked_contest!(tx, d, contest);
+            let c = record::locked_contest(tx.as_tx(), contest).await?;
             if let Some(c) = c.as_ref().filter(|c| c.end_of_updates_ms().is_some()) {
                 return Err(Error::Refused(
                     c.slug.clone(),
@@ -163,12 +162,12 @@ impl Store {
             .await?;
             match (asked, c) {
                 (Some((team, label, question, asked_ms)), Some(c)) => {
-                    let team_id = team_id_of!(tx, d, team);
+                    let team_id = record::team_id_of(tx.as_tx(), team).await?;
                     let q = clics::Clarification {
                         id, team, team_id: team_id.as_deref(), label: label.as_deref(), question: &question, asked_ms,
                         answer: Some(answer), to_all, answered_ms: Some(now_ms),
                     };
-                    append_events!(tx, d, contest, &clarification_events(&c, &q, true));
+                    record::append(tx.as_tx(), contest, &clarification_events(&c, &q, true)).await?;
                     tx.commit().await?;
                     true
                 }

@@ -2,8 +2,8 @@
 //! history replayed or imported), recorded in the contest's record as any
 //! other try. On SQLite or PostgreSQL, as the rest of the store.
 
-use super::db::{on_db, sql};
-use super::record::{locked_contest, record_try, stamp_of, TryChange};
+use super::db::{on_db, sql, AsTx};
+use super::record::{self, stamp_of, TryChange};
 use super::{Error, NewSubmission, Store};
 
 impl Store {
@@ -21,7 +21,7 @@ impl Store {
         let at = stamp_of(at_ms);
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let _ = locked_contest!(tx, d, contest);
+            let _ = record::locked_contest(tx.as_tx(), contest).await?;
             let id = sqlx::query_scalar::<_, i64>(&sql(
                 d,
                 "INSERT INTO submissions (problem, language, source, user_id, contest_id,
@@ -36,7 +36,7 @@ impl Store {
             .bind(at)
             .fetch_one(&mut *tx)
             .await?;
-            record_try!(tx, d, id, TryChange::Made);
+            record::record_try(tx.as_tx(), id, TryChange::Made).await?;
             tx.commit().await?;
             id
         }))

@@ -5,9 +5,8 @@
 //! change is written with its record events in one transaction; what the
 //! state does not allow is [`Error::Refused`] with why.
 
-use super::awards::award_events_now;
-use super::db::{on_db, sql};
-use super::record::{append_events, db_now, locked_contest, revealed_results, Audience, NewEvent};
+use super::db::{on_db, sql, AsTx};
+use super::record::{self, Audience, NewEvent};
 use super::withdrawn::{unsettled_message, Unsettled, UNSETTLED};
 use super::{Error, Store};
 use crate::contest::clics;
@@ -22,10 +21,10 @@ impl Store {
     pub async fn set_contest_frozen(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(before) = locked_contest!(tx, d, id) else {
+            let Some(before) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Ok(());
             };
-            let now = db_now!(tx, d);
+            let now = record::db_now(tx.as_tx()).await?;
             if at_ms.is_some() {
                 before.may_freeze(now).map_err(|why| Error::Refused(before.slug.clone(), why))?;
             }
@@ -34,11 +33,11 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            if let Some(c) = locked_contest!(tx, d, id) {
-                let mut events = award_events_now!(tx, d, &c, now);
+            if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
+                let mut events = record::award_events_now(tx.as_tx(), &c, now).await?;
                 events.push(NewEvent::of("contest", clics::contest(&c), Audience::All));
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
-                append_events!(tx, d, id, &events);
+                record::append(tx.as_tx(), id, &events).await?;
             }
             tx.commit().await?;
         });
@@ -58,10 +57,10 @@ impl Store {
     pub async fn set_contest_thawed(&self, id: i64, at_ms: Option<i64>) -> Result<(), Error> {
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(before) = locked_contest!(tx, d, id) else {
+            let Some(before) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Ok(());
             };
-            let now = db_now!(tx, d);
+            let now = record::db_now(tx.as_tx()).await?;
             let allowed = match at_ms {
                 Some(_) => before.may_thaw(now),
                 None if before.end_of_updates_ms().is_some() => {
@@ -75,16 +74,16 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            if let Some(c) = locked_contest!(tx, d, id) {
+            if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
                 let mut events = Vec::new();
                 if at_ms.is_some() {
-                    events.extend(revealed_results!(tx, d, id, None));
+                    events.extend(record::revealed_results(tx.as_tx(), id, None).await?);
                 }
                 // The public's awards, now from the board it sees (the
                 // full one after the thaw).
-                events.extend(award_events_now!(tx, d, &c, now));
+                events.extend(record::award_events_now(tx.as_tx(), &c, now).await?);
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
-                append_events!(tx, d, id, &events);
+                record::append(tx.as_tx(), id, &events).await?;
             }
             tx.commit().await?;
         });
@@ -103,10 +102,10 @@ impl Store {
     pub async fn finalize_contest(&self, id: i64) -> Result<i64, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(before) = locked_contest!(tx, d, id) else {
+            let Some(before) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Err(Error::BadContest(id.to_string(), "no such contest".into()));
             };
-            let now = db_now!(tx, d);
+            let now = record::db_now(tx.as_tx()).await?;
             let refuse = |why: String| Error::Refused(before.slug.clone(), why);
             before.may_finalize(now).map_err(refuse)?;
             // Every try has a result that counts, or was withdrawn.
@@ -136,12 +135,12 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            if let Some(c) = locked_contest!(tx, d, id) {
+            if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
                 // The awards as they stand (nothing is unjudged, checked
                 // above), before the state that may end the updates.
-                let mut events = award_events_now!(tx, d, &c, now);
+                let mut events = record::award_events_now(tx.as_tx(), &c, now).await?;
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
-                append_events!(tx, d, id, &events);
+                record::append(tx.as_tx(), id, &events).await?;
             }
             tx.commit().await?;
             now

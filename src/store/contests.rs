@@ -3,17 +3,11 @@
 //! SQLite or PostgreSQL (see "One method, two databases" in [`super`]).
 //! Times are Unix milliseconds.
 
-use super::awards::record_awards;
 use std::collections::HashMap;
 
-use super::affiliations::{team_gone, teams_in};
 use super::contest_row::{contest_columns, ContestRow};
-use super::db::{on_db, sql};
-use super::record::{
-    append_events, db_now, locked_contest, retimed, retimed_events, revealed_results,
-    settings_events, Audience, NewEvent,
-};
-use super::rosters::drop_stale;
+use super::db::{on_db, sql, AsTx};
+use super::record::{self, retimed, settings_events, team_gone, Audience, NewEvent};
 use super::standing::{
     attempts_of, CONTEST_SUBMISSIONS, GROUP_SCORES, SOME_CONTEST_SUBMISSIONS, SOME_GROUP_SCORES,
     TRY_KINDS,
@@ -139,12 +133,12 @@ impl Store {
                 other => other?,
             };
             fill_contest!(tx, d, id, new);
-            if let Some(c) = locked_contest!(tx, d, id) {
-                let now = db_now!(tx, d);
-                let teams = teams_in!(tx, d, id, c.open_to_all);
-                append_events!(tx, d, id, &settings_events(&c, teams.events(), now));
+            if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
+                let now = record::db_now(tx.as_tx()).await?;
+                let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
+                record::append(tx.as_tx(), id, &settings_events(&c, teams.events(), now)).await?;
                 // Every award it gives, with no team yet.
-                record_awards!(tx, d, id);
+                record::record_awards(tx.as_tx(), id).await?;
             }
             tx.commit().await?;
             id
@@ -159,7 +153,7 @@ impl Store {
         Field::ContestName.check(&new.name)?;
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(before) = locked_contest!(tx, d, id) else {
+            let Some(before) = record::locked_contest(tx.as_tx(), id).await? else {
                 return Ok(());
             };
             if before.end_of_updates_ms().is_some() {
@@ -169,11 +163,11 @@ impl Store {
                         .into(),
                 ));
             }
-            let now = db_now!(tx, d);
+            let now = record::db_now(tx.as_tx()).await?;
             let (freeze_s, frozen_ms) = before
                 .freeze_after_edit(new.start_ms + new.duration_s * 1000, new.freeze_s, now)
                 .map_err(|why| Error::Refused(before.slug.clone(), why))?;
-            let teams_before = teams_in!(tx, d, id, before.open_to_all);
+            let teams_before = record::teams_in(tx.as_tx(), id, before.open_to_all).await?;
             sqlx::query(&sql(
                 d,
                 "UPDATE contests SET name = ?, start_ms = ?, duration_s = ?, freeze_s = ?,
@@ -204,19 +198,19 @@ impl Store {
                     .await?;
             }
             fill_contest!(tx, d, id, new);
-            if let Some(c) = locked_contest!(tx, d, id) {
-                let teams = teams_in!(tx, d, id, c.open_to_all);
+            if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
+                let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
                 // A begun freeze moved later or removed: what it no longer
                 // hides, revealed to everyone who had not read it.
                 let mut events = Vec::new();
                 if c.start_ms != before.start_ms {
                     // Every contest time counted from the new start.
-                    events.extend(retimed_events!(tx, d, &c));
+                    events.extend(record::retimed_events(tx.as_tx(), &c).await?);
                 }
                 if before.is_frozen(now) {
                     let until = c.freeze_ms().filter(|_| c.is_frozen(now));
                     if until != before.freeze_ms() {
-                        let mut revealed = revealed_results!(tx, d, id, until);
+                        let mut revealed = record::revealed_results(tx.as_tx(), id, until).await?;
                         for e in &mut revealed {
                             if let Some(v) = e.data.as_ref().and_then(|v| retimed(v, c.start_ms)) {
                                 e.data = Some(v);
@@ -245,11 +239,11 @@ impl Store {
                         .map(|t| team_gone(&t.team_id)),
                 );
                 events.extend(settings_events(&c, teams.events(), now));
-                append_events!(tx, d, id, &events);
-                drop_stale!(tx, d, id, &teams);
+                record::append(tx.as_tx(), id, &events).await?;
+                record::drop_stale(tx.as_tx(), id, &teams).await?;
                 // What the new settings make of the standings (the freeze
                 // moved, problems or teams gone, the penalty).
-                record_awards!(tx, d, id);
+                record::record_awards(tx.as_tx(), id).await?;
             }
             tx.commit().await?;
         });
@@ -267,7 +261,7 @@ impl Store {
     pub async fn delete_contest(&self, id: i64) -> Result<usize, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            if locked_contest!(tx, d, id).is_none() {
+            if record::locked_contest(tx.as_tx(), id).await?.is_none() {
                 return Ok(0);
             }
             let n = sqlx::query_scalar::<_, i64>(&sql(

@@ -54,6 +54,66 @@ macro_rules! on_db {
 }
 pub(crate) use on_db;
 
+/// An open transaction (or connection) on either database, as the
+/// functions that write within a caller's transaction take it: the
+/// record's appends, which every kind of change makes in its own
+/// transaction. A caller in an [`on_db!`] body passes `tx.as_tx()`
+/// ([`AsTx`]); the function runs its body for the one database with
+/// [`on_tx!`].
+pub(crate) enum Tx<'t> {
+    Sqlite(&'t mut sqlx::SqliteConnection),
+    Postgres(&'t mut sqlx::PgConnection),
+}
+
+/// A transaction or a connection lent as a [`Tx`].
+pub(crate) trait AsTx {
+    fn as_tx(&mut self) -> Tx<'_>;
+}
+
+impl AsTx for sqlx::SqliteConnection {
+    fn as_tx(&mut self) -> Tx<'_> {
+        Tx::Sqlite(self)
+    }
+}
+
+impl AsTx for sqlx::PgConnection {
+    fn as_tx(&mut self) -> Tx<'_> {
+        Tx::Postgres(self)
+    }
+}
+
+impl AsTx for sqlx::Transaction<'_, sqlx::Sqlite> {
+    fn as_tx(&mut self) -> Tx<'_> {
+        Tx::Sqlite(self)
+    }
+}
+
+impl AsTx for sqlx::Transaction<'_, sqlx::Postgres> {
+    fn as_tx(&mut self) -> Tx<'_> {
+        Tx::Postgres(self)
+    }
+}
+
+/// Runs `$body` with `$c` bound to [`Tx`] `$tx`'s connection and `$d` to
+/// its [`Dialect`], as [`on_db!`] does for a pool.
+macro_rules! on_tx {
+    ($tx:expr, $c:ident, $d:ident => $body:expr) => {
+        match $tx {
+            $crate::store::db::Tx::Sqlite($c) => {
+                #[allow(unused_variables)]
+                let $d = $crate::store::db::Dialect::Sqlite;
+                $body
+            }
+            $crate::store::db::Tx::Postgres($c) => {
+                #[allow(unused_variables)]
+                let $d = $crate::store::db::Dialect::Postgres;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use on_tx;
+
 /// A duration as the whole milliseconds a statement adds to or takes from
 /// `{now_ms}` (saturating far beyond any lease or freshness window).
 pub(crate) fn millis(d: std::time::Duration) -> i64 {

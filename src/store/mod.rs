@@ -69,7 +69,7 @@ mod masking;
 mod packages;
 pub mod queue;
 mod readers;
-pub mod record;
+pub(crate) mod record;
 mod rosters;
 mod standing;
 mod submissions;

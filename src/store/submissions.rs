@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use super::db::{on_db, sql, Dialect};
+use super::db::{on_db, sql, AsTx, Dialect};
 use super::finished::Results;
-use super::record::{db_now, locked_contest, record_try, stamp_of, TryChange};
+use super::record::{self, stamp_of, TryChange};
 use super::{
     Error, GroupRow, ListFilter, NewSubmission, OverLimit, Status, Store, Submission,
     SubmissionRow, SubmitLimits, Summary, TestRow,
@@ -132,14 +132,14 @@ impl Store {
             }
             if let Some(cid) = contest {
                 // The contest's record first: its lock orders the try.
-                let _ = locked_contest!(tx, d, cid);
+                let _ = record::locked_contest(tx.as_tx(), cid).await?;
             }
             // One instant for the stamp and every check: two readings of
             // the clock (or two expressions of it, which round apart) let
             // a try stamped at the end pass a window check made before it.
             let now = match at_ms {
                 Some(at) => at,
-                None => db_now!(tx, d),
+                None => record::db_now(tx.as_tx()).await?,
             };
             let (stamp, minute_ago) = (stamp_of(now), stamp_of(now - 60_000));
             let id = sqlx::query_scalar::<_, i64>(&sql(
@@ -170,7 +170,7 @@ impl Store {
             .fetch_optional(&mut *tx)
             .await?;
             if let Some(id) = id {
-                record_try!(tx, d, id, TryChange::Made);
+                record::record_try(tx.as_tx(), id, TryChange::Made).await?;
             }
             // What refused it, read after the fact: only the message
             // depends on it.

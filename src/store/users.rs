@@ -1,9 +1,8 @@
 //! Accounts and API tokens. Passwords arrive here already hashed (argon2)
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
-use super::affiliations::own_team_id;
-use super::db::{on_db, sql, Dialect};
-use super::rosters::record_account;
+use super::db::{on_db, sql, AsTx, Dialect};
+use super::record;
 use super::{Error, Store};
 use crate::bounds::Field;
 
@@ -64,8 +63,8 @@ impl Store {
                 }
                 other => other?,
             };
-            own_team_id!(tx, d, id);
-            record_account!(tx, d, id);
+            record::own_team_id(tx.as_tx(), id).await?;
+            record::record_account(tx.as_tx(), id).await?;
             tx.commit().await?;
             id
         }))
@@ -100,8 +99,8 @@ impl Store {
                     }
                     other => other?,
                 };
-                own_team_id!(tx, d, id);
-                record_account!(tx, d, id);
+                record::own_team_id(tx.as_tx(), id).await?;
+                record::record_account(tx.as_tx(), id).await?;
             }
             tx.commit().await?;
         });
@@ -183,7 +182,7 @@ impl Store {
             let Some(id) = id else {
                 return Err(Error::NoUser(name.to_string()));
             };
-            record_account!(tx, d, id);
+            record::record_account(tx.as_tx(), id).await?;
             tx.commit().await?;
         });
         self.credentials.changed();

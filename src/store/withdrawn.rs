@@ -9,9 +9,8 @@
 //! still judge it, for the team to see; the contest ignores that result
 //! too. Why a try waits is the workers' business (`site::waiting`).
 
-use super::awards::record_awards;
-use super::db::{on_db, sql};
-use super::record::{append_events, locked_contest, Audience, NewEvent};
+use super::db::{on_db, sql, AsTx};
+use super::record::{self, Audience, NewEvent};
 use super::{Error, Store};
 use crate::contest::clics;
 
@@ -150,7 +149,7 @@ impl Store {
         let reason = reason.trim();
         on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let Some(c) = locked_contest!(tx, d, contest) else {
+            let Some(c) = record::locked_contest(tx.as_tx(), contest).await? else {
                 return Err(Error::BadContest(contest.to_string(), "no such contest".into()));
             };
             let refuse = |why: String| Error::Refused(c.slug.clone(), why);
@@ -245,8 +244,8 @@ impl Store {
                     }
                 }
             }
-            append_events!(tx, d, contest, &events);
-            record_awards!(tx, d, contest);
+            record::append(tx.as_tx(), contest, &events).await?;
+            record::record_awards(tx.as_tx(), contest).await?;
             tx.commit().await?;
         });
         Ok(())

@@ -1,9 +1,8 @@
 //! Rejudging: a judged submission back in the queue, its result moved
 //! into the history.
 
-use crate::store::awards::record_awards;
-use crate::store::db::{on_db, sql, Dialect};
-use crate::store::record::{locked_contest, record_try, TryChange};
+use crate::store::db::{on_db, sql, AsTx, Dialect};
+use crate::store::record::{self, TryChange};
 use crate::store::{Error, Store};
 
 /// How a rejudged result's tests are kept in the history: a JSON array,
@@ -78,7 +77,7 @@ impl Store {
             .await?;
             let mut final_kept = 0;
             for (cid, n) in contests {
-                let Some(c) = locked_contest!(tx, d, cid) else {
+                let Some(c) = record::locked_contest(tx.as_tx(), cid).await? else {
                     continue;
                 };
                 if c.finalized_ms.is_some() {
@@ -140,11 +139,11 @@ impl Store {
             reset.sort_unstable();
             let mut moved = std::collections::BTreeSet::new();
             for s in &reset {
-                moved.extend(record_try!(tx, d, *s, TryChange::Reset));
+                moved.extend(record::record_try(tx.as_tx(), *s, TryChange::Reset).await?);
             }
             // The awards the tries sent back take, once per contest.
             for cid in moved {
-                record_awards!(tx, d, cid);
+                record::record_awards(tx.as_tx(), cid).await?;
             }
             tx.commit().await?;
             Rejudged {

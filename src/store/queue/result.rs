@@ -116,14 +116,15 @@ macro_rules! write_result {
             }
             // In its contest's record, in the same transaction, with the
             // awards it moved.
-            let moved = $crate::store::record::record_try!(
-                $tx,
-                $d,
+            let moved = crate::store::record::record_try(
+                $crate::store::db::AsTx::as_tx(&mut *$tx),
                 id,
-                $crate::store::record::TryChange::Judged
-            );
+                $crate::store::record::TryChange::Judged,
+            )
+            .await?;
             if let Some(cid) = moved {
-                $crate::store::awards::record_awards!($tx, $d, cid);
+                crate::store::record::record_awards($crate::store::db::AsTx::as_tx(&mut *$tx), cid)
+                    .await?;
             }
         }
         written
