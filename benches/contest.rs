@@ -39,7 +39,7 @@ use grundy::judge::Report;
 use grundy::server::AppState;
 use grundy::store::{ClaimAs, NewContest, NewSubmission, Queue, Store};
 use grundy::verdict::Verdict;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use serde_json::Value;
 
 const TEAMS: usize = 200;
@@ -75,29 +75,29 @@ struct Planned {
 /// accepted.
 fn history() -> Vec<Planned> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(25);
-    let strength: Vec<f64> = (0..TEAMS).map(|_| rng.gen_range(0.15..0.9)).collect();
+    let strength: Vec<f64> = (0..TEAMS).map(|_| rng.random_range(0.15..0.9)).collect();
     let ease: Vec<f64> = (0..PROBLEMS.len()).map(|i| 0.9 - 0.09 * i as f64).collect();
     let mut offsets: Vec<i64> = (0..SUBMISSIONS)
-        .map(|_| rng.gen_range(0..LENGTH_MS))
+        .map(|_| rng.random_range(0..LENGTH_MS))
         .collect();
     offsets.sort_unstable();
     let mut solved = vec![vec![false; PROBLEMS.len()]; TEAMS];
     let mut out = Vec::with_capacity(SUBMISSIONS);
     for offset_ms in offsets {
-        let team = rng.gen_range(0..TEAMS);
+        let team = rng.random_range(0..TEAMS);
         let open: Vec<usize> = (0..PROBLEMS.len()).filter(|&p| !solved[team][p]).collect();
         let problem = if open.is_empty() {
-            rng.gen_range(0..PROBLEMS.len())
+            rng.random_range(0..PROBLEMS.len())
         } else {
-            open[rng.gen_range(0..open.len())]
+            open[rng.random_range(0..open.len())]
         };
-        let roll: f64 = rng.gen();
+        let roll: f64 = rng.random();
         let verdict = if roll < 0.05 {
             Verdict::CE
-        } else if rng.gen::<f64>() < strength[team] * ease[problem] {
+        } else if rng.random::<f64>() < strength[team] * ease[problem] {
             Verdict::AC
         } else {
-            [Verdict::WA, Verdict::WA, Verdict::TLE, Verdict::RE][rng.gen_range(0..4)]
+            [Verdict::WA, Verdict::WA, Verdict::TLE, Verdict::RE][rng.random_range(0..4)]
         };
         if verdict == Verdict::AC {
             solved[team][problem] = true;

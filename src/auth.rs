@@ -5,7 +5,9 @@
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use rand::RngCore;
+use rand::rand_core::UnwrapErr;
+use rand::rngs::SysRng;
+use rand::Rng as _;
 
 /// Characters of a token kept in the clear to name it (`g_` and 10 hex
 /// digits: 40 bits, far too few to guess the rest from).
@@ -17,13 +19,21 @@ pub enum Error {
     Hash(String),
 }
 
+/// The operating system's random source, for every secret grundy makes
+/// (salts, tokens, session ids, generated passwords). It fails only on a
+/// machine with no random source at all, where nothing secret can be made:
+/// then it panics.
+pub fn os_rng() -> UnwrapErr<SysRng> {
+    UnwrapErr(SysRng)
+}
+
 /// An argon2id hash of `password` with a fresh salt, as a PHC string.
 ///
 /// # Errors
 /// Only if argon2 itself fails (it does not for valid parameters).
 pub fn hash_password(password: &str) -> Result<String, Error> {
     let mut bytes = [0u8; 16];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    os_rng().fill_bytes(&mut bytes);
     let salt = SaltString::encode_b64(&bytes).map_err(|e| Error::Hash(e.to_string()))?;
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
@@ -56,7 +66,7 @@ pub struct NewToken {
 /// Makes a new random token.
 pub fn new_token() -> NewToken {
     let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    os_rng().fill_bytes(&mut bytes);
     let token = format!("g_{}", crate::digest::hex(&bytes));
     NewToken {
         hash: token_hash(&token),

@@ -4,7 +4,7 @@
 //! shown once to the admin who added it. Every line is checked before any
 //! account is added, and they are added together or not at all.
 
-use rand::Rng;
+use rand::RngExt as _;
 
 /// The shortest password accepted (on the pages and in a roster alike).
 pub const MIN_PASSWORD: usize = 8;
@@ -33,9 +33,9 @@ pub fn valid_name(name: &str) -> bool {
 
 /// A new random password.
 pub fn generate_password() -> String {
-    let mut rng = rand::rngs::OsRng;
+    let mut rng = crate::auth::os_rng();
     (0..GENERATED_LEN)
-        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
 }
 

@@ -12,7 +12,7 @@ use axum::extract::FromRequestParts;
 use axum::http::header::COOKIE;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use rand::RngCore;
+use rand::Rng as _;
 
 use super::render::PageError;
 use crate::auth;
@@ -29,7 +29,7 @@ pub const SESSION_TTL_S: i64 = 14 * 24 * 3600;
 /// 32 random bytes from the operating system, as hex.
 pub fn new_secret() -> String {
     let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    crate::auth::os_rng().fill_bytes(&mut bytes);
     crate::digest::hex(&bytes)
 }
 

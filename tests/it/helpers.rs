@@ -221,7 +221,7 @@ fn listed<S: AsRef<str>>(items: &[S]) -> String {
 /// The `[languages]` tables of the shipped config.toml, by key.
 fn shipped_languages() -> Vec<(String, toml::Value)> {
     let text = std::fs::read_to_string(repo().join("config.toml")).expect("config.toml");
-    let config: toml::Value = text.parse().expect("config.toml is TOML");
+    let config: toml::Table = text.parse().expect("config.toml is TOML");
     config
         .get("languages")
         .and_then(|l| l.as_table())
