@@ -9,6 +9,7 @@ use anyhow::{bail, Context as _};
 
 use crate::context::Context;
 use crate::server::AppState;
+use crate::worker::packages::{self, Published};
 
 pub fn run(
     ctx: &Arc<Context>,
@@ -33,7 +34,7 @@ pub fn run(
                 let slugs = ctx.catalog.slugs().context("listing the problems")?;
                 let server = crate::worker::process_name();
                 store
-                    .hold_preparing(&server, &slugs, PREPARING_HOLD)
+                    .hold_preparing(&server, &slugs, packages::PREPARING_HOLD)
                     .await
                     .context("holding the problems while they are prepared")?;
                 Some((server, slugs))
@@ -48,7 +49,15 @@ pub fn run(
         );
         let preparing = async {
             if let Some((server, slugs)) = &held {
-                prepare_all(ctx, &store, server, slugs).await;
+                eprintln!(
+                    "grundy: publishing {} for workers on other machines, {} at a time",
+                    crate::plural::count(slugs.len(), "problem", "problems"),
+                    packages::publishing_at_once(&store, slugs.len())
+                );
+                let prepared = packages::publish_held(ctx, &store, server, slugs, say_prepared);
+                if let Err(e) = prepared.await {
+                    tracing::error!(error = %crate::errors::chain(&e), "preparing the problems failed");
+                }
             }
             std::future::pending::<std::convert::Infallible>().await
         };
@@ -91,36 +100,18 @@ pub fn worker(ctx: &Arc<Context>, workers: Option<usize>, insecure: bool) -> any
     })
 }
 
-/// How long a server's hold on a problem it prepares lasts unless renewed
-/// (it renews a third of this apart): a server that died stops holding
-/// its problems this long after.
-const PREPARING_HOLD: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Publishes every one of `slugs`, letting go of each as it is done (or
-/// failed: its submissions are then judged from the problems directory,
-/// as before it was published), while the holds on those still waiting
-/// are renewed.
-async fn prepare_all(
-    ctx: &Arc<Context>,
-    store: &crate::store::Store,
-    server: &str,
-    slugs: &[String],
-) {
-    let renewing = async {
-        let mut every = tokio::time::interval(PREPARING_HOLD / 3);
-        loop {
-            every.tick().await;
-            if let Err(e) = store.renew_preparing(server, PREPARING_HOLD).await {
-                tracing::warn!(error = %crate::errors::chain(&e), "renewing the hold on problems being prepared failed");
-            }
+/// What a server says on stderr of each problem it prepared.
+fn say_prepared(p: Published<'_>) {
+    let (slug, done, total) = (p.slug, p.done, p.total);
+    match p.result {
+        Ok(hash) => {
+            tracing::info!(slug, hash, "published");
+            eprintln!("grundy: published {slug} ({done}/{total})");
         }
-    };
-    tokio::select! {
-        () = renewing => {}
-        result = publish_each(ctx, store, slugs, Some(server)) => {
-            if let Err(e) = result {
-                tracing::error!(error = format!("{e:#}"), "preparing the problems failed");
-            }
+        Err(e) => {
+            let why = crate::errors::chain(&e);
+            tracing::warn!(slug, error = %why, "not published");
+            eprintln!("grundy: not published {slug} ({done}/{total}): {why}");
         }
     }
 }
@@ -139,87 +130,34 @@ pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Re
         } else {
             problems.to_vec()
         };
-        let failed = publish_each(ctx, &store, &slugs, None).await?;
+        // A line per problem on stdout (`slug hash`), in the order given,
+        // and one on stderr for each that fails.
+        let mut lines = std::collections::BTreeMap::new();
+        let mut next = 0;
+        let failed = packages::publish_many(ctx, &store, &slugs, None, |p| {
+            let line = match p.result {
+                Ok(hash) => Some(format!("{} {hash}", p.slug)),
+                Err(e) => {
+                    eprintln!(
+                        "grundy: publishing {}: {}",
+                        p.slug,
+                        crate::errors::chain(&e)
+                    );
+                    None
+                }
+            };
+            lines.insert(p.index, line);
+            while let Some(line) = lines.remove(&next) {
+                if let Some(line) = line {
+                    println!("{line}");
+                }
+                next += 1;
+            }
+        })
+        .await?;
         store.close().await;
         Ok(if failed == 0 { 0 } else { 2 })
     })
-}
-
-/// Publishes each of `slugs`, on PostgreSQL as many at once as the machine
-/// has cores (building a problem's tests runs its generators and
-/// solvers). `grundy publish` prints one line each on stdout (`slug
-/// hash`), in the order given, and a line on stderr for one that fails; a
-/// server (`held`: its name, holding the problems) says on stderr what it
-/// is preparing, a line per problem as each is done, lets go of each, and
-/// goes on without the failed ones. Returns how many failed.
-async fn publish_each(
-    ctx: &Arc<Context>,
-    store: &crate::store::Store,
-    slugs: &[String],
-    held: Option<&str>,
-) -> anyhow::Result<usize> {
-    let strict = held.is_none();
-    use futures_util::stream::{self, StreamExt as _};
-    let total = slugs.len();
-    // SQLite takes one writer at a time: one problem after another there.
-    let at_once = match store.notifies() {
-        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        false => 1,
-    }
-    .clamp(1, total.max(1));
-    if !strict {
-        eprintln!(
-            "grundy: publishing {} for workers on other machines, {at_once} at a time",
-            crate::plural::count(total, "problem", "problems")
-        );
-    }
-    // Each as soon as it is done (a server lets go of it then); `grundy
-    // publish`'s lines still in the order given.
-    let mut published = stream::iter(slugs.iter().enumerate())
-        .map(|(i, slug)| async move {
-            let result = crate::worker::packages::publish(ctx, store, slug).await;
-            (i, slug, result)
-        })
-        .buffer_unordered(at_once);
-    let (mut done, mut failed) = (0, 0);
-    let mut lines = std::collections::BTreeMap::new();
-    let mut next_line = 0;
-    while let Some((i, slug, result)) = published.next().await {
-        done += 1;
-        if let Some(server) = held {
-            store
-                .end_preparing(server, slug)
-                .await
-                .with_context(|| format!("letting go of {slug} once prepared"))?;
-        }
-        match result {
-            Ok(hash) if strict => {
-                lines.insert(i, format!("{slug} {hash}"));
-            }
-            Ok(hash) => {
-                tracing::info!(slug, hash, "published");
-                eprintln!("grundy: published {slug} ({done}/{total})");
-            }
-            Err(e) if strict => {
-                failed += 1;
-                eprintln!("grundy: publishing {slug}: {}", crate::errors::chain(&e));
-                lines.insert(i, String::new());
-            }
-            Err(e) => {
-                failed += 1;
-                let why = crate::errors::chain(&e);
-                tracing::warn!(slug, error = %why, "not published");
-                eprintln!("grundy: not published {slug} ({done}/{total}): {why}");
-            }
-        }
-        while let Some(line) = lines.remove(&next_line) {
-            if !line.is_empty() {
-                println!("{line}");
-            }
-            next_line += 1;
-        }
-    }
-    Ok(failed)
 }
 
 /// The worker count, the isolation check (for a process that judges:

@@ -1,7 +1,7 @@
 //! Problem packages through the database, for workers on machines that
 //! have only its URL: both halves of the protocol. The publisher
-//! ([`publish`]: `grundy publish`, `grundy serve` at start on PostgreSQL,
-//! and an admin's upload) builds each problem's tests, then stores the package blob (named by its SHA-256),
+//! ([`publish`]: an admin's upload; [`publish_many`]: `grundy publish`;
+//! [`publish_held`]: `grundy serve` at start on PostgreSQL) builds each problem's tests, then stores the package blob (named by its SHA-256),
 //! the test set's index, and every input and answer by its SHA-256. A
 //! worker fetches a version it lacks into its data directory and takes
 //! the publisher's tests from the database: each file is checked against
@@ -82,6 +82,101 @@ pub async fn publish(
         .publish_package(slug, (&hash, &blob), &tests, &files)
         .await?;
     Ok(hash)
+}
+
+/// How long a server's hold on a problem it prepares lasts unless renewed
+/// (it renews a third of this apart): a server that died stops holding
+/// its problems this long after.
+pub const PREPARING_HOLD: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// One problem of [`publish_many`] as it is done: its place in the list
+/// given, its slug, how many are done of how many, and its package's hash
+/// or why it was not published.
+pub struct Published<'a> {
+    pub index: usize,
+    pub slug: &'a str,
+    pub done: usize,
+    pub total: usize,
+    pub result: Result<String, PackageError>,
+}
+
+/// How many problems [`publish_many`] builds at once on `store`: as many
+/// as the machine has cores on PostgreSQL (building a problem's tests
+/// runs its generators and solvers), one at a time on SQLite, which takes
+/// one writer at a time.
+pub fn publishing_at_once(store: &store::Store, total: usize) -> usize {
+    match store.notifies() {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        false => 1,
+    }
+    .clamp(1, total.max(1))
+}
+
+/// Publishes each of `slugs` ([`publishing_at_once`] at a time), calling
+/// `each` as each is done, in the order they finish. A server that holds
+/// them (`held`: its name, see [`Store::hold_preparing`](store::Store::hold_preparing))
+/// lets go of each as it is done, published or not (a problem not
+/// published is judged from the problems directory). Returns how many
+/// were not published.
+///
+/// # Errors
+/// A database failure letting go of a problem.
+pub async fn publish_many(
+    ctx: &std::sync::Arc<Context>,
+    store: &store::Store,
+    slugs: &[String],
+    held: Option<&str>,
+    mut each: impl FnMut(Published<'_>),
+) -> Result<usize, store::Error> {
+    use futures_util::stream::{self, StreamExt as _};
+    let total = slugs.len();
+    let mut published = stream::iter(slugs.iter().enumerate())
+        .map(|(index, slug)| async move { (index, slug, publish(ctx, store, slug).await) })
+        .buffer_unordered(publishing_at_once(store, total));
+    let (mut done, mut failed) = (0, 0);
+    while let Some((index, slug, result)) = published.next().await {
+        done += 1;
+        if let Some(server) = held {
+            store.end_preparing(server, slug).await?;
+        }
+        failed += usize::from(result.is_err());
+        each(Published {
+            index,
+            slug,
+            done,
+            total,
+            result,
+        });
+    }
+    Ok(failed)
+}
+
+/// Publishes `slugs` for server `server`, which holds them until each is
+/// done ([`publish_many`]), renewing its holds on those still waiting
+/// every third of [`PREPARING_HOLD`]; `each` as there.
+///
+/// # Errors
+/// As [`publish_many`].
+pub async fn publish_held(
+    ctx: &std::sync::Arc<Context>,
+    store: &store::Store,
+    server: &str,
+    slugs: &[String],
+    each: impl FnMut(Published<'_>),
+) -> Result<usize, store::Error> {
+    let renewing = async {
+        let mut every = tokio::time::interval(PREPARING_HOLD / 3);
+        loop {
+            every.tick().await;
+            if let Err(e) = store.renew_preparing(server, PREPARING_HOLD).await {
+                tracing::warn!(error = %crate::errors::chain(&e), "renewing the hold on problems being prepared failed");
+            }
+        }
+    };
+    tokio::select! {
+        () = renewing => unreachable!("the holds are renewed until publishing ends"),
+        result = publish_many(ctx, store, slugs, Some(server), each) => result,
+    }
 }
 
 /// One test as its publisher built it.
