@@ -21,6 +21,16 @@
 //!
 //! The filter is classic BPF written by hand: it is built once in the
 //! judge and installed in the child with `prctl`, which allocates nothing.
+//! By hand, not by a filter-building crate, because of what the rules
+//! return: one filter answers `EPERM`, `ENOSYS`, `EAFNOSUPPORT`,
+//! `EPROTONOSUPPORT`, success without effect, or a kill, by call and by
+//! argument. The maintained pure-Rust builder (`seccompiler`) gives a
+//! filter one action for every rule that matches (several filters stacked
+//! would run each on every call, and lose the search tree below, which is
+//! what keeps installing the filter cheap); libseccomp, which has per-rule
+//! actions, is a C library a machine with only Rust and a C compiler
+//! lacks. The sandbox's attack tests try each rule (`seccomp_denies_…`,
+//! `r12_only_ordinary_socket_families_open`, `a_run_cannot_probe_or_evict_…`).
 
 /// Namespace flags a `clone` must not carry (the low byte of `clone`'s
 /// flags is the exit signal, so `CLONE_NEWTIME` cannot be tested there;
