@@ -74,7 +74,7 @@ struct Planned {
 /// problems of varied difficulty; a team stops trying a problem once
 /// accepted.
 fn history() -> Vec<Planned> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(25);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(25);
     let strength: Vec<f64> = (0..TEAMS).map(|_| rng.random_range(0.15..0.9)).collect();
     let ease: Vec<f64> = (0..PROBLEMS.len()).map(|i| 0.9 - 0.09 * i as f64).collect();
     let mut offsets: Vec<i64> = (0..SUBMISSIONS)
