@@ -210,19 +210,7 @@ impl Boards {
         {
             return Ok(None);
         }
-        let attempts = Arc::make_mut(&mut inputs.attempts);
-        let mut fresh = fresh.into_iter().peekable();
-        for id in ids {
-            let now = fresh.next_if(|a| a.id == id);
-            match (attempts.binary_search_by_key(&id, |a| a.id), now) {
-                (Ok(at), Some(a)) => attempts[at] = a,
-                (Ok(at), None) => {
-                    attempts.remove(at);
-                }
-                (Err(at), Some(a)) => attempts.insert(at, a),
-                (Err(_), None) => {}
-            }
-        }
+        store::standing::bring_up(Arc::make_mut(&mut inputs.attempts), &ids, fresh);
         Ok(Some(inputs))
     }
 

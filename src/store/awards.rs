@@ -108,7 +108,7 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-            record::record_awards(tx.as_tx(), id).await?;
+            record::record_awards(tx.as_tx(), id, None).await?;
             tx.commit().await?;
         });
         Ok(())
@@ -137,7 +137,8 @@ impl Store {
                 ));
             }
             let now = record::db_now(tx.as_tx()).await?;
-            let (generated, _, teams) = record::generated_in(tx.as_tx(), &c, now).await?;
+            let g = record::generated_in(tx.as_tx(), &c, now, None).await?;
+            let (generated, teams) = (g.admin, g.teams);
             match change {
                 AwardChange::Set(edit) => {
                     awards::check_edit(&generated, &teams, edit).map_err(refuse)?;
@@ -174,7 +175,7 @@ impl Store {
                     }
                 }
             }
-            record::record_awards(tx.as_tx(), id).await?;
+            record::record_awards(tx.as_tx(), id, None).await?;
             tx.commit().await?;
             true
         }))

@@ -79,7 +79,7 @@ impl Store {
             if head > 0 && c.end_of_updates_ms().is_none() {
                 // The awards the moment brings (the first solves, named to
                 // everyone once the contest started).
-                events.extend(record::award_events_now(tx.as_tx(), &c, now).await?);
+                events.extend(record::award_events_now(tx.as_tx(), &c, now, None).await?.0);
             }
             events.push(NewEvent::of("state", state, Audience::All));
             record::append(tx.as_tx(), id, &events).await?;
@@ -97,7 +97,7 @@ impl Store {
                     record::record_try(tx.as_tx(), s, TryChange::Made).await?;
                     record::record_try(tx.as_tx(), s, TryChange::Judged).await?;
                 }
-                record::record_awards(tx.as_tx(), id).await?;
+                record::record_awards(tx.as_tx(), id, None).await?;
                 let qs = sqlx::query_as::<_, (i64, Option<i64>, Option<String>, String, i64, Option<String>, bool, Option<i64>, Option<String>)>(&sql(
                     d,
                     "SELECT q.id, q.user_id, label, question, asked_ms, answer, to_all, answered_ms,

@@ -34,7 +34,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
-                let mut events = record::award_events_now(tx.as_tx(), &c, now).await?;
+                let mut events = record::award_events_now(tx.as_tx(), &c, now, None).await?.0;
                 events.push(NewEvent::of("contest", clics::contest(&c), Audience::All));
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 record::append(tx.as_tx(), id, &events).await?;
@@ -81,7 +81,7 @@ impl Store {
                 }
                 // The public's awards, now from the board it sees (the
                 // full one after the thaw).
-                events.extend(record::award_events_now(tx.as_tx(), &c, now).await?);
+                events.extend(record::award_events_now(tx.as_tx(), &c, now, None).await?.0);
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 record::append(tx.as_tx(), id, &events).await?;
             }
@@ -138,7 +138,7 @@ impl Store {
             if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
                 // The awards as they stand (nothing is unjudged, checked
                 // above), before the state that may end the updates.
-                let mut events = record::award_events_now(tx.as_tx(), &c, now).await?;
+                let mut events = record::award_events_now(tx.as_tx(), &c, now, None).await?.0;
                 events.push(NewEvent::of("state", clics::state(&c, now), Audience::All));
                 record::append(tx.as_tx(), id, &events).await?;
             }

@@ -9,8 +9,8 @@ use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, sql, AsTx};
 use super::record::{self, retimed, settings_events, team_gone, Audience, NewEvent};
 use super::standing::{
-    attempts_of, CONTEST_SUBMISSIONS, GROUP_SCORES, SOME_CONTEST_SUBMISSIONS, SOME_GROUP_SCORES,
-    TRY_KINDS,
+    attempts_of, tries_changed, CONTEST_SUBMISSIONS, EVENTS_AFTER, GROUP_SCORES, MOST_CHANGES,
+    SOME_CONTEST_SUBMISSIONS, SOME_GROUP_SCORES,
 };
 use super::{ContestVersion, Error, Store};
 use crate::bounds::Field;
@@ -138,7 +138,7 @@ impl Store {
                 let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
                 record::append(tx.as_tx(), id, &settings_events(&c, teams.events(), now)).await?;
                 // Every award it gives, with no team yet.
-                record::record_awards(tx.as_tx(), id).await?;
+                record::record_awards(tx.as_tx(), id, None).await?;
             }
             tx.commit().await?;
             id
@@ -243,7 +243,7 @@ impl Store {
                 record::drop_stale(tx.as_tx(), id, &teams).await?;
                 // What the new settings make of the standings (the freeze
                 // moved, problems or teams gone, the penalty).
-                record::record_awards(tx.as_tx(), id).await?;
+                record::record_awards(tx.as_tx(), id, None).await?;
             }
             tx.commit().await?;
         });
@@ -277,6 +277,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 tx.commit().await?;
+                self.standings.forget(id);
             }
             n as usize
         }))
@@ -575,38 +576,15 @@ impl Store {
         contest: i64,
         since: ContestVersion,
     ) -> Result<Option<Vec<i64>>, Error> {
-        /// Past this many events, the whole history is read again.
-        const MOST: i64 = 2000;
         let events = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (String, Option<String>)>(&sql(
-                d,
-                "SELECT kind, object_id FROM contest_events
-                 WHERE contest_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            ))
-            .bind(contest)
-            .bind(since.0)
-            .bind(MOST + 1)
-            .fetch_all(pool)
-            .await?
+            sqlx::query_as::<_, (String, Option<String>)>(&sql(d, EVENTS_AFTER))
+                .bind(contest)
+                .bind(since.0)
+                .bind(MOST_CHANGES + 1)
+                .fetch_all(pool)
+                .await?
         });
-        if events.len() as i64 > MOST {
-            return Ok(None);
-        }
-        let mut ids = Vec::new();
-        for (kind, object) in events {
-            if !TRY_KINDS.contains(&kind.as_str()) {
-                return Ok(None);
-            }
-            if matches!(&kind[..], "submissions" | "judgements" | "runs") {
-                match object.as_deref().and_then(crate::contest::clics::try_of) {
-                    Some(id) => ids.push(id),
-                    None => return Ok(None),
-                }
-            }
-        }
-        ids.sort_unstable();
-        ids.dedup();
-        Ok(Some(ids))
+        Ok(tries_changed(events))
     }
 
     /// The test results of `contest`'s judged submissions: (submission,

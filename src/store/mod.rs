@@ -71,7 +71,7 @@ pub mod queue;
 mod readers;
 pub(crate) mod record;
 mod rosters;
-mod standing;
+pub(crate) mod standing;
 mod submissions;
 pub mod timing;
 mod users;
@@ -241,6 +241,9 @@ pub struct Store {
     /// Connections of its own for status reads on SQLite (see
     /// [`readers`]).
     readers: Arc<readers::Readers>,
+    /// Each contest's tries as its awards were last computed from them
+    /// (see [`record::Standings`]).
+    standings: Arc<record::Standings>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -321,6 +324,7 @@ impl Store {
                 finished: Arc::default(),
                 credentials: Arc::new(credentials::Credentials::none()),
                 readers: Arc::new(readers::Readers::none()),
+                standings: Arc::default(),
             });
         }
         let options = SqliteConnectOptions::from_str(url)
@@ -374,6 +378,7 @@ impl Store {
             finished: Arc::default(),
             credentials: Arc::new(credentials),
             readers: Arc::new(readers),
+            standings: Arc::default(),
         })
     }
 

@@ -48,6 +48,56 @@ pub(super) const TRY_KINDS: &[&str] = &[
     "clarifications",
 ];
 
+/// The events of a contest's record after a version (bind the contest's id,
+/// the version and at most how many to read: one more than
+/// [`MOST_CHANGES`]), as [`tries_changed`] reads them.
+pub(super) const EVENTS_AFTER: &str = "SELECT kind, object_id FROM contest_events
+     WHERE contest_id = ? AND seq > ? ORDER BY seq LIMIT ?";
+
+/// Past this many events since a kept standing, the whole history is read
+/// again.
+pub(super) const MOST_CHANGES: i64 = 2000;
+
+/// The tries that `events` ([`EVENTS_AFTER`]: kind and object) say
+/// changed, by id, when they say nothing else changed (no team, setting,
+/// problem or state: see [`TRY_KINDS`]) and are not more than
+/// [`MOST_CHANGES`]; `None` otherwise, for the whole history to be read
+/// again.
+pub(super) fn tries_changed(events: Vec<(String, Option<String>)>) -> Option<Vec<i64>> {
+    if events.len() as i64 > MOST_CHANGES {
+        return None;
+    }
+    let mut ids = Vec::new();
+    for (kind, object) in events {
+        if !TRY_KINDS.contains(&kind.as_str()) {
+            return None;
+        }
+        if matches!(&kind[..], "submissions" | "judgements" | "runs") {
+            ids.push(object.as_deref().and_then(crate::contest::clics::try_of)?);
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    Some(ids)
+}
+
+/// `attempts` (by id) with tries `ids` (sorted) as they are now: `fresh`,
+/// those of them that are tries still (by id); the others gone.
+pub fn bring_up(attempts: &mut Vec<Attempt>, ids: &[i64], fresh: Vec<Attempt>) {
+    let mut fresh = fresh.into_iter().peekable();
+    for &id in ids {
+        let now = fresh.next_if(|a| a.id == id);
+        match (attempts.binary_search_by_key(&id, |a| a.id), now) {
+            (Ok(at), Some(a)) => attempts[at] = a,
+            (Ok(at), None) => {
+                attempts.remove(at);
+            }
+            (Err(at), Some(a)) => attempts.insert(at, a),
+            (Err(_), None) => {}
+        }
+    }
+}
+
 /// The group scores of a contest's judged submissions, by submission
 /// (bind the contest's id).
 pub(super) const GROUP_SCORES: &str = "SELECT g.submission_id, g.name, g.score FROM group_results g

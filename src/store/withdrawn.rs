@@ -245,7 +245,7 @@ impl Store {
                 }
             }
             record::append(tx.as_tx(), contest, &events).await?;
-            record::record_awards(tx.as_tx(), contest).await?;
+            record::record_awards(tx.as_tx(), contest, None).await?;
             tx.commit().await?;
         });
         Ok(())

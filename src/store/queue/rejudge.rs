@@ -143,7 +143,7 @@ impl Store {
             }
             // The awards the tries sent back take, once per contest.
             for cid in moved {
-                record::record_awards(tx.as_tx(), cid).await?;
+                record::record_awards(tx.as_tx(), cid, None).await?;
             }
             tx.commit().await?;
             Rejudged {

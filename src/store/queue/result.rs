@@ -54,6 +54,10 @@ impl<'a> Written<'a> {
 
 /// Writes a result within transaction `$tx`: the row's verdict and timing
 /// record, then its tests and groups; evaluates to whether it was written.
+/// With `$kept` (an `Option<&Standings>`), the awards it moves are
+/// computed from the contest's standing kept there, and it evaluates to
+/// whether it was written and that standing now (with its contest), for
+/// the caller to keep once the transaction commits.
 /// `$attempt` fences the write: `Some(n)` writes only while attempt `n` is
 /// the submission's current one and it is `judging` (a worker's lease);
 /// `None` writes whatever holds it (the caller picked the row in this
@@ -64,7 +68,12 @@ impl<'a> Written<'a> {
 /// Every result of a submission is written here, so whatever else belongs
 /// to a result goes here too, in the same transaction.
 macro_rules! write_result {
-    ($tx:ident, $d:ident, $id:expr, $attempt:expr, $written:expr) => {{
+    ($tx:ident, $d:ident, $id:expr, $attempt:expr, $written:expr) => {
+        $crate::store::queue::result::write_result!($tx, $d, $id, $attempt, $written, None).0
+    };
+    ($tx:ident, $d:ident, $id:expr, $attempt:expr, $written:expr, $kept:expr) => {{
+        let kept: Option<&$crate::store::record::Standings> = $kept;
+        let mut standing = None;
         let id: i64 = $id;
         let attempt: Option<i64> = $attempt;
         let w: &$crate::store::queue::result::Written<'_> = $written;
@@ -123,11 +132,16 @@ macro_rules! write_result {
             )
             .await?;
             if let Some(cid) = moved {
-                crate::store::record::record_awards($crate::store::db::AsTx::as_tx(&mut *$tx), cid)
-                    .await?;
+                let now = crate::store::record::record_awards(
+                    $crate::store::db::AsTx::as_tx(&mut *$tx),
+                    cid,
+                    kept,
+                )
+                .await?;
+                standing = now.map(|s| (cid, s));
             }
         }
-        written
+        (written, standing)
     }};
 }
 pub(in crate::store) use write_result;
@@ -235,15 +249,21 @@ impl Store {
     ) -> Result<bool, Error> {
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            let written = write_result!(
+            // The awards from the contest's standing kept from its last
+            // judgement, kept again once this one is committed.
+            let (written, standing) = write_result!(
                 tx,
                 d,
                 lease.id,
                 Some(lease.attempt),
-                &Written::judged(report, timed)
+                &Written::judged(report, timed),
+                Some(&*self.standings)
             );
             if written {
                 tx.commit().await?;
+                if let Some((contest, standing)) = standing {
+                    self.standings.keep(contest, standing);
+                }
             }
             // Otherwise dropping the transaction rolls it back; nothing
             // was written.

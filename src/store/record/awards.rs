@@ -2,14 +2,155 @@
 //! admins from the full board and for everyone else from the public's
 //! (see `store::awards` for the rule).
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use serde_json::Value;
 
 use super::{append, db_now, locked_contest, teams_in, Audience, NewEvent};
 use crate::contest::awards::{self, Award, AwardEdit};
-use crate::contest::{Contest, Team, Viewer};
+use crate::contest::{Attempt, Contest, Team, Viewer};
 use crate::store::db::{on_tx, sql, AsTx, Tx};
 use crate::store::Error;
 use crate::store::{standing, ContestSubmission};
+
+/// A contest's tries as the awards' last computation read them, at a
+/// version of its record. The next computation brings them up to date by
+/// the tries the record names since ([`standing::tries_changed`]) instead
+/// of reading every try again: a judgement costs a read of what changed.
+#[derive(Debug)]
+pub(crate) struct Standing {
+    version: i64,
+    /// By id.
+    attempts: Vec<Attempt>,
+}
+
+/// What [`Standing::tally`] counts, as the database counts it: every try,
+/// the judged ones, the accepted ones, the compile errors, and the scores
+/// summed. A standing brought up to date that does not count the same
+/// missed a change no event tells (a jury's own try, which the record
+/// leaves out), and is read again whole.
+const TALLY: &str = "SELECT COUNT(*),
+            COUNT(CASE WHEN status = 'done' AND verdict IS NOT NULL THEN 1 END),
+            COUNT(CASE WHEN status = 'done' AND verdict = 'AC' THEN 1 END),
+            COUNT(CASE WHEN status = 'done' AND verdict = 'CE' THEN 1 END),
+            CAST(COALESCE(SUM(CASE WHEN status = 'done' AND verdict IS NOT NULL
+                                   THEN score END), 0) AS BIGINT)
+     FROM submissions
+     WHERE contest_id = ? AND user_id IS NOT NULL AND withdrawn_reason IS NULL";
+
+impl Standing {
+    /// What [`TALLY`] counts, of these tries.
+    fn tally(&self) -> (i64, i64, i64, i64, i64) {
+        let mut t = (self.attempts.len() as i64, 0, 0, 0, 0);
+        for r in self.attempts.iter().filter_map(|a| a.result.as_ref()) {
+            t.1 += 1;
+            t.2 += i64::from(r.verdict == crate::verdict::Verdict::AC);
+            t.3 += i64::from(r.verdict == crate::verdict::Verdict::CE);
+            t.4 += i64::from(r.score);
+        }
+        t
+    }
+}
+
+/// The standings the store keeps between transactions, by contest. Each
+/// is put here only once the transaction that read it committed, so none
+/// is of a version that was rolled back.
+#[derive(Debug, Default)]
+pub(crate) struct Standings(Mutex<HashMap<i64, Standing>>);
+
+impl Standings {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Standing>> {
+        // A panic while holding it leaves a map that is still whole.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Contest `contest`'s standing, taken out (a transaction that fails
+    /// to commit leaves none: the next reads everything).
+    fn take(&self, contest: i64) -> Option<Standing> {
+        self.lock().remove(&contest)
+    }
+
+    /// Keeps `standing` of `contest`, read by a transaction that has
+    /// committed, unless one of a later version is kept.
+    pub(in crate::store) fn keep(&self, contest: i64, standing: Standing) {
+        let mut kept = self.lock();
+        if kept
+            .get(&contest)
+            .is_none_or(|k| k.version < standing.version)
+        {
+            kept.insert(contest, standing);
+        }
+    }
+
+    /// Forgets `contest`'s standing (the contest is gone).
+    pub(in crate::store) fn forget(&self, contest: i64) {
+        self.lock().remove(&contest);
+    }
+}
+
+/// Contest `cid`'s tries within `tx` at its record's version there: `kept`
+/// (of an earlier version) brought up to date by the tries changed since,
+/// when only tries changed and the result counts as the database does
+/// ([`TALLY`]); otherwise every try read again.
+async fn standing_in(tx: Tx<'_>, cid: i64, kept: Option<Standing>) -> Result<Standing, Error> {
+    Ok(on_tx!(tx, conn, d => {
+        let version = sqlx::query_scalar::<_, i64>(&sql(d, "SELECT event_seq FROM contests WHERE id = ?"))
+            .bind(cid)
+            .fetch_one(&mut *conn)
+            .await?;
+        let mut brought = None;
+        if let Some(mut k) = kept.filter(|k| k.version <= version) {
+            let events = sqlx::query_as::<_, (String, Option<String>)>(&sql(d, standing::EVENTS_AFTER))
+                .bind(cid)
+                .bind(k.version)
+                .bind(standing::MOST_CHANGES + 1)
+                .fetch_all(&mut *conn)
+                .await?;
+            if let Some(ids) = standing::tries_changed(events) {
+                if !ids.is_empty() {
+                    let json = serde_json::to_string(&ids).expect("a list of numbers");
+                    let subs = sqlx::query_as::<_, ContestSubmission>(&sql(d, standing::SOME_CONTEST_SUBMISSIONS))
+                        .bind(cid)
+                        .bind(&json)
+                        .fetch_all(&mut *conn)
+                        .await?;
+                    let groups = sqlx::query_as::<_, (i64, String, i64)>(&sql(d, standing::SOME_GROUP_SCORES))
+                        .bind(cid)
+                        .bind(&json)
+                        .fetch_all(&mut *conn)
+                        .await?;
+                    standing::bring_up(&mut k.attempts, &ids, standing::attempts_of(subs, groups)?);
+                }
+                k.version = version;
+                let tally = sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(&sql(d, TALLY))
+                    .bind(cid)
+                    .fetch_one(&mut *conn)
+                    .await?;
+                if tally == k.tally() {
+                    brought = Some(k);
+                }
+            }
+        }
+        match brought {
+            Some(k) => k,
+            None => {
+                let subs = sqlx::query_as::<_, ContestSubmission>(&sql(d, standing::CONTEST_SUBMISSIONS))
+                    .bind(cid)
+                    .bind(None::<i64>)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                let groups = sqlx::query_as::<_, (i64, String, i64)>(&sql(d, standing::GROUP_SCORES))
+                    .bind(cid)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                Standing { version, attempts: standing::attempts_of(subs, groups)? }
+            }
+        }
+    }))
+}
 
 /// An admin's change as its row holds it.
 pub(in crate::store) fn edit_of(
@@ -45,21 +186,25 @@ pub(in crate::store) async fn edits_in(
     )
 }
 
+/// What [`generated_in`] gives: the awards from the full board and from
+/// the public's, the teams, and the standing they were computed from.
+pub(in crate::store) struct Generated {
+    pub admin: Vec<Award>,
+    pub public: Vec<Award>,
+    pub teams: Vec<Team>,
+    pub standing: Standing,
+}
+
 /// The generated awards of contest `c` (as locked in `tx`) at `now`,
-/// from its full board and from the public's, with its teams: `(admin,
-/// public, teams)`. The admin's changes are not applied.
+/// from its full board and from the public's, with its teams, from its
+/// tries as [`standing_in`] reads them (`kept`: a standing kept from an
+/// earlier computation). The admin's changes are not applied.
 pub(in crate::store) async fn generated_in(
     tx: Tx<'_>,
     c: &Contest,
     now: i64,
-) -> Result<
-    (
-        Vec<crate::contest::awards::Award>,
-        Vec<crate::contest::awards::Award>,
-        Vec<Team>,
-    ),
-    Error,
-> {
+    kept: Option<Standing>,
+) -> Result<Generated, Error> {
     Ok(on_tx!(tx, conn, d => {
         let roster = teams_in(conn.as_tx(), c.id, c.open_to_all).await?;
         let team_groups = roster.team_groups();
@@ -73,24 +218,10 @@ pub(in crate::store) async fn generated_in(
                 hidden: t.hidden,
             })
             .collect();
-        let subs = sqlx::query_as::<_, ContestSubmission>(&sql(
-            d,
-            standing::CONTEST_SUBMISSIONS,
-        ))
-        .bind(c.id)
-        .bind(None::<i64>)
-        .fetch_all(&mut *conn)
-        .await?;
-        let groups = sqlx::query_as::<_, (i64, String, i64)>(&sql(
-            d,
-            standing::GROUP_SCORES,
-        ))
-        .bind(c.id)
-        .fetch_all(&mut *conn)
-        .await?;
-        let attempts = standing::attempts_of(subs, groups)?;
+        let standing = standing_in(conn.as_tx(), c.id, kept).await?;
         let of = |viewer| {
-            let board = crate::contest::scoreboard::scoreboard(c, &teams, &attempts, viewer, now);
+            let board =
+                crate::contest::scoreboard::scoreboard(c, &teams, &standing.attempts, viewer, now);
             crate::contest::awards::generate(c, &board, &team_groups)
         };
         let admin = of(Viewer::Admin);
@@ -99,21 +230,23 @@ pub(in crate::store) async fn generated_in(
             None => admin.clone(),
             Some(_) => of(Viewer::Public),
         };
-        (admin, public, teams)
+        Generated { admin, public, teams, standing }
     }))
 }
 
 /// The events that bring contest `c`'s awards in its record (within
 /// `tx`, which holds it) to the standings at `now`: each award whose
 /// admins' or public's version changed since the record last said it
-/// ([`award_changes`]).
+/// ([`award_changes`]), and the standing they were computed from (`kept`:
+/// as [`generated_in`]).
 pub(in crate::store) async fn award_events_now(
     tx: Tx<'_>,
     c: &Contest,
     now: i64,
-) -> Result<Vec<NewEvent>, Error> {
+    kept: Option<Standing>,
+) -> Result<(Vec<NewEvent>, Standing), Error> {
     Ok(on_tx!(tx, conn, d => {
-        let (admin, public, _) = generated_in(conn.as_tx(), c, now).await?;
+        let g = generated_in(conn.as_tx(), c, now, kept).await?;
         let edits = edits_in(conn.as_tx(), c.id).await?;
         let held =
             sqlx::query_as::<_, (Option<String>, Option<String>, String)>(&sql(
@@ -124,23 +257,33 @@ pub(in crate::store) async fn award_events_now(
             .bind(c.id)
             .fetch_all(&mut *conn)
             .await?;
-        award_changes(c, now, admin, public, &edits, held)
+        (award_changes(c, now, g.admin, g.public, &edits, held), g.standing)
     }))
 }
 
 /// Appends to contest `cid`'s record within `tx` (which holds it) the
 /// awards that changed with what `tx` changed ([`award_events_now`]);
-/// nothing once its updates ended.
-pub(in crate::store) async fn record_awards(tx: Tx<'_>, cid: i64) -> Result<(), Error> {
-    on_tx!(tx, conn, d => {
+/// nothing once its updates ended. With `kept`, from the contest's
+/// standing kept there, and returns the standing now, for the caller to
+/// keep there once `tx` commits ([`Standings::keep`]).
+pub(in crate::store) async fn record_awards(
+    tx: Tx<'_>,
+    cid: i64,
+    kept: Option<&Standings>,
+) -> Result<Option<Standing>, Error> {
+    Ok(on_tx!(tx, conn, d => {
         let c = locked_contest(conn.as_tx(), cid).await?;
-        if let Some(c) = c.filter(|c| c.end_of_updates_ms().is_none()) {
-            let now = db_now(conn.as_tx()).await?;
-            let events = award_events_now(conn.as_tx(), &c, now).await?;
-            append(conn.as_tx(), c.id, &events).await?;
+        match c.filter(|c| c.end_of_updates_ms().is_none()) {
+            None => None,
+            Some(c) => {
+                let now = db_now(conn.as_tx()).await?;
+                let before = kept.and_then(|k| k.take(cid));
+                let (events, standing) = award_events_now(conn.as_tx(), &c, now, before).await?;
+                append(conn.as_tx(), c.id, &events).await?;
+                kept.map(|_| standing)
+            }
         }
-    });
-    Ok(())
+    }))
 }
 
 /// The award events that bring what the record holds (`held`: its award

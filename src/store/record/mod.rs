@@ -63,6 +63,7 @@ mod reading;
 mod teams;
 mod tries;
 
+pub(crate) use awards::Standings;
 pub(in crate::store) use awards::{award_events_now, edit_of, generated_in, record_awards};
 pub(in crate::store) use contest::{clarification_events, problem_events, settings_events};
 pub(in crate::store) use teams::{

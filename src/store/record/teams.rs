@@ -126,7 +126,7 @@ pub(in crate::store) async fn record_account(tx: Tx<'_>, user: i64) -> Result<()
                 }
                 append_changed(conn.as_tx(), cid, events).await?;
                 drop_stale(conn.as_tx(), cid, &teams).await?;
-                record_awards(conn.as_tx(), cid).await?;
+                record_awards(conn.as_tx(), cid, None).await?;
             }
         }
     });
@@ -265,7 +265,7 @@ pub(in crate::store) async fn record_teams(
             for &(user, hidden) in flipped {
                 retell_tries(conn.as_tx(), &c, user, hidden).await?;
             }
-            record_awards(conn.as_tx(), cid).await?;
+            record_awards(conn.as_tx(), cid, None).await?;
             contests += 1;
         }
         contests

@@ -487,8 +487,98 @@ async fn a_board_kept_between_changes_is_the_board_read_afresh(store: Store) {
     same("its solve").await;
 }
 
+/// The awards a judgement appends, computed from the contest's tries as
+/// the last judgement left them and brought up to date by the tries
+/// changed since, are at every step the awards generated afresh from the
+/// whole history, for the admins and the public: tries judged (with group
+/// scores), sent back and judged again, a jury's own try (which the record
+/// leaves out, so nothing but a count tells the kept tries it changed), a
+/// try withdrawn, a team hidden.
+async fn awards_kept_between_judgements_are_the_awards_read_afresh(store: Store) {
+    use grundy::contest::awards::generate;
+    use grundy::contest::scoreboard::scoreboard;
+    use grundy::contest::Viewer;
+    use grundy::store::Reader;
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let bob = store.add_user("bob", "h", false).await.unwrap();
+    let jury = store.add_user("jury", "h", true).await.unwrap();
+    let now = grundy::site::contests::now_ms();
+    let listed = NewContest {
+        freeze_s: 0,
+        ..contest("awarded", now - HOUR_MS, Some(&["ann", "bob", "jury"]))
+    };
+    let id = store.create_contest(&listed, now).await.unwrap();
+    let same = |why: &'static str| {
+        let store = &store;
+        async move {
+            let c = store.contest("awarded").await.unwrap().unwrap();
+            let now = grundy::site::contests::now_ms();
+            let teams = store.contest_teams(&c).await.unwrap();
+            let attempts = store.contest_attempts(c.id).await.unwrap();
+            let groups = store.contest_team_groups(&c).await.unwrap();
+            for (reader, viewer) in [
+                (Reader::Admin, Viewer::Admin),
+                (Reader::Public, Viewer::Public),
+            ] {
+                let mut recorded = store.contest_awards(id, reader).await.unwrap();
+                let mut afresh =
+                    generate(&c, &scoreboard(&c, &teams, &attempts, viewer, now), &groups);
+                recorded.sort_by(|a, b| a.id.cmp(&b.id));
+                afresh.sort_by(|a, b| a.id.cmp(&b.id));
+                assert!(!afresh.is_empty(), "{why}: some award");
+                assert_eq!(recorded, afresh, "{why}, for {viewer:?}");
+            }
+        }
+    };
+    let judged = |user: i64, problem: &'static str, at: i64, report: grundy::judge::Report| {
+        let store = &store;
+        async move {
+            let mut t = new(problem);
+            t.user_id = Some(user);
+            let s = store.insert_contest_submission(t, id, at).await.unwrap();
+            let lease = claim_own(store, s, LEASE).await.unwrap();
+            assert!(store.finish(lease, &report, None).await.unwrap());
+            s
+        }
+    };
+    judged(ann, "nim", now - HOUR_MS + 60_000, small_only()).await;
+    same("judged with groups").await;
+    let bobs = judged(bob, "kayles", now - HOUR_MS + 120_000, report(Verdict::AC)).await;
+    same("a solve").await;
+    assert!(store.rejudge(bobs).await.unwrap());
+    same("sent back").await;
+    let lease = claim_own(&store, bobs, LEASE).await.unwrap();
+    assert!(store
+        .finish(lease, &report(Verdict::WA), None)
+        .await
+        .unwrap());
+    same("judged again").await;
+    // The jury's own try moves nothing the record tells; the next
+    // judgement's awards count it all the same.
+    judged(jury, "kayles", now - HOUR_MS + 150_000, report(Verdict::AC)).await;
+    judged(ann, "kayles", now - HOUR_MS + 180_000, report(Verdict::WA)).await;
+    same("after a jury's try").await;
+    judged(bob, "nim", now - HOUR_MS + 200_000, report(Verdict::AC)).await;
+    same("another solve").await;
+    let mut waiting = new("nim");
+    waiting.user_id = Some(ann);
+    let waiting = store
+        .insert_contest_submission(waiting, id, now - HOUR_MS + 210_000)
+        .await
+        .unwrap();
+    store
+        .withdraw_try(id, waiting, "a broken test")
+        .await
+        .unwrap();
+    same("a waiting try withdrawn").await;
+    assert!(store.set_hidden("bob", true).await.unwrap());
+    judged(ann, "nim", now - HOUR_MS + 240_000, report(Verdict::AC)).await;
+    same("a team hidden, then a solve").await;
+}
+
 on_both_databases!(
     a_board_kept_between_changes_is_the_board_read_afresh,
+    awards_kept_between_judgements_are_the_awards_read_afresh,
     a_contest_keeps_its_problems_participants_tries_and_clarifications,
     a_contest_version_moves_with_what_its_board_reads,
     a_try_is_stamped_and_checked_at_one_instant,
