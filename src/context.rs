@@ -35,7 +35,10 @@ impl Context {
     /// started here: the sandbox is selected on first use, so commands
     /// that run nothing (`problems`, `show`, `status`) create no box.
     pub fn new(config: Config) -> Context {
-        let languages = Arc::new(Languages::new(&config.languages));
+        let languages = Arc::new(Languages::remembering(
+            &config.languages,
+            config.data_dir.join("toolchains"),
+        ));
         let cache = Arc::new(ProgramCache::new(config.data_dir.join("programs")));
         let catalog = Catalog::new(config.problems_dir.clone());
         Context {

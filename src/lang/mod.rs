@@ -66,6 +66,9 @@ pub struct Language {
     pub id: String,
     pub config: LanguageConfig,
     version: Probe<String>,
+    /// Where version lines are remembered between processes, if anywhere
+    /// (see [`Language::version`]).
+    remembered: Option<PathBuf>,
     toolchain: Probe<String>,
     prepared: Probe<PathBuf>,
 }
@@ -139,6 +142,16 @@ pub enum Compiled {
 
 impl Languages {
     pub fn new(configs: &BTreeMap<String, LanguageConfig>) -> Languages {
+        Languages::kept(configs, None)
+    }
+
+    /// The languages of `configs`, remembering their toolchains' version
+    /// lines in `dir` between processes (see [`Language::version`]).
+    pub fn remembering(configs: &BTreeMap<String, LanguageConfig>, dir: PathBuf) -> Languages {
+        Languages::kept(configs, Some(dir))
+    }
+
+    fn kept(configs: &BTreeMap<String, LanguageConfig>, remembered: Option<PathBuf>) -> Languages {
         let by_id = configs
             .iter()
             .map(|(id, config)| {
@@ -146,6 +159,7 @@ impl Languages {
                     id: id.clone(),
                     config: config.clone(),
                     version: Probe::default(),
+                    remembered: remembered.clone(),
                     toolchain: Probe::default(),
                     prepared: Probe::default(),
                 };

@@ -62,9 +62,65 @@ impl<T: Clone> Probe<T> {
 
 impl Language {
     /// The toolchain's version line, or what is missing (probed in the box;
-    /// a failure is probed again after a while).
+    /// a failure is probed again after a while). A line probed before, by
+    /// this process or another, for the very same toolchain files is
+    /// remembered ([`Language::version_file`]): a one-shot `grundy submit`
+    /// starts no box to learn what the last one learnt.
     pub fn version(&self, runner: &dyn Runner) -> Result<String, String> {
-        self.version.get_or(|| self.probe_version(runner))
+        self.version.get_or(|| {
+            let file = self.version_file();
+            let remembered = file.as_ref().and_then(|f| std::fs::read_to_string(f).ok());
+            if let Some(line) = remembered.filter(|l| !l.is_empty() && !l.contains('\n')) {
+                return Ok(line);
+            }
+            let line = self.probe_version(runner)?;
+            if let Some(file) = file {
+                remember(&file, &line);
+            }
+            Ok(line)
+        })
+    }
+
+    /// Where this toolchain's version line is remembered between
+    /// processes: a file named by the toolchain's identity, the language,
+    /// its filled version command, and each program and directory it uses
+    /// as the file system has it (path, device, inode, size, modification
+    /// and change times), as a compiler cache knows a compiler by its
+    /// file. A toolchain installed, upgraded, replaced or removed is
+    /// another identity, probed afresh. `None` when the judge remembers
+    /// none (no data directory given), or a file is missing (the probe says
+    /// which).
+    fn version_file(&self) -> Option<PathBuf> {
+        use std::os::unix::ffi::OsStrExt as _;
+        use std::os::unix::fs::MetadataExt as _;
+        let dir = self.remembered.as_ref()?;
+        let mut key = Fields::new();
+        key.field(self.id.as_bytes());
+        let version = self.filled(&self.config.version).ok()?;
+        for arg in &version {
+            key.field(arg.as_bytes());
+        }
+        let mut files = Vec::new();
+        for argv in [&version, &self.config.compile, &self.config.run] {
+            if let Some(program) = argv.first() {
+                let program = self.fill(program).ok()?;
+                if !program.contains('{') {
+                    files.push(resolve(&program)?);
+                }
+            }
+        }
+        files.extend(self.paths().ok()?);
+        for file in files {
+            let m = std::fs::metadata(&file).ok()?;
+            key.field(file.as_os_str().as_bytes());
+            for n in [m.dev(), m.ino(), m.size()] {
+                key.field(&n.to_le_bytes());
+            }
+            for n in [m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()] {
+                key.field(&n.to_le_bytes());
+            }
+        }
+        Some(dir.join(key.finish()))
     }
 
     /// The toolchain directory (`{toolchain}`), from the `toolchain`
@@ -263,6 +319,21 @@ impl Language {
     }
 }
 
+/// Writes `line` to `file` whole or not at all (a temporary file renamed
+/// into place); a failure only means the next process probes again.
+fn remember(file: &Path, line: &str) {
+    let Some(dir) = file.parent() else { return };
+    let written = std::fs::create_dir_all(dir).and_then(|()| {
+        let mut staged = tempfile::NamedTempFile::new_in(dir)?;
+        std::io::Write::write_all(&mut staged, line.as_bytes())?;
+        staged.persist(file).map_err(|e| e.error)?;
+        Ok(())
+    });
+    if let Err(e) = written {
+        tracing::debug!(file = %file.display(), error = %e, "the toolchain's version is not remembered");
+    }
+}
+
 /// Lines of a tool's diagnostics that say why it failed: the first two
 /// that are not blank (rustup's `error:` and its `help:`), joined, each
 /// cut to a readable length; `None` when it said nothing.
@@ -403,6 +474,69 @@ mod tests {
             err.contains("error: rustup could not choose a version of rustc to run; help: run rustup default stable"),
             "{err}"
         );
+    }
+
+    /// A runner that counts the runs it makes (plainly: no box).
+    #[derive(Default)]
+    struct Counted(std::sync::atomic::AtomicU32);
+
+    impl Runner for Counted {
+        fn run(
+            &self,
+            spec: &crate::sandbox::RunSpec,
+        ) -> Result<crate::sandbox::Outcome, crate::sandbox::Error> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            crate::sandbox::RlimitSandbox.run(spec)
+        }
+
+        fn describe(&self) -> String {
+            "counted".into()
+        }
+    }
+
+    /// Issue 46: a one-shot `grundy submit` started a box to probe the
+    /// compiler's version every time. The line is remembered between
+    /// processes for the very same toolchain file, and probed again once
+    /// the file is another (an upgrade puts a new file in its place).
+    #[test]
+    fn a_version_line_is_remembered_between_processes_until_the_toolchain_changes() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("fake");
+        let install = |line: &str| {
+            let staged = dir.path().join("fake.new");
+            std::fs::write(&staged, format!("#!/bin/sh\necho '{line}'\n")).unwrap();
+            std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(0o755)).unwrap();
+            std::fs::rename(&staged, &tool).unwrap();
+        };
+        install("fake 1.0");
+        let text = format!(
+            "[languages.fake]\nname = \"Fake\"\nextensions = [\"fk\"]\nsource = \"main.fk\"\n\
+             run = [{tool:?}, \"main.fk\"]\nversion = [{tool:?}, \"--version\"]\n",
+            tool = tool.display().to_string()
+        );
+        let config = crate::config::Config::parse(&text, dir.path()).unwrap();
+        let memo = dir.path().join("toolchains");
+        // Each a process of its own: nothing is memoized in memory between.
+        let version = |runner: &Counted| {
+            crate::lang::Languages::remembering(&config.languages, memo.clone())
+                .get("fake")
+                .unwrap()
+                .version(runner)
+        };
+        let runner = Counted::default();
+        let runs = || runner.0.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(version(&runner).as_deref(), Ok("fake 1.0"));
+        assert_eq!(runs(), 1);
+        assert_eq!(version(&runner).as_deref(), Ok("fake 1.0"));
+        assert_eq!(runs(), 1, "remembered, not probed again");
+        install("fake 2.0.1");
+        assert_eq!(version(&runner).as_deref(), Ok("fake 2.0.1"));
+        assert_eq!(runs(), 2, "another file: probed again");
+        let forgetful = crate::lang::Languages::new(&config.languages);
+        let fake = forgetful.get("fake").unwrap();
+        assert_eq!(fake.version(&runner).as_deref(), Ok("fake 2.0.1"));
+        assert_eq!(runs(), 3, "without a directory nothing is remembered");
     }
 
     #[test]
