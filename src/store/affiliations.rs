@@ -8,9 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::record::{team_events, Audience, NewEvent};
 use crate::contest::affiliation::{Group, Organization};
-use crate::contest::clics;
 
 /// An account's organization (its id) and groups (their ids).
 pub type Affiliation = (Option<String>, Vec<String>);
@@ -91,23 +89,6 @@ impl ContestTeams {
             &self.groups,
             self.teams.iter().map(|t| (t.id, t.groups.as_slice())),
         )
-    }
-
-    /// The events that show them: organizations and groups first, then
-    /// the teams that name them.
-    pub fn events(&self) -> Vec<NewEvent> {
-        let mut out: Vec<NewEvent> = self
-            .organizations
-            .iter()
-            .map(|o| NewEvent::of("organizations", clics::organization(o), Audience::All))
-            .collect();
-        out.extend(
-            self.groups
-                .iter()
-                .map(|g| NewEvent::of("groups", clics::group(g), Audience::All)),
-        );
-        out.extend(self.teams.iter().flat_map(team_events));
-        out
     }
 }
 

@@ -65,7 +65,7 @@ impl Store {
             let mut events = Vec::new();
             if head == 0 {
                 let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
-                events = settings_events(&c, teams.events(), now);
+                events = settings_events(&c, record::roster_events(&teams), now);
                 events.pop();
             } else if last.as_deref() == Some(&state.to_string()) {
                 return Ok(false);

@@ -136,7 +136,7 @@ impl Store {
             if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
                 let now = record::db_now(tx.as_tx()).await?;
                 let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
-                record::append(tx.as_tx(), id, &settings_events(&c, teams.events(), now)).await?;
+                record::append(tx.as_tx(), id, &settings_events(&c, record::roster_events(&teams), now)).await?;
                 // Every award it gives, with no team yet.
                 record::record_awards(tx.as_tx(), id, None).await?;
             }
@@ -238,7 +238,7 @@ impl Store {
                         .filter(|t| !teams.teams.iter().any(|n| n.id == t.id))
                         .map(|t| team_gone(&t.team_id)),
                 );
-                events.extend(settings_events(&c, teams.events(), now));
+                events.extend(settings_events(&c, record::roster_events(&teams), now));
                 record::append(tx.as_tx(), id, &events).await?;
                 record::drop_stale(tx.as_tx(), id, &teams).await?;
                 // What the new settings make of the standings (the freeze

@@ -68,7 +68,7 @@ pub(in crate::store) use awards::{award_events_now, edit_of, generated_in, recor
 pub(in crate::store) use contest::{clarification_events, problem_events, settings_events};
 pub(in crate::store) use teams::{
     all_affiliations, drop_stale, keep_team_id, own_team_id, record_account, record_teams,
-    team_events, team_gone, team_id_of, teams_in,
+    roster_events, team_gone, team_id_of, teams_in,
 };
 pub use tries::TryChange;
 pub(in crate::store) use tries::{record_try, retimed, retimed_events, revealed_results};

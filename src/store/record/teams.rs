@@ -116,8 +116,7 @@ pub(in crate::store) async fn record_account(tx: Tx<'_>, user: i64) -> Result<()
                 let teams = teams_in(conn.as_tx(), cid, true).await?;
                 let team_id = team_id_of(conn.as_tx(), Some(user)).await?
                     .unwrap_or_else(|| user.to_string());
-                let mut events: Vec<NewEvent> = teams
-                    .events()
+                let mut events: Vec<NewEvent> = roster_events(&teams)
                     .into_iter()
                     .filter(|e| e.kind != "teams" || e.id.as_deref() == Some(team_id.as_str()))
                     .collect();
@@ -260,7 +259,7 @@ pub(in crate::store) async fn record_teams(
                 continue;
             }
             let teams = teams_in(conn.as_tx(), cid, c.open_to_all).await?;
-            append_changed(conn.as_tx(), cid, teams.events()).await?;
+            append_changed(conn.as_tx(), cid, roster_events(&teams)).await?;
             drop_stale(conn.as_tx(), cid, &teams).await?;
             for &(user, hidden) in flipped {
                 retell_tries(conn.as_tx(), &c, user, hidden).await?;
@@ -272,10 +271,28 @@ pub(in crate::store) async fn record_teams(
     }))
 }
 
+/// The events that show `roster`: organizations and groups first, then
+/// the teams that name them.
+pub(in crate::store) fn roster_events(roster: &ContestTeams) -> Vec<NewEvent> {
+    let mut out: Vec<NewEvent> = roster
+        .organizations
+        .iter()
+        .map(|o| NewEvent::of("organizations", clics::organization(o), Audience::All))
+        .collect();
+    out.extend(
+        roster
+            .groups
+            .iter()
+            .map(|g| NewEvent::of("groups", clics::group(g), Audience::All)),
+    );
+    out.extend(roster.teams.iter().flat_map(team_events));
+    out
+}
+
 /// A team's events: its object for everyone; or, for a hidden team, its
 /// object for the admins and its absence for everyone else (who never see
 /// a hidden team).
-pub(in crate::store) fn team_events(t: &TeamRow) -> Vec<NewEvent> {
+fn team_events(t: &TeamRow) -> Vec<NewEvent> {
     let object = clics::team(&clics::TeamObject {
         id: &t.team_id,
         name: &t.name,
