@@ -64,7 +64,7 @@ impl Language {
     /// The toolchain's version line, or what is missing (probed in the box;
     /// a failure is probed again after a while). A line probed before, by
     /// this process or another, for the very same toolchain files is
-    /// remembered ([`Language::version_file`]): a one-shot `grundy submit`
+    /// remembered (see `version_file`): a one-shot `grundy submit`
     /// starts no box to learn what the last one learnt.
     pub fn version(&self, runner: &dyn Runner) -> Result<String, String> {
         self.version.get_or(|| {
