@@ -167,10 +167,7 @@ pub(in crate::store) fn edit_of(
 }
 
 /// Contest `cid`'s award changes within `tx`, by id.
-pub(in crate::store) async fn edits_in(
-    tx: Tx<'_>,
-    cid: i64,
-) -> Result<Vec<crate::contest::awards::AwardEdit>, Error> {
+pub(in crate::store) async fn edits_in(tx: Tx<'_>, cid: i64) -> Result<Vec<AwardEdit>, Error> {
     Ok(
         on_tx!(tx, conn, d => {sqlx::query_as::<_, (String, String, Option<String>)>(&sql(
             d,
