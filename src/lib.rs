@@ -56,6 +56,7 @@ pub mod plural;
 pub mod problem;
 pub mod sandbox;
 pub mod server;
+pub mod shadow;
 pub mod site;
 pub mod store;
 pub mod verdict;

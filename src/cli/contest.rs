@@ -15,6 +15,8 @@ use crate::contest::time::{format_human, format_reltime, format_time};
 use crate::contest::{Contest, Phase, Scoring, Viewer};
 use crate::context::Context;
 use crate::plural::count;
+use crate::shadow::import::{self, Mapping};
+use crate::shadow::source::Source;
 use crate::site::contest_edit;
 use crate::site::contests::{check_settings, now_ms, Settings};
 use crate::site::policy::Role;
@@ -88,6 +90,33 @@ pub enum ContestCommand {
         /// Why, as its team and the admins read it.
         #[arg(long)]
         reason: String,
+    },
+    /// Set up a contest from another contest system: its Contest API
+    /// (`https://host/api/contests/ID`, credentials as the URL's user and
+    /// password, or --token), or a CLICS contest package (a directory or a
+    /// ZIP archive). Its times, freeze and penalty; its problems mapped to
+    /// the catalog's (by id, then by label, or as --map says); its
+    /// organizations, groups and teams with their ids kept (each team an
+    /// account named by its id, made where missing); languages by their
+    /// CLICS ids. What cannot be mapped is listed, and then nothing is
+    /// imported. Follow it with `grundy shadow follow`.
+    Import {
+        /// A URL, a directory or a ZIP archive.
+        source: String,
+        /// The contest's name here (default: its id there).
+        #[arg(long)]
+        slug: Option<String>,
+        /// A TOML file mapping what differs: `[problems]` their id or
+        /// label = a catalog problem; `[languages]` their id = a grundy
+        /// language, or "" for one not judged here.
+        #[arg(long, value_name = "FILE")]
+        map: Option<std::path::PathBuf>,
+        /// An API token of the other system (a bearer token; else
+        /// GRUNDY_SHADOW_TOKEN).
+        #[arg(long)]
+        token: Option<String>,
+        #[arg(long)]
+        json: bool,
     },
     /// Write a finished contest as a CLICS contest package (the event feed,
     /// every endpoint's JSON and the submissions' files) for the ICPC
@@ -186,6 +215,60 @@ async fn dispatch(
                 (AwardChange::Remove(_), false) => "had nothing to remove for",
             };
             writeln!(out, "{what} award {award} of {slug}")?;
+        }
+        ContestCommand::Import {
+            source,
+            slug,
+            map,
+            token,
+            json,
+        } => {
+            let map = match &map {
+                Some(path) => Mapping::read(path).map_err(anyhow::Error::msg)?,
+                None => Mapping::default(),
+            };
+            let (ctx2, text) = (Arc::clone(ctx), source.clone());
+            let accounts: std::collections::BTreeSet<String> =
+                store.users().await?.into_iter().map(|u| u.name).collect();
+            let mut plan = tokio::task::spawn_blocking(move || {
+                let token = token.or_else(|| std::env::var("GRUNDY_SHADOW_TOKEN").ok());
+                let source = Source::open(&text, token.as_deref())?;
+                import::plan(&ctx2, &source, &map, slug.as_deref(), &accounts)
+            })
+            .await??;
+            plan.source = source;
+            // The teams' accounts are nobody's until an admin sets their
+            // passwords: one random password, hashed once, never shown.
+            let unknown = crate::site::roster::generate_password();
+            let hash = crate::auth::hash_password(&unknown)?;
+            let id = store
+                .import_contest(&plan, &hash, now)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}; nothing imported"))?;
+            let c = &plan.contest;
+            if json {
+                let v = json!({
+                    "id": id, "slug": c.slug, "name": c.name,
+                    "start_time": format_time(c.start_ms),
+                    "problems": c.problems.iter().map(|(l, p)| json!({"label": l, "problem": p})).collect::<Vec<_>>(),
+                    "teams": c.participants.as_ref().map_or(0, Vec::len),
+                    "accounts_made": plan.new_accounts.len(),
+                    "organizations": plan.affiliations.organizations.len(),
+                    "groups": plan.affiliations.groups.len(),
+                    "languages": plan.languages,
+                });
+                writeln!(out, "{v}")?;
+            } else {
+                writeln!(
+                    out,
+                    "imported contest {} ({}, {}, {} made; starts {})",
+                    c.slug,
+                    count(c.problems.len(), "problem", "problems"),
+                    count(c.participants.as_ref().map_or(0, Vec::len), "team", "teams"),
+                    count(plan.new_accounts.len(), "account", "accounts"),
+                    format_human(c.start_ms)
+                )?;
+            }
         }
         ContestCommand::Delete { slug } => {
             let c = find(store, &slug).await?;
@@ -392,7 +475,7 @@ async fn team_ids(store: &Store, c: &Contest, names: &[String]) -> anyhow::Resul
         .collect()
 }
 
-async fn find(store: &Store, slug: &str) -> anyhow::Result<Contest> {
+pub(super) async fn find(store: &Store, slug: &str) -> anyhow::Result<Contest> {
     store
         .contest(slug)
         .await?

@@ -14,6 +14,7 @@ mod problems;
 mod remote;
 mod report;
 mod serve;
+mod shadow;
 mod status;
 mod submit;
 mod verify;
@@ -194,6 +195,12 @@ pub enum Command {
     Contest {
         #[command(subcommand)]
         command: contest::ContestCommand,
+    },
+    /// Shadow a contest another system runs: follow its feed, judge every
+    /// submission again, and list where the verdicts differ.
+    Shadow {
+        #[command(subcommand)]
+        command: shadow::ShadowCommand,
     },
     /// The judge's database: move it from SQLite to PostgreSQL.
     Db {
@@ -401,6 +408,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Command::Worker { workers } => serve::worker(&ctx, workers, insecure),
         Command::Publish { problems, all } => serve::publish(&ctx, &problems, all),
         Command::Contest { command } => contest::run(&ctx, command),
+        Command::Shadow { command } => shadow::run(&ctx, command, insecure),
         Command::Db { command } => db::run(&ctx, command),
         Command::User { command } => match command {
             UserCommand::Add { name, admin } => accounts::add(&ctx, &name, admin),

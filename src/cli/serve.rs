@@ -164,7 +164,7 @@ pub fn publish(ctx: &Arc<Context>, problems: &[String], all: bool) -> anyhow::Re
 /// one that only serves runs no submission) and the runtime of a judge
 /// that serves others. `--workers 0` means none; `workers = 0` in
 /// config.toml means one per core.
-fn prepare(
+pub(super) fn prepare(
     ctx: &Arc<Context>,
     workers: Option<usize>,
     insecure: bool,
@@ -192,7 +192,7 @@ fn prepare(
 }
 
 /// Completes on Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
+pub(super) async fn shutdown_signal() {
     let ctrl_c = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

@@ -43,3 +43,16 @@ pub fn log_internal(err: &(dyn std::error::Error + 'static), what: &str) {
     }
     tracing::error!(error = %chain, "{what}");
 }
+
+/// The Contest API's id of the judge's language `id`: its `clics_id` in
+/// the configuration, else the standard's name for it
+/// ([`crate::contest::clics::language_id`]). One mapping for the languages endpoint, the
+/// submissions and the feed, so they cannot disagree. An id no language
+/// has (a record written before ids were mapped on reading) is as it is.
+pub fn clics_language(ctx: &crate::context::Context, id: &str) -> String {
+    ctx.languages
+        .iter()
+        .find(|l| l.id == id)
+        .and_then(|l| l.config.clics_id.clone())
+        .unwrap_or_else(|| crate::contest::clics::language_id(id).to_string())
+}

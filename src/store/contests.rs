@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::contest_row::{contest_columns, ContestRow};
-use super::db::{on_db, sql, AsTx};
+use super::db::{on_db, on_tx, sql, AsTx, Tx};
 use super::record::{self, retimed, settings_events, team_gone, Audience, NewEvent};
 use super::standing::{
     attempts_of, tries_changed, CONTEST_SUBMISSIONS, EVENTS_AFTER, GROUP_SCORES, MOST_CHANGES,
@@ -103,43 +103,9 @@ impl Store {
     /// bound; database failures.
     pub async fn create_contest(&self, new: &NewContest, now_ms: i64) -> Result<i64, Error> {
         Field::ContestName.check(&new.name)?;
-        Ok(on_db!(&self.db, pool, d => {
+        Ok(on_db!(&self.db, pool, _d => {
             let mut tx = pool.begin().await?;
-            let id = sqlx::query_scalar::<_, i64>(&sql(
-                d,
-                "INSERT INTO contests (slug, name, start_ms, duration_s, freeze_s, penalty_min,
-                                       scoring, open_to_all, created_ms, gold_medals,
-                                       silver_medals, bronze_medals)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            ))
-            .bind(&new.slug)
-            .bind(&new.name)
-            .bind(new.start_ms)
-            .bind(new.duration_s)
-            .bind(new.freeze_s)
-            .bind(new.penalty_min)
-            .bind(new.scoring.as_str())
-            .bind(new.participants.is_none())
-            .bind(now_ms)
-            .bind(i64::from(new.medals.gold))
-            .bind(i64::from(new.medals.silver))
-            .bind(i64::from(new.medals.bronze))
-            .fetch_one(&mut *tx)
-            .await;
-            let id = match id {
-                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                    return Err(Error::ContestExists(new.slug.clone()))
-                }
-                other => other?,
-            };
-            fill_contest!(tx, d, id, new);
-            if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
-                let now = record::db_now(tx.as_tx()).await?;
-                let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
-                record::append(tx.as_tx(), id, &settings_events(&c, record::roster_events(&teams), now)).await?;
-                // Every award it gives, with no team yet.
-                record::record_awards(tx.as_tx(), id, None).await?;
-            }
+            let id = create_contest_in(tx.as_tx(), new, now_ms).await?;
             tx.commit().await?;
             id
         }))
@@ -618,4 +584,50 @@ impl Store {
 enum Which<'a> {
     Slug(&'a str),
     Id(i64),
+}
+
+/// [`Store::create_contest`] within the caller's transaction.
+pub(super) async fn create_contest_in(
+    tx: Tx<'_>,
+    new: &NewContest,
+    now_ms: i64,
+) -> Result<i64, Error> {
+    Ok(on_tx!(tx, tx, d => {
+        let id = sqlx::query_scalar::<_, i64>(&sql(
+            d,
+            "INSERT INTO contests (slug, name, start_ms, duration_s, freeze_s, penalty_min,
+                                   scoring, open_to_all, created_ms, gold_medals,
+                                   silver_medals, bronze_medals)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        ))
+        .bind(&new.slug)
+        .bind(&new.name)
+        .bind(new.start_ms)
+        .bind(new.duration_s)
+        .bind(new.freeze_s)
+        .bind(new.penalty_min)
+        .bind(new.scoring.as_str())
+        .bind(new.participants.is_none())
+        .bind(now_ms)
+        .bind(i64::from(new.medals.gold))
+        .bind(i64::from(new.medals.silver))
+        .bind(i64::from(new.medals.bronze))
+        .fetch_one(&mut *tx)
+        .await;
+        let id = match id {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(Error::ContestExists(new.slug.clone()))
+            }
+            other => other?,
+        };
+        fill_contest!(tx, d, id, new);
+        if let Some(c) = record::locked_contest(tx.as_tx(), id).await? {
+            let now = record::db_now(tx.as_tx()).await?;
+            let teams = record::teams_in(tx.as_tx(), id, c.open_to_all).await?;
+            record::append(tx.as_tx(), id, &settings_events(&c, record::roster_events(&teams), now)).await?;
+            // Every award it gives, with no team yet.
+            record::record_awards(tx.as_tx(), id, None).await?;
+        }
+        id
+    }))
 }

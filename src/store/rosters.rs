@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::affiliations::Affiliation;
-use super::db::{on_db, sql, AsTx};
+use super::db::{on_db, on_tx, sql, AsTx, Tx};
 use super::record;
 use super::{Error, Store};
 use crate::contest::affiliation::{Affiliations, Group, Organization};
@@ -86,143 +86,11 @@ impl Store {
     /// or group that is neither imported nor known, or a name over its
     /// bound ([`Affiliations::check`]); database failures.
     pub async fn import_affiliations(&self, a: &Affiliations) -> Result<Imported, Error> {
-        // Names within their bounds, no id given twice differently.
-        a.check().map_err(Error::BadImport)?;
-        Ok(on_db!(&self.db, pool, d => {
+        Ok(on_db!(&self.db, pool, _d => {
             let mut tx = pool.begin().await?;
-            for o in &a.organizations {
-                sqlx::query(&sql(
-                    d,
-                    "INSERT INTO organizations (id, name, formal_name, country, icpc_id)
-                     VALUES (?, ?, ?, ?, ?)
-                     ON CONFLICT (id) DO UPDATE SET name = excluded.name,
-                        formal_name = excluded.formal_name, country = excluded.country,
-                        icpc_id = excluded.icpc_id",
-                ))
-                .bind(&o.id)
-                .bind(&o.name)
-                .bind(&o.formal_name)
-                .bind(&o.country)
-                .bind(&o.icpc_id)
-                .execute(&mut *tx)
-                .await?;
-            }
-            for g in &a.groups {
-                sqlx::query(&sql(
-                    d,
-                    "INSERT INTO team_groups (id, name, icpc_id) VALUES (?, ?, ?)
-                     ON CONFLICT (id) DO UPDATE SET name = excluded.name,
-                        icpc_id = excluded.icpc_id",
-                ))
-                .bind(&g.id)
-                .bind(&g.name)
-                .bind(&g.icpc_id)
-                .execute(&mut *tx)
-                .await?;
-            }
-            let mut flipped = Vec::new();
-            for t in &a.teams {
-                let mut user = None;
-                for key in &t.keys {
-                    // The team id a registration gave it, then its name.
-                    user = sqlx::query_scalar::<_, i64>(&sql(
-                        d,
-                        "SELECT id FROM users WHERE team_id = ?1
-                         UNION ALL SELECT id FROM users WHERE name = ?1 LIMIT 1",
-                    ))
-                    .bind(key)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                    if user.is_some() {
-                        break;
-                    }
-                }
-                let Some(user) = user else {
-                    return Err(Error::BadImport(format!(
-                        "team {}: no account named {}; add it first (grundy user add)",
-                        t.keys[0],
-                        t.keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(" or ")
-                    )));
-                };
-                if let Some(org) = &t.organization {
-                    let known = sqlx::query_scalar::<_, i64>(&sql(
-                        d,
-                        "SELECT COUNT(*) FROM organizations WHERE id = ?",
-                    ))
-                    .bind(org)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    if known == 0 {
-                        return Err(Error::BadImport(format!(
-                            "team {}: no organization {org:?} (import organizations.json with it)",
-                            t.keys[0]
-                        )));
-                    }
-                }
-                if let Some(id) = &t.team_id {
-                    record::keep_team_id(tx.as_tx(), user, id).await?;
-                }
-                if let Some(hidden) = t.hidden {
-                    let was = sqlx::query_scalar::<_, bool>(&sql(
-                        d,
-                        "SELECT hidden FROM users WHERE id = ?",
-                    ))
-                    .bind(user)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    if was != hidden {
-                        flipped.push((user, hidden));
-                    }
-                }
-                sqlx::query(&sql(
-                    d,
-                    "UPDATE users SET organization_id = ?, icpc_id = COALESCE(?, icpc_id),
-                                      hidden = COALESCE(?, hidden)
-                     WHERE id = ?",
-                ))
-                .bind(&t.organization)
-                .bind(&t.icpc_id)
-                .bind(t.hidden)
-                .bind(user)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query(&sql(d, "DELETE FROM group_members WHERE user_id = ?"))
-                    .bind(user)
-                    .execute(&mut *tx)
-                    .await?;
-                for g in &t.groups {
-                    let known = sqlx::query_scalar::<_, i64>(&sql(
-                        d,
-                        "SELECT COUNT(*) FROM team_groups WHERE id = ?",
-                    ))
-                    .bind(g)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    if known == 0 {
-                        return Err(Error::BadImport(format!(
-                            "team {}: no group {g:?} (import groups.json with it)",
-                            t.keys[0]
-                        )));
-                    }
-                    sqlx::query(&sql(
-                        d,
-                        "INSERT INTO group_members (group_id, user_id) VALUES (?, ?)
-                         ON CONFLICT DO NOTHING",
-                    ))
-                    .bind(g)
-                    .bind(user)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-            }
-            let contests = record::record_teams(tx.as_tx(), &flipped).await?;
+            let imported = import_affiliations_in(tx.as_tx(), a).await?;
             tx.commit().await?;
-            Imported {
-                organizations: a.organizations.len(),
-                groups: a.groups.len(),
-                teams: a.teams.len(),
-                contests,
-            }
+            imported
         }))
     }
 
@@ -273,4 +141,147 @@ impl Store {
             }
         }))
     }
+}
+
+/// [`Store::import_affiliations`] within the caller's transaction.
+pub(super) async fn import_affiliations_in(
+    tx: Tx<'_>,
+    a: &Affiliations,
+) -> Result<Imported, Error> {
+    // Names within their bounds, no id given twice differently.
+    a.check().map_err(Error::BadImport)?;
+    Ok(on_tx!(tx, tx, d => {
+        for o in &a.organizations {
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO organizations (id, name, formal_name, country, icpc_id)
+                 VALUES (?, ?, ?, ?, ?)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                    formal_name = excluded.formal_name, country = excluded.country,
+                    icpc_id = excluded.icpc_id",
+            ))
+            .bind(&o.id)
+            .bind(&o.name)
+            .bind(&o.formal_name)
+            .bind(&o.country)
+            .bind(&o.icpc_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for g in &a.groups {
+            sqlx::query(&sql(
+                d,
+                "INSERT INTO team_groups (id, name, icpc_id) VALUES (?, ?, ?)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                    icpc_id = excluded.icpc_id",
+            ))
+            .bind(&g.id)
+            .bind(&g.name)
+            .bind(&g.icpc_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let mut flipped = Vec::new();
+        for t in &a.teams {
+            let mut user = None;
+            for key in &t.keys {
+                // The team id a registration gave it, then its name.
+                user = sqlx::query_scalar::<_, i64>(&sql(
+                    d,
+                    "SELECT id FROM users WHERE team_id = ?1
+                     UNION ALL SELECT id FROM users WHERE name = ?1 LIMIT 1",
+                ))
+                .bind(key)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if user.is_some() {
+                    break;
+                }
+            }
+            let Some(user) = user else {
+                return Err(Error::BadImport(format!(
+                    "team {}: no account named {}; add it first (grundy user add)",
+                    t.keys[0],
+                    t.keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(" or ")
+                )));
+            };
+            if let Some(org) = &t.organization {
+                let known = sqlx::query_scalar::<_, i64>(&sql(
+                    d,
+                    "SELECT COUNT(*) FROM organizations WHERE id = ?",
+                ))
+                .bind(org)
+                .fetch_one(&mut *tx)
+                .await?;
+                if known == 0 {
+                    return Err(Error::BadImport(format!(
+                        "team {}: no organization {org:?} (import organizations.json with it)",
+                        t.keys[0]
+                    )));
+                }
+            }
+            if let Some(id) = &t.team_id {
+                record::keep_team_id(tx.as_tx(), user, id).await?;
+            }
+            if let Some(hidden) = t.hidden {
+                let was = sqlx::query_scalar::<_, bool>(&sql(
+                    d,
+                    "SELECT hidden FROM users WHERE id = ?",
+                ))
+                .bind(user)
+                .fetch_one(&mut *tx)
+                .await?;
+                if was != hidden {
+                    flipped.push((user, hidden));
+                }
+            }
+            sqlx::query(&sql(
+                d,
+                "UPDATE users SET organization_id = ?, icpc_id = COALESCE(?, icpc_id),
+                                  hidden = COALESCE(?, hidden)
+                 WHERE id = ?",
+            ))
+            .bind(&t.organization)
+            .bind(&t.icpc_id)
+            .bind(t.hidden)
+            .bind(user)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(&sql(d, "DELETE FROM group_members WHERE user_id = ?"))
+                .bind(user)
+                .execute(&mut *tx)
+                .await?;
+            for g in &t.groups {
+                let known = sqlx::query_scalar::<_, i64>(&sql(
+                    d,
+                    "SELECT COUNT(*) FROM team_groups WHERE id = ?",
+                ))
+                .bind(g)
+                .fetch_one(&mut *tx)
+                .await?;
+                if known == 0 {
+                    return Err(Error::BadImport(format!(
+                        "team {}: no group {g:?} (import groups.json with it)",
+                        t.keys[0]
+                    )));
+                }
+                sqlx::query(&sql(
+                    d,
+                    "INSERT INTO group_members (group_id, user_id) VALUES (?, ?)
+                     ON CONFLICT DO NOTHING",
+                ))
+                .bind(g)
+                .bind(user)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        let contests = record::record_teams(tx.as_tx(), &flipped).await?;
+        Imported {
+            organizations: a.organizations.len(),
+            groups: a.groups.len(),
+            teams: a.teams.len(),
+            contests,
+        }
+    }))
 }

@@ -1,7 +1,7 @@
 //! Accounts and API tokens. Passwords arrive here already hashed (argon2)
 //! and tokens as SHA-256 hashes: the store never sees a secret.
 
-use super::db::{on_db, sql, AsTx, Dialect};
+use super::db::{on_db, on_tx, sql, AsTx, Dialect, Tx};
 use super::record;
 use super::{Error, Store};
 use crate::bounds::Field;
@@ -78,30 +78,9 @@ impl Store {
     /// [`Error::TooLong`] for a name over its bound (nothing is added);
     /// database failures.
     pub async fn add_users(&self, users: &[(String, String)]) -> Result<(), Error> {
-        for (name, _) in users {
-            Field::AccountName.check(name)?;
-        }
-        on_db!(&self.db, pool, d => {
+        on_db!(&self.db, pool, _d => {
             let mut tx = pool.begin().await?;
-            for (name, hash) in users {
-                let r = sqlx::query_scalar::<_, i64>(&sql(
-                    d,
-                    "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id",
-                ))
-                .bind(name)
-                .bind(hash)
-                .bind(false)
-                .fetch_one(&mut *tx)
-                .await;
-                let id = match r {
-                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                        return Err(Error::UserExists(name.clone()))
-                    }
-                    other => other?,
-                };
-                record::own_team_id(tx.as_tx(), id).await?;
-                record::record_account(tx.as_tx(), id).await?;
-            }
+            add_users_in(tx.as_tx(), users).await?;
             tx.commit().await?;
         });
         Ok(())
@@ -387,4 +366,33 @@ impl Store {
             n => Revoked::Ambiguous(n as u64),
         })
     }
+}
+
+/// [`Store::add_users`] within the caller's transaction.
+pub(super) async fn add_users_in(tx: Tx<'_>, users: &[(String, String)]) -> Result<(), Error> {
+    for (name, _) in users {
+        Field::AccountName.check(name)?;
+    }
+    on_tx!(tx, tx, d => {
+        for (name, hash) in users {
+            let r = sqlx::query_scalar::<_, i64>(&sql(
+                d,
+                "INSERT INTO users (name, password_hash, is_admin) VALUES (?, ?, ?) RETURNING id",
+            ))
+            .bind(name)
+            .bind(hash)
+            .bind(false)
+            .fetch_one(&mut *tx)
+            .await;
+            let id = match r {
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    return Err(Error::UserExists(name.clone()))
+                }
+                other => other?,
+            };
+            record::own_team_id(tx.as_tx(), id).await?;
+            record::record_account(tx.as_tx(), id).await?;
+        }
+    });
+    Ok(())
 }

@@ -23,7 +23,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &[
             "verdict", "digest", "lang", "checker", "problem", "data", "judge", "store", "verify",
             "export", "import", "auth", "site", "worker", "server", "web", "hosted", "cli",
-            "context", "contest",
+            "context", "contest", "shadow",
         ],
     ),
     (
@@ -31,35 +31,35 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &[
             "verdict", "checker", "problem", "data", "judge", "store", "verify", "export",
             "import", "auth", "site", "worker", "server", "web", "hosted", "cli", "context",
-            "contest",
+            "contest", "shadow",
         ],
     ),
     (
         "checker",
         &[
             "lang", "problem", "data", "judge", "store", "verify", "export", "import", "auth",
-            "site", "worker", "server", "web", "hosted", "cli", "context", "contest",
+            "site", "worker", "server", "web", "hosted", "cli", "context", "contest", "shadow",
         ],
     ),
     (
         "problem",
         &[
             "sandbox", "lang", "data", "judge", "store", "verify", "export", "import", "auth",
-            "site", "worker", "server", "web", "hosted", "cli", "context", "contest",
+            "site", "worker", "server", "web", "hosted", "cli", "context", "contest", "shadow",
         ],
     ),
     (
         "data",
         &[
             "judge", "store", "verify", "export", "import", "auth", "site", "worker", "server",
-            "web", "hosted", "cli", "context", "contest",
+            "web", "hosted", "cli", "context", "contest", "shadow",
         ],
     ),
     (
         "judge",
         &[
             "store", "verify", "export", "import", "auth", "site", "worker", "server", "web",
-            "hosted", "cli", "context", "contest",
+            "hosted", "cli", "context", "contest", "shadow",
         ],
     ),
     (
@@ -67,41 +67,42 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &[
             "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
             "import", "auth", "site", "worker", "server", "web", "hosted", "cli", "context",
+            "shadow",
         ],
     ),
     (
         "store",
         &[
             "sandbox", "lang", "checker", "data", "verify", "export", "import", "auth", "site",
-            "worker", "server", "web", "hosted", "cli", "context",
+            "worker", "server", "web", "hosted", "cli", "context", "shadow",
         ],
     ),
     (
         "verify",
         &[
             "store", "export", "import", "auth", "site", "worker", "server", "web", "hosted",
-            "cli", "context", "contest",
+            "cli", "context", "contest", "shadow",
         ],
     ),
     (
         "export",
         &[
             "store", "judge", "verify", "import", "auth", "site", "worker", "server", "web",
-            "hosted", "cli", "context", "contest",
+            "hosted", "cli", "context", "contest", "shadow",
         ],
     ),
     (
         "import",
         &[
             "sandbox", "lang", "data", "store", "judge", "verify", "export", "auth", "site",
-            "worker", "server", "web", "hosted", "cli", "context", "contest",
+            "worker", "server", "web", "hosted", "cli", "context", "contest", "shadow",
         ],
     ),
     (
         "context",
         &[
             "store", "verify", "export", "import", "auth", "site", "worker", "server", "web",
-            "hosted", "cli", "contest",
+            "hosted", "cli", "contest", "shadow",
         ],
     ),
     (
@@ -109,18 +110,28 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &[
             "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
             "import", "site", "worker", "server", "web", "hosted", "cli", "context", "contest",
+            "shadow",
         ],
     ),
     (
         "worker",
         &[
             "sandbox", "verify", "export", "import", "auth", "site", "server", "web", "hosted",
-            "cli", "contest",
+            "cli", "contest", "shadow",
         ],
     ),
     (
         "site",
-        &["sandbox", "export", "server", "web", "hosted", "cli"],
+        &[
+            "sandbox", "export", "server", "web", "hosted", "cli", "shadow",
+        ],
+    ),
+    (
+        "shadow",
+        &[
+            "sandbox", "verify", "export", "import", "auth", "worker", "server", "web", "hosted",
+            "cli",
+        ],
     ),
     (
         "server",
@@ -142,6 +153,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
 const ALL_LAYERS: &[&str] = &[
     "sandbox", "lang", "checker", "problem", "data", "judge", "store", "verify", "export",
     "import", "auth", "site", "server", "web", "hosted", "context", "cli", "contest", "worker",
+    "shadow",
 ];
 
 #[test]

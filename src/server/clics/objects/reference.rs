@@ -3,7 +3,6 @@
 use serde_json::{json, Value};
 
 use super::super::ApiError;
-use crate::contest::clics;
 use crate::contest::{Contest, Scoring};
 use crate::context::Context;
 use crate::site::AppState;
@@ -37,18 +36,7 @@ pub fn languages(ctx: &Context) -> Vec<Value> {
         .collect()
 }
 
-/// The Contest API's id of the judge's language `id`: its `clics_id` in
-/// the configuration, else the standard's name for it
-/// ([`clics::language_id`]). One mapping for the languages endpoint, the
-/// submissions and the feed, so they cannot disagree. An id no language
-/// has (a record written before ids were mapped on reading) is as it is.
-pub fn clics_language(ctx: &Context, id: &str) -> String {
-    ctx.languages
-        .iter()
-        .find(|l| l.id == id)
-        .and_then(|l| l.config.clics_id.clone())
-        .unwrap_or_else(|| clics::language_id(id).to_string())
-}
+pub use crate::site::clics_language;
 
 /// Problem `p` (its place in contest `c`) with what its package says,
 /// and its `max_score` in a scoring contest (every problem scores 0 to
