@@ -174,7 +174,17 @@ impl Store {
         let json = |m: &BTreeMap<String, String>| serde_json::to_string(m).unwrap_or_default();
         Ok(on_db!(&self.db, pool, d => {
             let mut tx = pool.begin().await?;
-            add_users_in(tx.as_tx(), &users).await?;
+            // Each account takes its team's id at once, before the next
+            // is made with its own number as its id (which could be the
+            // id a later team brings).
+            for user in &users {
+                add_users_in(tx.as_tx(), std::slice::from_ref(user)).await?;
+                let id = sqlx::query_scalar::<_, i64>(&sql(d, "SELECT id FROM users WHERE name = ?"))
+                    .bind(&user.0)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                record::keep_team_id(tx.as_tx(), id, &user.0).await?;
+            }
             import_affiliations_in(tx.as_tx(), &c.affiliations).await?;
             let id = create_contest_in(tx.as_tx(), &c.contest, now_ms).await?;
             sqlx::query(&sql(

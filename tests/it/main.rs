@@ -33,6 +33,7 @@ mod problemtools;
 mod sandbox;
 mod scores;
 mod server;
+mod shadow;
 mod store;
 mod timing;
 mod upload;
