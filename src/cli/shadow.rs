@@ -7,11 +7,10 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::Subcommand;
-use serde_json::json;
 
 use crate::contest::time::format_reltime;
 use crate::context::Context;
-use crate::shadow::compare::{self, Agreement, Compared, Filter, Summary};
+use crate::shadow::compare::{Agreement, Compared, Filter};
 use crate::shadow::follow::{self, Progress};
 use crate::shadow::source::Source;
 use crate::site::contests::now_ms;
@@ -200,7 +199,7 @@ fn follow_contest(
             j.await?.context("judging")?;
         }
         let followed = followed?;
-        let (all, _) = compared(&store, c.id).await?;
+        let report = crate::shadow::differences(&store, c.id).await?;
         store.close().await;
         eprintln!(
             "grundy: applied {}; {} stored for judging, {} not judged here{}",
@@ -213,40 +212,25 @@ fn follow_contest(
                 ""
             }
         );
-        println!("{}", Summary::of(&all).line());
+        if let Some(report) = report {
+            println!("{}", report.summary.line());
+        }
         Ok(0)
     })
 }
 
-/// Every shadowed submission of contest `id` compared, and the other
-/// system's judgement types.
-async fn compared(store: &Store, id: i64) -> anyhow::Result<(Vec<Compared>, String)> {
-    let rows = store.shadow_rows(id).await?;
-    let shadow = store.shadow(id).await?.context("not a shadowed contest")?;
-    let types = follow::read_types(&shadow.types);
-    Ok((compare::compare(&rows, &types), shadow.source))
-}
-
 async fn diff(store: &Store, slug: &str, filter: &Filter, json: bool) -> anyhow::Result<u8> {
     let c = super::contest::find(store, slug).await?;
-    anyhow::ensure!(
-        store.shadow(c.id).await?.is_some(),
-        "contest {slug} was not imported from another system (grundy contest import)"
-    );
-    let (all, _) = compared(store, c.id).await?;
-    let summary = Summary::of(&all);
-    let matrix = compare::matrix(&all);
-    let shown: Vec<&Compared> = all.iter().filter(|x| filter.keeps(x)).collect();
+    let report = crate::shadow::differences(store, c.id)
+        .await?
+        .with_context(|| {
+            format!("contest {slug} was not imported from another system (grundy contest import)")
+        })?;
+    let (summary, matrix) = (report.summary, &report.matrix);
+    let shown: Vec<&Compared> = report.shown(filter).collect();
     let mut out = std::io::stdout().lock();
     if json {
-        let v = json!({
-            "contest": slug,
-            "summary": summary,
-            "line": summary.line(),
-            "matrix": matrix.iter().map(|((theirs, ours), n)| json!({"theirs": theirs, "ours": ours, "count": n})).collect::<Vec<_>>(),
-            "submissions": shown,
-        });
-        writeln!(out, "{v}")?;
+        writeln!(out, "{}", report.json(slug, filter))?;
     } else {
         let secs =
             |ms: Option<i64>| ms.map_or("-".to_string(), |ms| format!("{:.3}", ms as f64 / 1000.0));

@@ -14,9 +14,10 @@ use serde_json::Value;
 
 use crate::problem::unzip::{self, Bounds};
 
-/// How long one request of the feed stays open before it is made again
-/// from its last token (so a connection that died silently is noticed).
-pub const FEED_REQUEST: Duration = Duration::from_secs(120);
+/// The longest silence of a connection before it is taken as dead (the
+/// standard's feed sends a newline at least every 120 seconds): the feed
+/// is then asked again from its last token.
+pub const SILENCE: Duration = Duration::from_secs(150);
 /// What a package archive may hold once unpacked.
 const PACKAGE_BOUNDS: Bounds = Bounds {
     bytes: 4 << 30,
@@ -107,7 +108,7 @@ impl Source {
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(10)))
             .timeout_recv_response(Some(Duration::from_secs(60)))
-            .timeout_recv_body(Some(FEED_REQUEST))
+            .timeout_per_read(Some(SILENCE))
             .build()
             .into();
         Ok(Source::Api {
@@ -205,8 +206,8 @@ impl Source {
     /// Reads the event feed after `since` (a token the source gave; none:
     /// from the start), handing each line to `each` until it returns
     /// `false` or the feed ends (a package's last line; an API's request
-    /// closed, which [`FEED_REQUEST`] bounds: call again from the last
-    /// token to go on). Returns whether `each` stopped it.
+    /// closed or silent for [`SILENCE`]: call again from the last token to
+    /// go on). Returns whether `each` stopped it.
     ///
     /// # Errors
     /// No feed, a token the source never gave, a request refused.

@@ -233,6 +233,7 @@ async fn contest_page(
             started => c.phase(now) != Phase::Before,
             draft => Value::from_serialize(draft_value(&settings)), error,
             questions, submissions, unsettled, withdrawn,
+            shadowed => state.store.shadow(c.id).await?.is_some(),
             thawed => c.thawed_ms.map(format_human),
             finalized => c.finalized_ms.map(format_human),
             // Only what the contest's state allows now is offered.

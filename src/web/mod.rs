@@ -21,6 +21,7 @@ mod markdown;
 mod pages;
 mod render;
 mod session;
+mod shadow;
 mod signin;
 mod submission;
 mod tokens;
@@ -93,6 +94,8 @@ pub fn router() -> Router<AppState> {
         .route("/admin/contests/{slug}/delete", post(contest_admin::delete))
         .route("/admin/contests/{slug}/answer", post(contest_admin::answer))
         .route("/admin/contests/{slug}/award", post(contest_admin::award))
+        .route("/admin/contests/{slug}/shadow", get(shadow::page))
+        .route("/admin/contests/{slug}/shadow/check", post(shadow::check))
         .route("/static/{file}", get(asset))
 }
 

@@ -54,6 +54,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/admin_contest.html"),
     ),
     (
+        "admin_shadow.html",
+        include_str!("templates/admin_shadow.html"),
+    ),
+    (
         "admin_users.html",
         include_str!("templates/admin_users.html"),
     ),

@@ -9,6 +9,7 @@ mod catalog;
 mod clarifications;
 mod contests;
 mod problems;
+mod shadow;
 mod submissions;
 mod tokens;
 
@@ -62,6 +63,11 @@ pub fn router() -> Router<AppState> {
         .route(
             "/contests/{contest}/clarifications/{id}/answer",
             post(clarifications::answer),
+        )
+        .route("/contests/{contest}/shadow", get(shadow::differences))
+        .route(
+            "/contests/{contest}/shadow/{submission}/check",
+            post(shadow::check),
         )
         .route("/tokens", post(tokens::create).get(tokens::list))
         .route("/tokens/{prefix}", axum::routing::delete(tokens::revoke))
