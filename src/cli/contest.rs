@@ -16,7 +16,6 @@ use crate::contest::{Contest, Phase, Scoring, Viewer};
 use crate::context::Context;
 use crate::plural::count;
 use crate::shadow::import::{self, Mapping};
-use crate::shadow::source::Source;
 use crate::site::contest_edit;
 use crate::site::contests::{check_settings, now_ms, Settings};
 use crate::site::policy::Role;
@@ -227,24 +226,8 @@ async fn dispatch(
                 Some(path) => Mapping::read(path).map_err(anyhow::Error::msg)?,
                 None => Mapping::default(),
             };
-            let (ctx2, text) = (Arc::clone(ctx), source.clone());
-            let accounts: std::collections::BTreeSet<String> =
-                store.users().await?.into_iter().map(|u| u.name).collect();
-            let mut plan = tokio::task::spawn_blocking(move || {
-                let token = token.or_else(|| std::env::var("GRUNDY_SHADOW_TOKEN").ok());
-                let source = Source::open(&text, token.as_deref())?;
-                import::plan(&ctx2, &source, &map, slug.as_deref(), &accounts)
-            })
-            .await??;
-            plan.source = source;
-            // The teams' accounts are nobody's until an admin sets their
-            // passwords: one random password, hashed once, never shown.
-            let unknown = crate::site::roster::generate_password();
-            let hash = crate::auth::hash_password(&unknown)?;
-            let id = store
-                .import_contest(&plan, &hash, now)
-                .await
-                .map_err(|e| anyhow::anyhow!("{e}; nothing imported"))?;
+            let token = token.or_else(|| std::env::var("GRUNDY_SHADOW_TOKEN").ok());
+            let (id, plan) = import::import(ctx, store, &source, token, map, slug).await?;
             let c = &plan.contest;
             if json {
                 let v = json!({

@@ -451,3 +451,67 @@ impl Judging<'_> {
         })
     }
 }
+
+/// Starts following contest `c` inside a server (an admin's page or the
+/// API asked): the server's own workers judge, a stop of the server or of
+/// the admin stops it, and what it does is told through the server's
+/// followers ([`crate::site::state::Followers`]). `false` while this
+/// server follows it already.
+pub fn start_in_server(state: &crate::site::AppState, c: Contest, token: Option<String>) -> bool {
+    let Some(following) = state.followers.start(c.id) else {
+        return false;
+    };
+    let state = state.clone();
+    tokio::spawn(async move {
+        let said = following.said;
+        let say = move |text: String| *said.lock().unwrap_or_else(|e| e.into_inner()) = text;
+        // The admin's stop, or the server's.
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let (mut mine, mut server) = (following.stop, state.stop_signal());
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = mine.wait_for(|s| *s) => {}
+                _ = server.wait_for(|s| *s) => {}
+            }
+            let _ = stop.send(true);
+        });
+        let result = async {
+            let shadow = state.store.shadow(c.id).await?.with_context(|| {
+                format!("contest {} was not imported from another system", c.slug)
+            })?;
+            let text = shadow.source;
+            let source = tokio::task::spawn_blocking(move || Source::open(&text, token.as_deref()))
+                .await??;
+            say(format!("following {}", source.describe()));
+            let wake = std::sync::Arc::clone(&state.wake);
+            follow(&state.ctx, &state.store, &c, source, stopped, |p| match p {
+                Progress::Judging(theirs, ours) => {
+                    wake.notify_one();
+                    say(format!("stored {theirs} for judging as submission {ours}"));
+                }
+                Progress::NotJudged(theirs, why) => say(format!("not judging {theirs}: {why}")),
+                Progress::Reconnecting(why) => say(format!("the feed ended ({why}); asking again")),
+            })
+            .await
+        }
+        .await;
+        let last = match result {
+            Ok(done) => format!(
+                "stopped after {} events{}",
+                done.events,
+                if done.ended {
+                    "; the source's updates ended"
+                } else {
+                    ""
+                }
+            ),
+            Err(e) => {
+                tracing::warn!(contest = %c.slug, error = %crate::errors::chain(&*e), "shadowing stopped");
+                format!("failed: {}", crate::errors::chain(&*e))
+            }
+        };
+        say(last);
+        state.followers.ended(c.id);
+    });
+    true
+}

@@ -298,3 +298,51 @@ pub fn plan(
         languages,
     })
 }
+
+/// Reads `source` (a URL, a directory or a ZIP archive; `token` for an
+/// API), maps it with `map` and stores it whole: the edges' one way to
+/// import. Returns the contest's id and what was imported.
+///
+/// # Errors
+/// [`Refused`] listing what cannot be mapped; the source's failures; the
+/// store's refusal (a contest of that name, a team id another account
+/// holds), after which nothing is stored.
+pub async fn import(
+    ctx: &std::sync::Arc<Context>,
+    store: &crate::store::Store,
+    source: &str,
+    token: Option<String>,
+    map: Mapping,
+    slug: Option<String>,
+) -> anyhow::Result<(i64, ImportedContest)> {
+    let accounts: BTreeSet<String> = store.users().await?.into_iter().map(|u| u.name).collect();
+    let (ctx2, text) = (std::sync::Arc::clone(ctx), source.to_string());
+    let mut plan = tokio::task::spawn_blocking(move || {
+        let source = Source::open(&text, token.as_deref())?;
+        plan(&ctx2, &source, &map, slug.as_deref(), &accounts)
+    })
+    .await??;
+    plan.source = source.to_string();
+    // The teams' accounts are nobody's until an admin sets their passwords.
+    let hash = tokio::task::spawn_blocking(crate::site::roster::nobodys_password_hash).await??;
+    let id = store
+        .import_contest(&plan, &hash, crate::site::contests::now_ms())
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}; nothing imported"))?;
+    Ok((id, plan))
+}
+
+impl Mapping {
+    /// A mapping as TOML text (a form's).
+    ///
+    /// # Errors
+    /// One line saying what is wrong.
+    pub fn parse(text: &str) -> Result<Mapping, String> {
+        toml::from_str(text).map_err(|e| {
+            format!(
+                "the mapping: {}",
+                e.to_string().lines().next().unwrap_or_default()
+            )
+        })
+    }
+}

@@ -31,6 +31,15 @@ pub fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
 }
 
+/// The hash of a password nobody knows (random, never shown): an
+/// account made for a team that an admin gives a password later.
+///
+/// # Errors
+/// The hasher's failure.
+pub fn nobodys_password_hash() -> Result<String, crate::auth::Error> {
+    crate::auth::hash_password(&generate_password())
+}
+
 /// A new random password.
 pub fn generate_password() -> String {
     let mut rng = crate::auth::os_rng();

@@ -41,6 +41,9 @@ pub struct AppState {
     pub polls: Arc<Polls>,
     /// The workers' reports that queued tries' reasons are told from.
     pub judges: Arc<super::waiting::Recent>,
+    /// The work this server runs in the background for a contest (a
+    /// shadow following another system), started by an admin.
+    pub followers: Arc<Followers>,
     stopping: Arc<AtomicBool>,
     stop: watch::Sender<bool>,
 }
@@ -76,6 +79,7 @@ impl AppState {
             )),
             polls: Arc::default(),
             judges: Arc::default(),
+            followers: Arc::default(),
             ctx,
             store,
             wake: Arc::new(Notify::new()),
@@ -99,6 +103,78 @@ impl AppState {
     /// Becomes `true` when the server begins to shut down.
     pub fn stop_signal(&self) -> watch::Receiver<bool> {
         self.stop.subscribe()
+    }
+}
+
+/// Background work of a server per contest (a shadow following another
+/// system), each with its stop switch and the last thing it said.
+#[derive(Default)]
+pub struct Followers(std::sync::Mutex<std::collections::HashMap<i64, Follower>>);
+
+struct Follower {
+    stop: watch::Sender<bool>,
+    said: Arc<std::sync::Mutex<String>>,
+    running: bool,
+}
+
+/// A started follower's side: when to stop, and where to say how it goes.
+pub struct Following {
+    pub stop: watch::Receiver<bool>,
+    pub said: Arc<std::sync::Mutex<String>>,
+}
+
+impl Followers {
+    /// Registers work for contest `id`; `None` while some runs already.
+    pub fn start(&self, id: i64) -> Option<Following> {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if all.get(&id).is_some_and(|f| f.running) {
+            return None;
+        }
+        let (stop, stopped) = watch::channel(false);
+        let said = Arc::new(std::sync::Mutex::new("starting".to_string()));
+        all.insert(
+            id,
+            Follower {
+                stop,
+                said: Arc::clone(&said),
+                running: true,
+            },
+        );
+        Some(Following {
+            stop: stopped,
+            said,
+        })
+    }
+
+    /// Asks contest `id`'s work to stop; `false` when none runs.
+    pub fn stop(&self, id: i64) -> bool {
+        let all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.get(&id).filter(|f| f.running).is_some_and(|f| {
+            f.stop.send_replace(true);
+            true
+        })
+    }
+
+    /// Whether contest `id`'s work runs, and what it last said (its last
+    /// word once it ended); `None` if this server never ran any.
+    pub fn said(&self, id: i64) -> Option<(bool, String)> {
+        let all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.get(&id).map(|f| {
+            let said = f.said.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            (f.running, said)
+        })
+    }
+
+    /// Contest `id`'s work ended (what it said last stays).
+    pub fn ended(&self, id: i64) {
+        if let Some(f) = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(&id)
+        {
+            f.running = false;
+        }
     }
 }
 

@@ -31,11 +31,24 @@ pub async fn list(
     list_page(&state, &session, &Settings::default(), None, StatusCode::OK).await
 }
 
-async fn list_page(
+/// The contests' list; `import_error`: why a contest was not imported
+/// from another system (a line per item).
+pub(super) async fn list_page(
     state: &AppState,
     session: &WebSession,
     draft: &Settings,
     error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    list_with(state, session, draft, error, None, status).await
+}
+
+pub(super) async fn list_with(
+    state: &AppState,
+    session: &WebSession,
+    draft: &Settings,
+    error: Option<String>,
+    import_error: Option<Vec<String>>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let rows = super::contest::contest_rows(&state.store.contests().await?);
@@ -43,7 +56,7 @@ async fn list_page(
         "admin_contests.html",
         context! {
             me => me(Some(session)), section => "admin", contests => rows,
-            draft => Value::from_serialize(draft_value(draft)), error,
+            draft => Value::from_serialize(draft_value(draft)), error, import_error,
         },
     )?;
     Ok((status, html).into_response())

@@ -96,6 +96,8 @@ pub fn router() -> Router<AppState> {
         .route("/admin/contests/{slug}/award", post(contest_admin::award))
         .route("/admin/contests/{slug}/shadow", get(shadow::page))
         .route("/admin/contests/{slug}/shadow/check", post(shadow::check))
+        .route("/admin/contests/{slug}/shadow/follow", post(shadow::follow))
+        .route("/admin/contests/import", post(shadow::import))
         .route("/static/{file}", get(asset))
 }
 

@@ -4,7 +4,8 @@
 //! (filtered by problem, team and verdict, or all of them), and a form on
 //! each to mark it as checked with a note.
 
-use axum::extract::State;
+use axum::extract::{Multipart, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use minijinja::{context, Value};
@@ -95,6 +96,7 @@ pub async fn page(
             summary => Value::from_serialize(report.summary), ours => ours, matrix,
             rows, all => filter.all, problem => filter.problem, team => filter.team,
             verdict => filter.verdict,
+            following => state.followers.said(c.id).map(|(running, said)| context! { running, said }),
         },
     )?;
     Ok(html.into_response())
@@ -144,4 +146,135 @@ pub async fn check(
         percent_encode(&form.submission)
     ))
     .into_response())
+}
+
+#[derive(Deserialize)]
+pub struct FollowForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    token: String,
+    /// `follow` or `stop`.
+    action: String,
+}
+
+/// Starts or stops following the contest's source in this server (its
+/// workers judge).
+pub async fn follow(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    PagePath(slug): PagePath<String>,
+    Form(form): Form<FollowForm>,
+) -> Result<Response, PageError> {
+    check_csrf(&session, &form.csrf)?;
+    let c = find(&state, &slug).await?;
+    if state.store.shadow(c.id).await?.is_none() {
+        return Err(PageError::not_found());
+    }
+    match form.action.as_str() {
+        "follow" => {
+            let token = Some(form.token.trim().to_string()).filter(|t| !t.is_empty());
+            crate::shadow::follow::start_in_server(&state, c.clone(), token);
+        }
+        "stop" => {
+            state.followers.stop(c.id);
+        }
+        _ => return Err(PageError::bad_request("Follow or stop.")),
+    }
+    Ok(Redirect::to(&format!(
+        "/admin/contests/{}/shadow",
+        percent_encode(&c.slug)
+    ))
+    .into_response())
+}
+
+/// An admin's import of a contest from another system: a Contest API URL
+/// or an uploaded contest package (kept under the data directory, to be
+/// followed from), a token, a name and a mapping. Refused whole, with
+/// every item that cannot be mapped listed on the contests' page.
+pub async fn import(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    mut multipart: Multipart,
+) -> Result<Response, PageError> {
+    let limit = state.ctx.config.server.upload_limit_mib << 20;
+    let bad = |why: String| PageError::status(StatusCode::BAD_REQUEST, "Not imported", why);
+    let (mut csrf, mut source, mut token, mut slug, mut map) = Default::default();
+    let mut package = Vec::new();
+    while let Some(mut field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| bad(format!("the form: {e}")))?
+    {
+        let name = field.name().unwrap_or_default().to_string();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field
+            .chunk()
+            .await
+            .map_err(|e| bad(format!("the form: {e}")))?
+        {
+            if (bytes.len() + chunk.len()) as u64 > limit {
+                return Err(bad(format!("the package is over {} MiB", limit >> 20)));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let text = String::from_utf8_lossy(&bytes).trim().to_string();
+        match name.as_str() {
+            "csrf" => csrf = text,
+            "source" => source = text,
+            "token" => token = text,
+            "slug" => slug = text,
+            "map" => map = text,
+            "package" => package = bytes,
+            _ => {}
+        }
+    }
+    check_csrf(&session, &csrf)?;
+    let refused = |lines: Vec<String>| async {
+        super::contest_admin::list_with(
+            &state,
+            &session,
+            &crate::site::contests::Settings::default(),
+            None,
+            Some(lines),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await
+    };
+    let map = match crate::shadow::import::Mapping::parse(&map) {
+        Ok(map) => map,
+        Err(e) => return refused(vec![e]).await,
+    };
+    if !package.is_empty() {
+        let dir = state.ctx.config.data_dir.join("shadow");
+        let path = dir.join(format!("{}.zip", crate::digest::sha256(&package)));
+        let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &package));
+        if let Err(e) = written {
+            return Err(PageError::internal(&e));
+        }
+        source = path.display().to_string();
+    } else if !(source.starts_with("http://") || source.starts_with("https://")) {
+        return refused(vec!["give the other system's Contest API URL (http:// or https://) or upload its contest package".into()]).await;
+    }
+    let token = Some(token).filter(|t| !t.is_empty());
+    let slug = Some(slug).filter(|s| !s.is_empty());
+    match crate::shadow::import::import(&state.ctx, &state.store, &source, token, map, slug).await {
+        Ok((_, plan)) => Ok(Redirect::to(&format!(
+            "/admin/contests/{}/shadow",
+            percent_encode(&plan.contest.slug)
+        ))
+        .into_response()),
+        Err(e) => {
+            let lines = match e.downcast_ref::<crate::shadow::import::Refused>() {
+                Some(r) => std::iter::once(format!(
+                    "Nothing imported: {} cannot be mapped.",
+                    crate::plural::count(r.0.len(), "item", "items")
+                ))
+                .chain(r.0.iter().cloned())
+                .collect(),
+                None => vec![crate::errors::chain(&*e)],
+            };
+            refused(lines).await
+        }
+    }
 }

@@ -64,7 +64,10 @@ pub fn router() -> Router<AppState> {
             "/contests/{contest}/clarifications/{id}/answer",
             post(clarifications::answer),
         )
+        .route("/contests/import", post(shadow::import))
         .route("/contests/{contest}/shadow", get(shadow::differences))
+        .route("/contests/{contest}/shadow/follow", post(shadow::follow))
+        .route("/contests/{contest}/shadow/stop", post(shadow::stop))
         .route(
             "/contests/{contest}/shadow/{submission}/check",
             post(shadow::check),
