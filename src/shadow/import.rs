@@ -48,8 +48,8 @@ impl Mapping {
     }
 }
 
-/// Why a contest was not imported: every item that cannot be mapped, a
-/// line each.
+/// Why a contest was not imported: every item that cannot be mapped (on
+/// the command line's one line, `; ` between them).
 #[derive(Debug)]
 pub struct Refused(pub Vec<String>);
 
@@ -57,13 +57,10 @@ impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "nothing imported: {} cannot be mapped",
-            crate::plural::count(self.0.len(), "item", "items")
-        )?;
-        for line in &self.0 {
-            write!(f, "\n  {line}")?;
-        }
-        Ok(())
+            "nothing imported: {} cannot be mapped: {}",
+            crate::plural::count(self.0.len(), "item", "items"),
+            self.0.join("; ")
+        )
     }
 }
 

@@ -46,7 +46,7 @@ fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
 /// `s-102` (right; its first judgement, wrong, deleted and replaced by a
 /// right one), `s-103` (its files missing), `s-104` (COBOL, which grundy
 /// does not judge), `s-105` (deleted by the other system); the judgement
-/// of `s-101` comes before the submission.
+/// of `s-101` comes before the submission, and `s-100` comes twice.
 fn hand_written_package(dir: &Path) {
     let start = jiff::Timestamp::from_millisecond(now_ms() - 3_600_000).unwrap();
     write(
@@ -115,6 +115,8 @@ fn hand_written_package(dir: &Path) {
         sub("s-100", "team-7", "c", "0:10:00.000"),
         judgement("j-100", "s-100", "AC"),
         run("r-1", "j-100", 1, "AC"),
+        // The same submission again (an update of its object): judged once.
+        sub("s-100", "team-7", "c", "0:10:00.000"),
         // Out of order: the judgement and a run before the submission.
         judgement("j-101", "s-101", "AC"),
         run("r-2", "j-101", 1, "AC"),
@@ -209,7 +211,7 @@ fn a_package_another_system_wrote_is_imported_shadowed_through_a_kill_and_its_di
     // Without a mapping, what cannot be mapped is listed and nothing is
     // imported: the problem (no catalog problem p-nim or A), COBOL.
     let refused = ws.grundy(&["contest", "import", pkg, "--slug", "wf"]);
-    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    refused.assert_usage_error("nothing imported: 2 items cannot be mapped: ");
     assert!(
         refused.stderr.contains("nothing imported: 2 items"),
         "{}",
@@ -440,38 +442,47 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
     s.contest_judged(id);
     let token = s.token("ann");
 
-    // Live: the second grundy follows the first one's feed.
+    // Live: a second grundy, through its API, imports the contest from the
+    // first one's Contest API and follows its feed; its worker judges.
     let live = workspace_with_server("lease_seconds = 3");
+    let shadow = crate::helpers::Server::start(&live, 1);
+    shadow.account("jury", true);
+    let jury = format!("Bearer {}", shadow.token("jury"));
+    let agent = crate::http::agent(Duration::from_secs(120), false);
+    let post = |path: &str, body: Value| {
+        crate::http::send(
+            &agent,
+            "POST",
+            &format!("{}/api/v1{path}", shadow.url),
+            &[("Authorization", &jury)],
+            crate::http::Body::Json(body),
+        )
+    };
     let url = format!("{}/api/contests/cup", s.url);
-    let out = live.grundy(&["contest", "import", &url, "--token", &token]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stdout
-            .contains("imported contest cup (1 problem, 2 teams, 2 accounts made"),
-        "{}",
-        out.stdout
+    let refused = post(
+        "/contests/import",
+        json!({"source": url, "token": token, "map": {"problems": {"nim": "no-such-problem"}}}),
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("--config")
-        .arg(live.config())
-        .args([
-            "shadow",
-            "follow",
-            "cup",
-            "--workers",
-            "1",
-            "--token",
-            &token,
-        ])
-        .current_dir(live.dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert_eq!(refused.json()["error"]["code"], "not_mapped");
+    let made = post("/contests/import", json!({"source": url, "token": token}));
+    assert_eq!(made.status, 201, "{}", made.body);
+    assert_eq!(made.json()["accounts_made"], 2, "{}", made.body);
+    let follow = post("/contests/cup/shadow/follow", json!({"token": token}));
+    assert_eq!(follow.status, 202, "{}", follow.body);
+    let again = post("/contests/cup/shadow/follow", json!({"token": token}));
+    assert_eq!(again.status, 409, "followed once: {}", again.body);
+    let report = || {
+        crate::http::get(
+            &format!("{}/api/v1/contests/cup/shadow?all=true", shadow.url),
+            &[("Authorization", &jury)],
+        )
+        .json()
+    };
     let agreed = |n: i64| {
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
-            let (_, all) = diff_json(&live, "cup", &["--all"]);
+            let all = report();
             if all["summary"]["agree"] == n {
                 return all;
             }
@@ -481,11 +492,13 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
     };
     let all = agreed(3);
     assert_eq!(all["summary"]["differ"], 0, "{all}");
-    // A try made while the shadow follows is judged here too.
+    assert_eq!(all["following"]["running"], true, "{all}");
+    // A try made while the shadow follows is judged there too.
     s.contest_submit("cup", cid, NIM_C_AC);
     agreed(4);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let stop = post("/contests/cup/shadow/stop", json!({}));
+    assert_eq!(stop.json()["stopped"], true, "{}", stop.body);
+    drop(shadow);
     assert_eq!(
         contest_submissions(&live, "cup").len(),
         4,

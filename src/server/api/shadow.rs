@@ -144,7 +144,7 @@ pub(super) async fn import(
         Err(e) => match e.downcast_ref::<crate::shadow::import::Refused>() {
             Some(r) => Ok((
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                Json(json!({"error": {"code": "not_mapped", "message": r.to_string().lines().next(), "items": r.0}})),
+                Json(json!({"error": {"code": "not_mapped", "message": r.to_string(), "items": r.0}})),
             )
                 .into_response()),
             None => Err(ApiError::bad_request("not_imported", crate::errors::chain(&*e))),
