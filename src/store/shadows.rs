@@ -498,13 +498,13 @@ impl Store {
     }
 
     /// Accounts by their team's CLICS id (as a registration or an import
-    /// gave it).
+    /// gave it, else the account's number).
     ///
     /// # Errors
     /// Database failures.
     pub async fn accounts_by_team_id(&self) -> Result<BTreeMap<String, i64>, Error> {
         let rows: Vec<(String, i64)> = on_db!(&self.db, pool, d => {
-            sqlx::query_as(&sql(d, "SELECT team_id, id FROM users WHERE team_id IS NOT NULL"))
+            sqlx::query_as(&sql(d, "SELECT {team_id}, u.id FROM users u"))
                 .fetch_all(pool)
                 .await?
         });
