@@ -1,14 +1,16 @@
 //! What shadowing costs against judging the same submissions directly
 //! (issue 48): `cargo bench --bench shadow`. Nothing is asserted.
 //!
-//! A contest package holds 16 C++ submissions of nim (half accepted, half
+//! A contest package holds 32 C++ submissions of nim (half accepted, half
 //! wrong), each source new to the program cache (a comment with the
 //! round's and the side's number). **Direct**: `grundy submit nim FILE` of
 //! each, one after the other. **Shadow**: `grundy contest import` of the
 //! package into a fresh database, then `grundy shadow follow --workers 1`
 //! to the end (the feed applied, each submission fetched, queued and
-//! judged by one worker). Goal: shadow ≤ 1.1× direct. The two sides
-//! alternate, round by round; medians are printed with their ratio.
+//! judged by one worker; the worker first measures the machine's speed,
+//! ~0.7 s once per process, as every `grundy worker` does). Goal: shadow ≤
+//! 1.1× direct. The two sides alternate, round by round; medians are
+//! printed with their ratio.
 
 mod common;
 
@@ -17,8 +19,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const GRUNDY: &str = env!("CARGO_BIN_EXE_grundy");
-const ROUNDS: usize = 3;
-const SUBMISSIONS: usize = 16;
+const ROUNDS: usize = 5;
+const SUBMISSIONS: usize = 32;
 
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();

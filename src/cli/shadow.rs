@@ -159,20 +159,21 @@ fn follow_contest(
             super::serve::shutdown_signal().await;
             let _ = stop.send(true);
         });
-        let (finish, finished) = tokio::sync::oneshot::channel::<()>();
-        let judging = (workers > 0).then(|| {
-            tokio::spawn(crate::worker::work(
-                ctx.clone(),
-                store.clone(),
-                workers,
-                async {
-                    let _ = finished.await;
-                },
-            ))
-        });
+        // Workers of this process, woken by each submission stored.
+        let (finish, finished) = tokio::sync::watch::channel(false);
+        let pool = crate::worker::Pool {
+            store: store.clone(),
+            env: crate::worker::WorkerEnv::new(ctx.clone()),
+            wake: Arc::new(tokio::sync::Notify::new()),
+            stop: finished,
+        };
+        let judging = crate::worker::start(&pool, workers)
+            .await
+            .context("starting the workers")?;
         let followed = follow::follow(ctx, &store, &c, source, stopped.clone(), |p| match p {
             Progress::Judging(theirs, ours) => {
-                eprintln!("grundy: judging {theirs} as submission {ours}")
+                pool.wake.notify_one();
+                eprintln!("grundy: judging {theirs} as submission {ours}");
             }
             Progress::NotJudged(theirs, why) => eprintln!("grundy: not judging {theirs}: {why}"),
             Progress::Reconnecting(why) => {
@@ -183,6 +184,7 @@ fn follow_contest(
         // Every submission judged before the summary (unless stopped, or
         // nobody here judges).
         while followed.is_ok() && workers > 0 && !*stopped.borrow() {
+            let changed = pool.env.changes.any.notified();
             let rows = store.shadow_rows(c.id).await?;
             let waiting = rows
                 .submissions
@@ -192,12 +194,10 @@ fn follow_contest(
             if waiting == 0 {
                 break;
             }
-            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            let _ = tokio::time::timeout(std::time::Duration::from_millis(500), changed).await;
         }
-        let _ = finish.send(());
-        if let Some(j) = judging {
-            j.await?.context("judging")?;
-        }
+        finish.send_replace(true);
+        crate::worker::join(judging).await;
         let followed = followed?;
         let report = crate::shadow::differences(&store, c.id).await?;
         store.close().await;
