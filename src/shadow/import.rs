@@ -79,7 +79,7 @@ pub fn plan(
     map: &Mapping,
     slug: Option<&str>,
     accounts: &BTreeSet<String>,
-) -> anyhow::Result<ImportedContest> {
+) -> anyhow::Result<Planned> {
     let mut wrong = Vec::new();
     let contest = source
         .object("")?
@@ -166,6 +166,8 @@ pub fn plan(
     let mut problems = Vec::new();
     let mut colors = Vec::new();
     let mut problem_labels = BTreeMap::new();
+    let mut carried = Vec::new();
+    let package_limit = ctx.config.server.upload_limit_mib << 20;
     for p in &problems_json {
         let id = text(p, "id").unwrap_or_default();
         let label = text(p, "label").unwrap_or_else(|| id.clone());
@@ -176,13 +178,31 @@ pub fn plan(
                     .find(|k| catalog.contains(k))
             })
         };
-        let Some(ours) = find(&id).or_else(|| find(&label)) else {
-            wrong.push(format!(
-                "problem {id} ({label}): no problem {id:?} or {label:?} in the catalog; map it under [problems] or add its package"
-            ));
-            continue;
+        let found = find(&id).or_else(|| find(&label));
+        let ours = match found {
+            Some(ours) => ours,
+            // Not in the catalog: the problem package the source carries,
+            // added to the catalog (verified first) before the contest.
+            None => match source.problem_package(&id, p, package_limit) {
+                Ok(Some(bytes))
+                    if crate::site::catalog::valid_slug(&id) && !catalog.contains(&id) =>
+                {
+                    carried.push((id.clone(), bytes));
+                    id.clone()
+                }
+                Ok(_) => {
+                    wrong.push(format!(
+                        "problem {id} ({label}): no problem {id:?} or {label:?} in the catalog; map it under [problems] or add its package"
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    wrong.push(crate::errors::chain(&*e));
+                    continue;
+                }
+            },
         };
-        if !catalog.contains(&ours) {
+        if !catalog.contains(&ours) && !carried.iter().any(|(slug, _)| *slug == ours) {
             wrong.push(format!(
                 "problem {id} ({label}): the mapping names {ours:?}, not in the catalog"
             ));
@@ -274,7 +294,7 @@ pub fn plan(
         .filter(|n| !accounts.contains(*n))
         .cloned()
         .collect();
-    Ok(ImportedContest {
+    let contest = ImportedContest {
         contest: NewContest {
             slug,
             name,
@@ -293,7 +313,15 @@ pub fn plan(
         source: source.describe(),
         problems: problem_labels,
         languages,
-    })
+    };
+    Ok(Planned { contest, carried })
+}
+
+/// A contest mapped, and the problem packages it carries that are not in
+/// the catalog yet: (slug, the package's ZIP archive).
+pub struct Planned {
+    pub contest: ImportedContest,
+    pub carried: Vec<(String, Vec<u8>)>,
 }
 
 /// Reads `source` (a URL, a directory or a ZIP archive; `token` for an
@@ -314,12 +342,30 @@ pub async fn import(
 ) -> anyhow::Result<(i64, ImportedContest)> {
     let accounts: BTreeSet<String> = store.users().await?.into_iter().map(|u| u.name).collect();
     let (ctx2, text) = (std::sync::Arc::clone(ctx), source.to_string());
-    let mut plan = tokio::task::spawn_blocking(move || {
+    let Planned {
+        contest: mut plan,
+        carried,
+    } = tokio::task::spawn_blocking(move || {
         let source = Source::open(&text, token.as_deref())?;
         plan(&ctx2, &source, &map, slug.as_deref(), &accounts)
     })
     .await??;
     plan.source = source.to_string();
+    // The problems it carries enter the catalog first, each verified as an
+    // admin's upload is; one refused refuses the import (those before it
+    // stay in the catalog, as uploads).
+    let state = crate::site::AppState::new(std::sync::Arc::clone(ctx), store.clone());
+    for (slug, archive) in carried {
+        let upload = crate::site::catalog::Upload {
+            archive,
+            slug: Some(slug.clone()),
+            replace: false,
+            rejudge: false,
+        };
+        crate::site::catalog::upload(&state, upload)
+            .await
+            .map_err(|e| anyhow::anyhow!("problem {slug}: its package was not taken into the catalog: {e}; nothing imported"))?;
+    }
     // The teams' accounts are nobody's until an admin sets their passwords.
     let hash = tokio::task::spawn_blocking(crate::site::roster::nobodys_password_hash).await??;
     let id = store

@@ -273,9 +273,9 @@ impl Source {
     }
 
     /// The files of submission `id`, whose object refers to them by
-    /// `refs` (its `files`): in a package `submissions/<id>/files.zip` or
-    /// the directory `submissions/<id>/files/`; from an API the reference's
-    /// `href`.
+    /// `refs` (its `files`): in a package `submissions/<id>/<filename>`
+    /// (the reference's; `files.zip` by default) or the directory
+    /// `submissions/<id>/files/`; from an API the reference's `href`.
     ///
     /// # Errors
     /// The files missing, or an archive refused: one line saying which.
@@ -283,7 +283,14 @@ impl Source {
         match self {
             Source::Package { root, .. } => {
                 let dir = root.join("submissions").join(id);
-                let zip = dir.join("files.zip");
+                // A package keeps a reference's file as
+                // `<endpoint>/<id>/<filename>`.
+                let named = refs
+                    .as_array()
+                    .and_then(|all| all.iter().find_map(|r| r["filename"].as_str()))
+                    .filter(|n| !n.contains(['/', '\\']) && !n.starts_with('.'))
+                    .unwrap_or("files.zip");
+                let zip = dir.join(named);
                 if zip.is_file() {
                     let bytes = std::fs::read(&zip)
                         .with_context(|| format!("reading {}", zip.display()))?;
@@ -326,17 +333,80 @@ impl Source {
     }
 }
 
+impl Source {
+    /// The Kattis problem package problem `id` carries (its object's
+    /// `package` reference): in a package `problems/<id>/<filename>`, from
+    /// an API the reference's `href`; `None` where it carries none.
+    /// `limit`: the most bytes read.
+    ///
+    /// # Errors
+    /// A package named but missing, over `limit`, or refused.
+    pub fn problem_package(
+        &self,
+        id: &str,
+        problem: &Value,
+        limit: u64,
+    ) -> anyhow::Result<Option<Vec<u8>>> {
+        let Some(r) = problem["package"].as_array().and_then(|all| all.first()) else {
+            return Ok(None);
+        };
+        match self {
+            Source::Package { root, .. } => {
+                let Some(name) = r["filename"]
+                    .as_str()
+                    .filter(|n| !n.contains(['/', '\\']) && !n.starts_with('.'))
+                else {
+                    return Ok(None);
+                };
+                let path = root.join("problems").join(id).join(name);
+                if !path.is_file() {
+                    bail!("problem {id}: its package {} is missing", path.display());
+                }
+                if std::fs::metadata(&path)?.len() > limit {
+                    bail!("problem {id}: its package is over {} MiB", limit >> 20);
+                }
+                Ok(Some(
+                    std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
+                ))
+            }
+            Source::Api { root, .. } => {
+                let Some(href) = r["href"].as_str() else {
+                    return Ok(None);
+                };
+                let url = if href.starts_with("http://") || href.starts_with("https://") {
+                    href.to_string()
+                } else {
+                    format!("{root}{}", href.trim_start_matches('/'))
+                };
+                let Some(resp) = self.get(&url)? else {
+                    bail!("problem {id}: its package is missing ({url}: 404)");
+                };
+                let mut bytes = Vec::new();
+                resp.into_body()
+                    .into_reader()
+                    .take(limit + 1)
+                    .read_to_end(&mut bytes)
+                    .with_context(|| format!("reading {url}"))?;
+                if bytes.len() as u64 > limit {
+                    bail!("problem {id}: its package is over {} MiB", limit >> 20);
+                }
+                Ok(Some(bytes))
+            }
+        }
+    }
+}
+
 /// The package's root: `dir`, or the one directory in it that holds
 /// `contest.json` (an archive packed with its folder).
 fn package_root(dir: &Path) -> anyhow::Result<PathBuf> {
-    if dir.join("contest.json").is_file() {
+    if dir.join("contest.json").is_file() || dir.join("contest.yaml").is_file() {
         return Ok(dir.to_path_buf());
     }
     let inner: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join("contest.json").is_file())
+        .filter(|p| p.join("contest.json").is_file() || p.join("contest.yaml").is_file())
         .collect();
     match &inner[..] {
         [one] => Ok(one.clone()),

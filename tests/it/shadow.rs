@@ -531,3 +531,111 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
     let (code, _) = diff_json(&offline, "cup-again", &[]);
     assert_eq!(code, 0);
 }
+
+/// `dir`'s files as a ZIP archive, each under `prefix`, their modes kept.
+fn zip_dir(dir: &Path, prefix: &str) -> Vec<u8> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            let options = zip::write::SimpleFileOptions::default().unix_permissions(mode);
+            w.start_file(format!("{prefix}{rel}"), options).unwrap();
+            std::io::Write::write_all(&mut w, &std::fs::read(&path).unwrap()).unwrap();
+        }
+    }
+    w.finish().unwrap().into_inner()
+}
+
+#[test]
+fn a_problem_the_package_carries_enters_the_catalog_verified_and_its_submissions_are_judged() {
+    if !require_languages(&["cpp", "python"]) {
+        return;
+    }
+    // A catalog of the workspace's own: nim only.
+    let ws = workspace_with_server("lease_seconds = 3");
+    let problems = ws.dir.path().join("problems");
+    for name in ["_common", "nim"] {
+        crate::helpers::copy_dir(
+            &crate::helpers::repo().join("problems").join(name),
+            &problems.join(name),
+        );
+    }
+    ws.use_problems(&problems);
+    let fixture = crate::helpers::repo().join("tests/fixtures/kattis/divisor");
+    let pkg = ws.dir.path().join("pkg");
+    // The files people write, in YAML (contest.yaml, problems.yaml).
+    let start = jiff::Timestamp::from_millisecond(now_ms() - 600_000).unwrap();
+    write(
+        &pkg.join("contest.yaml"),
+        &format!("id: regional\nname: Regional\nstart_time: {start}\nduration: 2:00:00\npenalty_time: 20\n"),
+    );
+    write(
+        &pkg.join("problems.yaml"),
+        "- id: nim\n  label: A\n  ordinal: 1\n- id: divisor\n  label: B\n  ordinal: 2\n  package:\n  - href: contests/regional/problems/divisor/package\n    filename: divisor.zip\n    mime: application/zip\n",
+    );
+    std::fs::create_dir_all(pkg.join("problems/divisor")).unwrap();
+    std::fs::write(
+        pkg.join("problems/divisor/divisor.zip"),
+        zip_dir(&fixture, "divisor/"),
+    )
+    .unwrap();
+    write(
+        &pkg.join("teams.json"),
+        &json!([{"id": "t1", "name": "One"}]).to_string(),
+    );
+    write(
+        &pkg.join("languages.json"),
+        &json!([{"id": "cpp"}]).to_string(),
+    );
+    let smallest =
+        std::fs::read_to_string(fixture.join("submissions/accepted/smallest.cpp")).unwrap();
+    std::fs::create_dir_all(pkg.join("submissions/s1")).unwrap();
+    std::fs::write(
+        pkg.join("submissions/s1/source.zip"),
+        zip_of(&[("smallest.cpp", &smallest)]),
+    )
+    .unwrap();
+    let events = [
+        json!({"type": "submissions", "id": "s1", "token": "1", "data": {
+            "id": "s1", "team_id": "t1", "problem_id": "divisor", "language_id": "cpp",
+            "contest_time": "0:05:00.000",
+            "files": [{"href": "x", "filename": "source.zip", "mime": "application/zip"}]}}),
+        json!({"type": "judgements", "id": "j1", "token": "2", "data": {
+            "id": "j1", "submission_id": "s1", "judgement_type_id": "AC"}}),
+    ];
+    let feed: String = events.iter().map(|e| format!("{e}\n")).collect();
+    write(&pkg.join("event-feed.ndjson"), &feed);
+
+    let out = ws.grundy(&["contest", "import", pkg.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("imported contest regional (2 problems, 1 team"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        problems.join("divisor").is_dir(),
+        "the carried problem is in the catalog"
+    );
+    let shown = ws.grundy(&["show", "divisor"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    let out = ws.grundy(&["shadow", "follow", "regional", "--workers", "1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.trim(),
+        "1 submission: 1 agree, 0 differ (0 not checked), 0 pending, 0 not judged here"
+    );
+}
