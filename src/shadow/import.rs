@@ -66,6 +66,16 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
+/// A length of the contest object: a RELTIME, or the seconds a YAML 1.1
+/// reader makes of `5:00:00` (base 60).
+fn length_ms(v: &Value) -> Option<i64> {
+    match v {
+        Value::String(t) => reltime_ms(t),
+        Value::Number(n) => n.as_i64().map(|s| s * 1000),
+        _ => None,
+    }
+}
+
 /// Reads the contest of `source` and maps it: `slug` instead of its id
 /// where given, `accounts` the account names that exist already (their
 /// teams are taken as they are, their id set as the source gives it).
@@ -108,10 +118,7 @@ pub fn plan(
         wrong
             .push("contest: no start_time (a contest not yet scheduled cannot be shadowed)".into());
     }
-    let duration_ms = contest["duration"]
-        .as_str()
-        .and_then(reltime_ms)
-        .filter(|d| *d > 0);
+    let duration_ms = length_ms(&contest["duration"]).filter(|d| *d > 0);
     if duration_ms.is_none() {
         wrong.push(format!(
             "contest: duration {}: not a RELTIME",
@@ -120,8 +127,7 @@ pub fn plan(
     }
     let freeze_ms = match &contest["scoreboard_freeze_duration"] {
         Value::Null => Some(0),
-        Value::String(t) => reltime_ms(t),
-        _ => None,
+        v => length_ms(v),
     };
     if freeze_ms.is_none() {
         wrong.push(format!(
