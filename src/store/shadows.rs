@@ -345,17 +345,6 @@ impl Store {
                         .await?;
                     }
                 }
-                ShadowChange::TryGone(id) => {
-                    sqlx::query(&sql(
-                        d,
-                        "UPDATE shadow_submissions SET deleted = TRUE
-                         WHERE contest_id = ? AND external_id = ?",
-                    ))
-                    .bind(contest_id)
-                    .bind(*id)
-                    .execute(&mut *tx)
-                    .await?;
-                }
                 ShadowChange::Judgement(j) => {
                     sqlx::query(&sql(
                         d,
@@ -375,17 +364,6 @@ impl Store {
                     .bind(j.verdict)
                     .bind(j.current)
                     .bind(j.max_run_ms)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                ShadowChange::JudgementGone(id) => {
-                    sqlx::query(&sql(
-                        d,
-                        "UPDATE shadow_judgements SET deleted = TRUE
-                         WHERE contest_id = ? AND external_id = ?",
-                    ))
-                    .bind(contest_id)
-                    .bind(*id)
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -409,12 +387,18 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 }
-                ShadowChange::RunGone(id) => {
-                    sqlx::query(&sql(
-                        d,
-                        "UPDATE shadow_runs SET deleted = TRUE
-                         WHERE contest_id = ? AND external_id = ?",
-                    ))
+                ShadowChange::TryGone(id)
+                | ShadowChange::JudgementGone(id)
+                | ShadowChange::RunGone(id) => {
+                    let statement = match change {
+                        ShadowChange::TryGone(_) => "UPDATE shadow_submissions SET deleted = TRUE
+                             WHERE contest_id = ? AND external_id = ?",
+                        ShadowChange::JudgementGone(_) => "UPDATE shadow_judgements SET deleted = TRUE
+                             WHERE contest_id = ? AND external_id = ?",
+                        _ => "UPDATE shadow_runs SET deleted = TRUE
+                             WHERE contest_id = ? AND external_id = ?",
+                    };
+                    sqlx::query(&sql(d, statement))
                     .bind(contest_id)
                     .bind(*id)
                     .execute(&mut *tx)

@@ -81,6 +81,43 @@ async fn problems_page(
 
 /// The upload form: `csrf`, `archive` (the file), `slug`, `replace`,
 /// `rejudge`.
+/// A multipart form's fields (name, bytes), each read a chunk at a time
+/// so a form over `limit` bytes in all is refused without being held
+/// whole: `None` then. `what`: the refusal page's title for a form that
+/// does not read.
+///
+/// # Errors
+/// A form that is not multipart, as a 400 page.
+pub(super) async fn form_fields(
+    multipart: &mut Multipart,
+    limit: u64,
+    what: &'static str,
+) -> Result<Option<Vec<(String, Vec<u8>)>>, PageError> {
+    let bad = |why: String| PageError::status(StatusCode::BAD_REQUEST, what, why);
+    let (mut fields, mut total) = (Vec::new(), 0u64);
+    while let Some(mut field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| bad(format!("the form: {e}")))?
+    {
+        let name = field.name().unwrap_or_default().to_string();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field
+            .chunk()
+            .await
+            .map_err(|e| bad(format!("the form: {e}")))?
+        {
+            total += chunk.len() as u64;
+            if total > limit {
+                return Ok(None);
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        fields.push((name, bytes));
+    }
+    Ok(Some(fields))
+}
+
 pub async fn upload(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -89,27 +126,14 @@ pub async fn upload(
     let limit = state.ctx.config.server.upload_limit_mib;
     let mut upload = Upload::default();
     let mut csrf = String::new();
-    let bad = |why: String| PageError::status(StatusCode::BAD_REQUEST, "Not uploaded", why);
-    while let Some(mut field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| bad(format!("the form: {e}")))?
-    {
-        let name = field.name().unwrap_or_default().to_string();
-        // Read a chunk at a time, so an archive over the limit is refused
-        // without being held whole.
-        let mut bytes = Vec::new();
-        while let Some(chunk) = field
-            .chunk()
-            .await
-            .map_err(|e| bad(format!("the form: {e}")))?
-        {
-            if (bytes.len() + chunk.len()) as u64 > limit << 20 {
-                let error = CatalogError::TooLarge(limit).to_string();
-                return refused(&state, &session, error, None).await;
-            }
-            bytes.extend_from_slice(&chunk);
+    let fields = match form_fields(&mut multipart, limit << 20, "Not uploaded").await? {
+        Some(fields) => fields,
+        None => {
+            let error = CatalogError::TooLarge(limit).to_string();
+            return refused(&state, &session, error, None).await;
         }
+    };
+    for (name, bytes) in fields {
         let text = || String::from_utf8_lossy(&bytes).trim().to_string();
         match name.as_str() {
             "csrf" => csrf = text(),

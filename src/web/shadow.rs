@@ -198,26 +198,17 @@ pub async fn import(
     mut multipart: Multipart,
 ) -> Result<Response, PageError> {
     let limit = state.ctx.config.server.upload_limit_mib << 20;
-    let bad = |why: String| PageError::status(StatusCode::BAD_REQUEST, "Not imported", why);
     let (mut csrf, mut source, mut token, mut slug, mut map) = Default::default();
     let mut package = Vec::new();
-    while let Some(mut field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| bad(format!("the form: {e}")))?
-    {
-        let name = field.name().unwrap_or_default().to_string();
-        let mut bytes = Vec::new();
-        while let Some(chunk) = field
-            .chunk()
-            .await
-            .map_err(|e| bad(format!("the form: {e}")))?
-        {
-            if (bytes.len() + chunk.len()) as u64 > limit {
-                return Err(bad(format!("the package is over {} MiB", limit >> 20)));
-            }
-            bytes.extend_from_slice(&chunk);
-        }
+    let Some(fields) = super::catalog::form_fields(&mut multipart, limit, "Not imported").await?
+    else {
+        return Err(PageError::status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Not imported",
+            format!("the package is over {} MiB", limit >> 20),
+        ));
+    };
+    for (name, bytes) in fields {
         let text = String::from_utf8_lossy(&bytes).trim().to_string();
         match name.as_str() {
             "csrf" => csrf = text,

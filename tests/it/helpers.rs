@@ -625,3 +625,31 @@ pub async fn claim_own(
     };
     Some(store.claim(lease, &own).await.unwrap()?.lease)
 }
+
+/// `dir`'s files as a ZIP archive (deflated), each under `prefix`.
+pub fn zip_dir(dir: &Path, prefix: &str) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let mode = {
+                use std::os::unix::fs::PermissionsExt as _;
+                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777
+            };
+            let options = zip::write::SimpleFileOptions::default().unix_permissions(mode);
+            zip.start_file(format!("{prefix}{rel}"), options).unwrap();
+            std::io::Write::write_all(&mut zip, &std::fs::read(&path).unwrap()).unwrap();
+        }
+    }
+    zip.finish().unwrap().into_inner()
+}

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::helpers::{
-    c_judge, require_languages, workspace_with_server, Workspace, NIM_C_AC, NIM_C_WA_FIRST,
+    c_judge, require_languages, workspace_with_server, zip_dir, Workspace, NIM_C_AC, NIM_C_WA_FIRST,
 };
 
 fn now_ms() -> i64 {
@@ -530,32 +530,6 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
     );
     let (code, _) = diff_json(&offline, "cup-again", &[]);
     assert_eq!(code, 0);
-}
-
-/// `dir`'s files as a ZIP archive, each under `prefix`, their modes kept.
-fn zip_dir(dir: &Path, prefix: &str) -> Vec<u8> {
-    use std::os::unix::fs::PermissionsExt as _;
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let rel = path
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-            let options = zip::write::SimpleFileOptions::default().unix_permissions(mode);
-            w.start_file(format!("{prefix}{rel}"), options).unwrap();
-            std::io::Write::write_all(&mut w, &std::fs::read(&path).unwrap()).unwrap();
-        }
-    }
-    w.finish().unwrap().into_inner()
 }
 
 #[test]

@@ -12,7 +12,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::freeze::token;
-use crate::helpers::{copy_dir, repo, require_languages, workspace_with_server, Server, Workspace};
+use crate::helpers::{
+    copy_dir, repo, require_languages, workspace_with_server, zip_dir, Server, Workspace,
+};
 use crate::http::{agent, send, Body};
 
 /// A workspace whose problems directory is its own: the catalog's shared
@@ -25,34 +27,6 @@ fn own_catalog(server: &str) -> (Workspace, PathBuf) {
     }
     ws.use_problems(&problems);
     (ws, problems)
-}
-
-/// `dir`'s files as a ZIP archive (deflated), each under `prefix`.
-fn zip_dir(dir: &Path, prefix: &str) -> Vec<u8> {
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let rel = path
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let mode = {
-                use std::os::unix::fs::PermissionsExt as _;
-                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777
-            };
-            let options = zip::write::SimpleFileOptions::default().unix_permissions(mode);
-            zip.start_file(format!("{prefix}{rel}"), options).unwrap();
-            zip.write_all(&std::fs::read(&path).unwrap()).unwrap();
-        }
-    }
-    zip.finish().unwrap().into_inner()
 }
 
 /// An archive of `entries` (name, bytes), deflated.
