@@ -41,7 +41,7 @@ fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
 }
 
 /// A contest package as another system writes one: its own ids for the
-/// contest, problem, teams and languages; submissions `s-100` (right,
+/// contest, problem, teams and languages (`gnu-c` for C); submissions `s-100` (right,
 /// judged right), `s-101` (wrong on test 1, judged right there: planted),
 /// `s-102` (right; its first judgement, wrong, deleted and replaced by a
 /// right one), `s-103` (its files missing), `s-104` (COBOL, which grundy
@@ -66,7 +66,7 @@ fn hand_written_package(dir: &Path) {
     );
     write(
         &dir.join("languages.json"),
-        &json!([{"id": "c", "name": "C"}, {"id": "cobol", "name": "COBOL"}]).to_string(),
+        &json!([{"id": "gnu-c", "name": "C"}, {"id": "cobol", "name": "COBOL"}]).to_string(),
     );
     write(
         &dir.join("organizations.json"),
@@ -112,22 +112,22 @@ fn hand_written_package(dir: &Path) {
             {"id": "RTE", "name": "crash", "penalty": true, "solved": false},
         ]}),
         json!({"type": "contest", "id": "wf2026", "data": {"id": "wf2026"}}),
-        sub("s-100", "team-7", "c", "0:10:00.000"),
+        sub("s-100", "team-7", "gnu-c", "0:10:00.000"),
         judgement("j-100", "s-100", "AC"),
         run("r-1", "j-100", 1, "AC"),
         // The same submission again (an update of its object): judged once.
-        sub("s-100", "team-7", "c", "0:10:00.000"),
+        sub("s-100", "team-7", "gnu-c", "0:10:00.000"),
         // Out of order: the judgement and a run before the submission.
         judgement("j-101", "s-101", "AC"),
         run("r-2", "j-101", 1, "AC"),
-        sub("s-101", "team-9", "c", "0:20:00.000"),
-        sub("s-102", "team-7", "c", "0:40:00.000"),
+        sub("s-101", "team-9", "gnu-c", "0:20:00.000"),
+        sub("s-102", "team-7", "gnu-c", "0:40:00.000"),
         judgement("j-102a", "s-102", "WA"),
         gone("judgements", "j-102a"),
         judgement("j-102b", "s-102", "AC"),
-        sub("s-103", "team-9", "c", "0:50:00.000"),
+        sub("s-103", "team-9", "gnu-c", "0:50:00.000"),
         sub("s-104", "team-9", "cobol", "0:55:00.000"),
-        sub("s-105", "team-7", "c", "1:00:00.000"),
+        sub("s-105", "team-7", "gnu-c", "1:00:00.000"),
         judgement("j-105", "s-105", "WA"),
         gone("submissions", "s-105"),
         json!({"type": "state", "id": null, "data": {"started": start.to_string(), "end_of_updates": start.to_string()}}),
@@ -209,11 +209,11 @@ fn a_package_another_system_wrote_is_imported_shadowed_through_a_kill_and_its_di
     let pkg = pkg.to_str().unwrap();
 
     // Without a mapping, what cannot be mapped is listed and nothing is
-    // imported: the problem (no catalog problem p-nim or A), COBOL.
+    // imported: the problem (no catalog problem p-nim or A), gnu-c, COBOL.
     let refused = ws.grundy(&["contest", "import", pkg, "--slug", "wf"]);
-    refused.assert_usage_error("nothing imported: 2 items cannot be mapped: ");
+    refused.assert_usage_error("nothing imported: 3 items cannot be mapped: ");
     assert!(
-        refused.stderr.contains("nothing imported: 2 items"),
+        refused.stderr.contains("language gnu-c"),
         "{}",
         refused.stderr
     );
@@ -236,7 +236,7 @@ fn a_package_another_system_wrote_is_imported_shadowed_through_a_kill_and_its_di
 
     let map = ws.file(
         "map.toml",
-        "[problems]\np-nim = \"nim\"\n\n[languages]\ncobol = \"\"\n",
+        "[problems]\np-nim = \"nim\"\n\n[languages]\ngnu-c = \"c\"\ncobol = \"\"\n",
     );
     let out = ws.grundy(&[
         "contest",
@@ -411,20 +411,21 @@ fn a_package_another_system_wrote_is_imported_shadowed_through_a_kill_and_its_di
 }
 
 #[test]
-fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_agreeing() {
+fn a_live_grundy_and_a_package_grundy_exported_are_shadowed_through_a_stop_with_the_planted_differences_found(
+) {
     let Some((ws, s)) = c_judge() else {
         return;
     };
     s.account("ann", true);
     let bob = s.account("bob", false);
     let cid = s.account("cid", false);
-    // A contest of thirty seconds.
+    // A contest of forty-five seconds.
     let start = now_ms() - 1000;
     let new = grundy::store::NewContest {
         slug: "cup".into(),
         name: "The Cup".into(),
         start_ms: start,
-        duration_s: 30,
+        duration_s: 45,
         freeze_s: 0,
         penalty_min: 20,
         scoring: grundy::contest::Scoring::Icpc,
@@ -465,7 +466,12 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
     );
     assert_eq!(refused.status, 422, "{}", refused.body);
     assert_eq!(refused.json()["error"]["code"], "not_mapped");
-    let made = post("/contests/import", json!({"source": url, "token": token}));
+    // Planted: the shadow judges problem A against another problem's
+    // tests (anti-nim's), as a shadow with wrong test data would.
+    let made = post(
+        "/contests/import",
+        json!({"source": url, "token": token, "map": {"problems": {"nim": "anti-nim"}}}),
+    );
     assert_eq!(made.status, 201, "{}", made.body);
     assert_eq!(made.json()["accounts_made"], 2, "{}", made.body);
     let follow = post("/contests/cup/shadow/follow", json!({"token": token}));
@@ -479,25 +485,62 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
         )
         .json()
     };
-    let agreed = |n: i64| {
+    // Until `n` submissions are judged on both sides.
+    let judged = |n: i64| {
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             let all = report();
-            if all["summary"]["agree"] == n {
+            let done = all["summary"]["agree"].as_i64().unwrap_or(0)
+                + all["summary"]["differ"].as_i64().unwrap_or(0);
+            if done == n {
                 return all;
             }
-            assert!(Instant::now() < deadline, "not {n} agreeing: {all}");
+            assert!(Instant::now() < deadline, "not {n} judged: {all}");
             std::thread::sleep(Duration::from_millis(300));
         }
     };
-    let all = agreed(3);
-    assert_eq!(all["summary"]["differ"], 0, "{all}");
+    let all = judged(3);
     assert_eq!(all["following"]["running"], true, "{all}");
-    // A try made while the shadow follows is judged there too.
-    s.contest_submit("cup", cid, NIM_C_AC);
-    agreed(4);
+    // bob's right try: right there, wrong against the other tests here.
+    assert_eq!(
+        (
+            all["summary"]["agree"].as_i64(),
+            all["summary"]["differ"].as_i64()
+        ),
+        (Some(2), Some(1)),
+        "{all}"
+    );
+    let differs = all["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["agreement"] == "differ")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (differs["theirs"].as_str(), differs["ours"].as_str()),
+        (Some("AC"), Some("WA")),
+        "{all}"
+    );
+    assert_eq!(
+        differs["first_difference"], 1,
+        "grundy publishes runs: {all}"
+    );
+    // Stopped in the middle of the feed; a try made meanwhile is judged
+    // once it follows again, and nothing twice.
     let stop = post("/contests/cup/shadow/stop", json!({}));
     assert_eq!(stop.json()["stopped"], true, "{}", stop.body);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while report()["following"]["running"] != false {
+        assert!(Instant::now() < deadline, "not stopped");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    s.contest_submit("cup", cid, NIM_C_AC);
+    let follow = post("/contests/cup/shadow/follow", json!({"token": token}));
+    assert_eq!(follow.status, 202, "{}", follow.body);
+    let all = judged(4);
+    assert_eq!(all["summary"]["differ"], 2, "{all}");
+    post("/contests/cup/shadow/stop", json!({}));
     drop(shadow);
     assert_eq!(
         contest_submissions(&live, "cup").len(),
@@ -506,13 +549,34 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
     );
 
     // The package grundy exports once the contest ended, shadowed offline.
-    while now_ms() < start + 30_500 {
+    while now_ms() < start + 45_500 {
         std::thread::sleep(Duration::from_millis(100));
     }
     s.contest_judged(id);
     let dir = live.dir.path().join("cup-package");
     let out = ws.grundy(&["contest", "export", "cup", dir.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    // Planted: the package says cid's first (wrong) try was right.
+    let feed_path = dir.join("event-feed.ndjson");
+    let feed = std::fs::read_to_string(&feed_path).unwrap();
+    let mut planted = false;
+    let feed: String = feed
+        .lines()
+        .map(|l| {
+            let mut e: Value = serde_json::from_str(l).unwrap();
+            if !planted
+                && e["type"] == "judgements"
+                && e["data"]["judgement_type_id"] == "WA"
+                && e["data"]["submission_id"] == "3"
+            {
+                e["data"]["judgement_type_id"] = json!("AC");
+                planted = true;
+            }
+            format!("{e}\n")
+        })
+        .collect();
+    assert!(planted, "cid's first try has its judgement in the feed");
+    std::fs::write(&feed_path, feed).unwrap();
     let offline = workspace_with_server("lease_seconds = 3");
     let out = offline.grundy(&[
         "contest",
@@ -522,14 +586,37 @@ fn a_package_grundy_exported_and_a_live_grundy_are_shadowed_with_every_verdict_a
         "cup-again",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    // Killed once it stored a submission, then started again.
+    let mut child = follow_child(&offline, "cup-again");
+    let stderr = child.stderr.take().unwrap();
+    for line in BufReader::new(stderr).lines() {
+        if line.unwrap().contains("as submission") {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
     let out = offline.grundy(&["shadow", "follow", "cup-again", "--workers", "1"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout.trim(),
-        "4 submissions: 4 agree, 0 differ (0 not checked), 0 pending, 0 not judged here"
+        "4 submissions: 3 agree, 1 differs (1 not checked), 0 pending, 0 not judged here"
     );
-    let (code, _) = diff_json(&offline, "cup-again", &[]);
-    assert_eq!(code, 0);
+    assert_eq!(
+        contest_submissions(&offline, "cup-again").len(),
+        4,
+        "each judged once"
+    );
+    let (code, diff) = diff_json(&offline, "cup-again", &[]);
+    assert_eq!(code, 1, "{diff}");
+    assert_eq!(diff["submissions"][0]["id"], "3", "{diff}");
+    assert_eq!(
+        (
+            diff["submissions"][0]["theirs"].as_str(),
+            diff["submissions"][0]["ours"].as_str()
+        ),
+        (Some("AC"), Some("WA"))
+    );
 }
 
 #[test]
