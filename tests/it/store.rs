@@ -642,5 +642,6 @@ mod contests;
 mod jury;
 mod record;
 mod reruns;
+mod shadows;
 mod team_ids;
 mod withdraw;
