@@ -149,7 +149,17 @@ impl Source {
                     Ok(text) => serde_json::from_str(&text)
                         .map(Some)
                         .with_context(|| format!("{name}.json is not JSON")),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    // Files people write may be YAML instead.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        let yaml = root.join(format!("{name}.yaml"));
+                        match std::fs::read_to_string(&yaml) {
+                            Ok(text) => serde_yaml_ng::from_str::<Value>(&text)
+                                .map(Some)
+                                .with_context(|| format!("{name}.yaml is not YAML")),
+                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                            Err(e) => Err(e).with_context(|| format!("reading {}", yaml.display())),
+                        }
+                    }
                     Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
                 }
             }
