@@ -181,18 +181,22 @@ impl Source {
         }
     }
 
-    /// A GET of `url` with the source's credentials; `None` for a 404.
+    /// A GET of `url` with the source's credentials (where `url` is on the
+    /// source's origin); `None` for a 404.
     fn get(&self, url: &str) -> anyhow::Result<Option<ureq::http::Response<ureq::Body>>> {
         let Source::Api {
             agent,
             authorization,
+            base,
             ..
         } = self
         else {
             unreachable!("only an API is asked over HTTP");
         };
         let mut request = agent.get(url);
-        if let Some(a) = authorization {
+        // The credentials go to the other system's own origin only: a file
+        // reference may point anywhere.
+        if let Some(a) = authorization.as_ref().filter(|_| same_origin(base, url)) {
             request = request.header("Authorization", a);
         }
         let mut resp = request
@@ -488,6 +492,14 @@ fn read_dir(dir: &Path) -> anyhow::Result<Files> {
     Ok(files)
 }
 
+/// Whether `a` and `b` have one scheme, host and port.
+fn same_origin(a: &str, b: &str) -> bool {
+    match (url::Url::parse(a), url::Url::parse(b)) {
+        (Ok(a), Ok(b)) => a.origin() == b.origin(),
+        _ => false,
+    }
+}
+
 /// `text` with `%XX` escapes decoded (a URL's user and password).
 fn percent_decoded(text: &str) -> String {
     url::form_urlencoded::parse(format!("x={}", text.replace('+', "%2B")).as_bytes())
@@ -499,4 +511,41 @@ fn percent_decoded(text: &str) -> String {
 /// `text` escaped for a query.
 fn encoded(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_go_only_to_the_sources_own_origin() {
+        let base = "https://primary.example:8443/api/contests/wf";
+        assert!(same_origin(
+            base,
+            "https://primary.example:8443/api/contests/wf/submissions/1/files"
+        ));
+        assert!(!same_origin(base, "https://elsewhere.example/files"));
+        assert!(!same_origin(base, "http://primary.example:8443/api"));
+        assert!(!same_origin(base, "https://primary.example/api"));
+    }
+
+    #[test]
+    fn a_url_names_the_contest_and_its_user_and_password_become_basic_credentials() {
+        let Source::Api {
+            base,
+            root,
+            authorization,
+            ..
+        } = Source::open("https://jury:p%40ss@primary.example/api/contests/wf/", None).unwrap()
+        else {
+            panic!("an API");
+        };
+        assert_eq!(base, "https://primary.example/api/contests/wf");
+        assert_eq!(root, "https://primary.example/api/");
+        use base64::Engine as _;
+        let expected = base64::engine::general_purpose::STANDARD.encode("jury:p@ss");
+        assert_eq!(authorization, Some(format!("Basic {expected}")));
+        let err = Source::open("https://primary.example/api/contests", None).unwrap_err();
+        assert!(err.to_string().contains("…/api/contests/ID"), "{err}");
+    }
 }
