@@ -72,7 +72,8 @@ int main(void) {
         ran.outcome,
         ran.stderr
     );
-    assert!(ran.outcome.cpu_ms > 1000, "{:?}", ran.outcome);
+    // Killed at the limit: the CPU read at the kill may be the limit itself.
+    assert!(ran.outcome.cpu_ms >= 1000, "{:?}", ran.outcome);
 }
 
 /// 128 MiB of page tables and not one resident page: the zero page read
