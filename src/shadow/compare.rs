@@ -113,16 +113,13 @@ pub fn compare(rows: &ShadowRows, types: &[JudgementType]) -> Vec<Compared> {
             let j = current.get(s.external_id.as_str()).copied();
             let theirs = j.and_then(|j| j.verdict.clone());
             let their_verdict = theirs.as_deref().and_then(|t| verdict_of(t, types));
-            let same = |ours: Verdict, theirs: &str| {
-                their_verdict == Some(ours) || judgement_type(ours) == theirs
-            };
             let agreement = if s.deleted {
                 Agreement::Deleted
             } else if s.submission_id.is_none() {
                 Agreement::NotJudged
             } else {
                 match (ours, theirs.as_deref()) {
-                    (Some(o), Some(t)) if same(o, t) => Agreement::Agree,
+                    (Some(o), Some(t)) if agrees(o, t, types) => Agreement::Agree,
                     (Some(_), Some(_)) => Agreement::Differ,
                     _ => Agreement::Pending,
                 }
@@ -134,12 +131,9 @@ pub fn compare(rows: &ShadowRows, types: &[JudgementType]) -> Vec<Compared> {
                     runs.get(j.external_id.as_str()).and_then(|their_runs| {
                         their_runs.iter().find_map(|(ordinal, theirs)| {
                             let our = ours.and_then(|t| t.get(ordinal)).copied();
-                            let agree =
-                                our.and_then(|o| o.parse::<Verdict>().ok())
-                                    .is_some_and(|o| {
-                                        verdict_of(theirs, types) == Some(o)
-                                            || judgement_type(o) == *theirs
-                                    });
+                            let agree = our
+                                .and_then(|o| o.parse::<Verdict>().ok())
+                                .is_some_and(|o| agrees(o, theirs, types));
                             (!agree).then(|| {
                                 (
                                     *ordinal,
@@ -172,6 +166,12 @@ pub fn compare(rows: &ShadowRows, types: &[JudgementType]) -> Vec<Compared> {
             }
         })
         .collect()
+}
+
+/// Whether grundy's verdict `ours` is the other system's judgement type
+/// `theirs`: the same verdict in grundy's words, or the same type id.
+fn agrees(ours: Verdict, theirs: &str, types: &[JudgementType]) -> bool {
+    verdict_of(theirs, types) == Some(ours) || judgement_type(ours) == theirs
 }
 
 /// The counts of a comparison.
