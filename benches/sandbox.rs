@@ -1,8 +1,10 @@
 //! Sandbox speed (issues 3 and 20), each figure printed beside its baseline
 //! from the same run: `cargo bench --bench sandbox`. Not a test: nothing
-//! here asserts a timing. Targets: a boxed trivial run (the next test of a
-//! submission, in its kept box) ≤ 1.5× a bare fork/exec/wait one at a
-//! time, ≤ 2× back to back; CPU time of a 0.5 s busy loop, 30 runs two at a time,
+//! here asserts a timing. Targets (issue 46): a boxed trivial run (the next
+//! test of a submission, in its kept box) ≤ 1.15× a bare fork/exec/wait one
+//! at a time, ≤ 1.4× back to back (with the whole machine's CPU a run
+//! beside it: on a machine whose cores the runs keep busy, back to back is
+//! bound by the work, wherever it is done); CPU time of a 0.5 s busy loop, 30 runs two at a time,
 //! max/min ≤ 1.10; a `bits/stdc++.h` compile ≤ 1.0 s median, a cache hit
 //! ≤ 10 ms. `startup` times each language's hello world in the box
 //! against the same program run bare (issue 36).
@@ -47,6 +49,27 @@ fn spec(dir: &Path, cwd: &Path, cpu: Duration) -> RunSpec {
         .stdout(Stdio::file(cwd.join("stdout")))
         .stderr(Stdio::file(cwd.join("stderr")))
         .bind(Bind::read_only(dir).at("/box/prog"))
+}
+
+/// CPU time the whole machine has spent busy so far (every core: user,
+/// nice, system, interrupts), from `/proc/stat`: what work a run makes
+/// anywhere, in the kernel's threads too, not only in this process.
+fn machine_busy() -> Duration {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: u64 = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .enumerate()
+        // user nice system idle iowait irq softirq steal: not idle, iowait, steal.
+        .filter(|(i, _)| matches!(i, 0 | 1 | 2 | 5 | 6))
+        .filter_map(|(_, v)| v.parse::<u64>().ok())
+        .sum();
+    // SAFETY: a plain query.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_nanos(ticks * 1_000_000_000 / hz)
 }
 
 /// `cargo bench --bench sandbox [trivial|stability|compile|concurrency|startup]...` runs the
@@ -368,23 +391,25 @@ fn trivial(runner: &dyn Runner) {
     }
     // Back to back: what a run costs when runs follow each other with no
     // pause, the box's work before and after competing for the machine.
-    let burst = 200;
-    let t = Instant::now();
+    let burst = 400;
+    let (t, busy) = (Instant::now(), machine_busy());
     for _ in 0..burst {
         fork();
     }
     let fork_burst = t.elapsed() / burst;
-    let t = Instant::now();
+    let fork_cpu = (machine_busy() - busy) / burst;
+    let (t, busy) = (Instant::now(), machine_busy());
     for _ in 0..burst {
         boxed_run();
     }
     let boxed_burst = t.elapsed() / burst;
+    let boxed_cpu = (machine_busy() - busy) / burst;
     let (fork, spawn) = (fork_t, spawn_t);
     let (f, p, x) = (median(fork), median(spawn), median(boxed));
     let fresh = median(fresh);
     println!(
         "trivial C run, median of {n}: bare fork/exec/wait {:.2} ms, boxed (kept box) {:.2} ms: \
-         {:.2}x (target <= 1.5x)",
+         {:.2}x (target <= 1.15x)",
         ms(f),
         ms(x),
         x.as_secs_f64() / f.as_secs_f64()
@@ -401,10 +426,17 @@ fn trivial(runner: &dyn Runner) {
     );
     println!(
         "  back to back, {burst} runs: fork/exec/wait {:.2} ms a run, boxed {:.2} ms a run: {:.2}x \
-         (target <= 2x)",
+         (target <= 1.4x)",
         ms(fork_burst),
         ms(boxed_burst),
         boxed_burst.as_secs_f64() / fork_burst.as_secs_f64()
+    );
+    println!(
+        "    the whole machine's CPU a run (every process and the kernel's threads): bare {:.2} ms, \
+         boxed {:.2} ms: {:.2}x",
+        ms(fork_cpu),
+        ms(boxed_cpu),
+        boxed_cpu.as_secs_f64() / fork_cpu.as_secs_f64().max(1e-9)
     );
     println!(
         "  CPU time the box reports for it, median: {:.0} ms (building the box is not charged to the run)",

@@ -61,13 +61,16 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     // from here on, whoever reaps it (-1 where the kernel refuses, or a
     // cgroup counts: see `task_clock`).
     let clock = if prep.count_cpu { task_clock() } else { -1 };
-    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net);
+    // A network namespace the judge made for the next program's process
+    // while a run went on (-1: none; init makes one).
+    let mut spare_net: RawFd = -1;
+    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net, &mut spare_net);
     // Every later run of a kept box gets the pids its first run got.
     let first_pid = stub;
     say_prepared(report);
 
     // The run: its description in shared memory, its stdio on the socket.
-    let Some(mut stdio) = wire::receive_run(prep.control) else {
+    let Some(mut stdio) = wire::receive_run(prep.control, Some(&mut spare_net)) else {
         // The judge dropped the box unused.
         libc::_exit(0)
     };
@@ -92,7 +95,7 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         }
         // Init keeps only its channels: the run's stdio are the program's
         // alone (a pipe's reader must see its end when the program's does).
-        close_all_but(&[report, prep.control, own_net, run_net, clock]);
+        close_all_but(&[report, prep.control, own_net, run_net, spare_net, clock]);
         reap_and_report(stub, report, (clock, clock_at_go));
         if !job.keep {
             if !job.space.is_null() {
@@ -103,9 +106,9 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         clean(prep, job);
         drain(run_net, own_net, report);
         restart_pids(first_pid, report);
-        (stub, to_stub, run_net) = arm_program(prep, own_net);
+        (stub, to_stub, run_net) = arm_program(prep, own_net, &mut spare_net);
         say_prepared(report);
-        match wire::receive_run(prep.control) {
+        match wire::receive_run(prep.control, Some(&mut spare_net)) {
             Some(next) => stdio = next,
             None => libc::_exit(0),
         }
@@ -375,14 +378,21 @@ unsafe fn build_base_by_helper(prep: &Prep) {
 /// capabilities, seccomp) while the box waits: only its exec is left for
 /// the run. Its root and working directory are the old root, which
 /// `pivot_root` moves to the new one (or, in a kept box, the box's root).
-/// It makes its own IPC namespace, and is forked into a network namespace
-/// init makes for it (and holds, `own_net` being init's own to come back
-/// to): nothing an earlier run of a kept box made or counted (System V and
+/// It makes its own IPC namespace, and is forked into a fresh network
+/// namespace (and held, `own_net` being init's own to come back to):
+/// nothing an earlier run of a kept box made or counted (System V and
 /// POSIX IPC; sockets, abstract names and the counters of `/proc/net`)
 /// reaches it, and [`drain`] can tell when the run's sockets are gone.
+/// The namespace is `spare`, where the judge sent one (made outside the
+/// box during the run before, unused, so that making it, the costliest
+/// step here, is off the path between two runs), or one init makes.
 /// Returns its pid, init's end of the socket to it and its network
 /// namespace, once it is armed.
-unsafe fn arm_program(prep: &Prep, own_net: RawFd) -> (libc::pid_t, RawFd, RawFd) {
+unsafe fn arm_program(
+    prep: &Prep,
+    own_net: RawFd,
+    spare: &mut RawFd,
+) -> (libc::pid_t, RawFd, RawFd) {
     let report = prep.report;
     check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
     let mut pair = [0; 2];
@@ -398,11 +408,19 @@ unsafe fn arm_program(prep: &Prep, own_net: RawFd) -> (libc::pid_t, RawFd, RawFd
     let [to_stub, stub_end] = pair;
     // Init's sockets stay in its own namespace: only the run's are in the
     // run's.
-    check(libc::unshare(libc::CLONE_NEWNET), report, Step::Ipc);
-    let net = libc::open(
-        c"/proc/self/ns/net".as_ptr(),
-        libc::O_RDONLY | libc::O_CLOEXEC,
-    );
+    let given = std::mem::replace(spare, -1);
+    let net = if given >= 0 && libc::setns(given, libc::CLONE_NEWNET) == 0 {
+        given
+    } else {
+        if given >= 0 {
+            libc::close(given);
+        }
+        check(libc::unshare(libc::CLONE_NEWNET), report, Step::Ipc);
+        libc::open(
+            c"/proc/self/ns/net".as_ptr(),
+            libc::O_RDONLY | libc::O_CLOEXEC,
+        )
+    };
     if net < 0 {
         fail(report, Step::Ipc);
     }

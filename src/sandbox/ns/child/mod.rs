@@ -154,11 +154,12 @@ pub(in crate::sandbox::ns) unsafe fn reset_signal_handlers() {
     libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
 }
 
-/// Closes every descriptor from 3 up except those in `keep` (five at most;
-/// a negative one, no descriptor, is passed over).
+/// Closes every descriptor from 3 up except those in `keep` (eight at
+/// most: any after the eighth kept one would be closed; a negative one, no
+/// descriptor, is passed over).
 pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
     let mut from = 3u32;
-    let mut sorted = [RawFd::MAX; 5];
+    let mut sorted = [RawFd::MAX; 8];
     for (slot, &fd) in sorted.iter_mut().zip(keep.iter().filter(|&&fd| fd >= 0)) {
         *slot = fd;
     }
