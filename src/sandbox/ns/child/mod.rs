@@ -206,7 +206,8 @@ mod tests {
                 close_all_but(&keep);
                 let open_now = |fd: RawFd| libc::fcntl(fd, libc::F_GETFD) >= 0;
                 let kept = keep.iter().filter(|&&fd| fd >= 0).all(|&fd| open_now(fd));
-                libc::_exit(i32::from(!(kept && !open_now(other))));
+                let right = kept && !open_now(other);
+                libc::_exit(if right { 0 } else { 1 });
             }
         }
         let mut status = 0;
