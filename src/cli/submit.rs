@@ -71,7 +71,8 @@ pub fn run(
     let rt = super::runtime()?;
     let store = rt.block_on(super::open_store(ctx))?;
     // The same queue as a hosted judge's workers: stored, claimed with a
-    // lease renewed at every test, each test recorded as it finishes. A
+    // lease renewed as tests finish (once a third of it has passed, as a
+    // worker's timer does), each test recorded as it finishes. A
     // server sharing the database may claim it first: then its verdict is
     // waited for and told the same way.
     let id = rt.block_on(store.enqueue(NewSubmission {
@@ -113,13 +114,22 @@ pub fn run(
     }
     let mut write_error = None;
     let mut store_error = None;
+    // Claimed just now: renewed once a third of the lease has passed, not
+    // at every test (a statement a test less).
+    let mut renewed = std::time::Instant::now();
     let judged = tracing::info_span!("submission", id).in_scope(|| {
         ctx.judge().judge(&plan, &mut |event| {
             if let Event::TestDone { index, report, .. } = &event {
+                let renew = renewed.elapsed() >= LOCAL_LEASE / 3;
                 let recorded = rt.block_on(async {
-                    store.renew(lease, LOCAL_LEASE).await?;
+                    if renew {
+                        store.renew(lease, LOCAL_LEASE).await?;
+                    }
                     store.record_test(lease, *index, report).await
                 });
+                if renew && recorded.is_ok() {
+                    renewed = std::time::Instant::now();
+                }
                 if let Err(e) = recorded {
                     store_error.get_or_insert(e);
                 }
@@ -176,9 +186,10 @@ pub fn run(
     Ok(report::exit_code(&report))
 }
 
-/// How long a local claim lasts without a test finishing (a compilation
-/// or one slow test): long enough that a hosted judge sharing the database
-/// does not take it over from a live `grundy submit`.
+/// How long a local claim lasts without a renewal (a compilation, slow
+/// tests: it is renewed at a test's end once a third of it has passed):
+/// long enough that a hosted judge sharing the database does not take it
+/// over from a live `grundy submit`.
 const LOCAL_LEASE: Duration = Duration::from_secs(300);
 
 /// Who judges a local submission.
