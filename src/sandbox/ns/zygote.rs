@@ -15,8 +15,8 @@
 //! allocates and never grows. It serves one request at a time: given the
 //! two channels of a new box and its job slot, it clones the box's init
 //! into fresh namespaces and answers with a pidfd of it; given a box's
-//! pidfd, it makes a fresh network namespace in that box's user namespace
-//! for a later run (`Zygote::network_for`). Cloning the
+//! user namespace, it makes a fresh network namespace there for a later
+//! run (`Zygote::network_for`). Cloning the
 //! zygote costs the same however large the judge has become and touches
 //! nothing of the judge. The zygote also leaves nothing of the judge to
 //! the box: its signal handlers are reset to defaults (a program could
@@ -483,7 +483,7 @@ struct NetworkArgs {
 /// own (-1: the zygote's) and open it: the zygote stays in its namespaces (a
 /// process cannot leave a user namespace it entered). The child shares
 /// the zygote's memory and descriptors and runs on the template's stack
-/// while the zygote waits (`CLONE_VFORK`); the kernel reaps it. The
+/// while the zygote waits ([`child::spawn`]); the kernel reaps it. The
 /// namespace's descriptor, or the errno of the failed step.
 unsafe fn make_network(t: &Template, user: RawFd) -> Result<RawFd, i32> {
     let mut args = NetworkArgs {
@@ -493,12 +493,11 @@ unsafe fn make_network(t: &Template, user: RawFd) -> Result<RawFd, i32> {
     };
     // Every init is a copy of the zygote with its own copy of this stack;
     // the zygote itself runs on its thread's, so the child may use it.
-    let stack = t.prep.stack.as_ptr() as usize + t.prep.stack.len();
-    let pid = libc::clone(
+    let pid = child::spawn(
+        t.prep.stack,
         network_entry,
-        (stack & !15) as *mut libc::c_void,
-        libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_FILES | libc::SIGCHLD,
-        (&mut args as *mut NetworkArgs).cast(),
+        (&mut args as *mut NetworkArgs).cast_const().cast(),
+        libc::CLONE_FILES,
     );
     if pid < 0 {
         return Err(*libc::__errno_location());

@@ -6,30 +6,11 @@ use super::mounts::{
     bind, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source, open_source,
 };
 use super::program::program;
-use super::{become_box_user, check, close_all_but, fail, raw_clone, Prep};
+use super::{become_box_user, check, close_all_but, fail, raw_clone, spawn, Prep};
 use crate::sandbox::ns::job::{slice, Job, JobKind};
 use crate::sandbox::ns::plan::{Op, SOURCE_FD, WORK_C};
 use crate::sandbox::ns::wire::{self, Control, Record, Step};
 use crate::sandbox::ns::Users;
-
-/// Spawns `entry(arg)` as `posix_spawn` does: the child shares this
-/// process's memory on its own stack (`prep.stack`) and this process waits
-/// until it execs or exits, so nothing is copied.
-unsafe fn spawn(
-    prep: &Prep,
-    entry: extern "C" fn(*mut libc::c_void) -> libc::c_int,
-    arg: *const libc::c_void,
-) -> libc::pid_t {
-    // The helper shares init's memory and runs before init touches the
-    // stack again: a shared slice is written only by it.
-    let stack = prep.stack.as_ptr() as usize + prep.stack.len();
-    libc::clone(
-        entry,
-        (stack & !15) as *mut libc::c_void,
-        libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-        arg.cast_mut(),
-    )
-}
 
 /// The box's init (PID 1 of its namespace): builds the base file system,
 /// arms the program's process, waits for its run, adds the run's mounts,
@@ -354,7 +335,9 @@ unsafe fn build_base_by_helper(prep: &Prep) {
             open_source(source.as_ptr(), *fd, report);
         }
     }
-    let helper = spawn(prep, base_entry, (prep as *const Prep).cast());
+    // The helper runs before init touches the stack again: a shared slice
+    // is written only by it.
+    let helper = spawn(prep.stack, base_entry, (prep as *const Prep).cast(), 0);
     let mut status = 0;
     if helper < 0 {
         fail(report, Step::Fork);

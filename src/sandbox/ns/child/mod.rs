@@ -154,6 +154,26 @@ pub(in crate::sandbox::ns) unsafe fn reset_signal_handlers() {
     libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
 }
 
+/// Spawns `entry(arg)` as `posix_spawn` does: the child shares this
+/// process's memory on its own stack (`stack`, which nothing else uses
+/// meanwhile) and this process waits until it execs or exits, so nothing
+/// is copied. `flags` add to that (`CLONE_FILES`: what the child opens
+/// stays open for this process).
+pub(in crate::sandbox::ns) unsafe fn spawn(
+    stack: &[u8],
+    entry: extern "C" fn(*mut libc::c_void) -> libc::c_int,
+    arg: *const libc::c_void,
+    flags: libc::c_int,
+) -> libc::pid_t {
+    let top = stack.as_ptr() as usize + stack.len();
+    libc::clone(
+        entry,
+        (top & !15) as *mut libc::c_void,
+        libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
+        arg.cast_mut(),
+    )
+}
+
 /// Closes every descriptor from 3 up except those in `keep` (eight at
 /// most: any after the eighth kept one would be closed; a negative one, no
 /// descriptor, is passed over).
