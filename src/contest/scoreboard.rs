@@ -18,9 +18,9 @@
 //! pending to participants and the public until the results are revealed;
 //! a team always sees its own, and admins see everything.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{Contest, Scoring};
+use super::{collate, Contest, Scoring};
 use crate::verdict::Verdict;
 
 /// A participant.
@@ -150,80 +150,266 @@ pub fn scoreboard(
     viewer: Viewer,
     now_ms: i64,
 ) -> Board {
-    let hide_from = contest.hidden_from(viewer, now_ms);
-    let sight = Sight {
-        contest,
-        viewer,
-        now_ms,
-    };
-    let index: BTreeMap<&str, usize> = contest
-        .problems
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.slug.as_str(), i))
-        .collect();
-    // A hidden team has no row: it is off the board for every reader.
-    let teams: Vec<&Team> = teams.iter().filter(|t| !t.hidden).collect();
-    let mut by_team: BTreeMap<i64, Vec<Vec<&Attempt>>> = teams
-        .iter()
-        .map(|t| (t.id, vec![Vec::new(); contest.problems.len()]))
-        .collect();
-    for a in attempts {
-        if let (Some(lists), Some(&p)) = (by_team.get_mut(&a.team), index.get(a.problem.as_str())) {
-            lists[p].push(a);
+    KeptBoard::new(contest, teams, attempts, viewer, now_ms).board()
+}
+
+/// Where a row stands: its sort key, its name's collation key and its
+/// place among the teams (equal teams keep the order they were given in).
+type Place = ((i64, i64, i64), collate::Key, usize);
+
+/// A board kept up to date try by try: a changed try costs the work of
+/// its own cell and row (and a logarithm of the number of teams), not a
+/// computation of the whole board. [`KeptBoard::board`] reads it out;
+/// [`scoreboard`] is a kept board read once.
+///
+/// What a viewer sees of a try depends on the time only through the
+/// freeze's hiding ([`Contest::hidden_from`]): a kept board stays right
+/// while [`KeptBoard::is_for`] says so.
+#[derive(Debug, Clone)]
+pub struct KeptBoard {
+    contest: Contest,
+    viewer: Viewer,
+    now_ms: i64,
+    /// Each problem's column, by slug.
+    columns: HashMap<String, usize>,
+    /// Each shown team's slot, by account.
+    slots: HashMap<i64, usize>,
+    /// By slot: the teams in the order given, ranks not set.
+    rows: Vec<Row>,
+    /// By slot, each name's collation key.
+    names: Vec<collate::Key>,
+    /// Each cell's tries, by slot and column, in time order.
+    tries: HashMap<(usize, usize), Vec<Attempt>>,
+    /// Each counted try's cell, by id.
+    cells: HashMap<i64, (usize, usize)>,
+    /// The rows best first.
+    order: BTreeSet<Place>,
+    /// By column, each solved cell's time and slot.
+    solves: Vec<BTreeSet<(i64, usize)>>,
+}
+
+impl KeptBoard {
+    /// The board of `contest` at `now_ms` for `viewer` over `attempts` by
+    /// `teams`, as [`scoreboard`] has it, kept.
+    pub fn new(
+        contest: &Contest,
+        teams: &[Team],
+        attempts: &[Attempt],
+        viewer: Viewer,
+        now_ms: i64,
+    ) -> KeptBoard {
+        // A hidden team has no row: it is off the board for every reader.
+        let shown: Vec<&Team> = teams.iter().filter(|t| !t.hidden).collect();
+        let mut kept = KeptBoard {
+            contest: contest.clone(),
+            viewer,
+            now_ms,
+            columns: contest
+                .problems
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.slug.clone(), i))
+                .collect(),
+            slots: shown.iter().enumerate().map(|(i, t)| (t.id, i)).collect(),
+            rows: shown
+                .iter()
+                .map(|t| Row {
+                    rank: 0,
+                    team: (*t).clone(),
+                    solved: 0,
+                    penalty: 0,
+                    score: 0,
+                    last_ac_ms: None,
+                    cells: Vec::new(),
+                })
+                .collect(),
+            names: shown.iter().map(|t| collate::key(&t.name)).collect(),
+            tries: HashMap::new(),
+            cells: HashMap::new(),
+            order: BTreeSet::new(),
+            solves: vec![BTreeSet::new(); contest.problems.len()],
+        };
+        for a in attempts {
+            if let Some(cell) = kept.cell_of(a) {
+                kept.cells.insert(a.id, cell);
+                kept.tries.entry(cell).or_default().push(a.clone());
+            }
+        }
+        for list in kept.tries.values_mut() {
+            list.sort_by_key(|a| (a.at_ms, a.id));
+        }
+        for slot in 0..kept.rows.len() {
+            let cells = (0..kept.contest.problems.len())
+                .map(|p| kept.computed(slot, p))
+                .collect();
+            kept.rows[slot].cells = cells;
+            kept.total(slot);
+            for p in 0..kept.contest.problems.len() {
+                if let Some(time) = kept.rows[slot].cells[p].time_ms {
+                    kept.solves[p].insert((time, slot));
+                }
+            }
+            kept.order.insert(kept.place(slot));
+        }
+        kept
+    }
+
+    /// The board of `contest` for `viewer` at `now_ms` over `attempts` by
+    /// `teams`, read out of the board in `kept` that is it, else made and
+    /// kept there in place of the viewer's older one. (`kept`: boards over
+    /// those tries, brought up with them.)
+    pub fn read_kept(
+        kept: &mut Vec<KeptBoard>,
+        contest: &Contest,
+        teams: &[Team],
+        attempts: &[Attempt],
+        viewer: Viewer,
+        now_ms: i64,
+    ) -> Board {
+        if let Some(b) = kept.iter().find(|b| b.is_for(contest, viewer, now_ms)) {
+            return b.board();
+        }
+        let made = KeptBoard::new(contest, teams, attempts, viewer, now_ms);
+        let board = made.board();
+        kept.retain(|b| b.viewer != viewer);
+        kept.push(made);
+        board
+    }
+
+    /// Whether this is still the board of `contest` for `viewer` at
+    /// `now_ms`: the same settings, and the freeze hiding the same.
+    pub fn is_for(&self, contest: &Contest, viewer: Viewer, now_ms: i64) -> bool {
+        self.viewer == viewer
+            && self.contest == *contest
+            && contest.hidden_from(viewer, now_ms) == self.contest.hidden_from(viewer, self.now_ms)
+    }
+
+    /// Brings in tries `ids` as they are now: `fresh`, those of them that
+    /// are tries still (any order); the others gone. A try by a team not
+    /// on the board, or on a problem not in the contest, is left out, as
+    /// [`scoreboard`] leaves it.
+    pub fn change(&mut self, ids: &[i64], fresh: &[Attempt]) {
+        let mut touched: BTreeSet<(usize, usize)> = BTreeSet::new();
+        for id in ids {
+            if let Some(cell) = self.cells.remove(id) {
+                if let Some(list) = self.tries.get_mut(&cell) {
+                    list.retain(|a| a.id != *id);
+                }
+                touched.insert(cell);
+            }
+        }
+        for a in fresh {
+            let Some(cell) = self.cell_of(a) else {
+                continue;
+            };
+            if let Some(before) = self.cells.insert(a.id, cell) {
+                // Named twice: the later stands.
+                if let Some(list) = self.tries.get_mut(&before) {
+                    list.retain(|b| b.id != a.id);
+                }
+                touched.insert(before);
+            }
+            let list = self.tries.entry(cell).or_default();
+            let at = list.partition_point(|b| (b.at_ms, b.id) < (a.at_ms, a.id));
+            list.insert(at, a.clone());
+            touched.insert(cell);
+        }
+        let mut rows: Vec<usize> = Vec::new();
+        for &(slot, p) in &touched {
+            if rows.last() != Some(&slot) {
+                self.order.remove(&self.place(slot));
+                rows.push(slot);
+            }
+            if let Some(time) = self.rows[slot].cells[p].time_ms {
+                self.solves[p].remove(&(time, slot));
+            }
+            let cell = self.computed(slot, p);
+            if let Some(time) = cell.time_ms {
+                self.solves[p].insert((time, slot));
+            }
+            self.rows[slot].cells[p] = cell;
+        }
+        for slot in rows {
+            self.total(slot);
+            self.order.insert(self.place(slot));
         }
     }
-    for list in by_team.values_mut().flatten() {
-        list.sort_by_key(|a| (a.at_ms, a.id));
-    }
-    let mut rows: Vec<Row> = teams
-        .iter()
-        .map(|team| {
-            let cells: Vec<Cell> = by_team[&team.id]
-                .iter()
-                .zip(&contest.problems)
-                .map(|(list, problem)| {
-                    let mut cell = match contest.scoring {
-                        Scoring::Icpc => icpc_cell(contest, list, sight),
-                        Scoring::Ioi => ioi_cell(contest, list, sight),
-                    };
-                    cell.label = problem.label.clone();
-                    cell
-                })
-                .collect();
-            Row {
-                rank: 0,
-                team: (*team).clone(),
-                solved: cells.iter().filter(|c| c.solved).count() as u32,
-                penalty: cells.iter().map(|c| c.penalty).sum(),
-                score: cells.iter().filter_map(|c| c.score).sum(),
-                last_ac_ms: cells.iter().filter_map(|c| c.time_ms).max(),
-                cells,
+
+    /// The board: rows best first, ranked, each problem's first solve
+    /// marked.
+    pub fn board(&self) -> Board {
+        let firsts: Vec<Option<i64>> = self
+            .solves
+            .iter()
+            .map(|s| s.first().map(|&(time, _)| time))
+            .collect();
+        let mut rows: Vec<Row> = Vec::with_capacity(self.rows.len());
+        let mut last: Option<&Place> = None;
+        for (i, place) in self.order.iter().enumerate() {
+            let mut row = self.rows[place.2].clone();
+            row.rank = match last {
+                Some(before) if before.0 == place.0 => rows[i - 1].rank,
+                _ => i as u32 + 1,
+            };
+            for (cell, first) in row.cells.iter_mut().zip(&firsts) {
+                cell.first = cell.time_ms.is_some() && cell.time_ms == *first;
             }
-        })
-        .collect();
-    mark_first_solves(&mut rows);
-    let key = |r: &Row| match contest.scoring {
-        Scoring::Icpc => (
-            -i64::from(r.solved),
-            r.penalty,
-            r.last_ac_ms.map_or(-1, |ms| ms / 60_000),
-        ),
-        Scoring::Ioi => (-i64::from(r.score), 0, 0),
-    };
-    // Each name's collation key made once, not per comparison.
-    rows.sort_by_cached_key(|r| (key(r), super::collate::key(&r.team.name)));
-    for i in 0..rows.len() {
-        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-            rows[i - 1].rank
-        } else {
-            i as u32 + 1
-        };
+            rows.push(row);
+            last = Some(place);
+        }
+        Board {
+            scoring: self.contest.scoring,
+            frozen: self.contest.hidden_from(self.viewer, self.now_ms).is_some(),
+            rows,
+        }
     }
-    Board {
-        scoring: contest.scoring,
-        frozen: hide_from.is_some(),
-        rows,
+
+    /// The cell `a` counts in, if any.
+    fn cell_of(&self, a: &Attempt) -> Option<(usize, usize)> {
+        Some((*self.slots.get(&a.team)?, *self.columns.get(&a.problem)?))
+    }
+
+    /// Cell `p` of the row in `slot`, from its tries.
+    fn computed(&self, slot: usize, p: usize) -> Cell {
+        let sight = Sight {
+            contest: &self.contest,
+            viewer: self.viewer,
+            now_ms: self.now_ms,
+        };
+        let list: Vec<&Attempt> = self
+            .tries
+            .get(&(slot, p))
+            .map(|l| l.iter().collect())
+            .unwrap_or_default();
+        let mut cell = match self.contest.scoring {
+            Scoring::Icpc => icpc_cell(&self.contest, &list, sight),
+            Scoring::Ioi => ioi_cell(&self.contest, &list, sight),
+        };
+        cell.label = self.contest.problems[p].label.clone();
+        cell
+    }
+
+    /// Sets the row's sums from its cells.
+    fn total(&mut self, slot: usize) {
+        let row = &mut self.rows[slot];
+        row.solved = row.cells.iter().filter(|c| c.solved).count() as u32;
+        row.penalty = row.cells.iter().map(|c| c.penalty).sum();
+        row.score = row.cells.iter().filter_map(|c| c.score).sum();
+        row.last_ac_ms = row.cells.iter().filter_map(|c| c.time_ms).max();
+    }
+
+    /// Where the row in `slot` stands, by its sums now.
+    fn place(&self, slot: usize) -> Place {
+        let r = &self.rows[slot];
+        let key = match self.contest.scoring {
+            Scoring::Icpc => (
+                -i64::from(r.solved),
+                r.penalty,
+                r.last_ac_ms.map_or(-1, |ms| ms / 60_000),
+            ),
+            Scoring::Ioi => (-i64::from(r.score), 0, 0),
+        };
+        (key, self.names[slot].clone(), slot)
     }
 }
 
@@ -320,26 +506,6 @@ fn ioi_cell(contest: &Contest, list: &[&Attempt], sight: Sight) -> Cell {
         }
     });
     cell
-}
-
-/// Marks, for each problem, the cell of the earliest accepted try the
-/// board shows.
-fn mark_first_solves(rows: &mut [Row]) {
-    let problems = rows.first().map_or(0, |r| r.cells.len());
-    for p in 0..problems {
-        let first = rows
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.cells[p].time_ms.map(|t| (t, i)))
-            .min();
-        if let Some((time, _)) = first {
-            for r in rows.iter_mut() {
-                if r.cells[p].time_ms == Some(time) {
-                    r.cells[p].first = true;
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -357,3 +357,108 @@ fn tries_on_problems_outside_the_contest_or_by_non_participants_are_left_out() {
     assert_eq!(standings(&board), [("ana", 1, 0, 0)]);
     assert!(!board.rows[0].cells[0].first);
 }
+
+/// A random try for the kept board's test: any of 13 accounts (the 13th
+/// no team), any problem or one outside the contest, any verdict or none.
+fn random_try(rng: &mut rand::rngs::SmallRng, id: i64, scoring: Scoring) -> Attempt {
+    use rand::RngExt;
+    let problem = ["nim", "kayles", "other"][rng.random_range(0..3)];
+    let team = rng.random_range(1..=13);
+    // Few distinct minutes, so that ties are common.
+    let minute = rng.random_range(0..40) * 7;
+    let verdict = [
+        Verdict::AC,
+        Verdict::WA,
+        Verdict::TLE,
+        Verdict::CE,
+        Verdict::IE,
+    ][rng.random_range(0..5)];
+    let mut a = match scoring {
+        Scoring::Icpc => tried(id, team, problem, minute, verdict),
+        Scoring::Ioi => {
+            let one = rng.random_range(0..=2) * 20;
+            let two = rng.random_range(0..=3) * 20;
+            scored(id, team, problem, minute, &[("one", one), ("two", two)])
+        }
+    };
+    if rng.random_range(0..5) == 0 {
+        a.result = None;
+    }
+    a
+}
+
+#[test]
+fn a_kept_board_changed_try_by_try_is_the_board_computed_whole() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(46);
+    let mut names = vec![
+        "ann", "bob", "cy", "dee", "ed", "fay", "gus", "hal", "ivy", "jo",
+    ];
+    // Two teams of one name, and a hidden one.
+    names.extend(["same", "same"]);
+    let mut roster = teams(&names);
+    roster[3].hidden = true;
+    for scoring in [Scoring::Icpc, Scoring::Ioi] {
+        let c = contest(scoring);
+        let frozen = c.freeze_ms().expect("a freeze") + 10 * MIN;
+        for (viewer, now) in [
+            (Viewer::Admin, frozen),
+            (Viewer::Public, frozen),
+            (Viewer::Team(5), frozen),
+            (Viewer::Public, at_end(&c) + 3_600_000),
+        ] {
+            let mut truth: BTreeMap<i64, Attempt> = BTreeMap::new();
+            for id in 1..=60 {
+                truth.insert(id, random_try(&mut rng, id, scoring));
+            }
+            let all: Vec<Attempt> = truth.values().cloned().collect();
+            let mut kept = KeptBoard::new(&c, &roster, &all, viewer, now);
+            assert!(kept.is_for(&c, viewer, now));
+            let mut next = 61;
+            for _ in 0..300 {
+                let mut ids = Vec::new();
+                let mut fresh = Vec::new();
+                for _ in 0..rng.random_range(1..=3) {
+                    let known: Vec<i64> = truth.keys().copied().collect();
+                    match rng.random_range(0..4) {
+                        // A new try.
+                        0 => {
+                            let a = random_try(&mut rng, next, scoring);
+                            next += 1;
+                            ids.push(a.id);
+                            truth.insert(a.id, a.clone());
+                            fresh.push(a);
+                        }
+                        // Withdrawn.
+                        1 if !known.is_empty() => {
+                            let id = known[rng.random_range(0..known.len())];
+                            truth.remove(&id);
+                            ids.push(id);
+                            fresh.retain(|a: &Attempt| a.id != id);
+                        }
+                        // Judged (again), or sent back.
+                        _ if !known.is_empty() => {
+                            let id = known[rng.random_range(0..known.len())];
+                            let before = &truth[&id];
+                            let mut a = random_try(&mut rng, id, scoring);
+                            a.team = before.team;
+                            a.problem = before.problem.clone();
+                            a.at_ms = before.at_ms;
+                            ids.push(id);
+                            truth.insert(id, a.clone());
+                            fresh.retain(|b: &Attempt| b.id != id);
+                            fresh.push(a);
+                        }
+                        _ => {}
+                    }
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                kept.change(&ids, &fresh);
+                let all: Vec<Attempt> = truth.values().cloned().collect();
+                let whole = scoreboard(&c, &roster, &all, viewer, now);
+                assert_eq!(kept.board(), whole, "{scoring:?} {viewer:?} after {ids:?}");
+            }
+        }
+    }
+}

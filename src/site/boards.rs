@@ -7,16 +7,18 @@
 //! settings), which reads everything again.
 //!
 //! The board admins see and the one the public sees are the same for
-//! every such viewer, and are kept, for the contest's settings and freeze
-//! of the time, with what each reader renders of them ([`Shown`]): one
-//! rendering per change, not per request. A team sees the public's board
+//! every such viewer. Each is kept as a [`KeptBoard`], brought up with
+//! the tries that changed (a change costs its own cells and rows, not a
+//! board computed whole), and read out once per version, for the
+//! contest's settings and freeze of the time, with what each reader
+//! renders of it ([`Shown`]): one rendering per change, not per request. A team sees the public's board
 //! unless the freeze hides others' results from it; then its board is its
 //! own (it sees its own tries), computed per request.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::contest::scoreboard::scoreboard;
+use crate::contest::scoreboard::{scoreboard, KeptBoard};
 use crate::contest::{Attempt, Board, Contest, Team, Viewer};
 use crate::store::{self, ContestVersion, Store};
 
@@ -64,7 +66,10 @@ struct Kept {
     open_to_all: bool,
     version: ContestVersion,
     inputs: Inputs,
-    /// Boards computed from these inputs, by the contest's settings, the
+    /// The admins' and the public's boards over these inputs, brought up
+    /// try by try with them.
+    kept: Vec<KeptBoard>,
+    /// Boards shown from these inputs, by the contest's settings, the
     /// viewer (admin or public) and the freeze's time for them.
     boards: Vec<(Contest, Viewer, Option<i64>, Arc<Shown>)>,
 }
@@ -121,20 +126,30 @@ impl Boards {
         if let Some(shown) = found {
             return Ok(shown);
         }
-        let shown = computed();
-        if let Some(k) = self
-            .lock()
-            .get_mut(&contest.id)
-            .filter(|k| k.version == version)
-        {
-            // A few: admins' and the public's, around a freeze or a change
-            // of settings.
-            if k.boards.len() >= 4 {
-                k.boards.remove(0);
-            }
-            k.boards
-                .push((contest.clone(), viewer, hidden, shown.clone()));
+        let mut kept = self.lock();
+        let Some(k) = kept.get_mut(&contest.id).filter(|k| k.version == version) else {
+            drop(kept);
+            return Ok(computed());
+        };
+        // The kept board of these inputs, read out: a change of the
+        // record cost it the tries that changed, not a board computed
+        // whole.
+        let board = KeptBoard::read_kept(
+            &mut k.kept,
+            contest,
+            &inputs.teams,
+            &inputs.attempts,
+            viewer,
+            now,
+        );
+        let shown = Arc::new(Shown::new(board, inputs.organizations.clone()));
+        // A few: admins' and the public's, around a freeze or a change of
+        // settings.
+        if k.boards.len() >= 4 {
+            k.boards.remove(0);
         }
+        k.boards
+            .push((contest.clone(), viewer, hidden, shown.clone()));
         Ok(shown)
     }
 
@@ -160,12 +175,12 @@ impl Boards {
             .lock()
             .remove(&contest.id)
             .filter(|k| k.open_to_all == contest.open_to_all && k.version < version);
-        let inputs = match before {
+        let (inputs, kept) = match before {
             Some(k) => match Self::brought_up(store, contest, k).await? {
-                Some(inputs) => inputs,
-                None => Self::read_all(store, contest).await?,
+                Some(brought) => brought,
+                None => (Self::read_all(store, contest).await?, Vec::new()),
             },
-            None => Self::read_all(store, contest).await?,
+            None => (Self::read_all(store, contest).await?, Vec::new()),
         };
         self.lock().insert(
             contest.id,
@@ -173,6 +188,7 @@ impl Boards {
                 open_to_all: contest.open_to_all,
                 version,
                 inputs: inputs.clone(),
+                kept,
                 boards: Vec::new(),
             },
         );
@@ -189,13 +205,14 @@ impl Boards {
     }
 
     /// `kept`'s inputs with the tries changed since its version read
-    /// again; `None` when more than tries changed (or a try of a team the
-    /// inputs do not hold), for the caller to read everything again.
+    /// again, and its boards brought up with them; `None` when more than
+    /// tries changed (or a try of a team the inputs do not hold), for the
+    /// caller to read everything again.
     async fn brought_up(
         store: &Store,
         contest: &Contest,
         kept: Kept,
-    ) -> Result<Option<Inputs>, store::Error> {
+    ) -> Result<Option<(Inputs, Vec<KeptBoard>)>, store::Error> {
         let Some(ids) = store
             .contest_tries_changed(contest.id, kept.version)
             .await?
@@ -210,8 +227,12 @@ impl Boards {
         {
             return Ok(None);
         }
+        let mut boards = kept.kept;
+        for b in &mut boards {
+            b.change(&ids, &fresh);
+        }
         store::standing::bring_up(Arc::make_mut(&mut inputs.attempts), &ids, fresh);
-        Ok(Some(inputs))
+        Ok(Some((inputs, boards)))
     }
 
     /// The kept inputs of `contest`, if they are of `version`.

@@ -2,13 +2,14 @@
 //! admins from the full board and for everyone else from the public's
 //! (see `store::awards` for the rule).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 use serde_json::Value;
 
 use super::{append, db_now, locked_contest, teams_in, Audience, NewEvent};
 use crate::contest::awards::{self, Award, AwardEdit};
+use crate::contest::scoreboard::KeptBoard;
 use crate::contest::{Attempt, Contest, Team, Viewer};
 use crate::store::db::{on_tx, sql, AsTx, Tx};
 use crate::store::Error;
@@ -18,11 +19,76 @@ use crate::store::{standing, ContestSubmission};
 /// version of its record. The next computation brings them up to date by
 /// the tries the record names since ([`standing::tries_changed`]) instead
 /// of reading every try again: a judgement costs a read of what changed.
+///
+/// With the tries it keeps the contest's teams and what the record last
+/// said of each award, valid at the same version: a judgement reads
+/// neither the roster nor the award events again (they grow with the
+/// contest), only what changed since.
 #[derive(Debug)]
 pub(crate) struct Standing {
     version: i64,
     /// By id.
     attempts: Vec<Attempt>,
+    /// The teams at `version`; `None`: to be read.
+    roster: Option<Roster>,
+    /// The awards the record holds at `version`; `None`: to be read.
+    said: Option<Said>,
+}
+
+/// A contest's teams as the awards read them, with the boards kept over
+/// them (changed try by try with the standing's tries).
+#[derive(Debug, Clone)]
+struct Roster {
+    teams: Vec<Team>,
+    /// Each team's groups, as (id, name).
+    groups: BTreeMap<i64, Vec<(String, String)>>,
+    /// The admins' board and the public's, as last used.
+    boards: Vec<KeptBoard>,
+}
+
+/// What each reader of a contest's record holds of its awards: the latest
+/// event of each award it reads, by id (`None`: deleted).
+#[derive(Debug, Clone, Default)]
+pub(in crate::store) struct Said {
+    admin: BTreeMap<String, Option<Value>>,
+    public: BTreeMap<String, Option<Value>>,
+}
+
+impl Said {
+    /// From the award events of a record, in order, as (id, data, audience).
+    fn of(held: Vec<(Option<String>, Option<String>, String)>) -> Said {
+        let mut said = Said::default();
+        for (id, data, audience) in held {
+            let Some(id) = id else { continue };
+            let data = data.and_then(|t| serde_json::from_str::<Value>(&t).ok());
+            said.tell(id, data, &audience);
+        }
+        said
+    }
+
+    /// What they hold once `events` (awards, as appended) are read too.
+    fn apply(&mut self, events: &[NewEvent]) {
+        for e in events {
+            if let Some(id) = &e.id {
+                self.tell(id.clone(), e.data.clone(), e.audience.as_str());
+            }
+        }
+    }
+
+    fn tell(&mut self, id: String, data: Option<Value>, audience: &str) {
+        match audience {
+            "all" => {
+                self.admin.insert(id.clone(), data.clone());
+                self.public.insert(id, data);
+            }
+            "admin" => {
+                self.admin.insert(id, data);
+            }
+            _ => {
+                self.public.insert(id, data);
+            }
+        }
+    }
 }
 
 /// What [`Standing::tally`] counts, as the database counts it: every try,
@@ -94,7 +160,9 @@ impl Standings {
 /// Contest `cid`'s tries within `tx` at its record's version there: `kept`
 /// (of an earlier version) brought up to date by the tries changed since,
 /// when only tries changed and the result counts as the database does
-/// ([`TALLY`]); otherwise every try read again.
+/// ([`TALLY`]); otherwise every try read again. The kept teams stay where
+/// no try came from a team they lack and none was withdrawn; the kept
+/// awards where no award event came since but the kept standing's own.
 async fn standing_in(tx: Tx<'_>, cid: i64, kept: Option<Standing>) -> Result<Standing, Error> {
     Ok(on_tx!(tx, conn, d => {
         let version = sqlx::query_scalar::<_, i64>(&sql(d, "SELECT event_seq FROM contests WHERE id = ?"))
@@ -109,6 +177,9 @@ async fn standing_in(tx: Tx<'_>, cid: i64, kept: Option<Standing>) -> Result<Sta
                 .bind(standing::MOST_CHANGES + 1)
                 .fetch_all(&mut *conn)
                 .await?;
+            if events.iter().any(|(kind, _)| kind == "awards") {
+                k.said = None;
+            }
             if let Some(ids) = standing::tries_changed(events) {
                 if !ids.is_empty() {
                     let json = serde_json::to_string(&ids).expect("a list of numbers");
@@ -122,7 +193,16 @@ async fn standing_in(tx: Tx<'_>, cid: i64, kept: Option<Standing>) -> Result<Sta
                         .bind(&json)
                         .fetch_all(&mut *conn)
                         .await?;
-                    standing::bring_up(&mut k.attempts, &ids, standing::attempts_of(subs, groups)?);
+                    let fresh = standing::attempts_of(subs, groups)?;
+                    let same_teams = fresh.len() == ids.len()
+                        && k.roster.as_ref().is_some_and(|r| {
+                            fresh.iter().all(|a| r.teams.iter().any(|t| t.id == a.team))
+                        });
+                    match k.roster.as_mut().filter(|_| same_teams) {
+                        Some(roster) => roster.boards.iter_mut().for_each(|b| b.change(&ids, &fresh)),
+                        None => k.roster = None,
+                    }
+                    standing::bring_up(&mut k.attempts, &ids, fresh);
                 }
                 k.version = version;
                 let tally = sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(&sql(d, TALLY))
@@ -146,7 +226,12 @@ async fn standing_in(tx: Tx<'_>, cid: i64, kept: Option<Standing>) -> Result<Sta
                     .bind(cid)
                     .fetch_all(&mut *conn)
                     .await?;
-                Standing { version, attempts: standing::attempts_of(subs, groups)? }
+                Standing {
+                    version,
+                    attempts: standing::attempts_of(subs, groups)?,
+                    roster: None,
+                    said: None,
+                }
             }
         }
     }))
@@ -194,8 +279,8 @@ pub(in crate::store) struct Generated {
 
 /// The generated awards of contest `c` (as locked in `tx`) at `now`,
 /// from its full board and from the public's, with its teams, from its
-/// tries as [`standing_in`] reads them (`kept`: a standing kept from an
-/// earlier computation). The admin's changes are not applied.
+/// tries and teams as [`standing_in`] reads them (`kept`: a standing kept
+/// from an earlier computation). The admin's changes are not applied.
 pub(in crate::store) async fn generated_in(
     tx: Tx<'_>,
     c: &Contest,
@@ -203,23 +288,35 @@ pub(in crate::store) async fn generated_in(
     kept: Option<Standing>,
 ) -> Result<Generated, Error> {
     Ok(on_tx!(tx, conn, d => {
-        let roster = teams_in(conn.as_tx(), c.id, c.open_to_all).await?;
-        let team_groups = roster.team_groups();
-        let teams: Vec<Team> = roster
-            .teams
-            .into_iter()
-            .map(|t| Team {
-                id: t.id,
-                name: t.name,
-                team_id: t.team_id,
-                hidden: t.hidden,
-            })
-            .collect();
-        let standing = standing_in(conn.as_tx(), c.id, kept).await?;
-        let of = |viewer| {
-            let board =
-                crate::contest::scoreboard::scoreboard(c, &teams, &standing.attempts, viewer, now);
-            crate::contest::awards::generate(c, &board, &team_groups)
+        let mut standing = standing_in(conn.as_tx(), c.id, kept).await?;
+        let mut roster = match standing.roster.take() {
+            Some(roster) => roster,
+            None => {
+                let read = teams_in(conn.as_tx(), c.id, c.open_to_all).await?;
+                let groups = read.team_groups();
+                let teams = read
+                    .teams
+                    .into_iter()
+                    .map(|t| Team {
+                        id: t.id,
+                        name: t.name,
+                        team_id: t.team_id,
+                        hidden: t.hidden,
+                    })
+                    .collect();
+                Roster { teams, groups, boards: Vec::new() }
+            }
+        };
+        let mut of = |viewer| {
+            let board = KeptBoard::read_kept(
+                &mut roster.boards,
+                c,
+                &roster.teams,
+                &standing.attempts,
+                viewer,
+                now,
+            );
+            crate::contest::awards::generate(c, &board, &roster.groups)
         };
         let admin = of(Viewer::Admin);
         // The same board unless the freeze hides results from the public.
@@ -227,6 +324,8 @@ pub(in crate::store) async fn generated_in(
             None => admin.clone(),
             Some(_) => of(Viewer::Public),
         };
+        let teams = roster.teams.clone();
+        standing.roster = Some(roster);
         Generated { admin, public, teams, standing }
     }))
 }
@@ -235,7 +334,8 @@ pub(in crate::store) async fn generated_in(
 /// `tx`, which holds it) to the standings at `now`: each award whose
 /// admins' or public's version changed since the record last said it
 /// ([`award_changes`]), and the standing they were computed from (`kept`:
-/// as [`generated_in`]).
+/// as [`generated_in`]), holding what the record says once they are
+/// appended.
 pub(in crate::store) async fn award_events_now(
     tx: Tx<'_>,
     c: &Contest,
@@ -243,26 +343,34 @@ pub(in crate::store) async fn award_events_now(
     kept: Option<Standing>,
 ) -> Result<(Vec<NewEvent>, Standing), Error> {
     Ok(on_tx!(tx, conn, d => {
-        let g = generated_in(conn.as_tx(), c, now, kept).await?;
+        let mut g = generated_in(conn.as_tx(), c, now, kept).await?;
         let edits = edits_in(conn.as_tx(), c.id).await?;
-        let held =
-            sqlx::query_as::<_, (Option<String>, Option<String>, String)>(&sql(
-                d,
-                "SELECT object_id, data, audience FROM contest_events
-                 WHERE contest_id = ? AND kind = 'awards' ORDER BY seq",
-            ))
-            .bind(c.id)
-            .fetch_all(&mut *conn)
-            .await?;
-        (award_changes(c, now, g.admin, g.public, &edits, held), g.standing)
+        let mut said = match g.standing.said.take() {
+            Some(said) => said,
+            None => Said::of(
+                sqlx::query_as::<_, (Option<String>, Option<String>, String)>(&sql(
+                    d,
+                    "SELECT object_id, data, audience FROM contest_events
+                     WHERE contest_id = ? AND kind = 'awards' ORDER BY seq",
+                ))
+                .bind(c.id)
+                .fetch_all(&mut *conn)
+                .await?,
+            ),
+        };
+        let events = award_changes(c, now, g.admin, g.public, &edits, &said);
+        said.apply(&events);
+        g.standing.said = Some(said);
+        (events, g.standing)
     }))
 }
 
 /// Appends to contest `cid`'s record within `tx` (which holds it) the
 /// awards that changed with what `tx` changed ([`award_events_now`]);
 /// nothing once its updates ended. With `kept`, from the contest's
-/// standing kept there, and returns the standing now, for the caller to
-/// keep there once `tx` commits ([`Standings::keep`]).
+/// standing kept there, and returns the standing now (of the record's
+/// version with those awards), for the caller to keep there once `tx`
+/// commits ([`Standings::keep`]).
 pub(in crate::store) async fn record_awards(
     tx: Tx<'_>,
     cid: i64,
@@ -275,31 +383,33 @@ pub(in crate::store) async fn record_awards(
             Some(c) => {
                 let now = db_now(conn.as_tx()).await?;
                 let before = kept.and_then(|k| k.take(cid));
-                let (events, standing) = award_events_now(conn.as_tx(), &c, now, before).await?;
-                append(conn.as_tx(), c.id, &events).await?;
+                let (events, mut standing) =
+                    award_events_now(conn.as_tx(), &c, now, before).await?;
+                if let Some(last) = append(conn.as_tx(), c.id, &events).await? {
+                    standing.version = last;
+                }
                 kept.map(|_| standing)
             }
         }
     }))
 }
 
-/// The award events that bring what the record holds (`held`: its award
-/// events in order, as (id, data, audience)) to the awards of `c` at
-/// `now`: `admin` and `public` as generated from the full and the
-/// public's board, with the admin's `edits` (an award of the admin's own
-/// reaches the public only once nothing is hidden from it). One event for
-/// everyone where both changed alike, else one for the admins and one for
-/// everyone else; a team reads the public's awards, its own sealed
-/// results being no standing of others'. An award gone is a delete.
+/// The award events that bring what the record holds (`said`) to the
+/// awards of `c` at `now`: `admin` and `public` as generated from the
+/// full and the public's board, with the admin's `edits` (an award of the
+/// admin's own reaches the public only once nothing is hidden from it).
+/// One event for everyone where both changed alike, else one for the
+/// admins and one for everyone else; a team reads the public's awards,
+/// its own sealed results being no standing of others'. An award gone is
+/// a delete.
 pub(in crate::store) fn award_changes(
     c: &Contest,
     now: i64,
     admin: Vec<Award>,
     public: Vec<Award>,
     edits: &[AwardEdit],
-    held: Vec<(Option<String>, Option<String>, String)>,
+    said: &Said,
 ) -> Vec<NewEvent> {
-    use std::collections::BTreeMap;
     let admin = awards::with_edits(admin, edits);
     let public_edits: Vec<AwardEdit> = if c.hidden_from(Viewer::Public, now).is_some() {
         edits
@@ -315,38 +425,29 @@ pub(in crate::store) fn award_changes(
     if c.phase(now) == crate::contest::Phase::Before {
         public.retain(|a| !a.id.starts_with("first-to-solve-"));
     }
-    // What each reader holds now: the latest event of each award it reads.
-    let mut held_admin: BTreeMap<String, Option<Value>> = BTreeMap::new();
-    let mut held_public: BTreeMap<String, Option<Value>> = BTreeMap::new();
-    for (id, data, audience) in held {
-        let Some(id) = id else { continue };
-        let data = data.and_then(|t| serde_json::from_str::<Value>(&t).ok());
-        match audience.as_str() {
-            "all" => {
-                held_admin.insert(id.clone(), data.clone());
-                held_public.insert(id, data);
-            }
-            "admin" => {
-                held_admin.insert(id, data);
-            }
-            _ => {
-                held_public.insert(id, data);
-            }
-        }
-    }
-    let now_of = |list: &[Award], id: &str| list.iter().find(|a| a.id == id).map(Award::to_json);
-    let mut ids: Vec<String> = admin.iter().chain(&public).map(|a| a.id.clone()).collect();
-    ids.extend(held_admin.keys().chain(held_public.keys()).cloned());
+    // Each award's id in the order generated, then those only held.
+    let mut ids: Vec<&str> = admin.iter().chain(&public).map(|a| a.id.as_str()).collect();
+    ids.extend(
+        said.admin
+            .keys()
+            .chain(said.public.keys())
+            .map(String::as_str),
+    );
     let mut seen = std::collections::HashSet::new();
-    ids.retain(|id| seen.insert(id.clone()));
+    ids.retain(|id| seen.insert(*id));
+    let admin: HashMap<&str, Value> = admin.iter().map(|a| (a.id.as_str(), a.to_json())).collect();
+    let public: HashMap<&str, Value> = public
+        .iter()
+        .map(|a| (a.id.as_str(), a.to_json()))
+        .collect();
     let mut out = Vec::new();
     for id in ids {
-        let (a, p) = (now_of(&admin, &id), now_of(&public, &id));
-        let admin_changed = held_admin.get(&id).cloned().flatten() != a;
-        let public_changed = held_public.get(&id).cloned().flatten() != p;
+        let (a, p) = (admin.get(id).cloned(), public.get(id).cloned());
+        let admin_changed = said.admin.get(id).cloned().flatten() != a;
+        let public_changed = said.public.get(id).cloned().flatten() != p;
         let event = |data: Option<Value>, audience| NewEvent {
             kind: "awards",
-            id: Some(id.clone()),
+            id: Some(id.to_string()),
             data,
             audience,
         };

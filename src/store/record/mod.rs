@@ -215,12 +215,14 @@ pub(super) fn insert_events(d: Dialect, rows: usize) -> std::borrow::Cow<'static
 /// Appends `events` (a slice of [`NewEvent`]) to contest `cid`'s record
 /// within `tx`, which must hold it ([`locked_contest`]): their numbers
 /// taken in one statement, the events written in one more (per
-/// [`EVENTS_PER_STATEMENT`]), however many there are.
+/// [`EVENTS_PER_STATEMENT`]), however many there are. Returns the last
+/// one's number, the record's version after them (`None`: no events).
 pub(in crate::store) async fn append(
     tx: Tx<'_>,
     cid: i64,
     events: &[NewEvent],
-) -> Result<(), Error> {
+) -> Result<Option<i64>, Error> {
+    let mut version = None;
     on_tx!(tx, conn, d => {
         for chunk in events.chunks(EVENTS_PER_STATEMENT) {
             let n = chunk.len() as i64;
@@ -245,9 +247,10 @@ pub(in crate::store) async fn append(
                     .bind(audience_team(e.audience));
             }
             insert.execute(&mut *conn).await?;
+            version = Some(last);
         }
     });
-    Ok(())
+    Ok(version)
 }
 
 /// Unix milliseconds `ms` as the `*_at` columns hold a time:
