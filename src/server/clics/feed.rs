@@ -331,13 +331,25 @@ impl Feed {
         if self.last < tail.base {
             return Ok(None);
         }
-        Ok(Some(
-            tail.lines
-                .iter()
-                .filter(|l| l.seq > self.last)
-                .cloned()
-                .collect(),
-        ))
+        // The lines are in the order of their numbers: this feed's are
+        // found without looking at those it sent already.
+        let from = tail.lines.partition_point(|l| l.seq <= self.last);
+        Ok(Some(tail.lines.range(from..).cloned().collect()))
+    }
+
+    /// Until when the lines this feed shares with others are fresh (read
+    /// from the database less than [`SHARED_FRESH`] ago): a change
+    /// notified before then is read at that moment, with whatever else
+    /// came meanwhile, not once per change. `None`: it reads its own way,
+    /// or they are stale.
+    async fn shared_fresh_until(&self) -> Option<tokio::time::Instant> {
+        if !matches!(self.reader, Reader::Admin | Reader::Public) {
+            return None;
+        }
+        let shared = self.state.feeds.tail(self.contest.id, self.reader);
+        let read_at = shared.lock().await.read_at?;
+        let until = tokio::time::Instant::from_std(read_at + SHARED_FRESH);
+        (until > tokio::time::Instant::now()).then_some(until)
     }
 }
 
@@ -448,6 +460,11 @@ async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
             f.quiet_since = tokio::time::Instant::now();
             return Some((Ok("\n".to_string()), f));
         }
-        let _ = tokio::time::timeout(POLL, changed).await;
+        if tokio::time::timeout(POLL, changed).await.is_ok() {
+            // Many changes a second wake a feed a few times a second.
+            if let Some(until) = f.shared_fresh_until().await {
+                tokio::time::sleep_until(until).await;
+            }
+        }
     }
 }
