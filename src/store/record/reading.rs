@@ -56,26 +56,22 @@ impl Store {
         Ok(found.pop())
     }
 
-    /// [`Store::contest_objects`], of one object only where given.
+    /// [`Store::contest_objects`], of one object only where given. Only
+    /// the events returned are read out of the database: each object's
+    /// latest the reader may read, found by the index on kind and object
+    /// (a collection of awards does not parse every award event ever
+    /// written).
     async fn recorded_objects(
         &self,
         contest: i64,
         reader: Reader,
         of: (&str, Option<&str>),
     ) -> Result<Vec<Event>, Error> {
-        let events = self
-            .read_events(contest, 0, reader, Some(of), i64::MAX)
+        let mut events = self
+            .read_events(contest, 0, reader, Selection::Latest(of), i64::MAX)
             .await?;
-        let mut at: std::collections::HashMap<Option<String>, usize> = Default::default();
-        let mut objects: Vec<Option<Event>> = Vec::new();
-        for e in events {
-            let place = *at.entry(e.id.clone()).or_insert_with(|| {
-                objects.push(None);
-                objects.len() - 1
-            });
-            objects[place] = e.data.is_some().then_some(e);
-        }
-        Ok(objects.into_iter().flatten().collect())
+        events.retain(|e| e.data.is_some());
+        Ok(events)
     }
 
     /// Up to `limit` events of contest `contest` after number `after` that
@@ -90,32 +86,33 @@ impl Store {
         reader: Reader,
         limit: i64,
     ) -> Result<Vec<Event>, Error> {
-        self.read_events(contest, after, reader, None, limit).await
+        self.read_events(contest, after, reader, Selection::All, limit)
+            .await
     }
 
     /// [`Store::contest_events`], of one kind (and of one object of it)
-    /// only where given: those alone are read, by the index on kind and
-    /// object (migration 0018).
+    /// only where selected, those alone read by the index on kind and
+    /// object (migration 0018); of those, with [`Selection::Latest`], each
+    /// object's latest only, in the order the objects first appeared.
     async fn read_events(
         &self,
         contest: i64,
         after: i64,
         reader: Reader,
-        of: Option<(&str, Option<&str>)>,
+        selection: Selection<'_>,
         limit: i64,
     ) -> Result<Vec<Event>, Error> {
-        let (kind, object) = match of {
-            Some((kind, object)) => (Some(kind), object),
-            None => (None, None),
+        let (kind, object) = match selection {
+            Selection::All => (None, None),
+            Selection::Latest((kind, object)) => (Some(kind), object),
         };
-        let text = format!(
-            "SELECT seq, kind, object_id, data, at_ms FROM contest_events
-             WHERE contest_id = ?1 AND seq > ?2
+        let readable = "contest_id = ?1 AND seq > ?2
                AND CASE WHEN ?3 THEN audience <> 'others'
                    ELSE audience = 'all' OR (audience = 'team' AND team_id = ?4)
                         OR (audience = 'others' AND (team_id IS NULL OR team_id <> ?4))
-                   END{}{}
-             ORDER BY seq LIMIT ?5",
+                   END";
+        let of = format!(
+            "{}{}",
             if kind.is_some() { " AND kind = ?6" } else { "" },
             if object.is_some() {
                 " AND object_id = ?7"
@@ -123,6 +120,19 @@ impl Store {
                 ""
             },
         );
+        let text = match selection {
+            Selection::All => format!(
+                "SELECT seq, kind, object_id, data, at_ms FROM contest_events
+                 WHERE {readable}{of} ORDER BY seq LIMIT ?5"
+            ),
+            Selection::Latest(_) => format!(
+                "SELECT e.seq, e.kind, e.object_id, e.data, e.at_ms
+                 FROM (SELECT MIN(seq) AS first, MAX(seq) AS last FROM contest_events
+                       WHERE {readable}{of} GROUP BY object_id) o
+                 JOIN contest_events e ON e.contest_id = ?1 AND e.seq = o.last
+                 ORDER BY o.first LIMIT ?5"
+            ),
+        };
         let (admin, team) = match reader {
             Reader::Admin => (true, -1),
             Reader::Team(t) => (false, t),
@@ -164,4 +174,13 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Which events [`Store::read_events`] reads.
+#[derive(Clone, Copy)]
+enum Selection<'a> {
+    /// Every event.
+    All,
+    /// Each object's latest event of a kind (and of one object of it).
+    Latest((&'a str, Option<&'a str>)),
 }

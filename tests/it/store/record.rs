@@ -176,6 +176,41 @@ async fn the_unfreeze_appends_what_it_reveals(store: Store) {
         !own.contains(&run),
         "the thaw tells the team nothing again: {own:?}"
     );
+    for reader in [
+        Reader::Admin,
+        Reader::Team(ann),
+        Reader::Team(bob),
+        Reader::Public,
+    ] {
+        objects_are_the_replay(&store, cup, reader).await;
+    }
+}
+
+/// Issue 46: every collection of `contest` that `reader` reads (each
+/// object's latest event only, read so by the database) is what replaying
+/// the whole record for that reader holds: each object's latest event,
+/// deletes left out, in the order the objects first appeared.
+async fn objects_are_the_replay(store: &Store, contest: i64, reader: Reader) {
+    let all = events(store, contest, 0, reader).await;
+    for kind in [
+        "problems",
+        "teams",
+        "submissions",
+        "judgements",
+        "runs",
+        "awards",
+    ] {
+        let mut replay: Vec<Event> = Vec::new();
+        for e in all.iter().filter(|e| e.kind == kind) {
+            match replay.iter_mut().find(|o| o.id == e.id) {
+                Some(o) => *o = e.clone(),
+                None => replay.push(e.clone()),
+            }
+        }
+        replay.retain(|e| e.data.is_some());
+        let read = store.contest_objects(contest, reader, kind).await.unwrap();
+        assert_eq!(read, replay, "{kind} as {reader:?} reads them");
+    }
 }
 
 /// Participants {1, 5} becoming {1, 2, 3} (the same sum of ids) moves
