@@ -238,6 +238,8 @@ pub struct Tail {
     pub lines: std::collections::VecDeque<Rendered>,
     /// When it was last read from the database (`None`: never).
     pub read_at: Option<std::time::Instant>,
+    /// The contest as last read for the feeds' checks, and when.
+    pub contest: Option<(std::time::Instant, Option<crate::contest::Contest>)>,
 }
 
 /// Why no feed could be opened.

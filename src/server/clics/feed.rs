@@ -253,10 +253,10 @@ impl Feed {
     }
 
     /// Whether the contest's board is still open to this feed's reader, as
-    /// the database says now: an admin may close it, or drop a team, while
-    /// the feed is open.
+    /// the database says now ([`Feed::contest_now`]): an admin may close
+    /// it, or drop a team, while the feed is open.
     async fn still_open(&mut self) -> Result<bool, crate::store::Error> {
-        let Some(c) = self.state.store.contest_by_id(self.contest.id).await? else {
+        let Some(c) = self.contest_now().await? else {
             return Ok(false);
         };
         let who = match self.role {
@@ -266,6 +266,25 @@ impl Feed {
         let open = crate::site::contests::may(&c, who, Object::Board);
         self.contest = c;
         Ok(open)
+    }
+
+    /// The contest as the database has it now; for the feeds that share
+    /// lines, as read for all of them at most [`SHARED_FRESH`] ago (one
+    /// read a moment for a hundred feeds, not one each).
+    async fn contest_now(&self) -> Result<Option<Contest>, crate::store::Error> {
+        if !matches!(self.reader, Reader::Admin | Reader::Public) {
+            return self.state.store.contest_by_id(self.contest.id).await;
+        }
+        let shared = self.state.feeds.tail(self.contest.id, self.reader);
+        let mut tail = shared.lock().await;
+        match &tail.contest {
+            Some((at, c)) if at.elapsed() < SHARED_FRESH => Ok(c.clone()),
+            _ => {
+                let c = self.state.store.contest_by_id(self.contest.id).await?;
+                tail.contest = Some((std::time::Instant::now(), c.clone()));
+                Ok(c)
+            }
+        }
     }
 
     /// The next events from the database, rendered for this feed alone.
