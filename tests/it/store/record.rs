@@ -329,7 +329,51 @@ async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
     }
 }
 
+/// Issue 46: a worker's judgement computes the awards that moved from
+/// what the record last said of them, kept by the store between
+/// judgements; an award event written by anything else (here a rejudge)
+/// makes it read them again. A try accepted, sent back (the winner gone),
+/// then accepted again: the record names its team the winner again.
+async fn awards_kept_between_judgements_follow_a_rejudge(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let cup = store
+        .create_contest(&contest("kept", 60_000, &["ann"]), now_ms())
+        .await
+        .unwrap();
+    let mut try_ = new("nim");
+    try_.user_id = Some(ann);
+    let id = store
+        .insert_submission_within(try_, NO_LIMITS, Some(cup))
+        .await
+        .unwrap()
+        .expect("open");
+    let judge = |store: Store| async move {
+        let lease = crate::helpers::claim_own(&store, id, LEASE).await.unwrap();
+        assert!(store
+            .finish(lease, &report(Verdict::AC), None)
+            .await
+            .unwrap());
+    };
+    let winner = |store: Store| async move {
+        store
+            .contest_awards(cup, Reader::Admin)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|a| a.id == "winner")
+            .map(|a| a.team_ids)
+            .unwrap_or_default()
+    };
+    judge(store.clone()).await;
+    assert_eq!(winner(store.clone()).await, vec![ann.to_string()]);
+    assert!(store.rejudge(id).await.unwrap());
+    assert_eq!(winner(store.clone()).await, Vec::<String>::new());
+    judge(store.clone()).await;
+    assert_eq!(winner(store.clone()).await, vec![ann.to_string()]);
+}
+
 on_both_databases!(
+    awards_kept_between_judgements_follow_a_rejudge,
     a_try_with_many_tests_appends_every_run_in_order,
     a_try_outside_the_window_is_refused_and_not_stored,
     the_unfreeze_appends_what_it_reveals,
