@@ -259,15 +259,12 @@ async fn the_version_moves_with_every_change(store: Store) {
     );
 }
 
-/// Issue 46: a judged try appends its judgement and every run in a few
-/// statements, however many tests it has: 1,200 runs (more than one
-/// statement holds) come back numbered one after another, in test order,
-/// each as its test ended, after the judgement, with nothing lost
-/// between statements.
-async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
+/// Account ann, contest `slug` (started a minute ago, ann its only
+/// participant) and a try of ann's there, not judged yet.
+async fn one_try(store: &Store, slug: &str) -> (i64, i64, i64) {
     let ann = store.add_user("ann", "h", false).await.unwrap();
     let cup = store
-        .create_contest(&contest("many", 60_000, &["ann"]), now_ms())
+        .create_contest(&contest(slug, 60_000, &["ann"]), now_ms())
         .await
         .unwrap();
     let mut try_ = new("nim");
@@ -277,6 +274,16 @@ async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
         .await
         .unwrap()
         .expect("open");
+    (ann, cup, id)
+}
+
+/// Issue 46: a judged try appends its judgement and every run in a few
+/// statements, however many tests it has: 1,200 runs (more than one
+/// statement holds) come back numbered one after another, in test order,
+/// each as its test ended, after the judgement, with nothing lost
+/// between statements.
+async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
+    let (ann, cup, id) = one_try(&store, "many").await;
     let before = events(&store, cup, 0, Reader::Admin)
         .await
         .last()
@@ -335,18 +342,7 @@ async fn a_try_with_many_tests_appends_every_run_in_order(store: Store) {
 /// makes it read them again. A try accepted, sent back (the winner gone),
 /// then accepted again: the record names its team the winner again.
 async fn awards_kept_between_judgements_follow_a_rejudge(store: Store) {
-    let ann = store.add_user("ann", "h", false).await.unwrap();
-    let cup = store
-        .create_contest(&contest("kept", 60_000, &["ann"]), now_ms())
-        .await
-        .unwrap();
-    let mut try_ = new("nim");
-    try_.user_id = Some(ann);
-    let id = store
-        .insert_submission_within(try_, NO_LIMITS, Some(cup))
-        .await
-        .unwrap()
-        .expect("open");
+    let (ann, cup, id) = one_try(&store, "kept").await;
     let judge = |store: Store| async move {
         let lease = crate::helpers::claim_own(&store, id, LEASE).await.unwrap();
         assert!(store
