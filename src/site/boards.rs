@@ -11,9 +11,10 @@
 //! the tries that changed (a change costs its own cells and rows, not a
 //! board computed whole), and read out once per version, for the
 //! contest's settings and freeze of the time, with what each reader
-//! renders of it ([`Shown`]): one rendering per change, not per request. A team sees the public's board
-//! unless the freeze hides others' results from it; then its board is its
-//! own (it sees its own tries), computed per request.
+//! renders of it ([`Shown`]): one rendering per change, not per request.
+//! A team sees the public's board unless the freeze hides others' results
+//! from it; then its board is its own (it sees its own tries), computed
+//! per request.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

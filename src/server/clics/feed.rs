@@ -268,11 +268,18 @@ impl Feed {
         Ok(open)
     }
 
+    /// Whether this feed shares its lines with the other open feeds of its
+    /// contest and reader: the public's and admins' do; a team's reads
+    /// its own.
+    fn shares_lines(&self) -> bool {
+        matches!(self.reader, Reader::Admin | Reader::Public)
+    }
+
     /// The contest as the database has it now; for the feeds that share
     /// lines, as read for all of them at most [`SHARED_FRESH`] ago (one
     /// read a moment for a hundred feeds, not one each).
     async fn contest_now(&self) -> Result<Option<Contest>, crate::store::Error> {
-        if !matches!(self.reader, Reader::Admin | Reader::Public) {
+        if !self.shares_lines() {
             return self.state.store.contest_by_id(self.contest.id).await;
         }
         let shared = self.state.feeds.tail(self.contest.id, self.reader);
@@ -309,7 +316,7 @@ impl Feed {
     /// [`SHARED_FRESH`]. `None` when this feed is behind what they keep
     /// (it reads its own way until it catches up) or reads for one team.
     async fn read_shared(&self) -> Result<Option<Vec<Rendered>>, ApiError> {
-        if !matches!(self.reader, Reader::Admin | Reader::Public) {
+        if !self.shares_lines() {
             return Ok(None);
         }
         let shared = self.state.feeds.tail(self.contest.id, self.reader);
@@ -362,7 +369,7 @@ impl Feed {
     /// came meanwhile, not once per change. `None`: it reads its own way,
     /// or they are stale.
     async fn shared_fresh_until(&self) -> Option<tokio::time::Instant> {
-        if !matches!(self.reader, Reader::Admin | Reader::Public) {
+        if !self.shares_lines() {
             return None;
         }
         let shared = self.state.feeds.tail(self.contest.id, self.reader);
