@@ -166,10 +166,14 @@
 //!   released before the next run. It then sets the PID namespace's last
 //!   pid back (`ns_last_pid`), so the next run gets the pids the box's
 //!   first run got, and forks and arms the next program's process in a
-//!   fresh IPC namespace and a fresh network namespace made for it (every
-//!   run has its own, the first included: System V and POSIX IPC, sockets,
-//!   abstract names and the counters of `/proc/net` cannot outlive a run),
-//!   all before the next run is asked for, and waits.
+//!   fresh IPC namespace and a network namespace where no earlier run left
+//!   a trace (System V and POSIX IPC, sockets, abstract names, lingering
+//!   flow labels and the counters of `/proc/net` cannot outlive a run): the
+//!   run before's where, its sockets gone, its counters and flow labels
+//!   read the same as when it was new (the run did nothing there, as a run
+//!   that only computes), a new one otherwise (making one is the costliest
+//!   step between two runs), all before the next run is asked for, and
+//!   waits.
 //!   The box waits in the pool under a key of its mounts, sources named by
 //!   device, inode, size and change time, so a replaced file is a new key;
 //!   runs that write to the host (a writable bind), work in a working

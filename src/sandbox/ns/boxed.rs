@@ -24,9 +24,6 @@ pub(super) struct Boxed {
     /// child, so it is signalled and waited for through `pidfd`.
     pub(super) pid: libc::pid_t,
     pidfd: OwnedFd,
-    /// The box's user namespace (none where the box has none, or it could
-    /// not be opened).
-    user: Option<OwnedFd>,
     /// The judge's end of the control socket.
     pub(super) control: OwnedFd,
     pub(super) report: ReportReader,
@@ -81,17 +78,10 @@ impl Inner {
             .ok_or_else(|| setup("cloning the box's init")(std::io::Error::other("no zygote")))?;
         let (pid, pidfd) = zygote.clone_init(&control_box, &report_write, &shared)?;
         drop((control_box, report_write));
-        // Opened while init may still be read (it hides itself once let
-        // go): what later network namespaces of the box are made in.
-        let user = (self.users == Users::Namespace)
-            .then(|| std::fs::File::open(format!("/proc/{pid}/ns/user")).ok())
-            .flatten()
-            .map(OwnedFd::from);
         // From here on dropping the box kills its init and waits for it.
         let mut b = Boxed {
             pid,
             pidfd,
-            user,
             control,
             report: ReportReader::new(report_read),
             group,
@@ -407,11 +397,6 @@ impl Boxed {
             self.limits = wanted;
         }
         Ok(())
-    }
-
-    /// The box's user namespace, where it has one of its own.
-    pub(super) fn user(&self) -> Option<&OwnedFd> {
-        self.user.as_ref()
     }
 
     /// Kills init now (and with it the whole PID namespace); the box is

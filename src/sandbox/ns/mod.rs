@@ -14,11 +14,10 @@
 //! after a clean ending, a box whose next run repeats its mounts (the same
 //! program on a submission's next test) is kept, cleaned by its init and
 //! taken by that run; only a box that ended badly, or that no such run takes
-//! in time, is reaped (`pool.rs`). Each run of a kept box still gets a
-//! network namespace never used before, but it is made beside the run
-//! before (the pool's networks thread has the zygote make it in the box's
-//! user namespace, and sends it to init), so that between two runs init
-//! only enters it: making one is the costliest step of arming a program.
+//! in time, is reaped (`pool.rs`). Each run of a kept box has a network
+//! namespace where no earlier run left a trace: the one before's where
+//! that run left it as it found it (it did nothing there, as every run
+//! that only computes), a new one otherwise (`child/net.rs`).
 //!
 //! The code between `clone` and `execve` runs in a child of a possibly
 //! multi-threaded judge, so it must not allocate, lock or unwind: the
@@ -127,25 +126,6 @@ struct Inner {
     /// What every box's init is cloned from (set right after `Inner` is
     /// made: the zygote is a copy of it).
     zygote: OnceLock<zygote::Zygote>,
-}
-
-impl Inner {
-    /// Gives a kept box, while its run goes on, a network namespace for a
-    /// later program's process (see `child::init::arm_program`): made
-    /// beside the run, by the networks thread, rather than by init between
-    /// two runs. Nothing is sent where the zygote is busy or refuses.
-    fn send_network(&self, w: &pool::Wanted) {
-        let Some(net) = self
-            .zygote
-            .get()
-            .and_then(|z| z.network_for(w.user.as_ref()))
-        else {
-            return;
-        };
-        // SAFETY: both descriptors are open. Init reads it with the next
-        // run's description; an init that is gone drops it with its socket.
-        unsafe { wire::send_net(w.control.as_raw_fd(), net.as_raw_fd()) };
-    }
 }
 
 impl NamespaceSandbox {
@@ -389,9 +369,6 @@ impl Runner for NamespaceSandbox {
         let (mut b, start) = self.launch(spec, &mounts, raw, (&program, key.as_deref(), keep))?;
         // The box holds its own copies now.
         drop(fds);
-        if keep {
-            self.want_network(&b);
-        }
 
         let mut sampled = Sampled::default();
         let stopped = watch(&mut b, &spec.limits, start, &mut sampled);

@@ -1,8 +1,7 @@
 //! The box pool: boxes prepared ahead of the runs that take them. A
 //! refill thread keeps [`POOL`] boxes ready; a run takes one (or waits
 //! for the one being prepared, or prepares its own); a reaper thread
-//! disposes of used boxes, and a networks thread makes kept boxes' next
-//! network namespaces, all off the runs' path.
+//! disposes of used boxes, off the runs' path.
 //!
 //! Boxes are also kept across runs, as isolate keeps a box across a
 //! submission's tests: a run whose mounts repeat those of a recent run
@@ -71,18 +70,6 @@ pub(super) struct Workers {
     refill: JoinHandle<()>,
     reaper: JoinHandle<()>,
     used: mpsc::Sender<Boxed>,
-    /// Makes kept boxes' next network namespaces, beside their runs.
-    networks: JoinHandle<()>,
-    wanted: mpsc::Sender<Wanted>,
-}
-
-/// A kept box that wants a network namespace for a later program: its
-/// user namespace (none where it has none of its own) and its control
-/// socket (copies: the box may be reaped meanwhile, and a namespace sent
-/// to an init that is gone is dropped with its socket).
-pub(super) struct Wanted {
-    pub(super) user: Option<std::os::fd::OwnedFd>,
-    pub(super) control: std::os::fd::OwnedFd,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -232,42 +219,11 @@ impl NamespaceSandbox {
         // Boxes die with the thread that cloned them (PR_SET_PDEATHSIG):
         // this one lives as long as the sandbox.
         let refill = std::thread::spawn(move || refill(&inner, &pool, &expired));
-        let (wanted, asked) = mpsc::channel::<Wanted>();
-        let inner = Arc::clone(&self.inner);
-        let networks = std::thread::spawn(move || {
-            for w in asked {
-                inner.send_network(&w);
-            }
-        });
         *workers = Some(Workers {
             refill,
             reaper,
             used,
-            networks,
-            wanted,
         });
-    }
-
-    /// Asks the networks thread for box `b`'s next network namespace
-    /// (nothing is asked where the copies cannot be made or the thread is
-    /// gone: init then makes its own).
-    pub(super) fn want_network(&self, b: &Boxed) {
-        let user = match (self.inner.users, b.user()) {
-            (super::Users::Setuid, _) => None,
-            (super::Users::Namespace, Some(user)) => match user.try_clone() {
-                Ok(user) => Some(user),
-                Err(_) => return,
-            },
-            // A namespace made outside the box's user namespace would not
-            // be init's to enter.
-            (super::Users::Namespace, None) => return,
-        };
-        let Ok(control) = b.control.try_clone() else {
-            return;
-        };
-        if let Some(w) = lock(&self.workers).as_ref() {
-            let _ = w.wanted.send(Wanted { user, control });
-        }
     }
 
     /// Hands a used box to the reaper thread (or reaps it here).
@@ -369,8 +325,6 @@ impl Drop for NamespaceSandbox {
             drop(kept);
             drop(w.used);
             let _ = w.reaper.join();
-            drop(w.wanted);
-            let _ = w.networks.join();
         }
         // Boxes prepared by hand (no workers) were used and reaped.
     }

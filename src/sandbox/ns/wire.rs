@@ -219,9 +219,6 @@ pub(super) enum Control {
     /// Init → judge, after a run with a working space: the space's
     /// directory comes with this byte (`crate::sandbox::Bind::space`).
     Space = b's',
-    /// Judge → init, while a run of a kept box goes on: a fresh network
-    /// namespace for the next program's process comes with this byte.
-    Net = b'n',
 }
 
 impl Control {
@@ -262,15 +259,6 @@ pub(super) unsafe fn send_run(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
 /// `socket` and `dir` must be open.
 pub(super) unsafe fn send_space(socket: RawFd, dir: RawFd) -> isize {
     send_with(socket, Control::Space, &[dir])
-}
-
-/// Sends [`Control::Net`] with network namespace `net`; what `sendmsg`
-/// returned.
-///
-/// # Safety
-/// `socket` and `net` must be open.
-pub(super) unsafe fn send_net(socket: RawFd, net: RawFd) -> isize {
-    send_with(socket, Control::Net, &[net])
 }
 
 /// Sends `control` with up to three descriptors (`SCM_RIGHTS`).
@@ -353,61 +341,43 @@ pub(super) fn receive_space(
 
 /// Waits for [`Control::Run`] and its three stdio descriptors (received
 /// close-on-exec); `None` when the other end closed the socket instead.
-/// Where `net` is given (init), a [`Control::Net`] met first becomes it
-/// (the one it replaces is closed); elsewhere it is as wrong as any other
-/// message.
 ///
 /// # Safety
-/// `socket` must be an open descriptor, `net` one or -1. Allocates
-/// nothing.
-pub(super) unsafe fn receive_run(socket: RawFd, mut net: Option<&mut RawFd>) -> Option<[RawFd; 3]> {
+/// `socket` must be an open descriptor. Allocates nothing.
+pub(super) unsafe fn receive_run(socket: RawFd) -> Option<[RawFd; 3]> {
+    let mut byte = 0u8;
+    let mut iov = libc::iovec {
+        iov_base: (&mut byte as *mut u8).cast(),
+        iov_len: 1,
+    };
+    let mut space = [0u64; 8];
+    let mut msg: libc::msghdr = std::mem::zeroed();
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = space.as_mut_ptr().cast();
+    msg.msg_controllen = std::mem::size_of_val(&space);
     loop {
-        let mut byte = 0u8;
-        let mut iov = libc::iovec {
-            iov_base: (&mut byte as *mut u8).cast(),
-            iov_len: 1,
-        };
-        let mut space = [0u64; 8];
-        let mut msg: libc::msghdr = std::mem::zeroed();
-        msg.msg_iov = &mut iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = space.as_mut_ptr().cast();
-        msg.msg_controllen = std::mem::size_of_val(&space);
-        loop {
-            let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
-            if n > 0 {
-                break;
-            }
-            if n == 0 || *libc::__errno_location() != libc::EINTR {
-                return None;
-            }
+        let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
+        if n > 0 {
+            break;
         }
-        let cmsg = libc::CMSG_FIRSTHDR(&msg);
-        if cmsg.is_null()
-            || (*cmsg).cmsg_level != libc::SOL_SOCKET
-            || (*cmsg).cmsg_type != libc::SCM_RIGHTS
-        {
+        if n == 0 || *libc::__errno_location() != libc::EINTR {
             return None;
         }
-        let fds = |n: usize| libc::CMSG_LEN((n * std::mem::size_of::<RawFd>()) as u32) as usize;
-        let len = (*cmsg).cmsg_len as usize;
-        let data = libc::CMSG_DATA(cmsg).cast::<RawFd>();
-        if byte == Control::Net as u8 && len == fds(1) {
-            if let Some(net) = net.as_deref_mut() {
-                if *net >= 0 {
-                    libc::close(*net);
-                }
-                *net = *data;
-                continue;
-            }
-        }
-        if byte != Control::Run as u8 || len != fds(3) {
-            return None;
-        }
-        let mut stdio = [0; 3];
-        std::ptr::copy_nonoverlapping(data, stdio.as_mut_ptr(), 3);
-        return Some(stdio);
     }
+    let cmsg = libc::CMSG_FIRSTHDR(&msg);
+    let want = libc::CMSG_LEN(3 * std::mem::size_of::<RawFd>() as u32) as usize;
+    if byte != Control::Run as u8
+        || cmsg.is_null()
+        || (*cmsg).cmsg_level != libc::SOL_SOCKET
+        || (*cmsg).cmsg_type != libc::SCM_RIGHTS
+        || (*cmsg).cmsg_len != want
+    {
+        return None;
+    }
+    let mut stdio = [0; 3];
+    std::ptr::copy_nonoverlapping(libc::CMSG_DATA(cmsg).cast::<RawFd>(), stdio.as_mut_ptr(), 3);
+    Some(stdio)
 }
 
 #[cfg(test)]

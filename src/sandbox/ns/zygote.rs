@@ -14,9 +14,7 @@
 //! single-threaded copy of the judge as it was then, which never
 //! allocates and never grows. It serves one request at a time: given the
 //! two channels of a new box and its job slot, it clones the box's init
-//! into fresh namespaces and answers with a pidfd of it; given a box's
-//! user namespace, it makes a fresh network namespace there for a later
-//! run (`Zygote::network_for`). Cloning the
+//! into fresh namespaces and answers with a pidfd of it. Cloning the
 //! zygote costs the same however large the judge has become and touches
 //! nothing of the judge. The zygote also leaves nothing of the judge to
 //! the box: its signal handlers are reset to defaults (a program could
@@ -214,41 +212,6 @@ impl Zygote {
         Ok((answer.pid, unsafe { OwnedFd::from_raw_fd(fds[0]) }))
     }
 
-    /// A fresh network namespace owned by a box's user namespace `user`
-    /// (the zygote's own, for a box without one), for that box's next
-    /// program process: made here, outside the box, while its run goes
-    /// on, so that init need not make it between two runs. `None` when the
-    /// zygote is busy with another request (nobody waits for it) or the
-    /// kernel refused; init then makes its own.
-    pub(super) fn network_for(&self, user: Option<&OwnedFd>) -> Option<OwnedFd> {
-        let guard = match self.socket.try_lock() {
-            Ok(g) => g,
-            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return None,
-        };
-        let socket = guard.as_ref()?;
-        let request = Request { job: NET };
-        let user = user.map(AsRawFd::as_raw_fd);
-        // SAFETY: valid descriptors and buffers.
-        let sent =
-            unsafe { send_with_fds(socket.as_raw_fd(), as_bytes(&request), user.as_slice()) };
-        if !sent {
-            return None;
-        }
-        let mut answer = Answer { pid: 0, errno: 0 };
-        let mut fds = [-1; 1];
-        // SAFETY: valid descriptors and buffers.
-        let got =
-            unsafe { receive_with_fds(socket.as_raw_fd(), as_bytes_mut(&mut answer), &mut fds) };
-        drop(guard);
-        // SAFETY: a descriptor just received, ours alone.
-        let net = (fds[0] >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fds[0]) });
-        if got != std::mem::size_of::<Answer>() as isize || answer.errno != 0 {
-            return None;
-        }
-        net
-    }
-
     /// Ends the zygote (and with it every init it cloned) and its thread.
     pub(super) fn stop(&self) {
         drop(
@@ -274,18 +237,12 @@ impl Drop for Zygote {
     }
 }
 
-/// A request: a box (the job slot's address; its channels travel as
-/// descriptors), or a network namespace ([`NET`]) in the user namespace
-/// that travels with it (in the zygote's own where none does).
+/// A request: the job slot's address (the channels travel as descriptors).
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct Request {
     job: usize,
 }
-
-/// The job slot address of a request for a network namespace (a slot is
-/// never at address 0).
-const NET: usize = 0;
 
 /// An answer: init's pid, or the errno of a failed clone (its pidfd
 /// travels as a descriptor).
@@ -429,13 +386,7 @@ unsafe fn serve(t: &Template) -> ! {
         }
         let mut answer = Answer { pid: 0, errno: 0 };
         let mut pidfd: RawFd = -1;
-        if n as usize == std::mem::size_of::<Request>() && request.job == NET {
-            // The answer carries the namespace in place of a pidfd.
-            match make_network(t, fds[0]) {
-                Ok(net) => pidfd = net,
-                Err(errno) => answer.errno = errno,
-            }
-        } else if n as usize != std::mem::size_of::<Request>() || fds[0] < 0 || fds[1] < 0 {
+        if n as usize != std::mem::size_of::<Request>() || fds[0] < 0 || fds[1] < 0 {
             answer.errno = libc::EPROTO;
         } else {
             let prep = Prep {
@@ -468,69 +419,5 @@ unsafe fn serve(t: &Template) -> ! {
         if !ok {
             libc::_exit(0);
         }
-    }
-}
-
-/// What [`network_entry`] is given and gives back.
-struct NetworkArgs {
-    /// The user namespace the new one belongs to (-1: the zygote's).
-    user: RawFd,
-    net: RawFd,
-    errno: i32,
-}
-
-/// Has a child make a fresh network namespace as user namespace `user`'s
-/// own (-1: the zygote's) and open it: the zygote stays in its namespaces (a
-/// process cannot leave a user namespace it entered). The child shares
-/// the zygote's memory and descriptors and runs on the template's stack
-/// while the zygote waits ([`child::spawn`]); the kernel reaps it. The
-/// namespace's descriptor, or the errno of the failed step.
-unsafe fn make_network(t: &Template, user: RawFd) -> Result<RawFd, i32> {
-    let mut args = NetworkArgs {
-        user,
-        net: -1,
-        errno: 0,
-    };
-    // Every init is a copy of the zygote with its own copy of this stack;
-    // the zygote itself runs on its thread's, so the child may use it.
-    let pid = child::spawn(
-        t.prep.stack,
-        network_entry,
-        (&mut args as *mut NetworkArgs).cast_const().cast(),
-        libc::CLONE_FILES,
-    );
-    if pid < 0 {
-        return Err(*libc::__errno_location());
-    }
-    if args.net < 0 {
-        return Err(args.errno.max(1));
-    }
-    Ok(args.net)
-}
-
-/// The child of [`make_network`]: system calls only.
-extern "C" fn network_entry(arg: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `arg` is the parent's `NetworkArgs`, which outlives this
-    // child (the parent waits for it: CLONE_VFORK).
-    unsafe {
-        let args = &mut *arg.cast::<NetworkArgs>();
-        if args.user >= 0 && libc::setns(args.user, libc::CLONE_NEWUSER) != 0 {
-            args.errno = *libc::__errno_location();
-            return 1;
-        }
-        if libc::unshare(libc::CLONE_NEWNET) != 0 {
-            args.errno = *libc::__errno_location();
-            return 1;
-        }
-        // Shared with the zygote (CLONE_FILES): it stays open for it.
-        args.net = libc::open(
-            c"/proc/thread-self/ns/net".as_ptr(),
-            libc::O_RDONLY | libc::O_CLOEXEC,
-        );
-        if args.net < 0 {
-            args.errno = *libc::__errno_location();
-            return 1;
-        }
-        0
     }
 }

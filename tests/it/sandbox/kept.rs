@@ -383,6 +383,73 @@ int main(int argc, char **argv) {
     );
 }
 
+// Issue 46: a run that does nothing in its network namespace hands it to
+// the next run of its box (making one is the costliest step between two
+// runs); a run that leaves anything there, a flow label that lingers after
+// its socket included, does not. The network counters are the test above.
+#[test]
+fn a_network_namespace_is_kept_only_while_no_run_leaves_a_trace() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(
+        r#"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+/* struct in6_flowlabel_req of <linux/in6.h>. */
+struct label_req {
+    struct in6_addr dst;
+    unsigned int label;
+    unsigned char action, share;
+    unsigned short flags, expires, linger;
+    unsigned int pad;
+};
+int main(int argc, char **argv) {
+    print_box();
+    char net[64] = "";
+    ssize_t n = readlink("/proc/self/ns/net", net, sizeof net - 1);
+    if (n > 0) net[n] = 0;
+    printf("net %s ", net);
+    if (strcmp(argv[1], "label") == 0) {
+        /* IPV6_FLOWLABEL_MGR: get label 0x12345, made here and ours alone
+           (IPV6_FL_F_CREATE | IPV6_FL_F_EXCL, shared with this user): it
+           outlives its socket by a few seconds. */
+        int s = socket(AF_INET6, SOCK_DGRAM, 0);
+        struct label_req r;
+        memset(&r, 0, sizeof r);
+        r.dst = in6addr_loopback;
+        r.label = htonl(0x12345);
+        r.share = 3;
+        r.flags = 1 | 2;
+        if (s < 0) printf("label no-ipv6 ");
+        else if (setsockopt(s, IPPROTO_IPV6, 32, &r, sizeof r) == 0) printf("label made ");
+        else printf("label %s ", errno == EEXIST ? "held" : strerror(errno));
+        close(s);
+    }
+    puts("");
+    return 0;
+}"#,
+    );
+    let (quiet, next) = in_one_box(sb.as_ref(), &fx, &["quiet"], &["quiet"]);
+    assert_eq!(
+        word(&next, "net"),
+        word(&quiet, "net"),
+        "a run that did nothing in its network namespace did not hand it on"
+    );
+    let (labelled, next) = in_one_box(sb.as_ref(), &fx, &["label"], &["label"]);
+    if word(&labelled, "label") == "no-ipv6" {
+        eprintln!("skipped the flow label: this kernel has no IPv6");
+        return;
+    }
+    assert_eq!(word(&labelled, "label"), "made", "{}", labelled.stdout);
+    assert_eq!(
+        word(&next, "label"),
+        "made",
+        "the flow label of the run before was still held"
+    );
+    assert_ne!(word(&next, "net"), word(&labelled, "net"));
+}
+
 // Issue 34: what only a cycle of descriptors in flight keeps alive
 // (SCM_RIGHTS) outlived the run that made it: the kernel collects it
 // later. The next run of the box found an abstract socket name still

@@ -5,6 +5,7 @@ use std::os::fd::RawFd;
 use super::mounts::{
     bind, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source, open_source,
 };
+use super::net::Views;
 use super::program::program;
 use super::{become_box_user, check, close_all_but, fail, raw_clone, spawn, Prep};
 use crate::sandbox::ns::job::{slice, Job, JobKind};
@@ -42,16 +43,15 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     // from here on, whoever reaps it (-1 where the kernel refuses, or a
     // cgroup counts: see `task_clock`).
     let clock = if prep.count_cpu { task_clock() } else { -1 };
-    // A network namespace the judge made for the next program's process
-    // while a run went on (-1: none; init makes one).
-    let mut spare_net: RawFd = -1;
-    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net, &mut spare_net);
+    // What the run's network namespace showed when new (see `net`).
+    let mut views = Views::new();
+    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net, -1, &mut views);
     // Every later run of a kept box gets the pids its first run got.
     let first_pid = stub;
     say_prepared(report);
 
     // The run: its description in shared memory, its stdio on the socket.
-    let Some(mut stdio) = wire::receive_run(prep.control, Some(&mut spare_net)) else {
+    let Some(mut stdio) = wire::receive_run(prep.control) else {
         // The judge dropped the box unused.
         libc::_exit(0)
     };
@@ -76,7 +76,8 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         }
         // Init keeps only its channels: the run's stdio are the program's
         // alone (a pipe's reader must see its end when the program's does).
-        close_all_but(&[report, prep.control, own_net, run_net, spare_net, clock]);
+        let [a, b, c, d, e] = views.files();
+        close_all_but(&[report, prep.control, own_net, run_net, clock, a, b, c, d, e]);
         reap_and_report(stub, report, (clock, clock_at_go));
         if !job.keep {
             if !job.space.is_null() {
@@ -85,11 +86,11 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
             libc::_exit(0);
         }
         clean(prep, job);
-        drain(run_net, own_net, report);
+        let kept_net = drain(run_net, own_net, report, &mut views);
         restart_pids(first_pid, report);
-        (stub, to_stub, run_net) = arm_program(prep, own_net, &mut spare_net);
+        (stub, to_stub, run_net) = arm_program(prep, own_net, kept_net, &mut views);
         say_prepared(report);
-        match wire::receive_run(prep.control, Some(&mut spare_net)) {
+        match wire::receive_run(prep.control) {
             Some(next) => stdio = next,
             None => libc::_exit(0),
         }
@@ -136,14 +137,16 @@ unsafe fn clean(prep: &Prep, job: &Job) {
 /// socket there (which sets the kernel's collector to work while any are
 /// in flight) and reads the namespace's socket count until it is 0; then
 /// comes back to its own (`own_net`). A run whose sockets do not go
-/// within a second fails the cleaning, and the box is not kept.
-unsafe fn drain(run_net: RawFd, own_net: RawFd, report: RawFd) {
+/// within a second fails the cleaning, and the box is not kept. Returns
+/// `run_net` where the run left nothing else there either (its `views`
+/// are what they were when it was made: see `net`), for the next run;
+/// otherwise closes it and returns -1.
+unsafe fn drain(run_net: RawFd, own_net: RawFd, report: RawFd, views: &mut Views) -> RawFd {
     check(
         libc::setns(run_net, libc::CLONE_NEWNET),
         report,
         Step::Drain,
     );
-    libc::close(run_net);
     let mut waited = 0;
     loop {
         let Some(used) = sockets_used() else {
@@ -171,11 +174,18 @@ unsafe fn drain(run_net: RawFd, own_net: RawFd, report: RawFd) {
         // sockets in the same pass, right after them.
         libc::usleep(5000);
     }
+    let kept = if views.unchanged() {
+        run_net
+    } else {
+        libc::close(run_net);
+        -1
+    };
     check(
         libc::setns(own_net, libc::CLONE_NEWNET),
         report,
         Step::Drain,
     );
+    kept
 }
 
 /// The sockets of init's network namespace (`sockets: used` of
@@ -361,20 +371,20 @@ unsafe fn build_base_by_helper(prep: &Prep) {
 /// capabilities, seccomp) while the box waits: only its exec is left for
 /// the run. Its root and working directory are the old root, which
 /// `pivot_root` moves to the new one (or, in a kept box, the box's root).
-/// It makes its own IPC namespace, and is forked into a fresh network
-/// namespace (and held, `own_net` being init's own to come back to):
+/// It makes its own IPC namespace, and is forked into a network namespace
+/// of its own (and held, `own_net` being init's own to come back to):
 /// nothing an earlier run of a kept box made or counted (System V and
 /// POSIX IPC; sockets, abstract names and the counters of `/proc/net`)
 /// reaches it, and [`drain`] can tell when the run's sockets are gone.
-/// The namespace is `spare`, where the judge sent one (made outside the
-/// box during the run before, unused, so that making it, the costliest
-/// step here, is off the path between two runs), or one init makes.
+/// The namespace is `kept`, the run before's, where that run left it as
+/// it found it (see `net`), or a new one, whose `views` are read.
 /// Returns its pid, init's end of the socket to it and its network
 /// namespace, once it is armed.
 unsafe fn arm_program(
     prep: &Prep,
     own_net: RawFd,
-    spare: &mut RawFd,
+    kept: RawFd,
+    views: &mut Views,
 ) -> (libc::pid_t, RawFd, RawFd) {
     let report = prep.report;
     check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
@@ -391,14 +401,14 @@ unsafe fn arm_program(
     let [to_stub, stub_end] = pair;
     // Init's sockets stay in its own namespace: only the run's are in the
     // run's.
-    let given = std::mem::replace(spare, -1);
-    let net = if given >= 0 && libc::setns(given, libc::CLONE_NEWNET) == 0 {
-        given
+    let net = if kept >= 0 && libc::setns(kept, libc::CLONE_NEWNET) == 0 {
+        kept
     } else {
-        if given >= 0 {
-            libc::close(given);
+        if kept >= 0 {
+            libc::close(kept);
         }
         check(libc::unshare(libc::CLONE_NEWNET), report, Step::Ipc);
+        views.take();
         libc::open(
             c"/proc/self/ns/net".as_ptr(),
             libc::O_RDONLY | libc::O_CLOEXEC,

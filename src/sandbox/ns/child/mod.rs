@@ -12,6 +12,7 @@
 
 mod init;
 mod mounts;
+mod net;
 mod program;
 
 use std::os::fd::RawFd;
@@ -174,12 +175,12 @@ pub(in crate::sandbox::ns) unsafe fn spawn(
     )
 }
 
-/// Closes every descriptor from 3 up except those in `keep` (eight at
-/// most: any after the eighth kept one would be closed; a negative one, no
-/// descriptor, is passed over).
+/// Closes every descriptor from 3 up except those in `keep` (twelve at
+/// most: any after the twelfth kept one would be closed; a negative one,
+/// no descriptor, is passed over).
 pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
     let mut from = 3u32;
-    let mut sorted = [RawFd::MAX; 8];
+    let mut sorted = [RawFd::MAX; 12];
     for (slot, &fd) in sorted.iter_mut().zip(keep.iter().filter(|&&fd| fd >= 0)) {
         *slot = fd;
     }
@@ -201,9 +202,9 @@ pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
 mod tests {
     use super::*;
 
-    /// Init keeps six descriptors where it has no cgroup (a task clock and
-    /// a spare network namespace among them): a seventh and an eighth
-    /// kept are kept too, and everything else is closed.
+    /// Init keeps ten descriptors where it has no cgroup (a task clock and
+    /// the five views of its run's network namespace among them): every
+    /// one of twelve kept is kept, and everything else is closed.
     #[test]
     fn close_all_but_keeps_every_descriptor_it_is_given() {
         // In a child: closing the test process's descriptors would close
@@ -215,7 +216,7 @@ mod tests {
             // SAFETY: as above.
             unsafe {
                 let open = || libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);
-                let mut keep = [-1; 9];
+                let mut keep = [-1; 13];
                 for (i, fd) in keep.iter_mut().enumerate() {
                     // A negative one among them is passed over.
                     if i != 4 {

@@ -23,7 +23,7 @@ pub(super) unsafe fn program(prep: &Prep, init_end: RawFd) -> ! {
     // Armed; an init that is gone already will not read it.
     Control::Armed.send(init_end);
 
-    let Some(stdio) = wire::receive_run(init_end, None) else {
+    let Some(stdio) = wire::receive_run(init_end) else {
         // The box was dropped unused, or init failed (and said why).
         libc::_exit(126)
     };
