@@ -244,6 +244,7 @@ impl Judge {
         // In run_all mode, a test at least as large as one that already
         // timed out is skipped: it would only time out again, slowly.
         let mut timed_out_at: Option<u64> = None;
+        let scratch = Scratch::new()?;
         let mut run = |index: usize, points: Option<u32>| -> Result<Option<TestReport>, Error> {
             let size = tests.index.tests[index].input_bytes;
             if self.run_all && timed_out_at.is_some_and(|t| size >= t) {
@@ -253,7 +254,7 @@ impl Judge {
                 problem,
                 (checking, interactor),
                 program,
-                tests,
+                (tests, &scratch),
                 (index, points),
                 limits,
             )?;
@@ -323,22 +324,16 @@ impl Judge {
         problem: &Problem,
         (checking, interactor): (&Checking, Option<&SpecialJudge>),
         program: &lang::Program,
-        tests: &TestSet,
+        (tests, scratch): (&TestSet, &Scratch),
         (index, points): (usize, Option<u32>),
         limits: Limits,
     ) -> Result<TestReport, Error> {
         let test = &tests.index.tests[index];
         let _span = tracing::debug_span!("test", name = %test.name).entered();
-        let io = |what: String| move |source| Error::Io { what, source };
-        // Removed whatever was left in them (an interactor's or a
-        // checker's writable directories are inside `capture`).
-        let cwd =
-            sandbox::Workdir::new("grundy-run-").map_err(io("creating a run directory".into()))?;
-        let capture = sandbox::Workdir::new("grundy-out-")
-            .map_err(io("creating a capture directory".into()))?;
-        let stderr = capture.path().join("stderr");
+        let (cwd, capture) = scratch.clear()?;
+        let stderr = capture.join("stderr");
         let (prog, args) = program.command(limits.memory >> 20);
-        let spec = RunSpec::new(prog, cwd.path(), limits)
+        let spec = RunSpec::new(prog, cwd, limits)
             .args(args)
             .envs(lang::base_env())
             .stderr(Stdio::file(&stderr))
@@ -366,7 +361,7 @@ impl Judge {
             checking,
             interactor: interactor.as_ref(),
             answer: &answer,
-            work: capture.path(),
+            work: capture,
             record: test.group.is_sample(),
         };
         let passes = problem.kattis.as_ref().and_then(|k| k.multi_pass);
@@ -561,6 +556,45 @@ fn resolve_score(given: Option<Partial>, points: Option<u32>) -> Result<Option<f
             crate::plural::count(p, "point", "points")
         )),
         (Some(Partial::Points(x)), Some(p)) => Ok(Some((x / f64::from(p)).clamp(0.0, 1.0))),
+    }
+}
+
+/// The working directory and the capture directory (the program's output,
+/// its standard error, a checker's or an interactor's feedback) of a
+/// submission's tests: made once for all of them, and emptied before each
+/// test as though new (making and removing two directories and two files
+/// a test cost a disk more than the rest of the judge's work for a quick
+/// test). Removed with everything in them when dropped.
+struct Scratch {
+    cwd: sandbox::Workdir,
+    capture: sandbox::Workdir,
+}
+
+impl Scratch {
+    fn new() -> Result<Scratch, Error> {
+        let io = |what: &str| {
+            let what = what.to_owned();
+            move |source| Error::Io { what, source }
+        };
+        Ok(Scratch {
+            cwd: sandbox::Workdir::new("grundy-run-").map_err(io("creating a run directory"))?,
+            capture: sandbox::Workdir::new("grundy-out-")
+                .map_err(io("creating a capture directory"))?,
+        })
+    }
+
+    /// Empties both for the next test (the output files stay, empty) and
+    /// gives their paths: the working directory's and the capture's.
+    fn clear(&self) -> Result<(&Path, &Path), Error> {
+        let io = |dir: &sandbox::Workdir| {
+            let what = format!("emptying {}", dir.path().display());
+            move |source| Error::Io { what, source }
+        };
+        self.cwd.clear(&[]).map_err(io(&self.cwd))?;
+        self.capture
+            .clear(&["stdout", "stderr"])
+            .map_err(io(&self.capture))?;
+        Ok((self.cwd.path(), self.capture.path()))
     }
 }
 

@@ -51,6 +51,64 @@ impl Workdir {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Empties the directory for its next use as though it were new (with
+    /// [`remove_tree`]'s care), but for the regular files named in `keep`
+    /// at its top, which stay, truncated to nothing: on a disk, making and
+    /// removing directories and files costs far more than emptying them
+    /// (each of a submission's tests reuses the same two directories).
+    ///
+    /// # Errors
+    /// The first removal that failed, with what it was removing.
+    pub fn clear(&self, keep: &[&str]) -> std::io::Result<()> {
+        let top = cstring(self.path.as_os_str())?;
+        let dir = open_dir(libc::AT_FDCWD, &top)?;
+        let fd = dir.as_raw_fd();
+        // SAFETY: a valid descriptor and an out struct.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        if unsafe { libc::fstat(fd, &mut st) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if st.st_mode & 0o700 != 0o700 && unsafe { libc::fchmod(fd, 0o700) } != 0 {
+            return Err(failed("giving a directory back to its owner", c"."));
+        }
+        for (name, is_dir) in entries(fd)? {
+            if is_dir {
+                remove_tree(&self.path.join(OsStr::from_bytes(name.to_bytes())))?;
+                continue;
+            }
+            if keep.iter().any(|k| k.as_bytes() == name.to_bytes()) && truncate(fd, &name)? {
+                continue;
+            }
+            // SAFETY: a valid descriptor and C string.
+            if unsafe { libc::unlinkat(fd, name.as_ptr(), 0) } != 0 {
+                return Err(failed("removing a file", &name));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Truncates `name` in the directory open at `dir` to nothing where it is
+/// a regular file (never through a symbolic link); whether it was one.
+fn truncate(dir: RawFd, name: &CStr) -> std::io::Result<bool> {
+    // SAFETY: a valid descriptor, C string and out struct.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatat(dir, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+        return Err(failed("looking at a file", name));
+    }
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG {
+        return Ok(false);
+    }
+    let flags = libc::O_WRONLY | libc::O_TRUNC | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: as above; the descriptor is ours and closed at once.
+    let fd = unsafe { libc::openat(dir, name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(failed("emptying a file", name));
+    }
+    // SAFETY: ours.
+    unsafe { libc::close(fd) };
+    Ok(true)
 }
 
 impl Drop for Workdir {
@@ -282,6 +340,40 @@ mod tests {
         assert!(!top.exists());
         // The link was removed, not followed.
         assert!(Path::new("/etc").is_dir());
+    }
+
+    #[test]
+    fn a_cleared_workdir_is_as_new_but_for_its_kept_files_emptied() {
+        let work = Workdir::new("grundy-clear-").unwrap();
+        let top = work.path();
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("target");
+        std::fs::write(&target, b"not the judge's").unwrap();
+        std::fs::write(top.join("stdout"), b"the last test's output").unwrap();
+        std::fs::write(top.join("left"), b"x").unwrap();
+        std::os::unix::fs::symlink(&target, top.join("stderr")).unwrap();
+        std::fs::create_dir_all(top.join("feedback/deep/er")).unwrap();
+        std::fs::write(top.join("feedback/deep/er/judgemessage.txt"), b"x").unwrap();
+        std::fs::create_dir(top.join("stdin")).unwrap();
+        std::fs::set_permissions(
+            top.join("feedback/deep"),
+            std::fs::Permissions::from_mode(0o000),
+        )
+        .unwrap();
+        std::fs::set_permissions(top, std::fs::Permissions::from_mode(0o500)).unwrap();
+        work.clear(&["stdout", "stderr", "stdin"]).unwrap();
+        let mut left: Vec<_> = std::fs::read_dir(top)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        // A kept name that is a link or a directory is removed like the
+        // rest; the link was not followed.
+        assert_eq!(left, ["stdout"]);
+        assert_eq!(std::fs::read(top.join("stdout")).unwrap(), b"");
+        assert_eq!(std::fs::read(&target).unwrap(), b"not the judge's");
+        work.clear(&[]).unwrap();
+        assert_eq!(std::fs::read_dir(top).unwrap().count(), 0);
     }
 
     #[test]
