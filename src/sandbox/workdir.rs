@@ -64,14 +64,7 @@ impl Workdir {
         let top = cstring(self.path.as_os_str())?;
         let dir = open_dir(libc::AT_FDCWD, &top)?;
         let fd = dir.as_raw_fd();
-        // SAFETY: a valid descriptor and an out struct.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        if unsafe { libc::fstat(fd, &mut st) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        if st.st_mode & 0o700 != 0o700 && unsafe { libc::fchmod(fd, 0o700) } != 0 {
-            return Err(failed("giving a directory back to its owner", c"."));
-        }
+        own(fd)?;
         for (name, is_dir) in entries(fd)? {
             if is_dir {
                 remove_tree(&self.path.join(OsStr::from_bytes(name.to_bytes())))?;
@@ -195,19 +188,27 @@ fn openat(dir: RawFd, name: &CStr, flags: libc::c_int) -> std::io::Result<OwnedF
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-/// Removes every entry of the directory `dir` but its subdirectories,
-/// and names those. The directory is made its owner's (`u+rwx`) first
-/// where it is not, so its entries can be removed.
-fn empty(dir: &OwnedFd) -> std::io::Result<Vec<CString>> {
-    let fd = dir.as_raw_fd();
+/// Makes the directory open at `fd` its owner's (`u+rwx`) where it is
+/// not, so that its entries can be removed.
+fn own(fd: RawFd) -> std::io::Result<()> {
     // SAFETY: a valid descriptor and an out struct.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
     if unsafe { libc::fstat(fd, &mut st) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
+    // SAFETY: a valid descriptor.
     if st.st_mode & 0o700 != 0o700 && unsafe { libc::fchmod(fd, 0o700) } != 0 {
         return Err(failed("giving a directory back to its owner", c"."));
     }
+    Ok(())
+}
+
+/// Removes every entry of the directory `dir` but its subdirectories,
+/// and names those. The directory is made its owner's (`u+rwx`) first
+/// where it is not, so its entries can be removed.
+fn empty(dir: &OwnedFd) -> std::io::Result<Vec<CString>> {
+    let fd = dir.as_raw_fd();
+    own(fd)?;
     let mut subdirs = Vec::new();
     for (name, is_dir) in entries(fd)? {
         if is_dir {

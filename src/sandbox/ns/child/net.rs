@@ -16,7 +16,7 @@
 //! run is, by the kernel's own accounts:
 //!
 //! * the sockets themselves (bound ports and addresses, abstract names,
-//!   memberships): [`super::init`]'s drain waits until the namespace has
+//!   memberships): init's drain (`init.rs`) waits until the namespace has
 //!   no socket left, those kept alive only by descriptors in flight
 //!   included;
 //! * the counters every failed or refused send, connect or receive
