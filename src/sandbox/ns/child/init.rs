@@ -7,7 +7,7 @@ use super::mounts::{
 };
 use super::net::Views;
 use super::program::program;
-use super::{become_box_user, check, close_all_but, fail, raw_clone, spawn, Prep};
+use super::{become_box_user, check, close_all_but, fail, spawn, Prep};
 use crate::sandbox::ns::job::{slice, Job, JobKind};
 use crate::sandbox::ns::plan::{Op, SOURCE_FD, WORK_C};
 use crate::sandbox::ns::wire::{self, Control, Record, Step};
@@ -45,7 +45,9 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     let clock = if prep.count_cpu { task_clock() } else { -1 };
     // What the run's network namespace showed when new (see `net`).
     let mut views = Views::new();
-    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net, -1, &mut views);
+    // What each program's process runs on until its exec.
+    let stack = stub_stack(report);
+    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net, -1, &mut views, stack);
     // Every later run of a kept box gets the pids its first run got.
     let first_pid = stub;
     say_prepared(report);
@@ -88,7 +90,7 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         clean(prep, job);
         let kept_net = drain(run_net, own_net, report, &mut views);
         restart_pids(first_pid, report);
-        (stub, to_stub, run_net) = arm_program(prep, own_net, kept_net, &mut views);
+        (stub, to_stub, run_net) = arm_program(prep, own_net, kept_net, &mut views, stack);
         say_prepared(report);
         match wire::receive_run(prep.control) {
             Some(next) => stdio = next,
@@ -378,6 +380,12 @@ unsafe fn build_base_by_helper(prep: &Prep) {
 /// reaches it, and [`drain`] can tell when the run's sockets are gone.
 /// The namespace is `kept`, the run before's, where that run left it as
 /// it found it (see `net`), or a new one, whose `views` are read.
+/// The process shares init's memory until its exec (`CLONE_VM`, on
+/// `stack`, the top of memory nothing else uses): copying init's page
+/// tables for a process that only makes system calls and execs was most
+/// of what forking it cost, with the copy-on-write faults after. Nothing
+/// else runs in the box while it is armed (the run before is reaped), and
+/// after its exec it has its own memory, as any program.
 /// Returns its pid, init's end of the socket to it and its network
 /// namespace, once it is armed.
 unsafe fn arm_program(
@@ -385,6 +393,7 @@ unsafe fn arm_program(
     own_net: RawFd,
     kept: RawFd,
     views: &mut Views,
+    stack: usize,
 ) -> (libc::pid_t, RawFd, RawFd) {
     let report = prep.report;
     check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
@@ -417,10 +426,16 @@ unsafe fn arm_program(
     if net < 0 {
         fail(report, Step::Ipc);
     }
-    let stub = raw_clone(0, std::ptr::null_mut());
-    if stub == 0 {
-        program(prep, stub_end);
-    }
+    let args = StubArgs {
+        prep,
+        end: stub_end,
+    };
+    let stub = libc::clone(
+        stub_entry,
+        stack as *mut libc::c_void,
+        libc::CLONE_VM | libc::SIGCHLD,
+        (&args as *const StubArgs).cast_mut().cast(),
+    );
     if stub < 0 {
         fail(report, Step::Fork);
     }
@@ -431,6 +446,45 @@ unsafe fn arm_program(
         libc::_exit(126);
     }
     (stub, to_stub, net)
+}
+
+/// What [`stub_entry`] is given: init's own, alive while init waits for
+/// the process to be armed.
+struct StubArgs<'a> {
+    prep: &'a Prep<'a>,
+    /// The process's end of its socket to init.
+    end: RawFd,
+}
+
+/// The program's process, cloned by [`arm_program`]: system calls only.
+extern "C" fn stub_entry(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is arm_program's `StubArgs`, read before the process
+    // says it is armed (arm_program returns only after that); `prep` is
+    // init's, which outlives it.
+    unsafe {
+        let a = &*arg.cast::<StubArgs>();
+        let (prep, end) = (a.prep, a.end);
+        program(prep, end)
+    }
+}
+
+/// Maps the stack the program's processes run on until their exec (one at
+/// a time: the one before has exec'd or ended by the next arming); its
+/// top, aligned.
+unsafe fn stub_stack(report: RawFd) -> usize {
+    const SIZE: usize = 256 << 10;
+    let stack = libc::mmap(
+        std::ptr::null_mut(),
+        SIZE,
+        libc::PROT_READ | libc::PROT_WRITE,
+        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+        -1,
+        0,
+    );
+    if stack == libc::MAP_FAILED {
+        fail(report, Step::Fork);
+    }
+    (stack as usize + SIZE) & !15
 }
 
 /// Mounts the run's binds, symlinks and tmpfs and copies its copied
