@@ -32,6 +32,8 @@ pub struct RunGroup {
     dirs: Vec<PathBuf>,
     /// Whether `pids.max` limits the run's processes.
     pids: bool,
+    /// v1's `memory.memsw.limit_in_bytes`, where swap is accounted.
+    memsw: Option<PathBuf>,
     /// The `cgroup.procs` files to attach a process to.
     procs: Vec<PathBuf>,
     /// Counters at the last [`RunGroup::reset`], subtracted from later
@@ -68,8 +70,8 @@ impl Counter {
         Counter(std::fs::File::open(path).ok())
     }
 
-    /// Opened for reading and writing where it may be (a v2 peak that
-    /// takes a reset), for reading otherwise.
+    /// Opened for reading and writing where it may be (a peak that takes
+    /// a reset), for reading otherwise.
     fn open_writable(path: &Path) -> Counter {
         match std::fs::OpenOptions::new()
             .read(true)
@@ -81,13 +83,14 @@ impl Counter {
         }
     }
 
-    /// Restarts a v2 peak for later reads through this descriptor;
-    /// whether the kernel took it.
-    fn restart_peak(&self) -> bool {
+    /// Restarts a peak by writing `reset` to it (v1: the whole group's;
+    /// v2: for later reads through this descriptor); whether the kernel
+    /// took it.
+    fn restart_peak(&self, reset: &[u8]) -> bool {
         use std::io::Write;
         self.0
             .as_ref()
-            .is_some_and(|mut f| f.write_all(b"reset\n").is_ok())
+            .is_some_and(|mut f| f.write_all(reset).is_ok())
     }
 
     fn text(&self) -> Option<String> {
@@ -143,13 +146,14 @@ impl RunGroup {
             },
             dirs: vec![dir.clone()],
             pids,
+            memsw: None,
             peak_restarted: false,
             held: 0,
         };
         // Absent when swap is not accounted: nothing to limit then.
         let _ = std::fs::write(dir.join("memory.swap.max"), "0");
         let _ = std::fs::write(dir.join("memory.oom.group"), "1");
-        group.set_limits(u64::MAX, memory, processes)?;
+        group.set_limits((u64::MAX, u64::MAX), (memory, processes))?;
         Ok(group)
     }
 
@@ -157,24 +161,27 @@ impl RunGroup {
     /// directories, in that order, limited as [`RunGroup::v2`].
     pub(super) fn v1(dirs: Vec<PathBuf>, memory: u64, processes: u64) -> Result<RunGroup, Error> {
         let (mem, cpu) = (&dirs[0], &dirs[1]);
+        // Present only where swap is accounted.
+        let memsw = Some(mem.join("memory.memsw.limit_in_bytes")).filter(|p| p.exists());
         let group = RunGroup {
             kind: Measurement::CgroupV1,
             procs: dirs.iter().map(|d| d.join("cgroup.procs")).collect(),
             base: Usage::default(),
             counters: Counters {
                 cpu: Counter::open(&cpu.join("cpuacct.usage")),
-                peak: Counter::open(&mem.join("memory.max_usage_in_bytes")),
+                peak: Counter::open_writable(&mem.join("memory.max_usage_in_bytes")),
                 events: Counter::open(&mem.join("memory.oom_control")),
                 failcnt: Counter::open(&mem.join("memory.failcnt")),
                 current: Counter::open(&mem.join("memory.usage_in_bytes")),
             },
             dirs,
             pids: true,
+            memsw,
             peak_restarted: false,
             held: 0,
         };
         let _ = std::fs::write(group.dirs[0].join("memory.swappiness"), "0");
-        group.set_limits(u64::MAX, memory, processes)?;
+        group.set_limits((u64::MAX, u64::MAX), (memory, processes))?;
         Ok(group)
     }
 }
@@ -195,36 +202,39 @@ impl RunGroup {
         Ok(())
     }
 
-    /// Sets the memory limit to `memory` (from `old`, the one in force:
-    /// with swap accounted, `memsw` may never be below the memory limit)
-    /// and the process limit. See [`RunGroup::limit_for`].
+    /// Sets the memory and process limits to `(memory, processes)` where
+    /// they differ from `old`, those in force (with swap accounted, `memsw`
+    /// may never be below the memory limit). See [`RunGroup::limit_for`].
     ///
     /// # Errors
     /// When the kernel refuses a limit.
-    pub fn set_limits(&self, old: u64, memory: u64, processes: u64) -> Result<(), Error> {
+    pub fn set_limits(
+        &self,
+        old: (u64, u64),
+        (memory, processes): (u64, u64),
+    ) -> Result<(), Error> {
         let dir = &self.dirs[0];
-        match self.kind {
-            Measurement::CgroupV2 => write(&dir.join("memory.max"), &memory.to_string())?,
-            _ => {
-                let limit = dir.join("memory.limit_in_bytes");
-                // Present only where swap is accounted.
-                let memsw = dir.join("memory.memsw.limit_in_bytes");
-                let memsw = memsw.exists().then_some(memsw);
-                let value = memory.to_string();
-                if memory > old {
-                    if let Some(memsw) = &memsw {
-                        write(memsw, &value)?;
-                    }
-                    write(&limit, &value)?;
-                } else {
-                    write(&limit, &value)?;
-                    if let Some(memsw) = &memsw {
-                        write(memsw, &value)?;
+        if memory != old.0 {
+            let value = memory.to_string();
+            match self.kind {
+                Measurement::CgroupV2 => write(&dir.join("memory.max"), &value)?,
+                _ => {
+                    let limit = dir.join("memory.limit_in_bytes");
+                    if memory > old.0 {
+                        if let Some(memsw) = &self.memsw {
+                            write(memsw, &value)?;
+                        }
+                        write(&limit, &value)?;
+                    } else {
+                        write(&limit, &value)?;
+                        if let Some(memsw) = &self.memsw {
+                            write(memsw, &value)?;
+                        }
                     }
                 }
             }
         }
-        if !self.pids {
+        if !self.pids || processes == old.1 {
             return Ok(());
         }
         write(
@@ -237,12 +247,10 @@ impl RunGroup {
     /// or a kept box's earlier run) is not the run's. Restarts the v1 peak,
     /// and the v2 peak where the kernel can (see [`RunGroup::peak_restarted`]).
     pub fn reset(&mut self) {
-        self.peak_restarted = match self.kind {
-            Measurement::CgroupV1 => {
-                std::fs::write(self.dirs[0].join("memory.max_usage_in_bytes"), "0").is_ok()
-            }
-            _ => self.counters.peak.restart_peak(),
-        };
+        self.peak_restarted = self.counters.peak.restart_peak(match self.kind {
+            Measurement::CgroupV1 => b"0",
+            _ => b"reset\n",
+        });
         self.base = Usage::default();
         self.base = self.usage();
         self.base.peak_bytes = None;

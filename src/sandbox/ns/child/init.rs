@@ -47,7 +47,8 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     let mut views = Views::new();
     // What each program's process runs on until its exec.
     let stack = stub_stack(report);
-    let (mut stub, mut to_stub, mut run_net) = arm_program(prep, own_net, -1, &mut views, stack);
+    let (mut stub, mut to_stub, mut run_net) =
+        arm_program(prep, (own_net, -1), &mut views, stack, || {});
     // Every later run of a kept box gets the pids its first run got.
     let first_pid = stub;
     say_prepared(report);
@@ -87,10 +88,14 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
             }
             libc::_exit(0);
         }
-        clean(prep, job);
         let kept_net = drain(run_net, own_net, report, &mut views);
         restart_pids(first_pid, report);
-        (stub, to_stub, run_net) = arm_program(prep, own_net, kept_net, &mut views, stack);
+        // The scratch space is emptied while the next program's process
+        // arms itself.
+        (stub, to_stub, run_net) =
+            arm_program(prep, (own_net, kept_net), &mut views, stack, || {
+                clean(prep, job)
+            });
         say_prepared(report);
         match wire::receive_run(prep.control) {
             Some(next) => stdio = next,
@@ -107,8 +112,8 @@ unsafe fn say_prepared(report: RawFd) {
 
 /// Empties what a run could write, for the next run of a kept box: `/tmp`
 /// and the working directory's tmpfs are mounted afresh (the old ones,
-/// with everything in them, go with their last reference). Every process
-/// of the run is gone by now; System V and POSIX IPC are left behind in
+/// with everything in them, go with their last reference), before the
+/// next program may go. Every process of the run is gone by now; System V and POSIX IPC are left behind in
 /// the run's own IPC namespace, and its sockets in its own network
 /// namespace (see [`drain`] for those still in flight).
 unsafe fn clean(prep: &Prep, job: &Job) {
@@ -383,17 +388,22 @@ unsafe fn build_base_by_helper(prep: &Prep) {
 /// The process shares init's memory until its exec (`CLONE_VM`, on
 /// `stack`, the top of memory nothing else uses): copying init's page
 /// tables for a process that only makes system calls and execs was most
-/// of what forking it cost, with the copy-on-write faults after. Nothing
-/// else runs in the box while it is armed (the run before is reaped), and
-/// after its exec it has its own memory, as any program.
+/// of what forking it cost, with the copy-on-write faults after. No
+/// program runs in the box while it is armed (the run before is reaped),
+/// and after its exec it has its own memory, as any program. Init does
+/// `meanwhile` while it arms itself: system calls on its own stack and
+/// the prepared plan, which the process only reads (the two share the C
+/// library's `errno`, read only on a failure that ends the box).
+/// `nets`: init's own network namespace and the one `kept` from the run
+/// before (or -1).
 /// Returns its pid, init's end of the socket to it and its network
 /// namespace, once it is armed.
 unsafe fn arm_program(
     prep: &Prep,
-    own_net: RawFd,
-    kept: RawFd,
+    (own_net, kept): (RawFd, RawFd),
     views: &mut Views,
     stack: usize,
+    meanwhile: impl FnOnce(),
 ) -> (libc::pid_t, RawFd, RawFd) {
     let report = prep.report;
     check(libc::chdir(c"/".as_ptr()), report, Step::Chdir);
@@ -441,6 +451,7 @@ unsafe fn arm_program(
     }
     check(libc::setns(own_net, libc::CLONE_NEWNET), report, Step::Ipc);
     libc::close(stub_end);
+    meanwhile();
     if !Control::Armed.receive(to_stub) {
         // The program's side reported why.
         libc::_exit(126);
