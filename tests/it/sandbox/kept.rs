@@ -569,6 +569,8 @@ const TABLE: &str = r#"
 int dp[10000000] = {1};
 int main(int argc, char **argv) {
     print_box();
+    // Said before the table is touched: a run stopped for it says it too.
+    fflush(stdout);
     if (argc > 1 && strcmp(argv[1], "touch") == 0)
         for (int i = 0; i < 10000000; i++) dp[i] = i;
     printf("%d\n", dp[argc]);
@@ -619,4 +621,42 @@ fn a_kept_box_takes_lower_memory_limits_in_turn() {
     // The point is the limit of a kept box: most runs were in one.
     boxes.dedup();
     assert!(boxes.len() < 5, "{boxes:?}");
+}
+
+// Issue 46: a kept box's memory limit is rewritten only where a run asks
+// for another one (what the box holds moves a little between runs, and a
+// limit that close is kept). Each run still gets its own: in one box, a
+// low limit stops a table that a higher one held, and the higher limit
+// comes back for the run after.
+#[test]
+fn a_kept_box_gives_each_run_the_memory_limit_it_asks_for() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(TABLE);
+    let mib = |n: u64| {
+        Limits::new(Duration::from_secs(2), n << 20)
+            .wall(Duration::from_secs(10))
+            .processes(32)
+    };
+    for _ in 0..3 {
+        // Fresh, then kept for the runs after.
+        for _ in 0..2 {
+            run_kept(sb.as_ref(), &fx, &[], mib(64)).assert_exited_ok();
+        }
+        let low = run_kept(sb.as_ref(), &fx, &[], mib(16));
+        low.assert_exited_ok();
+        // The 38 MiB table under 64 MiB, in the box the 16 MiB run left.
+        let high = run_kept(sb.as_ref(), &fx, &["touch"], mib(64));
+        high.assert_exited_ok();
+        let over = run_kept(sb.as_ref(), &fx, &["touch"], mib(16));
+        assert_eq!(
+            over.outcome.termination,
+            Termination::MemoryExceeded,
+            "a 38 MiB table under 16 MiB: {:?}",
+            over.outcome
+        );
+        if box_of(&high) == box_of(&low) && box_of(&over) == box_of(&high) {
+            return;
+        }
+    }
+    panic!("the box was never kept for the next run");
 }
