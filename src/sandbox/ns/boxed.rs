@@ -32,8 +32,9 @@ pub(super) struct Boxed {
     /// The cgroup's memory and process limits, as written (the memory
     /// limit is the run's above what the box holds).
     limits: (u64, u64),
-    /// The run's memory limit that `limits` was written for.
-    asked: u64,
+    /// The run's memory limit that `limits` was written for (none before
+    /// the box's first run).
+    asked: Option<u64>,
     /// The run's mounts are in place (a kept box's, since its first run).
     mounted: bool,
     /// What the box held when its first run began (bytes, cgroup only).
@@ -103,7 +104,7 @@ impl Inner {
             group,
             shared,
             limits,
-            asked: u64::MAX,
+            asked: None,
             mounted: false,
             first_held: None,
         };
@@ -404,7 +405,7 @@ impl Boxed {
         // from one run to the next: a limit that close, for the same
         // memory, is kept (it is enforced no closer). The verdict compares
         // the run's measured peak with its limit either way.
-        if self.asked == limits.memory && wanted.0.abs_diff(self.limits.0) <= limit_move() {
+        if self.asked == Some(limits.memory) && wanted.0.abs_diff(self.limits.0) <= limit_move() {
             wanted.0 = self.limits.0;
         }
         if self.limits != wanted {
@@ -420,7 +421,7 @@ impl Boxed {
                 })?;
             self.limits = wanted;
         }
-        self.asked = limits.memory;
+        self.asked = Some(limits.memory);
         Ok(())
     }
 

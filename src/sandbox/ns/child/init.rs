@@ -113,9 +113,10 @@ unsafe fn say_prepared(report: RawFd) {
 /// Empties what a run could write, for the next run of a kept box: `/tmp`
 /// and the working directory's tmpfs are mounted afresh (the old ones,
 /// with everything in them, go with their last reference), before the
-/// next program may go. Every process of the run is gone by now; System V and POSIX IPC are left behind in
-/// the run's own IPC namespace, and its sockets in its own network
-/// namespace (see [`drain`] for those still in flight).
+/// next program may go. Every process of the run is gone by now; System V
+/// and POSIX IPC are left behind in the run's own IPC namespace, and its
+/// sockets in its own network namespace (see [`drain`] for those still in
+/// flight).
 unsafe fn clean(prep: &Prep, job: &Job) {
     let report = prep.report;
     let mut scratch = [(c"/tmp", prep.base.tmp.as_ptr()); 2];
