@@ -359,6 +359,7 @@ impl Runner for NamespaceSandbox {
                 ),
             });
         }
+        let _in_flight = self.in_flight();
         let BoxStdio { fds, outputs } = open_box_stdio(spec)?;
         let mounts = self.inner.run_entries(spec)?;
         let key = self.inner.reuse_key(&mounts);

@@ -11,6 +11,13 @@
 //! that key takes it instead of a fresh one. Kept boxes are few (two a
 //! core: one for each worker's submission, with room for its interactor)
 //! and short-lived ([`KEPT_FOR`]).
+//!
+//! The pool's own work waits for the runs in flight, up to [`HOLD_BACK`]:
+//! preparing a box (cloning its namespaces, building its root) and
+//! reaping one (the kernel tearing its namespaces down) take the same
+//! kernel locks as a starting run's mounts and compete with it for the
+//! machine's cores, so a box taken from the pool is replaced after its
+//! run, not during it, unless the pool is empty.
 
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -30,6 +37,9 @@ const KEPT_FOR: Duration = Duration::from_secs(2);
 const HELD_SLACK: u64 = 8 << 20;
 /// How long a kept box may take to be cleaned before it is given up.
 const CLEAN_TIMEOUT: Duration = Duration::from_secs(1);
+/// How long the pool's threads wait for runs in flight before they
+/// prepare or reap a box all the same.
+const HOLD_BACK: Duration = Duration::from_millis(20);
 
 /// Prepared boxes, and the limits the next ones are prepared with.
 pub(super) struct Pool {
@@ -38,6 +48,8 @@ pub(super) struct Pool {
     wake: Condvar,
     /// Wakes runs waiting for a box the refill thread is preparing.
     ready: Condvar,
+    /// Wakes the pool's threads when no run is in flight (or shutdown).
+    quiet: Condvar,
     /// How many used boxes are kept for a next run of the same mounts.
     kept_max: usize,
 }
@@ -55,7 +67,23 @@ struct PoolState {
     preparing: bool,
     /// A run is waiting for that box.
     awaited: bool,
+    /// Runs in flight (see [`InFlight`]).
+    running: usize,
     shutdown: bool,
+}
+
+/// A run in flight, from before it takes its box until its outcome: the
+/// pool's threads wait for it (see [`Pool::hold_back`]).
+pub(super) struct InFlight<'a>(&'a Pool);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        let mut state = lock(&self.0.state);
+        state.running -= 1;
+        if state.running == 0 {
+            self.0.quiet.notify_all();
+        }
+    }
 }
 
 /// A used box kept for a next run with the same key.
@@ -86,10 +114,12 @@ impl Pool {
                 limits: (256 << 20, 64),
                 preparing: false,
                 awaited: false,
+                running: 0,
                 shutdown: false,
             }),
             wake: Condvar::new(),
             ready: Condvar::new(),
+            quiet: Condvar::new(),
             kept_max: std::thread::available_parallelism()
                 .map_or(8, |n| 2 * n.get())
                 .clamp(8, 128),
@@ -97,7 +127,38 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// Waits, from `state` on, while runs are in flight and `wanted` holds,
+    /// until `HOLD_BACK` after `since` at the latest.
+    fn hold_back<'a>(
+        &'a self,
+        mut state: MutexGuard<'a, PoolState>,
+        since: Instant,
+        wanted: impl Fn(&PoolState) -> bool,
+    ) -> MutexGuard<'a, PoolState> {
+        let deadline = since + HOLD_BACK;
+        while state.running > 0 && !state.shutdown && wanted(&state) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            state = self
+                .quiet
+                .wait_timeout(state, left)
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        }
+        state
+    }
+}
+
 impl NamespaceSandbox {
+    /// Counts a run in flight until the guard is dropped.
+    pub(super) fn in_flight(&self) -> InFlight<'_> {
+        lock(&self.pool.state).running += 1;
+        InFlight(&self.pool)
+    }
+
     /// Whether a run with reuse key `key` should keep its box for the
     /// next: whether a recent run had the same mounts.
     pub(super) fn repeats(&self, key: &str) -> bool {
@@ -198,6 +259,10 @@ impl NamespaceSandbox {
             }
             let ready = state.ready.pop();
             self.pool.wake.notify_one();
+            if state.ready.is_empty() {
+                // The refill thread holds back no longer.
+                self.pool.quiet.notify_all();
+            }
             ready
         };
         match ready {
@@ -212,8 +277,8 @@ impl NamespaceSandbox {
             return;
         }
         let (used, done) = mpsc::channel::<Boxed>();
-        // Dropping a box kills and reaps its init and removes its cgroup.
-        let reaper = std::thread::spawn(move || done.into_iter().for_each(drop));
+        let pool = Arc::clone(&self.pool);
+        let reaper = std::thread::spawn(move || reap(&pool, &done));
         let (inner, pool) = (Arc::clone(&self.inner), Arc::clone(&self.pool));
         let expired = used.clone();
         // Boxes die with the thread that cloned them (PR_SET_PDEATHSIG):
@@ -250,8 +315,20 @@ fn grown(b: &Boxed) -> bool {
         .is_some_and(|(g, first)| g.held() > first + HELD_SLACK)
 }
 
+/// The reaper thread: disposes of used boxes until the sandbox is
+/// dropped. Dropping a box kills and reaps its init and removes its
+/// cgroup; the kernel tears its namespaces down.
+fn reap(pool: &Pool, done: &mpsc::Receiver<Boxed>) {
+    while let Ok(b) = done.recv() {
+        drop(pool.hold_back(lock(&pool.state), Instant::now(), |_| true));
+        drop(b);
+        done.try_iter().for_each(drop);
+    }
+}
+
 /// The refill thread: keeps [`POOL`] boxes prepared until shutdown, and
-/// hands kept boxes unused for [`KEPT_FOR`] to the reaper.
+/// hands kept boxes unused for [`KEPT_FOR`] to the reaper. A box is
+/// prepared when no run is in flight, or when the pool is empty.
 fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
     loop {
         let limits = {
@@ -274,6 +351,7 @@ fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .0;
             }
+            state = pool.hold_back(state, Instant::now(), |s| !s.ready.is_empty());
             if state.shutdown {
                 return;
             }
@@ -311,6 +389,7 @@ impl Drop for NamespaceSandbox {
         lock(&self.pool.state).shutdown = true;
         self.pool.wake.notify_all();
         self.pool.ready.notify_all();
+        self.pool.quiet.notify_all();
         let workers = lock(&self.workers).take();
         if let Some(w) = workers {
             let _ = w.refill.join();
