@@ -125,9 +125,7 @@ impl Pool {
                 .clamp(8, 128),
         }
     }
-}
 
-impl Pool {
     /// Waits, from `state` on, while runs are in flight and `wanted` holds,
     /// until `HOLD_BACK` after `since` at the latest.
     fn hold_back<'a>(
