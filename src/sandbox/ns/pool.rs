@@ -127,14 +127,13 @@ impl Pool {
     }
 
     /// Waits, from `state` on, while runs are in flight and `wanted` holds,
-    /// until `HOLD_BACK` after `since` at the latest.
+    /// for [`HOLD_BACK`] at most.
     fn hold_back<'a>(
         &'a self,
         mut state: MutexGuard<'a, PoolState>,
-        since: Instant,
         wanted: impl Fn(&PoolState) -> bool,
     ) -> MutexGuard<'a, PoolState> {
-        let deadline = since + HOLD_BACK;
+        let deadline = Instant::now() + HOLD_BACK;
         while state.running > 0 && !state.shutdown && wanted(&state) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -318,7 +317,7 @@ fn grown(b: &Boxed) -> bool {
 /// cgroup; the kernel tears its namespaces down.
 fn reap(pool: &Pool, done: &mpsc::Receiver<Boxed>) {
     while let Ok(b) = done.recv() {
-        drop(pool.hold_back(lock(&pool.state), Instant::now(), |_| true));
+        drop(pool.hold_back(lock(&pool.state), |_| true));
         drop(b);
         done.try_iter().for_each(drop);
     }
@@ -349,7 +348,7 @@ fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .0;
             }
-            state = pool.hold_back(state, Instant::now(), |s| !s.ready.is_empty());
+            state = pool.hold_back(state, |s| !s.ready.is_empty());
             if state.shutdown {
                 return;
             }
