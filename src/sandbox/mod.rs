@@ -173,7 +173,11 @@
 //!   read the same as when it was new (the run did nothing there, as a run
 //!   that only computes), a new one otherwise (making one is the costliest
 //!   step between two runs), all before the next run is asked for, and
-//!   waits.
+//!   waits. That takes longer than a quick run (each unmount waits for an
+//!   RCU grace period), so runs that follow one another at once take turns
+//!   in two boxes of their key: a run whose key's only box is still being
+//!   emptied takes a fresh box (kept after it) instead of waiting, and from
+//!   then on each box is emptied while the other is used.
 //!   The box waits in the pool under a key of its mounts, sources named by
 //!   device, inode, size and change time, so a replaced file is a new key;
 //!   runs that write to the host (a writable bind), work in a working

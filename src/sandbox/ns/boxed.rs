@@ -339,8 +339,10 @@ impl Boxed {
     /// cost is then not counted against the run.
     pub(super) fn wait_prepared(&mut self, timeout: Duration) -> Result<(), Error> {
         let start = Instant::now();
+        // What has arrived already (a kept box's report is read ahead:
+        // see `cleaned`) counts before any wait.
+        let mut dead = false;
         loop {
-            let dead = self.poll(POLL.min(timeout));
             self.report.pump();
             if let Some(e) = self.report.error("a box") {
                 return Err(e);
@@ -362,7 +364,16 @@ impl Boxed {
                     }),
                 });
             }
+            dead = self.poll(POLL.min(timeout));
         }
+    }
+
+    /// Whether a kept box's init has finished cleaning it for its next
+    /// run (or failed to), by what its report says so far: never waits.
+    pub(super) fn cleaned(&mut self) -> bool {
+        self.report.pump();
+        let next = &self.report.report.next;
+        next.prepared || next.failure.is_some()
     }
 
     /// Waits up to `wait` for a report or for init's end; whether init

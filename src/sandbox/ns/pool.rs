@@ -8,9 +8,13 @@
 //! (the same program on the next test) asks its box's init to stay, and
 //! after a clean ending the box waits here, keyed by those mounts, while
 //! init empties it and arms the next program's process. The next run with
-//! that key takes it instead of a fresh one. Kept boxes are few (two a
-//! core: one for each worker's submission, with room for its interactor)
-//! and short-lived ([`KEPT_FOR`]).
+//! that key takes it instead of a fresh one. Emptying a box takes longer
+//! than a quick run, so runs that follow each other with no pause take
+//! turns in [`TURNS`] boxes of their key: a run whose key's box is still
+//! being emptied takes a fresh box instead of waiting (kept after it),
+//! and from then on each box is emptied while the other is used. Kept
+//! boxes are few (four a core: two for each worker's submission, with
+//! room for its interactor) and short-lived ([`KEPT_FOR`]).
 //!
 //! The pool's own work waits for the runs in flight, up to [`HOLD_BACK`]:
 //! preparing a box (cloning its namespaces, building its root) and
@@ -29,6 +33,8 @@ use crate::sandbox::{Error, Limits};
 
 /// How many boxes are kept prepared.
 const POOL: usize = 2;
+/// How many kept boxes the runs of one key take turns in.
+const TURNS: usize = 2;
 /// How long a used box is kept for a next run.
 const KEPT_FOR: Duration = Duration::from_secs(2);
 /// How much more memory than at its first run a cleaned box may hold and
@@ -121,8 +127,8 @@ impl Pool {
             ready: Condvar::new(),
             quiet: Condvar::new(),
             kept_max: std::thread::available_parallelism()
-                .map_or(8, |n| 2 * n.get())
-                .clamp(8, 128),
+                .map_or(8, |n| 4 * n.get())
+                .clamp(8, 256),
         }
     }
 
@@ -199,11 +205,26 @@ impl NamespaceSandbox {
         }
     }
 
-    /// A kept box for key `key`, cleaned and armed for its next run.
+    /// A kept box for key `key`, cleaned and armed for its next run: the
+    /// oldest of the key's boxes that its init has finished cleaning.
+    /// Where none has, none while the key has fewer than [`TURNS`] boxes
+    /// (the run takes a fresh one, to be kept after it), else the oldest,
+    /// once cleaned.
     fn take_kept(&self, key: &str) -> Option<Boxed> {
         let mut b = {
             let mut state = lock(&self.pool.state);
-            let at = state.kept.iter().rposition(|k| k.key == key)?;
+            let (mut oldest, mut cleaned, mut boxes) = (None, None, 0);
+            for (at, k) in state.kept.iter_mut().enumerate() {
+                if k.key != key {
+                    continue;
+                }
+                boxes += 1;
+                oldest.get_or_insert(at);
+                if cleaned.is_none() && k.boxed.cleaned() {
+                    cleaned = Some(at);
+                }
+            }
+            let at = cleaned.or(oldest.filter(|_| boxes >= TURNS))?;
             state.kept.remove(at).boxed
         };
         b.report.next_run();
