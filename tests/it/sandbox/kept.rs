@@ -688,3 +688,48 @@ fn a_kept_box_gives_each_run_the_memory_limit_it_asks_for() {
     }
     panic!("the box was never kept for the next run");
 }
+
+// Issue 46: runs of one program that follow each other at once take turns
+// in two kept boxes (each emptied while the other is used). Each box is
+// emptied before each of its runs, whichever run came between: no run
+// finds what another left in `/tmp` or in its working directory. And the
+// turns are between few boxes, not a fresh box a run.
+#[test]
+fn runs_at_once_take_turns_in_few_boxes_each_emptied() {
+    let Some(sb) = boxed() else { return };
+    let fx = with_box(
+        r#"
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    print_box();
+    int found = access("/tmp/left", F_OK) == 0 || access("left", F_OK) == 0;
+    FILE *f = fopen("/tmp/left", "w"); if (f) fclose(f);
+    f = fopen("left", "w"); if (f) fclose(f);
+    printf("found %d\n", found);
+    return 0;
+}"#,
+    );
+    let runs: Vec<Ran> = (0..12)
+        .map(|_| run_kept(sb.as_ref(), &fx, &[], limits()))
+        .collect();
+    let mut boxes: Vec<&str> = Vec::new();
+    for ran in &runs {
+        ran.assert_exited_ok();
+        assert_eq!(
+            word(ran, "found"),
+            "0",
+            "a run found what an earlier one left: {}",
+            ran.stdout
+        );
+        boxes.push(box_of(ran));
+    }
+    let served = |b: &&str| boxes.iter().filter(|x| *x == b).count();
+    assert!(
+        boxes.iter().any(|b| served(b) >= 3),
+        "no box was kept for the runs after: {boxes:?}"
+    );
+    boxes.sort_unstable();
+    boxes.dedup();
+    assert!(boxes.len() <= 6, "a box for nearly every run: {boxes:?}");
+}
