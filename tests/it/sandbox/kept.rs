@@ -86,14 +86,13 @@ fn in_box(
     (args, limits): (&[&str], Limits),
     which: &str,
 ) -> Option<Ran> {
-    for _ in 0..20 {
-        let ran = run_kept(runner, fx, args, limits);
-        if ran.stdout.contains("box ") && box_of(&ran) == which {
-            return Some(ran);
+    (0..20).find_map(|tried| {
+        if tried > 0 {
+            std::thread::sleep(Duration::from_millis(50));
         }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    None
+        let ran = run_kept(runner, fx, args, limits);
+        (ran.stdout.contains("box ") && box_of(&ran) == which).then_some(ran)
+    })
 }
 
 /// Runs `first` until its box is kept and `then` runs in that same box,
