@@ -50,6 +50,9 @@ pub fn run(
     let mut plan = Plan::build_local(request, &ctx.catalog, &ctx.test_data(), limit_kib)?
         .with_siblings(siblings)
         .with_units(units);
+    // The request is good. The sandbox's probe run mostly waits for the
+    // kernel: it goes on while the submission is stored and claimed.
+    ctx.select_sandbox_ahead();
     // A Kattis package without a fixed time limit: Kattis's rule, from its
     // accepted submissions.
     let derived = crate::judge::derive::time_limit(
