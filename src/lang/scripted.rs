@@ -58,10 +58,11 @@ pub fn build(
 ) -> Result<Compiled, Error> {
     let mut paths: Vec<PathBuf> = Vec::new();
     for language in languages.iter() {
-        // A language whose paths cannot be filled (a missing toolchain)
-        // is not visible; a build needing it fails with its own message.
+        // A language whose paths cannot be filled, or are not on this
+        // machine (a missing toolchain), is not visible; a build needing it
+        // fails with its own message.
         for p in language.paths().unwrap_or_default() {
-            if !paths.contains(&p) {
+            if p.exists() && !paths.contains(&p) {
                 paths.push(p);
             }
         }
