@@ -3,12 +3,13 @@
 //! until init has built the base file system. A [`Boxed`] owns the box:
 //! dropping it kills and reaps init (and with it the whole PID namespace).
 
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::region::Shared;
-use super::wire::{Control, Decoded, Record, Step};
+use super::wire::{self, Decoded, Record, Step};
 use super::{Inner, Users, BOX_ID, POLL};
 use crate::sandbox::cgroup::RunGroup;
 use crate::sandbox::{Error, Limits};
@@ -109,21 +110,52 @@ impl Inner {
             first_held: None,
         };
         self.admit(&b)?;
-        b.wait_prepared(PREPARE_TIMEOUT)?;
-        Ok(b)
+        match b.wait_prepared(PREPARE_TIMEOUT) {
+            Ok(()) => Ok(b),
+            // A kernel that will not let init move itself: the judge
+            // moves every init from now on, this box's successor first.
+            Err(e) if b.report.failed_at(Step::Enter) => {
+                if self.inits_enter.swap(false, Ordering::Relaxed) {
+                    tracing::warn!(
+                        error = %crate::errors::chain(&e),
+                        "a box's init could not move itself into its cgroup; \
+                         the judge moves each from now on"
+                    );
+                }
+                drop(b);
+                self.prepare(limits)
+            }
+            Err(e) => Err(e),
+        }
     }
 
-    /// Gives the box's init its identity and cgroup, then lets it go on.
+    /// Gives the box's init its identity and cgroup, then lets it go on:
+    /// init moves itself into the cgroup where it can (see
+    /// [`RunGroup::entrances`]), the judge moves it otherwise.
     fn admit(&self, b: &Boxed) -> Result<(), Error> {
         if self.users == Users::Namespace {
             self.map_ids(b.pid)
                 .map_err(setup("writing the user namespace maps"))?;
         }
+        let mut entrances = Vec::new();
         if let Some(group) = &b.group {
-            group.attach(b.pid)?;
+            match group
+                .entrances()
+                .filter(|_| self.inits_enter.load(Ordering::Relaxed))
+            {
+                Some(fds) => entrances = fds,
+                None => group.attach(b.pid)?,
+            }
         }
-        // SAFETY: a descriptor we own.
-        if !unsafe { Control::Go.send(b.control.as_raw_fd()) } {
+        #[cfg(test)]
+        if self.refuse_entry.load(Ordering::Relaxed) && !entrances.is_empty() {
+            entrances = vec![OwnedFd::from(
+                std::fs::File::open("/dev/null").map_err(setup("opening /dev/null"))?,
+            )];
+        }
+        let raw: Vec<RawFd> = entrances.iter().map(AsRawFd::as_raw_fd).collect();
+        // SAFETY: descriptors we own.
+        if !unsafe { wire::send_go(b.control.as_raw_fd(), &raw) } {
             return Err(setup("starting the box")(std::io::Error::last_os_error()));
         }
         Ok(())
@@ -250,6 +282,11 @@ impl Report {
                 });
             }
         }
+    }
+
+    /// Whether `step` is the step that failed.
+    pub(super) fn failed_at(&self, step: Step) -> bool {
+        self.failure.is_some_and(|(failed, _)| failed == step)
     }
 
     /// The failed step as the sandbox's error, if one failed.

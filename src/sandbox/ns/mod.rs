@@ -56,6 +56,7 @@ mod zygote;
 
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -118,6 +119,13 @@ struct Inner {
     /// The judge runs as root (maps another uid, drops supplementary groups).
     privileged: bool,
     cgroups: Option<Cgroups>,
+    /// Whether a box's init moves itself into its cgroup (cgroup v1; see
+    /// `RunGroup::entrances`); cleared for good when a kernel refuses.
+    inits_enter: AtomicBool,
+    /// Tests: hands init an entrance it cannot write through, as a kernel
+    /// that refuses the move would.
+    #[cfg(test)]
+    refuse_entry: AtomicBool,
     seccomp: Filter,
     /// The file system every box shares, planned once.
     base: Base,
@@ -158,6 +166,9 @@ impl NamespaceSandbox {
             host_gid,
             privileged,
             cgroups,
+            inits_enter: AtomicBool::new(true),
+            #[cfg(test)]
+            refuse_entry: AtomicBool::new(false),
             seccomp,
             base: Base::plan(system, tmp_size_mib)?,
             region: Arc::new(region::Region::new().map_err(|source| Error::Setup {
@@ -499,5 +510,76 @@ fn watch(b: &mut Boxed, limits: &Limits, start: Instant, sampled: &mut Sampled) 
             b.kill();
             return stop;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use super::*;
+    use crate::config::SandboxConfig;
+
+    /// A namespace sandbox measuring by cgroup v1, or `None` (with a line
+    /// saying why) where this machine has none.
+    fn sandbox_v1() -> Option<NamespaceSandbox> {
+        let config = SandboxConfig::default();
+        let made = Cgroups::v1().map_err(|e| e.to_string()).and_then(|cg| {
+            NamespaceSandbox::new(
+                Users::Namespace,
+                config.uid,
+                &config.paths,
+                config.tmp_size,
+                Some(cg),
+            )
+            .map_err(|e| e.to_string())
+        });
+        match made {
+            Ok(sandbox) => Some(sandbox),
+            Err(why) => {
+                eprintln!("skipped: no namespace sandbox on cgroup v1 here ({why})");
+                None
+            }
+        }
+    }
+
+    /// Whether box `b`'s init is in its run's cgroup in every v1
+    /// hierarchy, by the host's view of it.
+    fn in_its_group(b: &Boxed) -> bool {
+        let text = std::fs::read_to_string(format!("/proc/{}/cgroup", b.pid)).unwrap();
+        let run = format!("/run-{}-", std::process::id());
+        ["memory", "cpuacct", "pids"].iter().all(|controller| {
+            text.lines().any(|line| {
+                let mut parts = line.splitn(3, ':');
+                let (_, controllers, path) = (parts.next(), parts.next(), parts.next());
+                controllers.is_some_and(|c| c.split(',').any(|x| x == *controller))
+                    && path.is_some_and(|p| p.contains(&run))
+            })
+        })
+    }
+
+    /// Init moves itself into its box's cgroup; where the kernel refuses,
+    /// the box is replaced by one the judge moves, and the judge moves
+    /// every box's init from then on.
+    #[test]
+    fn an_init_refused_its_own_move_is_moved_by_the_judge() {
+        let Some(sandbox) = sandbox_v1() else { return };
+        let inner = &sandbox.inner;
+        let limits = (64 << 20, 16);
+        let entered = inner.prepare(limits).expect("a box");
+        assert!(in_its_group(&entered), "init did not move itself in");
+        assert!(inner.inits_enter.load(Ordering::Relaxed));
+        drop(entered);
+
+        inner.refuse_entry.store(true, Ordering::Relaxed);
+        let moved = inner.prepare(limits).expect("a box after a refused move");
+        assert!(
+            !inner.inits_enter.load(Ordering::Relaxed),
+            "a refused move left inits moving themselves"
+        );
+        assert!(in_its_group(&moved), "the judge did not move init in");
+        drop(moved);
+        let next = inner.prepare(limits).expect("the next box");
+        assert!(in_its_group(&next), "the next init is not in its group");
     }
 }

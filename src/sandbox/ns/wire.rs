@@ -68,6 +68,7 @@ steps! {
     Ipc => "giving the run fresh IPC and network namespaces",
     Pids => "starting the next run's pids where the first run's started",
     Drain => "waiting until the run's sockets are gone",
+    Enter => "moving into the box's cgroup",
 }
 
 impl Step {
@@ -208,7 +209,9 @@ impl Record {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(super) enum Control {
-    /// Judge → init: the id maps and the cgroup are in place; go on.
+    /// Judge → init: the id maps are in place, and init is in its
+    /// cgroup, or the descriptors to move itself in come with this byte
+    /// (see [`send_go`]); go on.
     Go = b'g',
     /// The program's process → init: locked down, waiting for its run.
     Armed = b'a',
@@ -250,6 +253,73 @@ impl Control {
 /// `socket` and the three descriptors must be open.
 pub(super) unsafe fn send_run(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
     send_with(socket, Control::Run, stdio)
+}
+
+/// Sends [`Control::Go`] with the descriptors init enters its cgroups
+/// through (none where the judge moved it); whether it went. Allocates
+/// nothing.
+///
+/// # Safety
+/// `socket` and the descriptors must be open.
+pub(super) unsafe fn send_go(socket: RawFd, entrances: &[RawFd]) -> bool {
+    if entrances.is_empty() {
+        Control::Go.send(socket)
+    } else {
+        send_with(socket, Control::Go, entrances) == 1
+    }
+}
+
+/// Waits for [`Control::Go`] and the descriptors that come with it
+/// (received close-on-exec, up to three): how many there are, in
+/// `entrances`; `None` on anything else or the socket's end.
+///
+/// # Safety
+/// `socket` must be an open descriptor. Allocates nothing.
+pub(super) unsafe fn receive_go(socket: RawFd, entrances: &mut [RawFd; 3]) -> Option<usize> {
+    let mut byte = 0u8;
+    let mut iov = libc::iovec {
+        iov_base: (&mut byte as *mut u8).cast(),
+        iov_len: 1,
+    };
+    let mut space = [0u64; 8];
+    let mut msg: libc::msghdr = std::mem::zeroed();
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = space.as_mut_ptr().cast();
+    msg.msg_controllen = std::mem::size_of_val(&space);
+    loop {
+        let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
+        if n > 0 {
+            break;
+        }
+        if n == 0 || *libc::__errno_location() != libc::EINTR {
+            return None;
+        }
+    }
+    if byte != Control::Go as u8 {
+        return None;
+    }
+    let cmsg = libc::CMSG_FIRSTHDR(&msg);
+    if cmsg.is_null() {
+        return Some(0);
+    }
+    let header = libc::CMSG_LEN(0) as usize;
+    if (*cmsg).cmsg_level != libc::SOL_SOCKET
+        || (*cmsg).cmsg_type != libc::SCM_RIGHTS
+        || (*cmsg).cmsg_len < header
+    {
+        return None;
+    }
+    let count = ((*cmsg).cmsg_len - header) / std::mem::size_of::<RawFd>();
+    if count > entrances.len() {
+        return None;
+    }
+    std::ptr::copy_nonoverlapping(
+        libc::CMSG_DATA(cmsg).cast::<RawFd>(),
+        entrances.as_mut_ptr(),
+        count,
+    );
+    Some(count)
 }
 
 /// Sends [`Control::Space`] with the working space's directory `dir`; what

@@ -254,7 +254,8 @@ unsafe fn restart_pids(first_pid: libc::pid_t, report: RawFd) {
 }
 
 /// Dies with the judge's thread, keeps only its own descriptors, waits
-/// for the judge's go (the id maps are written), then hides its memory
+/// for the judge's go (the id maps are written), moves itself into the
+/// box's cgroup where the go brought the way in, then hides its memory
 /// and makes every mount private.
 unsafe fn wait_for_go(prep: &Prep) {
     let report = prep.report;
@@ -281,8 +282,18 @@ unsafe fn wait_for_go(prep: &Prep) {
     // Descriptors of the judge (other boxes' pipes, its files) are not
     // this box's business.
     close_all_but(&[prep.control, report]);
-    if !Control::Go.receive(prep.control) {
-        fail(report, Step::Go);
+    let mut entrances = [-1; 3];
+    let Some(count) = wire::receive_go(prep.control, &mut entrances) else {
+        fail(report, Step::Go)
+    };
+    // Into the box's cgroups by itself, while it is the box's only
+    // thread (see `RunGroup::entrances`): the helper it forks next, and
+    // every process after, start there.
+    for &fd in &entrances[..count] {
+        if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+            fail(report, Step::Enter);
+        }
+        libc::close(fd);
     }
     if prep.users == Users::Namespace {
         // Never without a user namespace of the box's own: there these
