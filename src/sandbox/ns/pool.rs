@@ -418,6 +418,11 @@ impl Drop for NamespaceSandbox {
                     std::mem::take(&mut state.kept),
                 )
             };
+            // Every init killed first, then each waited for: the kernel
+            // tears their namespaces down side by side.
+            for b in ready.iter().chain(kept.iter().map(|k| &k.boxed)) {
+                b.kill();
+            }
             drop(ready);
             drop(kept);
             drop(w.used);
