@@ -358,20 +358,25 @@ impl Store {
     /// # Errors
     /// When a migration fails.
     pub async fn from_pool(pool: SqlitePool) -> Result<Store, Error> {
-        MIGRATOR.run(&pool).await?;
+        // One connection for both: a connection goes back to the pool a
+        // little after its use, and the pool opens another meanwhile.
+        let mut connection = pool.acquire().await?;
+        MIGRATOR.run(&mut *connection).await?;
         // The database's file, "" when it has none (in memory).
         let file: String =
             sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
-                .fetch_optional(&pool)
+                .fetch_optional(&mut *connection)
                 .await?
                 .unwrap_or_default();
+        drop(connection);
+
         let (credentials, readers) = match file.is_empty() {
             true => (credentials::Credentials::none(), readers::Readers::none()),
             false => {
                 let file = std::path::Path::new(&file);
                 (
                     credentials::Credentials::beside(file),
-                    readers::Readers::open(file).await,
+                    readers::Readers::beside(file),
                 )
             }
         };

@@ -310,7 +310,7 @@ impl Store {
                     s.score, s.time_ms, s.memory_kib, s.compile_output, s.contest_id
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         };
-        let row = match self.readers.free() {
+        let row = match self.readers.free().await {
             // SQLite, on a connection of its own when one is free.
             Some(mut reader) => {
                 sqlx::query_as::<_, SubmissionRow>(&sql(Dialect::Sqlite, query))
