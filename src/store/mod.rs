@@ -369,7 +369,6 @@ impl Store {
                 .await?
                 .unwrap_or_default();
         drop(connection);
-
         let (credentials, readers) = match file.is_empty() {
             true => (credentials::Credentials::none(), readers::Readers::none()),
             false => {
