@@ -14,6 +14,11 @@ fn main() -> ExitCode {
         // Colour codes only for a terminal: a log kept in a file or a
         // journal is read as text.
         .with_ansi(std::io::stderr().is_terminal())
+        // A log whose reader has gone loses its lines. Saying so would go
+        // to the same closed stderr, and `eprintln!` panics there: in
+        // whichever thread logged (a database connection's), which hung
+        // or ended the command.
+        .log_internal_errors(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),

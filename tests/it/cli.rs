@@ -654,3 +654,49 @@ fn database_passwords_are_never_printed() {
         }
     }
 }
+
+/// A log whose reader has gone (`grundy submit … 2>&1 | head`, a
+/// journal that stopped) loses its lines; the judging goes on to its
+/// verdict. Before, the first line logged after it went panicked the
+/// thread that logged it (a database connection's, often), and the
+/// command hung or died.
+#[test]
+fn a_closed_log_neither_stops_nor_hangs_the_judge() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let ws = Workspace::new();
+    let source = ws.file("xor.c", C_AC);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .env("GRUNDY_LOG", "debug")
+        .arg("--config")
+        .arg(ws.config())
+        .args(["submit", "nim", source.to_str().unwrap(), "--json"])
+        .current_dir(source.parent().unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run grundy");
+    // The log's reader goes before anything is logged.
+    drop(child.stderr.take());
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).ok();
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("grundy submit still running after 120 s with its log closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let text = reader.join().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}: {text}");
+    assert!(text.contains("\"AC\""), "{text}");
+}
