@@ -276,50 +276,8 @@ pub(super) unsafe fn send_go(socket: RawFd, entrances: &[RawFd]) -> bool {
 /// # Safety
 /// `socket` must be an open descriptor. Allocates nothing.
 pub(super) unsafe fn receive_go(socket: RawFd, entrances: &mut [RawFd; 3]) -> Option<usize> {
-    let mut byte = 0u8;
-    let mut iov = libc::iovec {
-        iov_base: (&mut byte as *mut u8).cast(),
-        iov_len: 1,
-    };
-    let mut space = [0u64; 8];
-    let mut msg: libc::msghdr = std::mem::zeroed();
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = space.as_mut_ptr().cast();
-    msg.msg_controllen = std::mem::size_of_val(&space);
-    loop {
-        let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
-        if n > 0 {
-            break;
-        }
-        if n == 0 || *libc::__errno_location() != libc::EINTR {
-            return None;
-        }
-    }
-    if byte != Control::Go as u8 {
-        return None;
-    }
-    let cmsg = libc::CMSG_FIRSTHDR(&msg);
-    if cmsg.is_null() {
-        return Some(0);
-    }
-    let header = libc::CMSG_LEN(0) as usize;
-    if (*cmsg).cmsg_level != libc::SOL_SOCKET
-        || (*cmsg).cmsg_type != libc::SCM_RIGHTS
-        || (*cmsg).cmsg_len < header
-    {
-        return None;
-    }
-    let count = ((*cmsg).cmsg_len - header) / std::mem::size_of::<RawFd>();
-    if count > entrances.len() {
-        return None;
-    }
-    std::ptr::copy_nonoverlapping(
-        libc::CMSG_DATA(cmsg).cast::<RawFd>(),
-        entrances.as_mut_ptr(),
-        count,
-    );
-    Some(count)
+    let (byte, count) = receive_with(socket, entrances)?;
+    (byte == Control::Go as u8).then_some(count)
 }
 
 /// Sends [`Control::Space`] with the working space's directory `dir`; what
@@ -415,6 +373,19 @@ pub(super) fn receive_space(
 /// # Safety
 /// `socket` must be an open descriptor. Allocates nothing.
 pub(super) unsafe fn receive_run(socket: RawFd) -> Option<[RawFd; 3]> {
+    let mut stdio = [-1; 3];
+    let (byte, count) = receive_with(socket, &mut stdio)?;
+    (byte == Control::Run as u8 && count == 3).then_some(stdio)
+}
+
+/// Waits for a message and the descriptors that come with it (received
+/// close-on-exec, up to three, in `fds`): its byte and how many came;
+/// `None` at the socket's end, on an error, or on control data that is
+/// not descriptors.
+///
+/// # Safety
+/// `socket` must be an open descriptor. Allocates nothing.
+unsafe fn receive_with(socket: RawFd, fds: &mut [RawFd; 3]) -> Option<(u8, usize)> {
     let mut byte = 0u8;
     let mut iov = libc::iovec {
         iov_base: (&mut byte as *mut u8).cast(),
@@ -436,18 +407,26 @@ pub(super) unsafe fn receive_run(socket: RawFd) -> Option<[RawFd; 3]> {
         }
     }
     let cmsg = libc::CMSG_FIRSTHDR(&msg);
-    let want = libc::CMSG_LEN(3 * std::mem::size_of::<RawFd>() as u32) as usize;
-    if byte != Control::Run as u8
-        || cmsg.is_null()
-        || (*cmsg).cmsg_level != libc::SOL_SOCKET
+    if cmsg.is_null() {
+        return Some((byte, 0));
+    }
+    let header = libc::CMSG_LEN(0) as usize;
+    if (*cmsg).cmsg_level != libc::SOL_SOCKET
         || (*cmsg).cmsg_type != libc::SCM_RIGHTS
-        || (*cmsg).cmsg_len != want
+        || (*cmsg).cmsg_len < header
     {
         return None;
     }
-    let mut stdio = [0; 3];
-    std::ptr::copy_nonoverlapping(libc::CMSG_DATA(cmsg).cast::<RawFd>(), stdio.as_mut_ptr(), 3);
-    Some(stdio)
+    let count = ((*cmsg).cmsg_len - header) / std::mem::size_of::<RawFd>();
+    if count > fds.len() {
+        return None;
+    }
+    std::ptr::copy_nonoverlapping(
+        libc::CMSG_DATA(cmsg).cast::<RawFd>(),
+        fds.as_mut_ptr(),
+        count,
+    );
+    Some((byte, count))
 }
 
 #[cfg(test)]
