@@ -2,7 +2,7 @@
 //! command and turns its result into the exit status (0 accepted, 1 judged
 //! but not accepted, 2 usage or internal error).
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -27,7 +27,9 @@ fn main() -> ExitCode {
     match grundy::cli::run(args) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
-            eprintln!("grundy: {}", grundy::cli::one_line(&err));
+            // Not `eprintln!`, which panics where stderr is closed: the
+            // exit status still says what happened.
+            let _ = writeln!(std::io::stderr(), "grundy: {}", grundy::cli::one_line(&err));
             ExitCode::from(2)
         }
     }

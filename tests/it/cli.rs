@@ -700,3 +700,22 @@ fn a_closed_log_neither_stops_nor_hangs_the_judge() {
     assert_eq!(status.code(), Some(0), "{status:?}: {text}");
     assert!(text.contains("\"AC\""), "{text}");
 }
+
+/// Bad input with stderr closed still exits 2 (its one line is lost),
+/// not with a panic's status.
+#[test]
+fn bad_input_with_stderr_closed_still_exits_2() {
+    use std::process::{Command, Stdio};
+    let ws = Workspace::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--config")
+        .arg(ws.config())
+        .args(["submit", "no-such-problem", "missing.c"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run grundy");
+    drop(child.stderr.take());
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(2), "{status:?}");
+}
