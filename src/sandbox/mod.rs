@@ -208,8 +208,10 @@
 //!   PID, mount, network, IPC, UTS and cgroup namespaces. The judge writes
 //!   the user namespace's maps (box uid 1000 inside = `[sandbox] uid`
 //!   outside when the judge is root, the judge's own uid otherwise; no
-//!   supplementary groups), moves init into the box's cgroup, and only
-//!   then lets it go on. The network namespace has only a loopback device,
+//!   supplementary groups) and moves init into the box's cgroup, or on
+//!   cgroup v1 sends init the cgroup's `tasks` files with its go, and
+//!   init moves itself before anything else (the judge's move waits on a
+//!   global kernel lock; a thread's own move does not). The network namespace has only a loopback device,
 //!   down: nothing is reachable, not even the host's loopback. Init then
 //!   sets its user namespace's counts low (`/proc/sys/user`: 16 inotify
 //!   instances, no further namespaces, no fanotify), which the box cannot
