@@ -37,8 +37,8 @@ enum Slot {
 
 #[derive(Debug)]
 pub(super) struct Readers {
-    /// The database's file; none: every read goes through the pool.
-    file: Option<PathBuf>,
+    /// The database's file.
+    file: PathBuf,
     slots: Vec<Mutex<Slot>>,
 }
 
@@ -47,7 +47,7 @@ impl Readers {
     /// each opened when first wanted.
     pub fn beside(file: &Path) -> Readers {
         Readers {
-            file: Some(file.to_path_buf()),
+            file: file.to_path_buf(),
             slots: (0..READERS).map(|_| Mutex::new(Slot::Unopened)).collect(),
         }
     }
@@ -55,7 +55,7 @@ impl Readers {
     /// None: every read goes through the pool.
     pub fn none() -> Readers {
         Readers {
-            file: None,
+            file: PathBuf::new(),
             slots: Vec::new(),
         }
     }
@@ -75,7 +75,7 @@ impl Readers {
         }
         let mut guard = unopened?;
         let options = SqliteConnectOptions::new()
-            .filename(self.file.as_deref()?)
+            .filename(&self.file)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
