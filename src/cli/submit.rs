@@ -51,8 +51,10 @@ pub fn run(
         .with_siblings(siblings)
         .with_units(units);
     // The request is good. The sandbox's probe run mostly waits for the
-    // kernel: it goes on while the submission is stored and claimed.
+    // kernel, and the compiler for nothing the store does: both go on
+    // while the submission is stored and claimed.
     ctx.select_sandbox_ahead();
+    let ahead = ctx.judge().compile_ahead(&plan);
     // A Kattis package without a fixed time limit: Kattis's rule, from its
     // accepted submissions.
     let derived = crate::judge::derive::time_limit(
@@ -121,7 +123,7 @@ pub fn run(
     // at every test (a statement a test less).
     let mut renewed = std::time::Instant::now();
     let judged = tracing::info_span!("submission", id).in_scope(|| {
-        ctx.judge().judge(&plan, &mut |event| {
+        ctx.judge().judge_ahead(&plan, ahead, &mut |event| {
             if let Event::TestDone { index, report, .. } = &event {
                 let renew = renewed.elapsed() >= LOCAL_LEASE / 3;
                 let recorded = rt.block_on(async {

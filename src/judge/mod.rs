@@ -145,6 +145,36 @@ pub enum Event<'a> {
     },
 }
 
+/// A submission's compilation begun on a thread of its own
+/// ([`Judge::compile_ahead`]). Dropped unused, it waits for the compiler:
+/// nothing of it outlives its caller half done.
+pub struct Ahead(Option<std::thread::JoinHandle<Result<Compiled, lang::Error>>>);
+
+impl Ahead {
+    /// What the compilation gave; `None` if its thread died.
+    fn result(mut self) -> Option<Result<Compiled, lang::Error>> {
+        self.0.take()?.join().ok()
+    }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        if let Some(thread) = self.0.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What the compiler is given for `plan`.
+fn source_of(plan: &Plan) -> Source {
+    Source {
+        text: plan.source().to_vec(),
+        siblings: plan.siblings().to_vec(),
+        file_name: plan.file_name().map(str::to_string),
+        units: plan.units().to_vec(),
+    }
+}
+
 /// Everything the judge needs. Cheap to clone; owns what it shares, so a
 /// worker can move it into a task of its own.
 #[derive(Clone)]
@@ -172,6 +202,37 @@ impl Judge {
     /// Only the judge's own failures (a missing toolchain, a sandbox
     /// failure, an unreadable file).
     pub fn judge(&self, plan: &Plan, on_event: &mut dyn FnMut(Event)) -> Result<Report, Error> {
+        self.judge_ahead(plan, None, on_event)
+    }
+
+    /// Starts compiling `plan`'s source on a thread of its own, for a
+    /// caller with other work to do before the judging (storing the
+    /// submission): [`Judge::judge_ahead`] takes what it gave. `None` where
+    /// no thread could start: the judging compiles.
+    pub fn compile_ahead(&self, plan: &Plan) -> Option<Ahead> {
+        let (judge, language, source) = (self.clone(), plan.shared_language(), source_of(plan));
+        std::thread::Builder::new()
+            .name("compile-ahead".into())
+            .spawn(move || {
+                language.compile(judge.runner.as_ref(), &judge.cache, &source, &judge.compile)
+            })
+            .ok()
+            .map(|thread| Ahead(Some(thread)))
+    }
+
+    /// [`Judge::judge`], starting from a compilation begun ahead, if any:
+    /// its result is the judging's, a failure of the judge's included
+    /// (it made its own tries). Where its thread died, the judging
+    /// compiles.
+    ///
+    /// # Errors
+    /// As [`Judge::judge`].
+    pub fn judge_ahead(
+        &self,
+        plan: &Plan,
+        mut ahead: Option<Ahead>,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<Report, Error> {
         let problem = plan.problem();
         let _span =
             tracing::info_span!("judge", problem = %problem.slug, language = %plan.language().id)
@@ -181,24 +242,22 @@ impl Judge {
         let checking = self.checking(problem)?;
         let interactor = self.interactor(problem)?;
         on_event(Event::Compiling);
-        let source = Source {
-            text: plan.source().to_vec(),
-            siblings: plan.siblings().to_vec(),
-            file_name: plan.file_name().map(str::to_string),
-            units: plan.units().to_vec(),
-        };
+        let source = source_of(plan);
         // A cached program that cannot start in the box (a compile of
         // before that left, say, a link to a path the box lacks) is
         // evicted and compiled once more; a fresh one that cannot start
         // either is the submission's.
         let mut fresh = false;
         loop {
-            let compiled = plan.language().compile(
-                self.runner.as_ref(),
-                &self.cache,
-                &source,
-                &self.compile,
-            )?;
+            let compiled = match ahead.take().and_then(Ahead::result) {
+                Some(begun) => begun?,
+                None => plan.language().compile(
+                    self.runner.as_ref(),
+                    &self.cache,
+                    &source,
+                    &self.compile,
+                )?,
+            };
             let program = match compiled {
                 Compiled::Ok(program) => program,
                 Compiled::Failed(message) => return Ok(Report::failed(Verdict::CE, message)),

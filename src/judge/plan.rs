@@ -215,6 +215,10 @@ impl Plan {
         &self.language
     }
 
+    pub(super) fn shared_language(&self) -> Arc<Language> {
+        Arc::clone(&self.language)
+    }
+
     pub fn source(&self) -> &[u8] {
         &self.source
     }

@@ -370,6 +370,47 @@ fn corrupted_database_is_one_line_not_a_panic() {
     assert!(out.stderr.contains("database"), "{}", out.stderr);
 }
 
+/// A new source's compilation starts while the submission is stored; a
+/// store that then fails still ends in one line, after the compiler has
+/// finished: its program is cached whole, and no workspace of it is left.
+#[test]
+fn a_store_failing_beside_a_compile_ends_in_one_line_leaving_no_workspace() {
+    let ws = Workspace::new();
+    // Marks this source's files in the shared cache.
+    let marker = format!("/* ahead {:?} */", ws.dir.path());
+    let c = ws.file("ahead.c", &format!("{C_AC}{marker}\n"));
+    std::fs::write(ws.dir.path().join("grundy.db"), vec![0x42u8; 8192]).unwrap();
+    let out = ws.grundy(&["submit", "nim", c.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("database"), "{}", out.stderr);
+    let programs = crate::helpers::shared_data().join("programs");
+    let marked = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut found = Vec::new();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(at) = pending.pop() {
+            for entry in std::fs::read_dir(&at).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else if std::fs::read(&path)
+                    .is_ok_and(|b| String::from_utf8_lossy(&b).contains(&marker))
+                {
+                    found.push(path);
+                }
+            }
+        }
+        found
+    };
+    let cached: Vec<_> = marked(&programs)
+        .into_iter()
+        .filter(|p| !p.starts_with(programs.join("tmp")))
+        .collect();
+    assert_eq!(cached.len(), 1, "the compiled program, cached: {cached:?}");
+    let left = marked(&programs.join("tmp"));
+    assert!(left.is_empty(), "workspaces left: {left:?}");
+}
+
 #[test]
 fn gen_is_cached_until_an_input_changes() {
     let ws = Workspace::new();
