@@ -248,9 +248,13 @@
 //!   path, arguments and environment values naming it are rewritten, so
 //!   `{dir}` arguments work; when no writable bind holds the working
 //!   directory, init mounts a tmpfs of the box at `/box/work` as the
-//!   working directory (the host directory is not used); makes the root
-//!   read-only;
-//!   `pivot_root`s into it and detaches the old root: no path,
+//!   working directory (the host directory is not used); and makes the
+//!   root read-only. Init has `pivot_root`ed into the root and detached
+//!   the old one before, while the box was prepared, where the kernel can
+//!   clone a mount out of a detached tree (Linux 6.15 and later): it then
+//!   opens the run's sources in a detached copy of the host's tree it
+//!   took first, which it alone holds, until its program goes. On older
+//!   kernels it does so now, after the run's mounts. Either way no path,
 //!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
 //!   It then passes the stdio to the program's process (`stdio.rs`: a
 //!   sealed anonymous copy of a stdin file, anonymous memory files for

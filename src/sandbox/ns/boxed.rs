@@ -154,8 +154,14 @@ impl Inner {
             )];
         }
         let raw: Vec<RawFd> = entrances.iter().map(AsRawFd::as_raw_fd).collect();
+        let go = wire::Control::Go;
+        #[cfg(test)]
+        let go = match self.enter_late.load(Ordering::Relaxed) {
+            true => wire::Control::GoEnterLate,
+            false => go,
+        };
         // SAFETY: descriptors we own.
-        if !unsafe { wire::send_go(b.control.as_raw_fd(), &raw) } {
+        if !unsafe { wire::send_go(b.control.as_raw_fd(), go, &raw) } {
             return Err(setup("starting the box")(std::io::Error::last_os_error()));
         }
         Ok(())

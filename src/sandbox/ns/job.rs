@@ -3,14 +3,14 @@
 //! mapping is made before the zygote is forked), so the child reads it
 //! without allocating or parsing.
 
-use std::ffi::{CString, OsStr};
+use std::ffi::CString;
 use std::os::fd::RawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::boxed::Boxed;
 use super::plan::{
-    ancestors, locked_flags, nul_byte, rename, under, Entry, Item, RunMounts, SOURCE_FD, WORK,
+    ancestors, in_root, locked_flags, nul_byte, rename, Entry, Item, RunMounts, SOURCE_FD, WORK,
 };
 use super::region::{Shared, JOB_BYTES};
 use super::Inner;
@@ -148,18 +148,15 @@ impl Arena<'_> {
 }
 
 /// The run's mounts as [`JobOp`]s (their strings in `arena`), and the
-/// directories in the box they need, parents first.
-fn mounts(
-    arena: &mut Arena,
-    root: &Path,
-    run: &RunMounts,
-) -> Result<(Vec<JobOp>, Vec<CString>), Error> {
+/// directories in the box they need, parents first: paths relative to the
+/// box's root ([`in_root`]).
+fn mounts(arena: &mut Arena, run: &RunMounts) -> Result<(Vec<JobOp>, Vec<CString>), Error> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut ops = Vec::new();
     for (i, (inside, entry)) in run.entries.iter().enumerate() {
         let parent = inside.parent().unwrap_or(Path::new("/"));
         let fd = SOURCE_FD + i as RawFd;
-        let target = arena.cstr(under(root, inside)?.as_bytes())?;
+        let target = arena.cstr(in_root(inside)?.as_bytes())?;
         let (kind, source, writable, locked, new_dirs) = match entry {
             Entry::Bind { source, writable } if source.is_dir() => (
                 JobKind::BindDir,
@@ -222,7 +219,7 @@ fn mounts(
                 mode,
                 source: arena.cstr(source)?,
                 fd_path: empty,
-                target: arena.cstr(under(root, target)?.as_bytes())?,
+                target: arena.cstr(in_root(target)?.as_bytes())?,
             });
             Ok(())
         };
@@ -253,10 +250,7 @@ fn mounts(
             op(JobKind::Seal, &copy.inside, b"", -1, 0)?;
         }
     }
-    let mkdirs = dirs
-        .iter()
-        .map(|d| under(root, d))
-        .collect::<Result<_, _>>()?;
+    let mkdirs = dirs.iter().map(|d| in_root(d)).collect::<Result<_, _>>()?;
     Ok((ops, mkdirs))
 }
 
@@ -269,7 +263,6 @@ impl Inner {
         run: &RunMounts,
         keep: bool,
     ) -> Result<(), Error> {
-        let root = Path::new(OsStr::from_bytes(self.base.root.as_bytes()));
         let mut arena = Arena {
             shared: &b.shared,
             used: 0,
@@ -277,7 +270,7 @@ impl Inner {
         let job_at = arena
             .alloc(std::mem::size_of::<Job>(), std::mem::align_of::<Job>())?
             .cast::<Job>();
-        let (ops, mkdirs) = mounts(&mut arena, root, run)?;
+        let (ops, mkdirs) = mounts(&mut arena, run)?;
         // Host paths the box sees elsewhere are named where it sees them.
         let program = match spec.program.to_str() {
             Some(p) => rename(p, &run.renames).into_bytes(),

@@ -126,6 +126,10 @@ struct Inner {
     /// that refuses the move would.
     #[cfg(test)]
     refuse_entry: AtomicBool,
+    /// Tests: has init enter its root with its first run, as on a kernel
+    /// that cannot clone a mount out of a detached tree.
+    #[cfg(test)]
+    enter_late: AtomicBool,
     seccomp: Filter,
     /// The file system every box shares, planned once.
     base: Base,
@@ -169,6 +173,8 @@ impl NamespaceSandbox {
             inits_enter: AtomicBool::new(true),
             #[cfg(test)]
             refuse_entry: AtomicBool::new(false),
+            #[cfg(test)]
+            enter_late: AtomicBool::new(false),
             seccomp,
             base: Base::plan(system, tmp_size_mib)?,
             region: Arc::new(region::Region::new().map_err(|source| Error::Setup {
@@ -581,5 +587,79 @@ mod tests {
         drop(moved);
         let next = inner.prepare(limits).expect("the next box");
         assert!(in_its_group(&next), "the next init is not in its group");
+    }
+
+    /// Whether this kernel clones mounts out of a detached tree (Linux
+    /// 6.15 and later).
+    fn clones_out_of_detached_trees() -> bool {
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        let mut numbers = release
+            .split(|c: char| !c.is_ascii_digit())
+            .map(|n| n.parse::<u32>().unwrap_or(0));
+        (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (6, 15)
+    }
+
+    /// A prepared box's init has entered the box's root (its root is the
+    /// box's tmpfs, not the host's), by the host's view of it; `None` where
+    /// the host may not look (the judge is not root).
+    fn entered(b: &Boxed) -> Option<bool> {
+        use std::os::unix::fs::MetadataExt;
+        let root = std::fs::metadata(format!("/proc/{}/root/", b.pid)).ok()?;
+        Some(root.dev() != std::fs::metadata("/").unwrap().dev())
+    }
+
+    /// Where the kernel allows, a box enters its root before it is handed
+    /// a run, and the run's copies and binds come out of init's copy of
+    /// the host's tree; told to enter with its run (as on older kernels),
+    /// it does. Either way the run sees its copied directory and writes
+    /// through its writable bind, and nothing else of the host.
+    #[test]
+    fn a_box_enters_its_root_ahead_where_the_kernel_can_and_runs_either_way() {
+        let config = SandboxConfig::default();
+        let sandbox = NamespaceSandbox::new(
+            Users::Namespace,
+            config.uid,
+            &config.paths,
+            config.tmp_size,
+            None,
+        )
+        .expect("a namespace sandbox");
+        let inner = &sandbox.inner;
+        for late in [false, true] {
+            inner.enter_late.store(late, Ordering::Relaxed);
+            let b = inner.prepare((64 << 20, 16)).expect("a box");
+            match entered(&b) {
+                Some(ahead) => assert_eq!(
+                    ahead,
+                    !late && clones_out_of_detached_trees(),
+                    "entered ahead (told to enter late: {late})"
+                ),
+                None => eprintln!("skipped: only root may look at a box's root"),
+            }
+            drop(b);
+            let prog = tempfile::tempdir().unwrap();
+            std::fs::write(prog.path().join("data"), "copied\n").unwrap();
+            let work = tempfile::tempdir().unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            for dir in [prog.path(), work.path()] {
+                std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+            }
+            let spec = RunSpec::new(
+                "/bin/sh",
+                work.path(),
+                crate::sandbox::Limits::new(Duration::from_secs(5), 64 << 20),
+            )
+            .arg("-c")
+            .arg(format!(
+                "cat /box/prog/data > out; test -e {}/Cargo.toml && echo host >> out; true",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .bind(crate::sandbox::Bind::read_only(prog.path()).at("/box/prog"))
+            .bind(crate::sandbox::Bind::writable(work.path()));
+            let outcome = sandbox.run(&spec).expect("a run");
+            assert!(outcome.success(), "{outcome:?} (late: {late})");
+            let out = std::fs::read_to_string(work.path().join("out")).unwrap();
+            assert_eq!(out, "copied\n", "late: {late}");
+        }
     }
 }

@@ -213,6 +213,10 @@ pub(super) enum Control {
     /// cgroup, or the descriptors to move itself in come with this byte
     /// (see [`send_go`]); go on.
     Go = b'g',
+    /// As [`Control::Go`], but init enters its root only with its first
+    /// run, as where the kernel cannot clone a mount out of a detached
+    /// tree (`child::init::enter_ahead`): the tests' way to that path.
+    GoEnterLate = b'l',
     /// The program's process → init: locked down, waiting for its run.
     Armed = b'a',
     /// Judge → init, then init → the program's process: the run is
@@ -261,23 +265,30 @@ pub(super) unsafe fn send_run(socket: RawFd, stdio: &[RawFd; 3]) -> isize {
 ///
 /// # Safety
 /// `socket` and the descriptors must be open.
-pub(super) unsafe fn send_go(socket: RawFd, entrances: &[RawFd]) -> bool {
+pub(super) unsafe fn send_go(socket: RawFd, go: Control, entrances: &[RawFd]) -> bool {
     if entrances.is_empty() {
-        Control::Go.send(socket)
+        go.send(socket)
     } else {
-        send_with(socket, Control::Go, entrances) == 1
+        send_with(socket, go, entrances) == 1
     }
 }
 
-/// Waits for [`Control::Go`] and the descriptors that come with it
-/// (received close-on-exec, up to three): how many there are, in
-/// `entrances`; `None` on anything else or the socket's end.
+/// Waits for [`Control::Go`] (or [`Control::GoEnterLate`]) and the
+/// descriptors that come with it (received close-on-exec, up to three):
+/// which go it was, and how many descriptors there are, in `entrances`;
+/// `None` on anything else or the socket's end.
 ///
 /// # Safety
 /// `socket` must be an open descriptor. Allocates nothing.
-pub(super) unsafe fn receive_go(socket: RawFd, entrances: &mut [RawFd; 3]) -> Option<usize> {
+pub(super) unsafe fn receive_go(
+    socket: RawFd,
+    entrances: &mut [RawFd; 3],
+) -> Option<(Control, usize)> {
     let (byte, count) = receive_with(socket, entrances)?;
-    (byte == Control::Go as u8).then_some(count)
+    [Control::Go, Control::GoEnterLate]
+        .into_iter()
+        .find(|go| *go as u8 == byte)
+        .map(|go| (go, count))
 }
 
 /// Sends [`Control::Space`] with the working space's directory `dir`; what

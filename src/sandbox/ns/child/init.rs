@@ -3,7 +3,8 @@
 use std::os::fd::RawFd;
 
 use super::mounts::{
-    bind, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source, open_source,
+    bind, clone_mounts, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source,
+    open_source,
 };
 use super::net::Views;
 use super::program::program;
@@ -14,8 +15,9 @@ use crate::sandbox::ns::wire::{self, Control, Record, Step};
 use crate::sandbox::ns::Users;
 
 /// The box's init (PID 1 of its namespace): builds the base file system,
-/// arms the program's process, waits for its run, adds the run's mounts,
-/// enters the root, lets the program go, reaps everything, reports. A
+/// enters the root where it can ([`enter_ahead`]), arms the program's
+/// process, waits for its run, adds the run's mounts, enters the root (if
+/// not yet), lets the program go, reaps everything, reports. A
 /// kept box ([`Job::keep`]) then cleans itself, arms the next program's
 /// process and waits for the next run of the same mounts.
 ///
@@ -23,8 +25,12 @@ use crate::sandbox::ns::Users;
 /// Only in the child of the fork-like clone in `Inner::clone_init`.
 pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     let report = prep.report;
-    wait_for_go(prep);
+    let go = wait_for_go(prep);
     build_base_by_helper(prep);
+    let tree = match go {
+        Control::Go => enter_ahead(prep),
+        _ => -1,
+    };
     let host = b"box";
     check(
         libc::sethostname(host.as_ptr().cast(), host.len()),
@@ -60,8 +66,14 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     };
     // The job is read again for every run: the judge rewrites it between
     // them. The first run's mounts stay for the box's later runs.
-    add_run_mounts(prep, &*prep.job);
-    enter_root(prep);
+    add_run_mounts(prep, &*prep.job, tree);
+    if tree >= 0 {
+        // Closed with the rest once the program goes.
+        root_read_only(c"/".as_ptr(), report);
+    } else {
+        root_read_only(prep.base.root.as_ptr(), report);
+        pivot(prep);
+    }
     loop {
         let job = &*prep.job;
         if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
@@ -256,8 +268,8 @@ unsafe fn restart_pids(first_pid: libc::pid_t, report: RawFd) {
 /// Dies with the judge's thread, keeps only its own descriptors, waits
 /// for the judge's go (the id maps are written), moves itself into the
 /// box's cgroup where the go brought the way in, then hides its memory
-/// and makes every mount private.
-unsafe fn wait_for_go(prep: &Prep) {
+/// and makes every mount private. Which go it was.
+unsafe fn wait_for_go(prep: &Prep) -> Control {
     let report = prep.report;
     // Die with the zygote that made this box (which dies with the judge).
     libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
@@ -283,7 +295,7 @@ unsafe fn wait_for_go(prep: &Prep) {
     // this box's business.
     close_all_but(&[prep.control, report]);
     let mut entrances = [-1; 3];
-    let Some(count) = wire::receive_go(prep.control, &mut entrances) else {
+    let Some((go, count)) = wire::receive_go(prep.control, &mut entrances) else {
         fail(report, Step::Go)
     };
     // Into the box's cgroups by itself, while it is the box's only
@@ -316,15 +328,16 @@ unsafe fn wait_for_go(prep: &Prep) {
         report,
         Step::Private,
     );
+    go
 }
 
 /// Sets the counts this box's user namespace allows low (inotify
-/// instances and watches; no further namespaces, fanotify groups or
-/// marks). The kernel charges each of them to the namespace's creator too
-/// (the judge's uid): unbounded, one box could take them all from every
-/// process of that uid on the host. Init may (it holds every capability
-/// in its own namespace); the program, without capabilities, cannot raise
-/// them. Where a count does not exist (an older kernel) or there is no
+/// instances and watches; no further namespaces but the few init makes
+/// itself, no fanotify groups or marks). The kernel charges each of them
+/// to the namespace's creator too (the judge's uid): unbounded, one box
+/// could take them all from every process of that uid on the host. Init
+/// may (it holds every capability in its own namespace); the program,
+/// without capabilities, cannot raise them. Where a count does not exist (an older kernel) or there is no
 /// user namespace (root's tier), nothing is written.
 unsafe fn limit_namespace_counts() {
     let counts: [(&std::ffi::CStr, &[u8]); 12] = [
@@ -333,7 +346,9 @@ unsafe fn limit_namespace_counts() {
         (c"/proc/sys/user/max_fanotify_groups", b"0"),
         (c"/proc/sys/user/max_fanotify_marks", b"0"),
         (c"/proc/sys/user/max_user_namespaces", b"0"),
-        (c"/proc/sys/user/max_mnt_namespaces", b"0"),
+        // Init's own, its copy of the host's tree (`enter_ahead`) and one
+        // bind's copy at a time, with room for the kernel's late frees.
+        (c"/proc/sys/user/max_mnt_namespaces", b"8"),
         (c"/proc/sys/user/max_pid_namespaces", b"0"),
         // Init's program processes make one of each per run (the kernel
         // frees a network namespace a little after its run); the program
@@ -361,7 +376,7 @@ unsafe fn build_base_by_helper(prep: &Prep) {
     let report = prep.report;
     for op in &prep.base.ops {
         if let Op::Bind { source, fd, .. } = op {
-            open_source(source.as_ptr(), *fd, report);
+            open_source(source.as_ptr(), *fd, -1, report);
         }
     }
     // The helper runs before init touches the stack again: a shared slice
@@ -511,15 +526,23 @@ unsafe fn stub_stack(report: RawFd) -> usize {
 }
 
 /// Mounts the run's binds, symlinks and tmpfs and copies its copied
-/// directories (sources opened with the judge's identity, mounts and
-/// copies made as the box user).
-unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
+/// directories (sources opened with the judge's identity, from `tree`
+/// where init entered the root ahead, mounts and copies made as the box
+/// user). The job's paths are relative to the box's root: init works from
+/// there, or from the staging directory where it has not entered it yet.
+unsafe fn add_run_mounts(prep: &Prep, job: &Job, tree: RawFd) {
     let report = prep.report;
+    let at = if tree >= 0 {
+        c"/".as_ptr()
+    } else {
+        prep.base.root.as_ptr()
+    };
+    check(libc::chdir(at), report, Step::Chdir);
     let ops = slice(job.ops, job.n_ops);
     for op in ops {
         match op.kind {
-            JobKind::BindDir | JobKind::BindFile => open_source(op.source, op.fd, report),
-            JobKind::CopyFile => open_copy_source(op.source, op.fd, report),
+            JobKind::BindDir | JobKind::BindFile => open_source(op.source, op.fd, tree, report),
+            JobKind::CopyFile => open_copy_source(op.source, op.fd, tree, report),
             _ => {}
         }
     }
@@ -538,6 +561,7 @@ unsafe fn add_run_mounts(prep: &Prep, job: &Job) {
             JobKind::Seal => make_read_only(op.target, 0, report),
             kind => bind(
                 op.fd_path,
+                if tree >= 0 { op.fd } else { -1 },
                 op.target,
                 kind == JobKind::BindFile,
                 op.writable != 0,
@@ -572,15 +596,45 @@ unsafe fn hand_over_space(prep: &Prep, space: *const libc::c_char) {
     }
 }
 
-/// Makes the root read-only, `pivot_root`s into it and detaches the old
-/// root: no path leads back to the host.
-unsafe fn enter_root(prep: &Prep) {
-    let report = prep.report;
+/// Enters the box's root before any run is known, where the kernel can
+/// clone a mount out of a detached tree (Linux 6.15 and later): init
+/// first keeps a detached copy of its mount namespace (the host's tree,
+/// as it is now), which a run's binds and copied files then come out of
+/// ([`super::mounts::open_source`]). The root's `pivot_root` and the old
+/// root's detach, which waits for the kernel's RCU grace period, then
+/// happen before the box is handed a run, not on the run's way. The root
+/// stays writable until the run's mounts are in place. The copy is
+/// init's alone, closed once its first program goes; no process of the
+/// box ever holds it. Returns it, or -1 where the kernel cannot clone out
+/// of it: init then enters the root with its first run.
+unsafe fn enter_ahead(prep: &Prep) -> RawFd {
+    let tree = clone_mounts(libc::AT_FDCWD, c"/".as_ptr());
+    if tree < 0 {
+        return -1;
+    }
+    // Whether a mount clones out of the copy: the staging directory's,
+    // which holds the base (a path relative to the copy's root).
+    let mut staging = prep.base.root.as_ptr();
+    while *staging == b'/' as libc::c_char {
+        staging = staging.add(1);
+    }
+    let probe = clone_mounts(tree, staging);
+    if probe < 0 {
+        libc::close(tree);
+        return -1;
+    }
+    libc::close(probe);
+    pivot(prep);
+    tree
+}
+
+/// Makes the root tmpfs at `root` read-only, with everything in it.
+unsafe fn root_read_only(root: *const libc::c_char, report: RawFd) {
     let null = std::ptr::null::<libc::c_char>();
     check(
         libc::mount(
             null,
-            prep.base.root.as_ptr(),
+            root,
             null,
             libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             std::ptr::null(),
@@ -588,6 +642,12 @@ unsafe fn enter_root(prep: &Prep) {
         report,
         Step::RootReadOnly,
     );
+}
+
+/// `pivot_root`s into the box's root and detaches the old root: no path
+/// leads back to the host.
+unsafe fn pivot(prep: &Prep) {
+    let report = prep.report;
     check(libc::chdir(prep.base.root.as_ptr()), report, Step::Pivot);
     check(
         libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as libc::c_int,
@@ -751,6 +811,7 @@ unsafe fn build_base(prep: &Prep) -> ! {
                 ..
             } => bind(
                 fd_path.as_ptr(),
+                -1,
                 target.as_ptr(),
                 *file,
                 *writable,

@@ -10,6 +10,17 @@ const MOUNT_ATTR_RDONLY: u64 = 0x1;
 const MOUNT_ATTR_NOSUID: u64 = 0x2;
 const MOUNT_ATTR_NODEV: u64 = 0x4;
 const AT_RECURSIVE: libc::c_uint = 0x8000;
+const OPEN_TREE_CLONE: libc::c_uint = 0x1;
+const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
+const RESOLVE_IN_ROOT: u64 = 0x10;
+
+/// `struct open_how` of `openat2`.
+#[repr(C)]
+struct OpenHow {
+    flags: u64,
+    mode: u64,
+    resolve: u64,
+}
 
 #[repr(C)]
 struct MountAttr {
@@ -62,20 +73,71 @@ pub(super) unsafe fn make_read_only(
     );
 }
 
-/// Opens bind `source` in the box's own mount namespace (a mount of the
-/// judge's namespace cannot be bound here) and moves it to `fd`.
-pub(super) unsafe fn open_source(source: *const libc::c_char, fd: RawFd, report: RawFd) {
-    let f = libc::open(source, libc::O_PATH | libc::O_CLOEXEC);
+/// A detached copy of the mounts at `path` (from `at`; the empty path:
+/// `at` itself) and of every mount below (close-on-exec), or -1.
+pub(super) unsafe fn clone_mounts(at: RawFd, path: *const libc::c_char) -> RawFd {
+    let empty = if *path == 0 { libc::AT_EMPTY_PATH } else { 0 };
+    libc::syscall(
+        libc::SYS_open_tree,
+        at,
+        path,
+        OPEN_TREE_CLONE | AT_RECURSIVE | (empty | libc::O_CLOEXEC) as libc::c_uint,
+    ) as RawFd
+}
+
+/// Opens host path `path` with `flags` (close-on-exec) in `tree`, a
+/// detached copy of init's mount namespace taken before it entered the
+/// box's root (see `init::enter_ahead`): the path and its symbolic links
+/// are resolved in the copy as they were on the host.
+unsafe fn open_in(tree: RawFd, path: *const libc::c_char, flags: libc::c_int) -> RawFd {
+    let how = OpenHow {
+        flags: (flags | libc::O_CLOEXEC) as u64,
+        mode: 0,
+        resolve: RESOLVE_IN_ROOT,
+    };
+    libc::syscall(
+        libc::SYS_openat2,
+        tree,
+        path,
+        &how as *const OpenHow,
+        std::mem::size_of::<OpenHow>(),
+    ) as RawFd
+}
+
+/// Opens bind `source` (as a path only) and moves it to `fd`, for
+/// [`bind`]: in the box's own mount namespace (a mount of the judge's
+/// namespace cannot be bound here), or in `tree` where it is not -1.
+pub(super) unsafe fn open_source(
+    source: *const libc::c_char,
+    fd: RawFd,
+    tree: RawFd,
+    report: RawFd,
+) {
+    let f = if tree < 0 {
+        libc::open(source, libc::O_PATH | libc::O_CLOEXEC)
+    } else {
+        open_in(tree, source, libc::O_PATH)
+    };
     if f < 0 || libc::dup3(f, fd, libc::O_CLOEXEC) < 0 {
         fail(report, Step::Open);
     }
     libc::close(f);
 }
 
-/// Opens file `source` for reading (with the judge's identity) and moves
-/// it to `fd`, for [`copy_file`].
-pub(super) unsafe fn open_copy_source(source: *const libc::c_char, fd: RawFd, report: RawFd) {
-    let f = libc::open(source, libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW);
+/// Opens file `source` for reading (with the judge's identity), on the
+/// host or in `tree` (as [`open_source`]), and moves it to `fd`, for
+/// [`copy_file`].
+pub(super) unsafe fn open_copy_source(
+    source: *const libc::c_char,
+    fd: RawFd,
+    tree: RawFd,
+    report: RawFd,
+) {
+    let f = if tree < 0 {
+        libc::open(source, libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW)
+    } else {
+        open_in(tree, source, libc::O_RDONLY | libc::O_NOFOLLOW)
+    };
     if f < 0 || libc::dup3(f, fd, libc::O_CLOEXEC) < 0 {
         fail(report, Step::Open);
     }
@@ -114,10 +176,13 @@ pub(super) unsafe fn mkdir(path: *const libc::c_char, report: RawFd) {
     }
 }
 
-/// Binds `/proc/self/fd/N` (a reopened source) at `target`, creating the
-/// target first when it is a file.
+/// Binds `/proc/self/fd/N` (a reopened source) at `target`; where the
+/// source was opened in a detached tree (`in_tree`, the same descriptor;
+/// -1 otherwise), moves a copy of its mounts cloned out of the tree there
+/// instead. Creates the target first when it is a file.
 pub(super) unsafe fn bind(
     fd_path: *const libc::c_char,
+    in_tree: RawFd,
     target: *const libc::c_char,
     file: bool,
     writable: bool,
@@ -137,17 +202,34 @@ pub(super) unsafe fn bind(
             libc::close(fd);
         }
     }
-    check(
+    let bound = if in_tree >= 0 {
+        // One copy at a time: each is a mount namespace of its own until
+        // it is moved, and the box may hold few (see
+        // `init::limit_namespace_counts`).
+        let copy = clone_mounts(in_tree, c"".as_ptr());
+        if copy < 0 {
+            fail(report, Step::Bind);
+        }
+        let moved = libc::syscall(
+            libc::SYS_move_mount,
+            copy,
+            c"".as_ptr(),
+            libc::AT_FDCWD,
+            target,
+            MOVE_MOUNT_F_EMPTY_PATH,
+        ) as libc::c_int;
+        libc::close(copy);
+        moved
+    } else {
         libc::mount(
             fd_path,
             target,
             std::ptr::null(),
             libc::MS_BIND | libc::MS_REC,
             std::ptr::null(),
-        ),
-        report,
-        Step::Bind,
-    );
+        )
+    };
+    check(bound, report, Step::Bind);
     if !writable {
         make_read_only(target, locked, report);
     }

@@ -54,6 +54,19 @@ pub(super) fn under(root: &Path, inside: &Path) -> Result<CString, Error> {
     cstr(&p)
 }
 
+/// `inside` (a path in the box) relative to the box's root: a run's
+/// mounts are made from init's working directory, which is the root, or
+/// the staging directory where init enters the root with the run (see
+/// `child::init::enter_ahead`).
+pub(super) fn in_root(inside: &Path) -> Result<CString, Error> {
+    let bytes = inside.as_os_str().as_bytes();
+    let start = bytes.iter().take_while(|&&b| b == b'/').count();
+    match &bytes[start..] {
+        [] => cstr(b"."),
+        rest => cstr(rest),
+    }
+}
+
 /// Flags of the mount holding `path` that an unprivileged remount must keep.
 pub(super) fn locked_flags(path: &Path) -> libc::c_ulong {
     let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
