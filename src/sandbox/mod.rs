@@ -253,8 +253,9 @@
 //!   the old one before, while the box was prepared, where the kernel can
 //!   clone a mount out of a detached tree (Linux 6.15 and later): it then
 //!   opens the run's sources in a detached copy of the host's tree it
-//!   took first, which it alone holds, until its program goes. On older
-//!   kernels it does so now, after the run's mounts. Either way no path,
+//!   took first, which it alone holds, and closes before its program
+//!   goes. On older kernels it does so now, after the run's mounts.
+//!   Either way no path,
 //!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
 //!   It then passes the stdio to the program's process (`stdio.rs`: a
 //!   sealed anonymous copy of a stdin file, anonymous memory files for

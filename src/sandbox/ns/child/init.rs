@@ -68,8 +68,9 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     // them. The first run's mounts stay for the box's later runs.
     add_run_mounts(prep, &*prep.job, tree);
     if tree >= 0 {
-        // Closed with the rest once the program goes.
         root_read_only(c"/".as_ptr(), report);
+        // No program ever runs beside a way back to the host.
+        libc::close(tree);
     } else {
         root_read_only(prep.base.root.as_ptr(), report);
         pivot(prep);
@@ -604,7 +605,7 @@ unsafe fn hand_over_space(prep: &Prep, space: *const libc::c_char) {
 /// root's detach, which waits for the kernel's RCU grace period, then
 /// happen before the box is handed a run, not on the run's way. The root
 /// stays writable until the run's mounts are in place. The copy is
-/// init's alone, closed once its first program goes; no process of the
+/// init's alone, closed before its first program goes; no process of the
 /// box ever holds it. Returns it, or -1 where the kernel cannot clone out
 /// of it: init then enters the root with its first run.
 unsafe fn enter_ahead(prep: &Prep) -> RawFd {
