@@ -3,8 +3,8 @@
 use std::os::fd::RawFd;
 
 use super::mounts::{
-    bind, clone_mounts, copy_file, make_read_only, mkdir, mount_tmpfs, open_copy_source,
-    open_source,
+    bind, clone_mounts, copy_file, make_read_only, mkdir, mount_tmpfs, open_source, BIND_SOURCE,
+    COPY_SOURCE,
 };
 use super::net::Views;
 use super::program::program;
@@ -377,7 +377,7 @@ unsafe fn build_base_by_helper(prep: &Prep) {
     let report = prep.report;
     for op in &prep.base.ops {
         if let Op::Bind { source, fd, .. } = op {
-            open_source(source.as_ptr(), *fd, -1, report);
+            open_source(source.as_ptr(), BIND_SOURCE, *fd, -1, report);
         }
     }
     // The helper runs before init touches the stack again: a shared slice
@@ -542,8 +542,10 @@ unsafe fn add_run_mounts(prep: &Prep, job: &Job, tree: RawFd) {
     let ops = slice(job.ops, job.n_ops);
     for op in ops {
         match op.kind {
-            JobKind::BindDir | JobKind::BindFile => open_source(op.source, op.fd, tree, report),
-            JobKind::CopyFile => open_copy_source(op.source, op.fd, tree, report),
+            JobKind::BindDir | JobKind::BindFile => {
+                open_source(op.source, BIND_SOURCE, op.fd, tree, report)
+            }
+            JobKind::CopyFile => open_source(op.source, COPY_SOURCE, op.fd, tree, report),
             _ => {}
         }
     }

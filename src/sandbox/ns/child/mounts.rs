@@ -104,39 +104,26 @@ unsafe fn open_in(tree: RawFd, path: *const libc::c_char, flags: libc::c_int) ->
     ) as RawFd
 }
 
-/// Opens bind `source` (as a path only) and moves it to `fd`, for
-/// [`bind`]: in the box's own mount namespace (a mount of the judge's
-/// namespace cannot be bound here), or in `tree` where it is not -1.
+/// A bind's source, opened as a path only, for [`bind`].
+pub(super) const BIND_SOURCE: libc::c_int = libc::O_PATH;
+/// A copied file, opened for reading, for [`copy_file`].
+pub(super) const COPY_SOURCE: libc::c_int = libc::O_RDONLY | libc::O_NOFOLLOW;
+
+/// Opens `source` with `flags` ([`BIND_SOURCE`] or [`COPY_SOURCE`]) with
+/// the judge's identity, and moves it to `fd`: in the box's own mount
+/// namespace (a mount of the judge's namespace cannot be bound here), or
+/// in `tree` where it is not -1.
 pub(super) unsafe fn open_source(
     source: *const libc::c_char,
+    flags: libc::c_int,
     fd: RawFd,
     tree: RawFd,
     report: RawFd,
 ) {
     let f = if tree < 0 {
-        libc::open(source, libc::O_PATH | libc::O_CLOEXEC)
+        libc::open(source, flags | libc::O_CLOEXEC)
     } else {
-        open_in(tree, source, libc::O_PATH)
-    };
-    if f < 0 || libc::dup3(f, fd, libc::O_CLOEXEC) < 0 {
-        fail(report, Step::Open);
-    }
-    libc::close(f);
-}
-
-/// Opens file `source` for reading (with the judge's identity), on the
-/// host or in `tree` (as [`open_source`]), and moves it to `fd`, for
-/// [`copy_file`].
-pub(super) unsafe fn open_copy_source(
-    source: *const libc::c_char,
-    fd: RawFd,
-    tree: RawFd,
-    report: RawFd,
-) {
-    let f = if tree < 0 {
-        libc::open(source, libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW)
-    } else {
-        open_in(tree, source, libc::O_RDONLY | libc::O_NOFOLLOW)
+        open_in(tree, source, flags)
     };
     if f < 0 || libc::dup3(f, fd, libc::O_CLOEXEC) < 0 {
         fail(report, Step::Open);
