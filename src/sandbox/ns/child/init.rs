@@ -338,8 +338,9 @@ unsafe fn wait_for_go(prep: &Prep) -> Control {
 /// to the namespace's creator too (the judge's uid): unbounded, one box
 /// could take them all from every process of that uid on the host. Init
 /// may (it holds every capability in its own namespace); the program,
-/// without capabilities, cannot raise them. Where a count does not exist (an older kernel) or there is no
-/// user namespace (root's tier), nothing is written.
+/// without capabilities, cannot raise them. Where a count does not exist
+/// (an older kernel) or there is no user namespace (root's tier), nothing
+/// is written.
 unsafe fn limit_namespace_counts() {
     let counts: [(&std::ffi::CStr, &[u8]); 12] = [
         (c"/proc/sys/user/max_inotify_instances", b"16"),
@@ -615,13 +616,8 @@ unsafe fn enter_ahead(prep: &Prep) -> RawFd {
     if tree < 0 {
         return -1;
     }
-    // Whether a mount clones out of the copy: the staging directory's,
-    // which holds the base (a path relative to the copy's root).
-    let mut staging = prep.base.root.as_ptr();
-    while *staging == b'/' as libc::c_char {
-        staging = staging.add(1);
-    }
-    let probe = clone_mounts(tree, staging);
+    // Whether mounts clone out of the copy: its own.
+    let probe = clone_mounts(tree, c"".as_ptr());
     if probe < 0 {
         libc::close(tree);
         return -1;
