@@ -117,45 +117,71 @@ pub fn run(
     if !json {
         writeln!(out, "submission {id}: {slug} in {}", language.config.name)?;
     }
-    let mut write_error = None;
-    let mut store_error = None;
-    // Claimed just now: renewed once a third of the lease has passed, not
-    // at every test (a statement a test less).
-    let mut renewed = std::time::Instant::now();
-    let judged = tracing::info_span!("submission", id).in_scope(|| {
-        ctx.judge().judge_ahead(&plan, ahead, &mut |event| {
-            if let Event::TestDone { index, report, .. } = &event {
-                let renew = renewed.elapsed() >= LOCAL_LEASE / 3;
-                let recorded = rt.block_on(async {
-                    if renew {
-                        store.renew(lease, LOCAL_LEASE).await?;
+    // The judge runs on a thread of its own; this one records each test
+    // as it finishes (and prints its row), in order, while the next test
+    // runs: a statement's round trip a test off the judging's path.
+    let (told, mut tell) = tokio::sync::mpsc::unbounded_channel::<Told>();
+    let judge = ctx.judge();
+    let span = tracing::info_span!("submission", id);
+    let (judged, store_error, write_error) = std::thread::scope(|scope| {
+        let plan = &plan;
+        // The sender goes with the judge: its end ends the loop below.
+        let judging = std::thread::Builder::new()
+            .name("judge".into())
+            .spawn_scoped(scope, move || {
+                let _entered = span.enter();
+                judge.judge_ahead(plan, ahead, &mut |event| {
+                    // The receiver is gone only once this thread is
+                    // joined.
+                    let _ = told.send(Told::from(event));
+                })
+            })
+            .context("starting the judge's thread")?;
+        let mut write_error = None;
+        let mut store_error = None;
+        // Claimed just now: renewed once a third of the lease has passed,
+        // not at every test (a statement a test less).
+        let mut renewed = Instant::now();
+        rt.block_on(async {
+            while let Some(event) = tell.recv().await {
+                if let Told::TestDone(index, report) = &event {
+                    let renew = renewed.elapsed() >= LOCAL_LEASE / 3;
+                    let recorded = async {
+                        if renew {
+                            store.renew(lease, LOCAL_LEASE).await?;
+                        }
+                        store.record_test(lease, *index, report).await
                     }
-                    store.record_test(lease, *index, report).await
-                });
-                if renew && recorded.is_ok() {
-                    renewed = std::time::Instant::now();
+                    .await;
+                    if renew && recorded.is_ok() {
+                        renewed = Instant::now();
+                    }
+                    if let Err(e) = recorded {
+                        store_error.get_or_insert(e);
+                    }
                 }
-                if let Err(e) = recorded {
-                    store_error.get_or_insert(e);
+                if json {
+                    continue;
+                }
+                let r = match event {
+                    Told::Compiling if std::io::stderr().is_terminal() => {
+                        eprintln!("compiling...");
+                        Ok(())
+                    }
+                    Told::Compiled => report::table_header(&mut out),
+                    Told::TestDone(index, report) => report::table_row(&mut out, index, &report),
+                    Told::Compiling => Ok(()),
+                };
+                if let Err(e) = r {
+                    write_error.get_or_insert(e);
                 }
             }
-            if json {
-                return;
-            }
-            let r = match event {
-                Event::Compiling if std::io::stderr().is_terminal() => {
-                    eprintln!("compiling...");
-                    Ok(())
-                }
-                Event::Compiled { .. } => report::table_header(&mut out),
-                Event::TestDone { index, report, .. } => report::table_row(&mut out, index, report),
-                Event::Compiling => Ok(()),
-            };
-            if let Err(e) = r {
-                write_error.get_or_insert(e);
-            }
-        })
-    });
+        });
+        let judged = judging
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        anyhow::Ok((judged, store_error, write_error))
+    })?;
     let (report, failure) = match judged {
         Ok(report) => (report, None),
         Err(e) => {
@@ -189,6 +215,23 @@ pub fn run(
         report::summary(&mut out, id, &report)?;
     }
     Ok(report::exit_code(&report))
+}
+
+/// A judging's [`Event`], owned, on its way from the judge's thread.
+enum Told {
+    Compiling,
+    Compiled,
+    TestDone(usize, crate::judge::TestReport),
+}
+
+impl From<Event<'_>> for Told {
+    fn from(event: Event<'_>) -> Told {
+        match event {
+            Event::Compiling => Told::Compiling,
+            Event::Compiled { .. } => Told::Compiled,
+            Event::TestDone { index, report, .. } => Told::TestDone(index, report.clone()),
+        }
+    }
 }
 
 /// How long a local claim lasts without a renewal (a compilation, slow
