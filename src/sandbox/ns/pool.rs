@@ -296,12 +296,18 @@ impl NamespaceSandbox {
         }
         let (used, done) = mpsc::channel::<Boxed>();
         let pool = Arc::clone(&self.pool);
-        let reaper = std::thread::spawn(move || reap(&pool, &done));
+        let reaper = std::thread::spawn(move || {
+            in_background();
+            reap(&pool, &done);
+        });
         let (inner, pool) = (Arc::clone(&self.inner), Arc::clone(&self.pool));
         let expired = used.clone();
         // Boxes die with the thread that cloned them (PR_SET_PDEATHSIG):
         // this one lives as long as the sandbox.
-        let refill = std::thread::spawn(move || refill(&inner, &pool, &expired));
+        let refill = std::thread::spawn(move || {
+            in_background();
+            refill(&inner, &pool, &expired);
+        });
         *workers = Some(Workers {
             refill,
             reaper,
@@ -331,6 +337,18 @@ fn grown(b: &Boxed) -> bool {
         .as_ref()
         .zip(b.first_held)
         .is_some_and(|(g, first)| g.held() > first + HELD_SLACK)
+}
+
+/// Makes the calling thread one that never preempts another on waking
+/// (`SCHED_BATCH`, at the same weight: it is not starved). A run's end
+/// wakes the pool's threads from the judge's thread, which would otherwise
+/// often lose its core to them (preparing a box, tearing one down) before
+/// it has read the run's outcome.
+fn in_background() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: a plain system call on the calling thread (0), with a
+    // valid parameter. Refused, the thread stays as it was.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) };
 }
 
 /// The reaper thread: disposes of used boxes until the sandbox is
