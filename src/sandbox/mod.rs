@@ -253,8 +253,11 @@
 //!   the old one before, while the box was prepared, where the kernel can
 //!   clone a mount out of a detached tree (Linux 6.15 and later): it then
 //!   opens the run's sources in a detached copy of the host's tree it
-//!   took first, which it alone holds, and closes before its program
-//!   goes. On older kernels it does so now, after the run's mounts.
+//!   took first, which no other process of the box ever holds, and gives
+//!   up before its program goes: it sends the copy to the judge's end of
+//!   its control socket (where it lies unread until the box is dropped,
+//!   so the kernel tears it down then, off the run's path) and closes its
+//!   own. On older kernels it does so now, after the run's mounts.
 //!   Either way no path,
 //!   `/proc/*/root` and `/proc/*/cwd` included, leads back to the host.
 //!   It then passes the stdio to the program's process (`stdio.rs`: a

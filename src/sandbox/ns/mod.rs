@@ -608,6 +608,72 @@ mod tests {
         Some(root.dev() != std::fs::metadata("/").unwrap().dev())
     }
 
+    /// Init gives its copy of the host's tree up before its program goes:
+    /// while the program runs, no descriptor of init's is a directory (the
+    /// copy, or anything else), and the copy lies in the judge's end of the
+    /// control socket, for the box's drop to tear down off the run's path.
+    #[test]
+    fn init_holds_no_way_back_to_the_host_while_its_program_runs() {
+        if !clones_out_of_detached_trees() {
+            eprintln!("skipped: init holds no copy of the host's tree before Linux 6.15");
+            return;
+        }
+        let config = SandboxConfig::default();
+        let sandbox = NamespaceSandbox::new(
+            Users::Namespace,
+            config.uid,
+            &config.paths,
+            config.tmp_size,
+            None,
+        )
+        .expect("a namespace sandbox");
+        let work = tempfile::tempdir().unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let spec = RunSpec::new(
+            "/bin/sh",
+            work.path(),
+            crate::sandbox::Limits::new(Duration::from_secs(5), 64 << 20),
+        )
+        .arg("-c")
+        .arg("echo > started; sleep 3")
+        .bind(crate::sandbox::Bind::writable(work.path()));
+        let BoxStdio { fds, .. } = open_box_stdio(&spec).unwrap();
+        let mounts = sandbox.inner.run_entries(&spec).unwrap();
+        let mut b = sandbox.inner.prepare((64 << 20, 16)).expect("a box");
+        let raw = fds.each_ref().map(AsRawFd::as_raw_fd);
+        sandbox
+            .start(&mut b, &spec, &mounts, raw, ("/bin/sh", false))
+            .expect("the run goes");
+        let started = work.path().join("started");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !started.exists() {
+            assert!(Instant::now() < deadline, "the program never started");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        match std::fs::read_dir(format!("/proc/{}/fd", b.pid)) {
+            Ok(entries) => {
+                for entry in entries.flatten() {
+                    let held = std::fs::metadata(entry.path());
+                    assert!(
+                        !held.is_ok_and(|m| m.is_dir()),
+                        "init holds a directory while its program runs: {:?}",
+                        std::fs::read_link(entry.path())
+                    );
+                }
+            }
+            Err(_) => eprintln!("skipped: only root may look at a box's init's descriptors"),
+        }
+        let (byte, tree) = wire::receive_one(b.control.as_raw_fd(), Duration::from_secs(1))
+            .expect("init sent its copy of the host's tree to the judge");
+        assert_eq!(byte, wire::Control::Tree as u8);
+        assert!(
+            std::fs::metadata(format!("/proc/self/fd/{}", tree.as_raw_fd()))
+                .is_ok_and(|m| m.is_dir())
+        );
+        b.kill();
+    }
+
     /// Where the kernel allows, a box enters its root before it is handed
     /// a run, and the run's copies and binds come out of init's copy of
     /// the host's tree; told to enter with its run (as on older kernels),

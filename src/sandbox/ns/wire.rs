@@ -226,6 +226,12 @@ pub(super) enum Control {
     /// Init → judge, after a run with a working space: the space's
     /// directory comes with this byte (`crate::sandbox::Bind::space`).
     Space = b's',
+    /// Init → judge, before its first run goes: init's detached copy of
+    /// the host's tree comes with this byte, to lie unread in the judge's
+    /// end of the socket until the box is dropped. (Init's own close of
+    /// the last reference would wait for the kernel to tear the copy down,
+    /// on the run's path; see `child::init::enter_ahead`.)
+    Tree = b't',
 }
 
 impl Control {
@@ -300,6 +306,15 @@ pub(super) unsafe fn send_space(socket: RawFd, dir: RawFd) -> isize {
     send_with(socket, Control::Space, &[dir])
 }
 
+/// Sends [`Control::Tree`] with init's copy of the host's tree; what
+/// `sendmsg` returned. Allocates nothing.
+///
+/// # Safety
+/// `socket` and `tree` must be open.
+pub(super) unsafe fn send_tree(socket: RawFd, tree: RawFd) -> isize {
+    send_with(socket, Control::Tree, &[tree])
+}
+
 /// Sends `control` with up to three descriptors (`SCM_RIGHTS`).
 unsafe fn send_with(socket: RawFd, control: Control, fds: &[RawFd]) -> isize {
     let mut byte = [control as u8];
@@ -331,6 +346,28 @@ pub(super) fn receive_space(
     socket: RawFd,
     within: std::time::Duration,
 ) -> Option<std::os::fd::OwnedFd> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let (byte, fd) = receive_one(socket, left)?;
+        match byte {
+            // The copy of the host's tree the box was built with, sent
+            // before its run: closed here (a working space's run is a
+            // compilation, which does not miss those microseconds).
+            b if b == Control::Tree as u8 => drop(fd),
+            b if b == Control::Space as u8 => return Some(fd),
+            _ => return None,
+        }
+    }
+}
+
+/// One message and the one descriptor that comes with it, waiting up to
+/// `within`; `None` at the socket's end, on an error, a timeout, or a
+/// message without exactly one descriptor.
+pub(super) fn receive_one(
+    socket: RawFd,
+    within: std::time::Duration,
+) -> Option<(u8, std::os::fd::OwnedFd)> {
     use std::os::fd::FromRawFd;
     let mut poll = libc::pollfd {
         fd: socket,
@@ -374,8 +411,7 @@ pub(super) fn receive_space(
         std::ptr::copy_nonoverlapping(libc::CMSG_DATA(cmsg).cast::<RawFd>(), &mut fd, 1);
     }
     // SAFETY: a fresh descriptor received for us alone.
-    let dir = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
-    (byte == Control::Space as u8).then_some(dir)
+    Some((byte, unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }))
 }
 
 /// Waits for [`Control::Run`] and its three stdio descriptors (received

@@ -69,7 +69,11 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     add_run_mounts(prep, &*prep.job, tree);
     if tree >= 0 {
         root_read_only(c"/".as_ptr(), report);
-        // No program ever runs beside a way back to the host.
+        // No program ever runs beside a way back to the host. The copy
+        // goes to the judge's end of the control socket, where it stays
+        // until the box is dropped: closing the last reference here would
+        // wait, on the run's path, for the kernel to tear it down.
+        wire::send_tree(prep.control, tree);
         libc::close(tree);
     } else {
         root_read_only(prep.base.root.as_ptr(), report);
@@ -613,9 +617,10 @@ unsafe fn hand_over_space(prep: &Prep, space: *const libc::c_char) {
 /// root's detach, which waits for the kernel's RCU grace period, then
 /// happen before the box is handed a run, not on the run's way. The root
 /// stays writable until the run's mounts are in place. The copy is
-/// init's alone, closed before its first program goes; no process of the
-/// box ever holds it. Returns it, or -1 where the kernel cannot clone out
-/// of it: init then enters the root with its first run.
+/// init's alone, given up before its first program goes (sent to the
+/// judge, then closed); no other process of the box ever holds it.
+/// Returns it, or -1 where the kernel cannot clone out of it: init then
+/// enters the root with its first run.
 unsafe fn enter_ahead(prep: &Prep) -> RawFd {
     let tree = clone_mounts(libc::AT_FDCWD, c"/".as_ptr());
     if tree < 0 {
