@@ -479,6 +479,20 @@ impl Boxed {
         Ok(())
     }
 
+    /// The cgroup's limits as written for the box's latest run, and that
+    /// run's memory limit.
+    pub(super) fn written(&self) -> ((u64, u64), Option<u64>) {
+        (self.limits, self.asked)
+    }
+
+    /// This box, prepared with limits written for a run's memory limit
+    /// `asked` (as [`Boxed::written`] gave them): a run asking the same
+    /// keeps them where they are close enough (see [`Boxed::set_limits`]).
+    pub(super) fn written_for(mut self, asked: Option<u64>) -> Boxed {
+        self.asked = asked;
+        self
+    }
+
     /// Kills init now (and with it the whole PID namespace); the box is
     /// reaped when dropped.
     pub(super) fn kill(&self) {

@@ -259,6 +259,7 @@ impl NamespaceSandbox {
     ) -> Result<Instant, Error> {
         self.inner.load(b, spec, mounts, keep)?;
         b.set_limits(&spec.limits, mounts.copied_bytes())?;
+        self.note_limits(b);
         let start = Instant::now();
         // SAFETY: plain system calls on descriptors that are open.
         if unsafe { wire::send_run(b.control.as_raw_fd(), &stdio) } != 1 {

@@ -66,9 +66,11 @@ struct PoolState {
     kept: Vec<Kept>,
     /// The mounts of recent runs (their reuse keys), latest last.
     recent: Vec<String>,
-    /// Memory and process limits of the latest run: most runs repeat them,
-    /// so a box prepared with them needs no cgroup write when taken.
-    limits: (u64, u64),
+    /// The cgroup limits (memory, processes) written for the latest run,
+    /// and its memory limit: most runs repeat them, and what a box holds
+    /// differs little from one box to the next, so a box prepared with
+    /// them needs no cgroup write when taken.
+    limits: ((u64, u64), Option<u64>),
     /// The refill thread is preparing a box.
     preparing: bool,
     /// A run is waiting for that box.
@@ -117,7 +119,7 @@ impl Pool {
                 ready: Vec::new(),
                 kept: Vec::new(),
                 recent: Vec::new(),
-                limits: (256 << 20, 64),
+                limits: ((256 << 20, 64), None),
                 preparing: false,
                 awaited: false,
                 running: 0,
@@ -254,7 +256,6 @@ impl NamespaceSandbox {
         let wanted = (limits.memory, limits.processes);
         let ready = {
             let mut state = lock(&self.pool.state);
-            state.limits = wanted;
             // A box on its way is sooner than one begun now, and two
             // boxes built at once slow each other (and the runs) down; one
             // run waits for it, others build their own.
@@ -287,6 +288,12 @@ impl NamespaceSandbox {
             Some(b) => Ok(b),
             None => self.inner.prepare(wanted),
         }
+    }
+
+    /// Notes the cgroup limits box `b` was given for its run: the next
+    /// boxes are prepared with them.
+    pub(super) fn note_limits(&self, b: &Boxed) {
+        lock(&self.pool.state).limits = b.written();
     }
 
     fn start_workers(&self) {
@@ -394,7 +401,7 @@ fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
             state.preparing = true;
             state.limits
         };
-        let prepared = inner.prepare(limits);
+        let prepared = inner.prepare(limits.0).map(|b| b.written_for(limits.1));
         let mut state = lock(&pool.state);
         state.preparing = false;
         pool.ready.notify_all();
