@@ -590,6 +590,19 @@ mod tests {
         assert!(in_its_group(&next), "the next init is not in its group");
     }
 
+    /// A namespace sandbox of the default configuration, without cgroups.
+    fn plain_sandbox() -> NamespaceSandbox {
+        let config = SandboxConfig::default();
+        NamespaceSandbox::new(
+            Users::Namespace,
+            config.uid,
+            &config.paths,
+            config.tmp_size,
+            None,
+        )
+        .expect("a namespace sandbox")
+    }
+
     /// Whether this kernel clones mounts out of a detached tree (Linux
     /// 6.15 and later).
     fn clones_out_of_detached_trees() -> bool {
@@ -619,15 +632,7 @@ mod tests {
             eprintln!("skipped: init holds no copy of the host's tree before Linux 6.15");
             return;
         }
-        let config = SandboxConfig::default();
-        let sandbox = NamespaceSandbox::new(
-            Users::Namespace,
-            config.uid,
-            &config.paths,
-            config.tmp_size,
-            None,
-        )
-        .expect("a namespace sandbox");
+        let sandbox = plain_sandbox();
         let work = tempfile::tempdir().unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
@@ -682,15 +687,7 @@ mod tests {
     /// through its writable bind, and nothing else of the host.
     #[test]
     fn a_box_enters_its_root_ahead_where_the_kernel_can_and_runs_either_way() {
-        let config = SandboxConfig::default();
-        let sandbox = NamespaceSandbox::new(
-            Users::Namespace,
-            config.uid,
-            &config.paths,
-            config.tmp_size,
-            None,
-        )
-        .expect("a namespace sandbox");
+        let sandbox = plain_sandbox();
         let inner = &sandbox.inner;
         for late in [false, true] {
             inner.enter_late.store(late, Ordering::Relaxed);
