@@ -297,22 +297,14 @@ pub(super) unsafe fn receive_go(
         .map(|go| (go, count))
 }
 
-/// Sends [`Control::Space`] with the working space's directory `dir`; what
-/// `sendmsg` returned. Allocates nothing.
+/// Sends init's message `control` ([`Control::Space`], [`Control::Tree`])
+/// with the one descriptor `fd` it carries; what `sendmsg` returned.
+/// Allocates nothing.
 ///
 /// # Safety
-/// `socket` and `dir` must be open.
-pub(super) unsafe fn send_space(socket: RawFd, dir: RawFd) -> isize {
-    send_with(socket, Control::Space, &[dir])
-}
-
-/// Sends [`Control::Tree`] with init's copy of the host's tree; what
-/// `sendmsg` returned. Allocates nothing.
-///
-/// # Safety
-/// `socket` and `tree` must be open.
-pub(super) unsafe fn send_tree(socket: RawFd, tree: RawFd) -> isize {
-    send_with(socket, Control::Tree, &[tree])
+/// `socket` and `fd` must be open.
+pub(super) unsafe fn send_one(socket: RawFd, control: Control, fd: RawFd) -> isize {
+    send_with(socket, control, &[fd])
 }
 
 /// Sends `control` with up to three descriptors (`SCM_RIGHTS`).
@@ -339,7 +331,7 @@ unsafe fn send_with(socket: RawFd, control: Control, fds: &[RawFd]) -> isize {
     libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL)
 }
 
-/// The judge's side of [`send_space`]: the working space's directory,
+/// The judge's side of [`send_one`] of [`Control::Space`]: the working space's directory,
 /// waiting up to `within` for it; `None` when init ended (or closed the
 /// socket) without sending one, or sent anything else.
 pub(super) fn receive_space(

@@ -73,7 +73,7 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         // goes to the judge's end of the control socket, where it stays
         // until the box is dropped: closing the last reference here would
         // wait, on the run's path, for the kernel to tear it down.
-        wire::send_tree(prep.control, tree);
+        wire::send_one(prep.control, Control::Tree, tree);
         libc::close(tree);
     } else {
         root_read_only(prep.base.root.as_ptr(), report);
@@ -604,7 +604,7 @@ unsafe fn hand_over_space(prep: &Prep, space: *const libc::c_char) {
         libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
     );
     if dir >= 0 {
-        wire::send_space(prep.control, dir);
+        wire::send_one(prep.control, Control::Space, dir);
         libc::close(dir);
     }
 }
