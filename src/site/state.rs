@@ -240,6 +240,51 @@ pub struct Tail {
     pub read_at: Option<std::time::Instant>,
     /// The contest as last read for the feeds' checks, and when.
     pub contest: Option<(std::time::Instant, Option<crate::contest::Contest>)>,
+    /// The lines after one event, joined as the feeds that sent up to it
+    /// send them next: made once for every feed that is that far (most
+    /// are), until the lines change.
+    pub joined: Option<Chunk>,
+}
+
+/// Lines of a feed joined into what it sends next, with what the feed
+/// learns from them.
+#[derive(Debug, Clone, Default)]
+pub struct Chunk {
+    /// The event they come after.
+    pub after: i64,
+    /// Each line with its newline.
+    pub text: axum::body::Bytes,
+    /// The last event among them (`after` when none).
+    pub last: i64,
+    /// They end with the state that ends the updates.
+    pub ends: bool,
+    /// One of them changed the contest's settings or state.
+    pub settings: bool,
+}
+
+impl Chunk {
+    /// `lines`, which come after event `after` in order, up to the one
+    /// that ends the updates.
+    pub fn join<'a>(after: i64, lines: impl IntoIterator<Item = &'a Rendered>) -> Chunk {
+        let mut chunk = Chunk {
+            after,
+            last: after,
+            ..Chunk::default()
+        };
+        let mut text = Vec::new();
+        for l in lines {
+            chunk.last = l.seq;
+            text.extend_from_slice(l.line.as_bytes());
+            text.push(b'\n');
+            chunk.settings |= l.settings;
+            if l.ends {
+                chunk.ends = true;
+                break;
+            }
+        }
+        chunk.text = text.into();
+        chunk
+    }
 }
 
 /// Why no feed could be opened.

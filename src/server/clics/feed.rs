@@ -16,7 +16,7 @@
 
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, Extensions};
 use axum::response::{IntoResponse, Response};
@@ -30,7 +30,7 @@ use crate::contest::Contest;
 use crate::site::place::Place;
 use crate::site::policy::{Object, Who};
 use crate::site::signin::{self, Credential};
-use crate::site::state::{FeedSlot, Rendered};
+use crate::site::state::{Chunk, FeedSlot, Rendered};
 use crate::site::AppState;
 use crate::store::{Event, Reader};
 
@@ -92,7 +92,7 @@ pub async fn event_feed(
     };
     let mut feed = Feed {
         last: since.map_or(0, |(seq, _)| seq),
-        head: String::new(),
+        head: Vec::new(),
         done: false,
         reader: reader(&role),
         role,
@@ -112,16 +112,15 @@ pub async fn event_feed(
         Some(_) => None,
     };
     if let Some(read) = settings_read {
-        feed.head = fixed_events(&feed.state)
-            .lines()
-            .skip(read)
-            .flat_map(|l| [l, "\n"])
-            .collect();
+        for l in fixed_events(&feed.state).lines().skip(read) {
+            feed.head.extend_from_slice(l.as_bytes());
+            feed.head.push(b'\n');
+        }
     }
     // Everything up to now: the whole answer when not streaming.
     loop {
         let lines = feed.read().await?;
-        feed.head.push_str(&lines);
+        feed.head.extend_from_slice(&lines);
         if lines.is_empty() || feed.done {
             break;
         }
@@ -200,7 +199,7 @@ struct Feed {
     /// The token of the last event read.
     last: i64,
     /// What to send first.
-    head: String,
+    head: Vec<u8>,
     /// `end_of_updates` was sent: nothing more will come.
     done: bool,
     quiet_since: tokio::time::Instant,
@@ -228,28 +227,20 @@ impl Feed {
     }
 
     /// The next events after `last`, as lines (empty when none).
-    async fn read(&mut self) -> Result<String, ApiError> {
-        let lines = match self.read_shared().await? {
-            Some(lines) => lines,
-            None => self.read_own().await?,
+    async fn read(&mut self) -> Result<Bytes, ApiError> {
+        let chunk = match self.read_shared().await? {
+            Some(chunk) => chunk,
+            None => Chunk::join(self.last, &self.read_own().await?),
         };
-        let mut out = String::new();
-        for l in &lines {
-            self.last = l.seq;
-            out.push_str(&l.line);
-            out.push('\n');
-            if l.ends {
-                self.done = true;
-                break;
-            }
-            if l.settings {
-                // Settings changed: the clock's next moments with them.
-                if let Some(c) = self.state.store.contest_by_id(self.contest.id).await? {
-                    self.contest = c;
-                }
+        self.last = chunk.last;
+        self.done |= chunk.ends;
+        if chunk.settings && !chunk.ends {
+            // Settings changed: the clock's next moments with them.
+            if let Some(c) = self.state.store.contest_by_id(self.contest.id).await? {
+                self.contest = c;
             }
         }
-        Ok(out)
+        Ok(chunk.text)
     }
 
     /// Whether the contest's board is still open to this feed's reader, as
@@ -312,10 +303,10 @@ impl Feed {
 
     /// The next events from the lines that the open feeds of the same
     /// contest and reader (the public, or admins) share: read from the
-    /// database and rendered once for all of them, at most every
+    /// database, rendered and joined once for all of them, at most every
     /// [`SHARED_FRESH`]. `None` when this feed is behind what they keep
     /// (it reads its own way until it catches up) or reads for one team.
-    async fn read_shared(&self) -> Result<Option<Vec<Rendered>>, ApiError> {
+    async fn read_shared(&self) -> Result<Option<Chunk>, ApiError> {
         if !self.shares_lines() {
             return Ok(None);
         }
@@ -342,6 +333,7 @@ impl Feed {
                     let r = rendered(&self.state, &self.contest, (&self.role, None), e).await?;
                     tail.head = r.seq;
                     tail.lines.push_back(r);
+                    tail.joined = None;
                 }
                 if (events.len() as i64) < BATCH {
                     break;
@@ -357,10 +349,15 @@ impl Feed {
         if self.last < tail.base {
             return Ok(None);
         }
+        if let Some(joined) = tail.joined.as_ref().filter(|j| j.after == self.last) {
+            return Ok(Some(joined.clone()));
+        }
         // The lines are in the order of their numbers: this feed's are
         // found without looking at those it sent already.
         let from = tail.lines.partition_point(|l| l.seq <= self.last);
-        Ok(Some(tail.lines.range(from..).cloned().collect()))
+        let chunk = Chunk::join(self.last, tail.lines.range(from..));
+        tail.joined = Some(chunk.clone());
+        Ok(Some(chunk))
     }
 
     /// Until when the lines this feed shares with others are fresh (read
@@ -452,11 +449,11 @@ pub(super) async fn render(
 }
 
 /// The feed's next chunk: new events, a keep-alive newline, or the end.
-async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
+async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
     if !f.head.is_empty() {
         f.quiet_since = tokio::time::Instant::now();
         let head = std::mem::take(&mut f.head);
-        return Some((Ok(head), f));
+        return Some((Ok(head.into()), f));
     }
     loop {
         if f.done || f.state.is_stopping() {
@@ -484,7 +481,7 @@ async fn next(mut f: Feed) -> Option<(Result<String, std::io::Error>, Feed)> {
         }
         if f.quiet_since.elapsed() >= KEEP_ALIVE {
             f.quiet_since = tokio::time::Instant::now();
-            return Some((Ok("\n".to_string()), f));
+            return Some((Ok(Bytes::from_static(b"\n")), f));
         }
         if tokio::time::timeout(POLL, changed).await.is_ok() {
             // Many changes a second wake a feed a few times a second.
