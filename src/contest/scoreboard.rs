@@ -81,7 +81,9 @@ pub enum Viewer {
 /// One team's standing on one problem.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Cell {
-    pub label: String,
+    /// Shared by the cells of its column: a board is copied for every
+    /// version read, its cells with it.
+    pub label: std::sync::Arc<str>,
     /// Tries that count: rejected ones, plus the accepted one.
     pub tries: u32,
     /// Tries not judged yet, or hidden by the freeze.
@@ -120,7 +122,9 @@ impl Cell {
 pub struct Row {
     /// From 1; equal teams share it.
     pub rank: u32,
-    pub team: Team,
+    /// Shared by the copies of its row: a board is copied for every
+    /// version read.
+    pub team: std::sync::Arc<Team>,
     pub solved: u32,
     /// Penalty minutes (ICPC).
     pub penalty: i64,
@@ -215,7 +219,7 @@ impl KeptBoard {
                 .iter()
                 .map(|t| Row {
                     rank: 0,
-                    team: (*t).clone(),
+                    team: std::sync::Arc::new((*t).clone()),
                     solved: 0,
                     penalty: 0,
                     score: 0,
@@ -385,7 +389,7 @@ impl KeptBoard {
             Scoring::Icpc => icpc_cell(&self.contest, &list, sight),
             Scoring::Ioi => ioi_cell(&self.contest, &list, sight),
         };
-        cell.label = self.contest.problems[p].label.clone();
+        cell.label = self.contest.problems[p].label.as_str().into();
         cell
     }
 
