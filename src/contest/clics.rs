@@ -37,14 +37,38 @@ pub fn contest(c: &Contest) -> Value {
 /// are final and nothing is hidden any more, the very last change.
 pub fn state(c: &Contest, now: i64) -> Value {
     let at = |t: Option<i64>| t.filter(|&t| t <= now).map(format_time);
+    let [started, frozen, ended, thawed, finalized, end_of_updates] = moments(c);
     json!({
-        "started": at(Some(c.start_ms)),
-        "frozen": at(c.state_frozen_ms()),
-        "ended": at(Some(c.end_ms())),
-        "thawed": at(c.thawed_ms),
-        "finalized": at(c.finalized_ms),
-        "end_of_updates": at(c.end_of_updates_ms()),
+        "started": at(started),
+        "frozen": at(frozen),
+        "ended": at(ended),
+        "thawed": at(thawed),
+        "finalized": at(finalized),
+        "end_of_updates": at(end_of_updates),
     })
+}
+
+/// Whether [`state`] reads the same at `a` and at `b`: no moment of the
+/// contest lies between them. (An open feed asks at every look, which
+/// is cheaper than formatting the state twice.)
+pub fn same_state(c: &Contest, a: i64, b: i64) -> bool {
+    let (early, late) = (a.min(b), a.max(b));
+    moments(c)
+        .into_iter()
+        .flatten()
+        .all(|t| t <= early || t > late)
+}
+
+/// The moments of [`state`], in its order.
+fn moments(c: &Contest) -> [Option<i64>; 6] {
+    [
+        Some(c.start_ms),
+        c.state_frozen_ms(),
+        Some(c.end_ms()),
+        c.thawed_ms,
+        c.finalized_ms,
+        c.end_of_updates_ms(),
+    ]
 }
 
 /// grundy's verdict as the standard's judgement type.
@@ -307,4 +331,34 @@ pub fn answer(c: &Contest, q: &Clarification<'_>) -> Option<Value> {
 
 fn problem_of(c: &Contest, label: Option<&str>) -> Option<String> {
     label.and_then(|l| c.problem(l)).map(|p| p.slug.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contest::scoreboard::tests::START;
+
+    #[test]
+    fn the_state_reads_the_same_at_two_times_exactly_when_no_moment_lies_between() {
+        let mut c = crate::contest::scoreboard::tests::contest(Scoring::Icpc);
+        c.thawed_ms = Some(c.end_ms() + 600_000);
+        c.finalized_ms = Some(c.end_ms() + 300_000);
+        let moments = moments(&c);
+        // Each moment, a millisecond either side, and times far off.
+        let mut times = vec![START - 3_600_000, c.end_ms() + 7_200_000];
+        for t in moments.into_iter().flatten() {
+            times.extend([t - 1, t, t + 1]);
+        }
+        for &a in &times {
+            for &b in &times {
+                assert_eq!(
+                    same_state(&c, a, b),
+                    state(&c, a) == state(&c, b),
+                    "at {a} and {b}"
+                );
+            }
+        }
+        assert!(!same_state(&c, START - 1, START));
+        assert!(same_state(&c, START, START + 1));
+    }
 }

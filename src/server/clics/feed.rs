@@ -470,7 +470,7 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
         // The clock's moments (started, frozen, ended) are written by
         // whoever reads first; each is written once.
         let now = crate::site::contests::now_ms();
-        if objects::state(&f.contest, now) != objects::state(&f.contest, f.caught_up) {
+        if !crate::contest::clics::same_state(&f.contest, now, f.caught_up) {
             f.state.store.catch_up_contest(f.contest.id).await.ok()?;
             f.caught_up = now;
         }
