@@ -71,7 +71,7 @@ pub struct Attempt {
 }
 
 /// Who looks at the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Viewer {
     Admin,
     Team(i64),

@@ -19,8 +19,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::contest::scoreboard::{scoreboard, KeptBoard};
-use crate::contest::{Attempt, Board, Contest, Team, Viewer};
+use crate::contest::scoreboard::{scoreboard, KeptBoard, Row};
+use crate::contest::{Attempt, Board, Contest, Scoring, Team, Viewer};
 use crate::store::{self, ContestVersion, Store};
 
 /// A contest's participants and tries as last read.
@@ -37,6 +37,9 @@ struct Inputs {
 /// of the same board.
 pub struct Shown {
     pub board: Board,
+    /// Whose board it is (a team reading the public's board reads the
+    /// public's).
+    pub viewer: Viewer,
     /// Each team's organization's name, where it has one.
     pub organizations: Arc<HashMap<i64, String>>,
     /// The Contest API's rows (JSON), without problem cells and with them.
@@ -46,9 +49,10 @@ pub struct Shown {
 }
 
 impl Shown {
-    fn new(board: Board, organizations: Arc<HashMap<i64, String>>) -> Shown {
+    fn new(board: Board, viewer: Viewer, organizations: Arc<HashMap<i64, String>>) -> Shown {
         Shown {
             board,
+            viewer,
             organizations,
             clics_rows: [OnceLock::new(), OnceLock::new()],
             page: OnceLock::new(),
@@ -82,6 +86,17 @@ pub struct Boards {
     /// Held while reading a history again: the requests that find the
     /// same change wait for that one read instead of each making its own.
     reading: tokio::sync::Mutex<()>,
+    /// What a page made of each row of the boards shared by their readers,
+    /// by contest and viewer, then team ([`Boards::rows_made`]).
+    rows: Mutex<HashMap<(i64, Viewer), HashMap<i64, RowMade>>>,
+}
+
+/// A row, and what was made of it.
+struct RowMade {
+    scoring: Scoring,
+    row: Row,
+    organization: Option<String>,
+    made: Arc<str>,
 }
 
 impl Boards {
@@ -107,6 +122,7 @@ impl Boards {
         let computed = || {
             Arc::new(Shown::new(
                 scoreboard(contest, &inputs.teams, &inputs.attempts, viewer, now),
+                viewer,
                 inputs.organizations.clone(),
             ))
         };
@@ -143,7 +159,7 @@ impl Boards {
             viewer,
             now,
         );
-        let shown = Arc::new(Shown::new(board, inputs.organizations.clone()));
+        let shown = Arc::new(Shown::new(board, viewer, inputs.organizations.clone()));
         // A few: admins' and the public's, around a freeze or a change of
         // settings.
         if k.boards.len() >= 4 {
@@ -152,6 +168,55 @@ impl Boards {
         k.boards
             .push((contest.clone(), viewer, hidden, shown.clone()));
         Ok(shown)
+    }
+
+    /// What `make` makes of each row of `shown`, in order, made again
+    /// only for the rows that changed since the last time (a change moves
+    /// a few rows, not the board) where the board is shared by its
+    /// readers; every row otherwise.
+    ///
+    /// # Errors
+    /// `make`'s.
+    pub fn rows_made<E>(
+        &self,
+        contest: &Contest,
+        shown: &Shown,
+        mut make: impl FnMut(&Row, Option<&String>) -> Result<String, E>,
+    ) -> Result<Vec<Arc<str>>, E> {
+        let rows = &shown.board.rows;
+        if !Shown::shared(shown.viewer) {
+            return rows
+                .iter()
+                .map(|r| Ok(make(r, shown.organizations.get(&r.team.id))?.into()))
+                .collect();
+        }
+        let mut all = self.rows.lock().unwrap_or_else(|e| e.into_inner());
+        let known = all.entry((contest.id, shown.viewer)).or_default();
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let organization = shown.organizations.get(&r.team.id);
+            let same = |m: &&RowMade| {
+                m.scoring == contest.scoring
+                    && m.row == *r
+                    && m.organization.as_ref() == organization
+            };
+            if let Some(m) = known.get(&r.team.id).filter(same) {
+                out.push(m.made.clone());
+                continue;
+            }
+            let made: Arc<str> = make(r, organization)?.into();
+            known.insert(
+                r.team.id,
+                RowMade {
+                    scoring: contest.scoring,
+                    row: r.clone(),
+                    organization: organization.cloned(),
+                    made: made.clone(),
+                },
+            );
+            out.push(made);
+        }
+        Ok(out)
     }
 
     /// The inputs and the version they are of.
@@ -249,5 +314,103 @@ impl Boards {
         self.kept
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contest::scoreboard::tests::{contest, tried, START};
+    use crate::verdict::Verdict;
+
+    /// The rows `make` was asked for, by team name, and what it made.
+    fn made(boards: &Boards, c: &Contest, shown: &Shown, asked: &mut Vec<String>) -> Vec<Arc<str>> {
+        boards
+            .rows_made(c, shown, |r, organization| {
+                asked.push(r.team.name.clone());
+                Ok::<_, ()>(format!("{} {} {organization:?}", r.team.name, r.rank))
+            })
+            .expect("made")
+    }
+
+    #[test]
+    fn a_shared_board_makes_again_only_the_rows_that_changed() {
+        let c = contest(Scoring::Icpc);
+        let teams = vec![Team::new(1, "ana"), Team::new(2, "bo"), Team::new(3, "cy")];
+        let mut tries = vec![tried(1, 1, "nim", 10, Verdict::AC)];
+        let now = START + 3_600_000;
+        let shown = |tries: &[Attempt], viewer: Viewer, orgs: HashMap<i64, String>| {
+            Shown::new(
+                scoreboard(&c, &teams, tries, viewer, now),
+                viewer,
+                Arc::new(orgs),
+            )
+        };
+        let boards = Boards::default();
+        let mut asked = Vec::new();
+        let first = made(
+            &boards,
+            &c,
+            &shown(&tries, Viewer::Public, HashMap::new()),
+            &mut asked,
+        );
+        assert_eq!(asked, ["ana", "bo", "cy"]);
+        assert_eq!(&*first[0], "ana 1 None");
+
+        // Nothing changed: nothing is made.
+        asked.clear();
+        let again = made(
+            &boards,
+            &c,
+            &shown(&tries, Viewer::Public, HashMap::new()),
+            &mut asked,
+        );
+        assert!(asked.is_empty(), "made again: {asked:?}");
+        assert_eq!(again, first);
+
+        // cy solves one: its row moves up, bo's rank changes, ana's stays.
+        tries.push(tried(2, 3, "kayles", 50, Verdict::AC));
+        asked.clear();
+        let moved = made(
+            &boards,
+            &c,
+            &shown(&tries, Viewer::Public, HashMap::new()),
+            &mut asked,
+        );
+        asked.sort();
+        assert_eq!(asked, ["bo", "cy"]);
+        assert_eq!(&*moved[1], "cy 2 None");
+
+        // A team's organization is part of its row.
+        asked.clear();
+        let orgs = HashMap::from([(2, "Uni".to_string())]);
+        made(
+            &boards,
+            &c,
+            &shown(&tries, Viewer::Public, orgs),
+            &mut asked,
+        );
+        assert_eq!(asked, ["bo"]);
+
+        // The admins' board is kept apart, and a team's own board is made
+        // whole every time.
+        asked.clear();
+        made(
+            &boards,
+            &c,
+            &shown(&tries, Viewer::Admin, HashMap::new()),
+            &mut asked,
+        );
+        assert_eq!(asked.len(), 3);
+        for _ in 0..2 {
+            asked.clear();
+            made(
+                &boards,
+                &c,
+                &shown(&tries, Viewer::Team(1), HashMap::new()),
+                &mut asked,
+            );
+            assert_eq!(asked.len(), 3);
+        }
     }
 }

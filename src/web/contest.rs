@@ -16,8 +16,9 @@ use serde::Deserialize;
 use super::markdown;
 use super::render::{me, render, PageError, PagePath, PageQuery};
 use super::session::{check_csrf, Signed, Viewer};
+use crate::contest::scoreboard::Row;
 use crate::contest::time::{format_human, format_time};
-use crate::contest::{Board, Contest, Phase, Scoring, Viewer as Who};
+use crate::contest::{Contest, Phase, Scoring, Viewer as Who};
 use crate::site::contests::{self, now_ms, viewer_of};
 use crate::site::intake::Entry;
 use crate::site::policy::{self, Object};
@@ -360,7 +361,7 @@ async fn live_parts(
     let (board, board_seen) = match shown.page.get() {
         Some(kept) => kept,
         None => {
-            let fresh = board_html(c, &shown)?;
+            let fresh = board_html(state, c, &shown)?;
             shown.page.get_or_init(|| fresh)
         }
     };
@@ -419,16 +420,30 @@ fn digest(body: &str) -> String {
 
 /// The board of a contest page as HTML, with its digest; each row known
 /// by its team's account (`data-team-id`), for a team's own to be marked.
+/// A row is made again only when it changed ([`Boards::rows_made`]).
+///
+/// [`Boards::rows_made`]: crate::site::boards::Boards::rows_made
 fn board_html(
+    state: &AppState,
     c: &Contest,
     shown: &crate::site::boards::Shown,
 ) -> Result<(String, String), PageError> {
     let board = &shown.board;
+    let scoring = c.scoring.as_str();
+    let rows = state.boards.rows_made(c, shown, |r, organization| {
+        Ok::<_, PageError>(
+            render(
+                "contest_board_row.html",
+                context! { r => board_row(c, r, organization), scoring },
+            )?
+            .0,
+        )
+    })?;
     let html = render(
         "contest_board.html",
         context! {
-            board => board_rows(c, board, &shown.organizations),
-            frozen => board.frozen, scoring => c.scoring.as_str(),
+            rows => rows.iter().map(|r| Value::from_safe_string(r.to_string())).collect::<Vec<_>>(),
+            frozen => board.frozen, scoring,
             problems => c.problems.iter().map(|p| context! { label => p.label, rgb => p.rgb }).collect::<Vec<_>>(),
         },
     )?
@@ -437,62 +452,51 @@ fn board_html(
     Ok((html, seen))
 }
 
-/// The board's rows, each team with its organization's name where it has
-/// one.
-fn board_rows(
-    c: &Contest,
-    board: &Board,
-    organizations: &std::collections::HashMap<i64, String>,
-) -> Vec<Value> {
-    board
-        .rows
+/// One row of the board, its team with its organization's name where it
+/// has one.
+fn board_row(c: &Contest, r: &Row, organization: Option<&String>) -> Value {
+    let cells: Vec<Value> = r
+        .cells
         .iter()
-        .map(|r| {
-            let cells: Vec<Value> = r
-                .cells
-                .iter()
-                .map(|cell| {
-                    let (class, text) = match c.scoring {
-                        Scoring::Icpc if cell.solved => (
-                            if cell.first { "first" } else { "solved" },
-                            format!("{}/{}", cell.tries, cell.minute.unwrap_or(0)),
-                        ),
-                        Scoring::Ioi if cell.score.is_some() => (
-                            if cell.first {
-                                "first"
-                            } else if cell.solved {
-                                "solved"
-                            } else {
-                                "partial"
-                            },
-                            cell.score.unwrap_or(0).to_string(),
-                        ),
-                        _ if cell.pending > 0 => (
-                            "pending",
-                            if cell.tries > 0 {
-                                cell.tries.to_string()
-                            } else {
-                                String::new()
-                            },
-                        ),
-                        Scoring::Icpc if cell.tries > 0 => ("rejected", cell.tries.to_string()),
-                        _ => ("", String::new()),
-                    };
-                    let pending = if cell.pending > 0 {
-                        format!("{}?", cell.pending)
+        .map(|cell| {
+            let (class, text) = match c.scoring {
+                Scoring::Icpc if cell.solved => (
+                    if cell.first { "first" } else { "solved" },
+                    format!("{}/{}", cell.tries, cell.minute.unwrap_or(0)),
+                ),
+                Scoring::Ioi if cell.score.is_some() => (
+                    if cell.first {
+                        "first"
+                    } else if cell.solved {
+                        "solved"
+                    } else {
+                        "partial"
+                    },
+                    cell.score.unwrap_or(0).to_string(),
+                ),
+                _ if cell.pending > 0 => (
+                    "pending",
+                    if cell.tries > 0 {
+                        cell.tries.to_string()
                     } else {
                         String::new()
-                    };
-                    context! { label => cell.label, class, text, pending }
-                })
-                .collect();
-            context! {
-                rank => r.rank, team => r.team.name, team_id => r.team.id, solved => r.solved,
-                organization => organizations.get(&r.team.id),
-                penalty => r.penalty, score => r.score, cells,
-            }
+                    },
+                ),
+                Scoring::Icpc if cell.tries > 0 => ("rejected", cell.tries.to_string()),
+                _ => ("", String::new()),
+            };
+            let pending = if cell.pending > 0 {
+                format!("{}?", cell.pending)
+            } else {
+                String::new()
+            };
+            context! { label => cell.label, class, text, pending }
         })
-        .collect()
+        .collect();
+    context! {
+        rank => r.rank, team => r.team.name, team_id => r.team.id, solved => r.solved,
+        organization, penalty => r.penalty, score => r.score, cells,
+    }
 }
 
 fn submissions(c: &Contest, mine: &[ContestSubmission]) -> Vec<Value> {

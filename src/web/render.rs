@@ -37,6 +37,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/contest_board.html"),
     ),
     (
+        "contest_board_row.html",
+        include_str!("templates/contest_board_row.html"),
+    ),
+    (
         "contest_live.html",
         include_str!("templates/contest_live.html"),
     ),
