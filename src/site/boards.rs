@@ -323,14 +323,17 @@ mod tests {
     use crate::contest::scoreboard::tests::{contest, tried, START};
     use crate::verdict::Verdict;
 
-    /// The rows `make` was asked for, by team name, and what it made.
-    fn made(boards: &Boards, c: &Contest, shown: &Shown, asked: &mut Vec<String>) -> Vec<Arc<str>> {
-        boards
+    /// What `boards` makes of `shown`'s rows, with the teams whose rows
+    /// it made again (in the order asked).
+    fn made(boards: &Boards, c: &Contest, shown: &Shown) -> (Vec<String>, Vec<Arc<str>>) {
+        let mut asked = Vec::new();
+        let rows = boards
             .rows_made(c, shown, |r, organization| {
                 asked.push(r.team.name.clone());
                 Ok::<_, ()>(format!("{} {} {organization:?}", r.team.name, r.rank))
             })
-            .expect("made")
+            .expect("made");
+        (asked, rows)
     }
 
     #[test]
@@ -346,70 +349,35 @@ mod tests {
                 Arc::new(orgs),
             )
         };
+        let public = |tries: &[Attempt]| shown(tries, Viewer::Public, HashMap::new());
         let boards = Boards::default();
-        let mut asked = Vec::new();
-        let first = made(
-            &boards,
-            &c,
-            &shown(&tries, Viewer::Public, HashMap::new()),
-            &mut asked,
-        );
+        let (asked, first) = made(&boards, &c, &public(&tries));
         assert_eq!(asked, ["ana", "bo", "cy"]);
         assert_eq!(&*first[0], "ana 1 None");
 
         // Nothing changed: nothing is made.
-        asked.clear();
-        let again = made(
-            &boards,
-            &c,
-            &shown(&tries, Viewer::Public, HashMap::new()),
-            &mut asked,
-        );
+        let (asked, again) = made(&boards, &c, &public(&tries));
         assert!(asked.is_empty(), "made again: {asked:?}");
         assert_eq!(again, first);
 
         // cy solves one: its row moves up, bo's rank changes, ana's stays.
         tries.push(tried(2, 3, "kayles", 50, Verdict::AC));
-        asked.clear();
-        let moved = made(
-            &boards,
-            &c,
-            &shown(&tries, Viewer::Public, HashMap::new()),
-            &mut asked,
-        );
+        let (mut asked, moved) = made(&boards, &c, &public(&tries));
         asked.sort();
         assert_eq!(asked, ["bo", "cy"]);
         assert_eq!(&*moved[1], "cy 2 None");
 
         // A team's organization is part of its row.
-        asked.clear();
         let orgs = HashMap::from([(2, "Uni".to_string())]);
-        made(
-            &boards,
-            &c,
-            &shown(&tries, Viewer::Public, orgs),
-            &mut asked,
-        );
+        let (asked, _) = made(&boards, &c, &shown(&tries, Viewer::Public, orgs));
         assert_eq!(asked, ["bo"]);
 
         // The admins' board is kept apart, and a team's own board is made
         // whole every time.
-        asked.clear();
-        made(
-            &boards,
-            &c,
-            &shown(&tries, Viewer::Admin, HashMap::new()),
-            &mut asked,
-        );
+        let (asked, _) = made(&boards, &c, &shown(&tries, Viewer::Admin, HashMap::new()));
         assert_eq!(asked.len(), 3);
         for _ in 0..2 {
-            asked.clear();
-            made(
-                &boards,
-                &c,
-                &shown(&tries, Viewer::Team(1), HashMap::new()),
-                &mut asked,
-            );
+            let (asked, _) = made(&boards, &c, &shown(&tries, Viewer::Team(1), HashMap::new()));
             assert_eq!(asked.len(), 3);
         }
     }
