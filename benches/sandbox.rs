@@ -74,7 +74,7 @@ fn machine_busy() -> Duration {
 }
 
 /// `cargo bench --bench sandbox [trivial|stability|compile|concurrency|startup]...` runs the
-/// named parts (default: all).
+/// named parts (default: all); `burst` runs only `trivial`'s back to back figure.
 fn main() {
     let wanted: Vec<String> = std::env::args()
         .skip(1)
@@ -92,6 +92,9 @@ fn main() {
     }
     if run("trivial") {
         trivial(runner.as_ref());
+    }
+    if wanted.iter().any(|w| w == "burst") {
+        burst(runner.as_ref());
     }
     if run("stability") {
         stability(runner.as_ref());
@@ -323,26 +326,10 @@ fn trivial(runner: &dyn Runner) {
     let n = 300;
     let program = dir.path().join("main");
     let path = std::ffi::CString::new(program.as_os_str().as_encoded_bytes()).expect("path");
-    let argv = [path.as_ptr(), std::ptr::null()];
-    let envp = [std::ptr::null::<libc::c_char>()];
     // fork, execve, waitpid: the issue's baseline.
     let fork = || {
         let t = Instant::now();
-        // SAFETY: the child only calls execve and _exit, which are
-        // async-signal-safe, on memory prepared before the fork.
-        let pid = unsafe { libc::fork() };
-        if pid == 0 {
-            // SAFETY: as above.
-            unsafe {
-                libc::execve(path.as_ptr(), argv.as_ptr(), envp.as_ptr());
-                libc::_exit(127);
-            }
-        }
-        assert!(pid > 0, "fork");
-        let mut status = 0;
-        // SAFETY: our child.
-        unsafe { libc::waitpid(pid, &mut status, 0) };
-        assert_eq!(status, 0);
+        fork_exec_wait(&path);
         t.elapsed()
     };
     // posix_spawn (what std::process::Command uses): the cheapest start.
@@ -392,19 +379,14 @@ fn trivial(runner: &dyn Runner) {
     }
     // Back to back: what a run costs when runs follow each other with no
     // pause, the box's work before and after competing for the machine.
-    let burst = 400;
-    let (t, busy) = (Instant::now(), machine_busy());
-    for _ in 0..burst {
-        fork();
-    }
-    let fork_burst = t.elapsed() / burst;
-    let fork_cpu = (machine_busy() - busy) / burst;
-    let (t, busy) = (Instant::now(), machine_busy());
-    for _ in 0..burst {
-        boxed_run();
-    }
-    let boxed_burst = t.elapsed() / burst;
-    let boxed_cpu = (machine_busy() - busy) / burst;
+    let b = back_to_back(
+        &mut || {
+            fork();
+        },
+        &mut || {
+            boxed_run();
+        },
+    );
     let (fork, spawn) = (fork_t, spawn_t);
     let (f, p, x) = (median(fork), median(spawn), median(boxed));
     let fresh = median(fresh);
@@ -425,20 +407,7 @@ fn trivial(runner: &dyn Runner) {
         ms(fresh),
         fresh.as_secs_f64() / f.as_secs_f64()
     );
-    println!(
-        "  back to back, {burst} runs: fork/exec/wait {:.2} ms a run, boxed {:.2} ms a run: {:.2}x \
-         (target <= 1.4x)",
-        ms(fork_burst),
-        ms(boxed_burst),
-        boxed_burst.as_secs_f64() / fork_burst.as_secs_f64()
-    );
-    println!(
-        "    the whole machine's CPU a run (every process and the kernel's threads): bare {:.2} ms, \
-         boxed {:.2} ms: {:.2}x",
-        ms(fork_cpu),
-        ms(boxed_cpu),
-        boxed_cpu.as_secs_f64() / fork_cpu.as_secs_f64().max(1e-9)
-    );
+    b.print();
     println!(
         "  CPU time the box reports for it, median: {:.0} ms (building the box is not charged to the run)",
         ms(median(cpu))
@@ -460,6 +429,116 @@ fn trivial(runner: &dyn Runner) {
         ms(median(heavy))
     );
     drop(ballast);
+}
+
+/// Runs `path` by fork, execve and waitpid, as bare as a start can be.
+fn fork_exec_wait(path: &std::ffi::CStr) {
+    let argv = [path.as_ptr(), std::ptr::null()];
+    let envp = [std::ptr::null::<libc::c_char>()];
+    // SAFETY: the child only calls execve and _exit, which are
+    // async-signal-safe, on memory prepared before the fork.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: as above.
+        unsafe {
+            libc::execve(path.as_ptr(), argv.as_ptr(), envp.as_ptr());
+            libc::_exit(127);
+        }
+    }
+    assert!(pid > 0, "fork");
+    let mut status = 0;
+    // SAFETY: our child.
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    assert_eq!(status, 0);
+}
+
+/// Only the back to back figure of [`trivial`], for a quick look.
+fn burst(runner: &dyn Runner) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    compile_c(dir.path(), "int main(void) { return 0; }");
+    let cwd = tempfile::tempdir().expect("tempdir");
+    let program = dir.path().join("main");
+    let path = std::ffi::CString::new(program.as_os_str().as_encoded_bytes()).expect("path");
+    let s = spec(dir.path(), cwd.path(), Duration::from_secs(1));
+    let boxed = || {
+        let o = runner.run(&s).expect("boxed run");
+        assert_eq!(o.termination, Termination::Exited(0));
+    };
+    back_to_back(&mut || fork_exec_wait(&path), &mut { boxed }).print();
+}
+
+/// Runs back to back: wall time and the whole machine's CPU a run, bare
+/// and boxed.
+struct BackToBack {
+    runs: u32,
+    rounds: usize,
+    /// Each round's (bare wall, boxed wall, bare CPU, boxed CPU) a run.
+    each: Vec<[Duration; 4]>,
+}
+
+/// `rounds` rounds of `runs` bare runs then as many boxed, back to back:
+/// the machine drifts between rounds (it is shared), so each round's
+/// ratio is its own, and the median of the rounds' ratios is the figure.
+fn back_to_back(bare: &mut dyn FnMut(), boxed: &mut dyn FnMut()) -> BackToBack {
+    let (rounds, runs) = (5, 200u32);
+    let timed = |f: &mut dyn FnMut()| {
+        let (t, busy) = (Instant::now(), machine_busy());
+        for _ in 0..runs {
+            f();
+        }
+        (t.elapsed() / runs, (machine_busy() - busy) / runs)
+    };
+    // The boxes of the runs are made and kept before the first round.
+    timed(bare);
+    timed(boxed);
+    let each = (0..rounds)
+        .map(|_| {
+            let (bare_wall, bare_cpu) = timed(bare);
+            let (boxed_wall, boxed_cpu) = timed(boxed);
+            [bare_wall, boxed_wall, bare_cpu, boxed_cpu]
+        })
+        .collect();
+    BackToBack { runs, rounds, each }
+}
+
+impl BackToBack {
+    /// The median of the rounds' values of `(numerator, denominator)`,
+    /// with the medians of both.
+    fn ratio(&self, (n, d): (usize, usize)) -> (f64, Duration, Duration) {
+        let mut r: Vec<f64> = self
+            .each
+            .iter()
+            .map(|e| e[n].as_secs_f64() / e[d].as_secs_f64().max(1e-9))
+            .collect();
+        r.sort_by(f64::total_cmp);
+        let of = |i: usize| median(self.each.iter().map(|e| e[i]).collect());
+        (r[r.len() / 2], of(n), of(d))
+    }
+
+    fn print(&self) {
+        let (wall, boxed, bare) = self.ratio((1, 0));
+        let all: Vec<String> = self
+            .each
+            .iter()
+            .map(|e| format!("{:.2}", e[1].as_secs_f64() / e[0].as_secs_f64()))
+            .collect();
+        println!(
+            "  back to back, {} rounds of {} runs each: fork/exec/wait {:.2} ms a run, boxed {:.2} ms \
+             a run: {wall:.2}x, the rounds' median (target <= 1.4x; rounds {})",
+            self.rounds,
+            self.runs,
+            ms(bare),
+            ms(boxed),
+            all.join(", ")
+        );
+        let (cpu, boxed, bare) = self.ratio((3, 2));
+        println!(
+            "    the whole machine's CPU a run (every process and the kernel's threads): bare {:.2} ms, \
+             boxed {:.2} ms: {cpu:.2}x",
+            ms(bare),
+            ms(boxed),
+        );
+    }
 }
 
 /// CPU time of a 0.5 s busy loop, 30 runs, two at a time.
