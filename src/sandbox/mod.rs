@@ -157,7 +157,10 @@
 //!   recent run's (the same program, the next test) asks init to stay.
 //!   After the program ends by itself within its limits, init kills what
 //!   is left, reaps it, reports, mounts `/tmp` and the working directory's
-//!   tmpfs afresh, and waits until every socket of the run is gone, those
+//!   tmpfs afresh where the run touched them (an inotify watch on their
+//!   roots tells: anything made, opened, removed or changed there, an
+//!   unnamed `O_TMPFILE` included; a run that only computes leaves them
+//!   as they were mounted), and waits until every socket of the run is gone, those
 //!   that only a cycle of descriptors in flight (`SCM_RIGHTS`) keeps alive
 //!   included: it enters the run's network namespace, releases a socket
 //!   there (which sets the kernel's collector to work) and reads the

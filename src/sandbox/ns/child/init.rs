@@ -79,6 +79,9 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         root_read_only(prep.base.root.as_ptr(), report);
         pivot(prep);
     }
+    // What tells a kept box whether a run touched its scratch mounts (see
+    // `clean`), as they are now: mounted, and not yet shown to any run.
+    let mut scratch_watch = watch_scratch(scratch(prep, &*prep.job));
     loop {
         let job = &*prep.job;
         if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
@@ -97,7 +100,19 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         // Init keeps only its channels: the run's stdio are the program's
         // alone (a pipe's reader must see its end when the program's does).
         let [a, b, c, d, e] = views.files();
-        close_all_but(&[report, prep.control, own_net, run_net, clock, a, b, c, d, e]);
+        close_all_but(&[
+            report,
+            prep.control,
+            own_net,
+            run_net,
+            clock,
+            scratch_watch,
+            a,
+            b,
+            c,
+            d,
+            e,
+        ]);
         reap_and_report(stub, report, (clock, clock_at_go));
         if !job.keep {
             if !job.space.is_null() {
@@ -116,7 +131,7 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         // arms itself.
         (stub, to_stub, run_net) =
             arm_program(prep, (own_net, kept_net), &mut views, stack, || {
-                clean(prep, job)
+                clean(prep, job, &mut scratch_watch)
             });
         say_prepared(report);
         match wire::receive_run(prep.control) {
@@ -135,27 +150,81 @@ unsafe fn say_prepared(report: RawFd) {
 /// Empties what a run could write, for the next run of a kept box: `/tmp`
 /// and the working directory's tmpfs are mounted afresh (the old ones,
 /// with everything in them, go with their last reference), before the
-/// next program may go. Every process of the run is gone by now; System V
-/// and POSIX IPC are left behind in the run's own IPC namespace, and its
-/// sockets in its own network namespace (see [`drain`] for those still in
-/// flight).
-unsafe fn clean(prep: &Prep, job: &Job) {
+/// next program may go; not where no run touched them since they were
+/// mounted (`watch`, see [`watch_scratch`]). Every process of the run is
+/// gone by now; System V and POSIX IPC are left behind in the run's own
+/// IPC namespace, and its sockets in its own network namespace (see
+/// [`drain`] for those still in flight).
+///
+/// A fresh mount costs more than the rest of a trivial run's cleaning (its
+/// unmount waits for the kernel's expedited RCU grace period, which
+/// interrupts every core), and a run that only computes never touches it.
+unsafe fn clean(prep: &Prep, job: &Job, watch: &mut RawFd) {
     let report = prep.report;
-    let mut scratch = [(c"/tmp", prep.base.tmp.as_ptr()); 2];
-    let n = if job.work_tmpfs {
-        scratch[1] = (WORK_C, prep.base.work.as_ptr());
-        2
-    } else {
-        1
-    };
-    for (target, options) in &scratch[..n] {
+    if *watch >= 0 {
+        if untouched(*watch) {
+            return;
+        }
+        libc::close(*watch);
+    }
+    for (target, options) in scratch(prep, job) {
         check(
             libc::umount2(target.as_ptr(), libc::MNT_DETACH),
             report,
             Step::Clean,
         );
-        mount_tmpfs(target.as_ptr(), *options, report, Step::Clean);
+        mount_tmpfs(target.as_ptr(), options, report, Step::Clean);
     }
+    *watch = watch_scratch(scratch(prep, job));
+}
+
+/// What a run of `job` can write in its box: `/tmp` and, where the judge
+/// gave the run no working directory of its own, the box's; each with its
+/// mount options.
+fn scratch<'a>(
+    prep: &'a Prep,
+    job: &Job,
+) -> impl Iterator<Item = (&'static std::ffi::CStr, *const libc::c_char)> + 'a {
+    let work = job.work_tmpfs.then(|| (WORK_C, prep.base.work.as_ptr()));
+    std::iter::once((c"/tmp", prep.base.tmp.as_ptr())).chain(work)
+}
+
+/// Watches the root of each of the `scratch` mounts, as they were just
+/// mounted: an inotify instance (-1 where the kernel gives
+/// none: every cleaning then mounts afresh). Whatever a run can leave in
+/// a tmpfs that is there for the next run to find begins with an event on
+/// its root: an entry made, removed or renamed there (the first step to
+/// anything deeper), the root's attributes, times, owner or extended
+/// attributes changed, or a file opened there, an unnamed `O_TMPFILE` one
+/// included (which takes the next inode number). Reading the root lists
+/// it (an event too: mounted afresh then, needlessly). The instance is
+/// init's alone (close-on-exec, and the program's process closes what it
+/// inherits before it is armed).
+unsafe fn watch_scratch<T>(scratch: impl Iterator<Item = (&'static std::ffi::CStr, T)>) -> RawFd {
+    let fd = libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC);
+    if fd < 0 {
+        return -1;
+    }
+    for (target, _) in scratch {
+        if libc::inotify_add_watch(fd, target.as_ptr(), libc::IN_ALL_EVENTS) < 0 {
+            libc::close(fd);
+            return -1;
+        }
+    }
+    fd
+}
+
+/// Whether nothing happened under the watch (see [`watch_scratch`]) since
+/// it was made: no event waits, not even an overflow. (`poll`, whose
+/// answer needs no `errno`: the program's process, armed beside this,
+/// shares it.)
+unsafe fn untouched(watch: RawFd) -> bool {
+    let mut ready = libc::pollfd {
+        fd: watch,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    libc::poll(&mut ready, 1, 0) == 0
 }
 
 /// Waits until every socket of the run that ended is gone, those that

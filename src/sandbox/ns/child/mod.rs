@@ -202,9 +202,10 @@ pub(in crate::sandbox::ns) unsafe fn close_all_but(keep: &[RawFd]) {
 mod tests {
     use super::*;
 
-    /// Init keeps ten descriptors where it has no cgroup (a task clock and
-    /// the five views of its run's network namespace among them): every
-    /// one of twelve kept is kept, and everything else is closed.
+    /// Init keeps eleven descriptors where it has no cgroup (a task clock,
+    /// the watch on its scratch mounts and the five views of its run's
+    /// network namespace among them): every one of twelve kept is kept,
+    /// and everything else is closed.
     #[test]
     fn close_all_but_keeps_every_descriptor_it_is_given() {
         // In a child: closing the test process's descriptors would close

@@ -30,7 +30,7 @@ pub(in crate::sandbox::ns) struct Base {
     /// none ([`super::WORK`]): a tmpfs as small as `/tmp`.
     pub(in crate::sandbox::ns) work: CString,
     /// Mount options of `/tmp`. A kept box mounts `/tmp` and [`super::WORK`]
-    /// afresh between runs.
+    /// afresh between runs, where a run touched them.
     pub(in crate::sandbox::ns) tmp: CString,
 }
 
