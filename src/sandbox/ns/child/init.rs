@@ -80,8 +80,15 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
         pivot(prep);
     }
     // What tells a kept box whether a run touched its scratch mounts (see
-    // `clean`), as they are now: mounted, and not yet shown to any run.
-    let mut scratch_watch = watch_scratch(scratch(prep, &*prep.job));
+    // `clean`), as they are now: mounted, and not yet shown to any run. A
+    // box used once has none (closing one waits for the kernel's SRCU
+    // grace period: milliseconds, on the way out of the box).
+    let mut scratch_watch = if (*prep.job).keep {
+        libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC)
+    } else {
+        -1
+    };
+    watch_scratch(&mut scratch_watch, scratch(prep, &*prep.job));
     loop {
         let job = &*prep.job;
         if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
@@ -161,11 +168,8 @@ unsafe fn say_prepared(report: RawFd) {
 /// interrupts every core), and a run that only computes never touches it.
 unsafe fn clean(prep: &Prep, job: &Job, watch: &mut RawFd) {
     let report = prep.report;
-    if *watch >= 0 {
-        if untouched(*watch) {
-            return;
-        }
-        libc::close(*watch);
+    if *watch >= 0 && untouched(*watch) {
+        return;
     }
     for (target, options) in scratch(prep, job) {
         check(
@@ -175,7 +179,7 @@ unsafe fn clean(prep: &Prep, job: &Job, watch: &mut RawFd) {
         );
         mount_tmpfs(target.as_ptr(), options, report, Step::Clean);
     }
-    *watch = watch_scratch(scratch(prep, job));
+    watch_scratch(watch, scratch(prep, job));
 }
 
 /// What a run of `job` can write in its box: `/tmp` and, where the judge
@@ -190,28 +194,35 @@ fn scratch<'a>(
 }
 
 /// Watches the root of each of the `scratch` mounts, as they were just
-/// mounted: an inotify instance (-1 where the kernel gives
-/// none: every cleaning then mounts afresh). Whatever a run can leave in
-/// a tmpfs that is there for the next run to find begins with an event on
-/// its root: an entry made, removed or renamed there (the first step to
-/// anything deeper), the root's attributes, times, owner or extended
-/// attributes changed, or a file opened there, an unnamed `O_TMPFILE` one
-/// included (which takes the next inode number). Reading the root lists
-/// it (an event too: mounted afresh then, needlessly). The instance is
-/// init's alone (close-on-exec, and the program's process closes what it
-/// inherits before it is armed).
-unsafe fn watch_scratch<T>(scratch: impl Iterator<Item = (&'static std::ffi::CStr, T)>) -> RawFd {
-    let fd = libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC);
-    if fd < 0 {
-        return -1;
+/// mounted, with inotify instance `watch` (-1 where the kernel gave none,
+/// or it failed here: every cleaning then mounts afresh). Whatever a run
+/// can leave in a tmpfs that is there for the next run to find begins
+/// with an event on its root: an entry made, removed or renamed there
+/// (the first step to anything deeper), the root's attributes, times,
+/// owner or extended attributes changed, or a file opened there, an
+/// unnamed `O_TMPFILE` one included (which takes the next inode number).
+/// Reading the root lists it (an event too: mounted afresh then,
+/// needlessly). The instance is init's alone (close-on-exec, and the
+/// program's process closes what it inherits before it is armed), and
+/// lasts as long as the box: closing one waits for an SRCU grace period.
+/// What is queued is read away: the run's events and those of the
+/// mounts just replaced (the kernel queues those as it unmounts them).
+unsafe fn watch_scratch<T>(
+    watch: &mut RawFd,
+    scratch: impl Iterator<Item = (&'static std::ffi::CStr, T)>,
+) {
+    if *watch < 0 {
+        return;
     }
     for (target, _) in scratch {
-        if libc::inotify_add_watch(fd, target.as_ptr(), libc::IN_ALL_EVENTS) < 0 {
-            libc::close(fd);
-            return -1;
+        if libc::inotify_add_watch(*watch, target.as_ptr(), libc::IN_ALL_EVENTS) < 0 {
+            libc::close(*watch);
+            *watch = -1;
+            return;
         }
     }
-    fd
+    let mut events = [0u8; 4096];
+    while libc::read(*watch, events.as_mut_ptr().cast(), events.len()) > 0 {}
 }
 
 /// Whether nothing happened under the watch (see [`watch_scratch`]) since
