@@ -234,30 +234,7 @@ fn concurrency(runner: &dyn Runner) {
     compile_c(dir.path(), "int main(void) { return 0; }");
     let program = dir.path().join("main");
     let path = std::ffi::CString::new(program.as_os_str().as_encoded_bytes()).expect("path");
-    let argv = [path.as_ptr(), std::ptr::null()];
-    let envp = [std::ptr::null::<libc::c_char>()];
-    let (argv, envp) = (argv.map(|p| p as usize), envp.map(|p| p as usize));
-    let fork = || {
-        // SAFETY: the child only calls execve and _exit, which are
-        // async-signal-safe, on memory prepared before the fork.
-        let pid = unsafe { libc::fork() };
-        if pid == 0 {
-            // SAFETY: as above.
-            unsafe {
-                libc::execve(
-                    argv[0] as *const libc::c_char,
-                    argv.as_ptr().cast(),
-                    envp.as_ptr().cast(),
-                );
-                libc::_exit(127);
-            }
-        }
-        assert!(pid > 0, "fork");
-        let mut status = 0;
-        // SAFETY: our child.
-        unsafe { libc::waitpid(pid, &mut status, 0) };
-        assert_eq!(status, 0);
-    };
+    let fork = || fork_exec_wait(&path);
     // Runs of one program, as the tests of submissions: boxes are kept.
     let boxed = || {
         let cwd = tempfile::tempdir().expect("tempdir");
