@@ -88,7 +88,7 @@ pub(in crate::sandbox::ns) unsafe fn init(prep: &Prep) -> ! {
     } else {
         -1
     };
-    watch_scratch(&mut scratch_watch, scratch(prep, &*prep.job));
+    watch_scratch(&mut scratch_watch, roots(prep, &*prep.job));
     loop {
         let job = &*prep.job;
         if job.cpu >= 0 && (job.cpu as usize) < libc::CPU_SETSIZE as usize {
@@ -179,7 +179,7 @@ unsafe fn clean(prep: &Prep, job: &Job, watch: &mut RawFd) {
         );
         mount_tmpfs(target.as_ptr(), options, report, Step::Clean);
     }
-    watch_scratch(watch, scratch(prep, job));
+    watch_scratch(watch, roots(prep, job));
 }
 
 /// What a run of `job` can write in its box: `/tmp` and, where the judge
@@ -193,7 +193,12 @@ fn scratch<'a>(
     std::iter::once((c"/tmp", prep.base.tmp.as_ptr())).chain(work)
 }
 
-/// Watches the root of each of the `scratch` mounts, as they were just
+/// Where [`scratch`] mounts are.
+fn roots<'a>(prep: &'a Prep, job: &Job) -> impl Iterator<Item = &'static std::ffi::CStr> + 'a {
+    scratch(prep, job).map(|(root, _)| root)
+}
+
+/// Watches each of the scratch mounts' `roots`, as they were just
 /// mounted, with inotify instance `watch` (-1 where the kernel gave none,
 /// or it failed here: every cleaning then mounts afresh). Whatever a run
 /// can leave in a tmpfs that is there for the next run to find begins
@@ -207,14 +212,11 @@ fn scratch<'a>(
 /// lasts as long as the box: closing one waits for an SRCU grace period.
 /// What is queued is read away: the run's events and those of the
 /// mounts just replaced (the kernel queues those as it unmounts them).
-unsafe fn watch_scratch<T>(
-    watch: &mut RawFd,
-    scratch: impl Iterator<Item = (&'static std::ffi::CStr, T)>,
-) {
+unsafe fn watch_scratch(watch: &mut RawFd, roots: impl Iterator<Item = &'static std::ffi::CStr>) {
     if *watch < 0 {
         return;
     }
-    for (target, _) in scratch {
+    for target in roots {
         if libc::inotify_add_watch(*watch, target.as_ptr(), libc::IN_ALL_EVENTS) < 0 {
             libc::close(*watch);
             *watch = -1;
