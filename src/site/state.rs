@@ -212,11 +212,31 @@ pub struct FeedSlots {
     total: usize,
     per_address: usize,
     open: std::sync::Mutex<(usize, std::collections::HashMap<Option<Place>, usize>)>,
-    /// The lines the open feeds of one contest and reader share.
-    tails: std::sync::Mutex<Tails>,
+    /// What the open feeds of one contest and reader share, while one is
+    /// open.
+    shared: std::sync::Mutex<SharedTails>,
 }
 
-type Tails = std::collections::HashMap<(i64, crate::store::Reader), Arc<tokio::sync::Mutex<Tail>>>;
+type SharedTails = std::collections::HashMap<(i64, crate::store::Reader), Arc<Shared>>;
+
+/// What the open feeds of one contest and one reader (the public, or
+/// admins) share: the lines one task reads from the record for all of
+/// them, and a signal each waits on for the next ones.
+#[derive(Debug)]
+pub struct Shared {
+    pub tail: std::sync::Mutex<Tail>,
+    /// Bumped when the tail has new lines or the contest was read anew.
+    pub news: tokio::sync::watch::Sender<u64>,
+}
+
+impl Shared {
+    /// The tail, locked.
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, Tail> {
+        self.tail
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
 
 /// One event of a contest's record as a feed sends it.
 #[derive(Debug, Clone)]
@@ -229,17 +249,18 @@ pub struct Rendered {
     pub settings: bool,
 }
 
-/// What the open feeds of one contest and one reader share: every event
-/// after `base` up to `head` that the reader may read, rendered.
+/// The lines of [`Shared`]: every event after `base` up to `head` that
+/// the reader may read, rendered.
 #[derive(Debug, Default)]
 pub struct Tail {
+    /// Read from the record at least once: `base` and `head` are set.
+    pub started: bool,
     pub base: i64,
     pub head: i64,
     pub lines: std::collections::VecDeque<Rendered>,
-    /// When it was last read from the database (`None`: never).
-    pub read_at: Option<std::time::Instant>,
-    /// The contest as last read for the feeds' checks, and when.
-    pub contest: Option<(std::time::Instant, Option<crate::contest::Contest>)>,
+    /// The contest as last read, for the feeds' checks (`Some(None)`: it
+    /// is gone).
+    pub contest: Option<Option<crate::contest::Contest>>,
     /// The lines after one event, joined as the feeds that sent up to it
     /// send them next: made once for every feed that is that far (most
     /// are), until the lines change.
@@ -317,22 +338,49 @@ impl FeedSlots {
             total,
             per_address,
             open: std::sync::Mutex::default(),
-            tails: std::sync::Mutex::default(),
+            shared: std::sync::Mutex::default(),
         }
     }
 
-    /// The lines the feeds of `contest` for `reader` share.
-    pub fn tail(
+    /// What the feeds of `contest` for `reader` share, with a receiver of
+    /// its news for one more feed, and whether it is new (then whoever
+    /// asked starts the task that reads for it, which ends through
+    /// [`FeedSlots::unshare`]).
+    pub fn share(
         &self,
         contest: i64,
         reader: crate::store::Reader,
-    ) -> Arc<tokio::sync::Mutex<Tail>> {
-        self.tails
+    ) -> (Arc<Shared>, tokio::sync::watch::Receiver<u64>, bool) {
+        let mut all = self.lock_shared();
+        let mut new = false;
+        let shared = all.entry((contest, reader)).or_insert_with(|| {
+            new = true;
+            Arc::new(Shared {
+                tail: std::sync::Mutex::default(),
+                news: tokio::sync::watch::Sender::new(0),
+            })
+        });
+        let news = shared.news.subscribe();
+        (shared.clone(), news, new)
+    }
+
+    /// Forgets what the feeds of `contest` for `reader` shared if none is
+    /// open any more: whether it did (a feed opened later starts afresh).
+    pub fn unshare(&self, contest: i64, reader: crate::store::Reader) -> bool {
+        let mut all = self.lock_shared();
+        let unread = all
+            .get(&(contest, reader))
+            .is_none_or(|s| s.news.receiver_count() == 0);
+        if unread {
+            all.remove(&(contest, reader));
+        }
+        unread
+    }
+
+    fn lock_shared(&self) -> std::sync::MutexGuard<'_, SharedTails> {
+        self.shared
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry((contest, reader))
-            .or_default()
-            .clone()
     }
 
     /// A slot for a feed from `address` (counted by its [`Place`]: one

@@ -2,7 +2,8 @@
 //! 32): an open feed gets what the unfreeze reveals, `since_token` resumes
 //! and refuses a token the contest never reached, a feed ends when its
 //! token is revoked, open feeds are capped per address while the rest of
-//! the server answers, and `GET /api` says which API this is.
+//! the server answers, feeds that share their reads each get the record
+//! whole, and `GET /api` says which API this is.
 
 use std::io::BufRead;
 use std::time::{Duration, Instant};
@@ -48,6 +49,25 @@ impl Feed {
         Ok(Feed {
             lines: std::io::BufReader::new(r.into_body().into_reader()).lines(),
         })
+    }
+
+    /// Lines (keep-alive newlines left out) until one satisfies `stop`
+    /// (returned with those before it), within a minute.
+    fn lines_until(&mut self, stop: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            let line = self.lines.next().expect("the feed ended").expect("a line");
+            if line.is_empty() {
+                continue;
+            }
+            let done = stop(&line);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+        panic!("nothing ended the wait within a minute: {seen:?}");
     }
 
     /// Events until one satisfies `stop` (returned with those before it),
@@ -110,6 +130,66 @@ fn an_open_feed_gets_what_the_unfreeze_reveals() {
             "judgement {id} not revealed: {after:?}"
         );
     }
+}
+
+/// The public's and admins' open feeds share one read of the record: feeds
+/// opened at different moments, by the public and by an admin, and one
+/// resumed from an early token, each get every event after where they
+/// started, once and in order, as the feed read whole at the end has them.
+#[test]
+fn feeds_opened_at_different_moments_each_get_the_record_whole() {
+    let (_ws, s, [bob, cid], cup) = cup("");
+    let admin = format!("Bearer {}", s.token("ann"));
+    let url = format!("{}/api/contests/cup/event-feed", s.url);
+    let whole = |auth: Option<&str>| -> Vec<String> {
+        let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+        let r = crate::http::get(&format!("{url}?stream=false"), &headers);
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body.lines().map(token_of).collect()
+    };
+    let mut feeds = Vec::new();
+    let mut open = |query: &str, auth: Option<&str>, after: Option<String>| {
+        let feed = Feed::open(&format!("{url}{query}"), auth).expect("open");
+        feeds.push((feed, auth.map(str::to_owned), after));
+    };
+    judged(&s, bob, cup, Verdict::WA);
+    open("", None, None);
+    open("", Some(&admin), None);
+    for who in [bob, cid, bob] {
+        judged(&s, who, cup, Verdict::WA);
+    }
+    open("", None, None);
+    open("", Some(&admin), None);
+    // The record's second event (the judge's settings come first).
+    let early = whole(None)
+        .into_iter()
+        .filter(|t| !t.contains('.'))
+        .nth(1)
+        .expect("an early event");
+    open(&format!("?since_token={early}"), None, Some(early));
+    for who in [cid, bob, cid] {
+        judged(&s, who, cup, Verdict::AC);
+    }
+    for (i, (feed, auth, after)) in feeds.iter_mut().enumerate() {
+        let mut want = whole(auth.as_deref());
+        if let Some(after) = after {
+            let at = want.iter().position(|t| t == after).expect("the token");
+            want.drain(..=at);
+        }
+        let last = want.last().expect("events").clone();
+        let got: Vec<String> = feed
+            .lines_until(|line| token_of(line) == last)
+            .iter()
+            .map(|l| token_of(l))
+            .collect();
+        assert_eq!(got, want, "feed {i} ({auth:?}, after {after:?})");
+    }
+}
+
+/// An event line's token.
+fn token_of(line: &str) -> String {
+    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    v["token"].as_str().expect("a token").to_owned()
 }
 
 /// `since_token` resumes after an event; a token beyond the record is 400.

@@ -14,6 +14,7 @@
 //! `max_feeds`), so they cannot take the
 //! connections the rest of the server needs.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -30,7 +31,7 @@ use crate::contest::Contest;
 use crate::site::place::Place;
 use crate::site::policy::{Object, Who};
 use crate::site::signin::{self, Credential};
-use crate::site::state::{Chunk, FeedSlot, Rendered};
+use crate::site::state::{Chunk, FeedSlot, Rendered, Shared};
 use crate::site::AppState;
 use crate::store::{Event, Reader};
 
@@ -41,9 +42,10 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 const POLL: Duration = Duration::from_secs(1);
 /// Events read from the database at once.
 const BATCH: i64 = 500;
-/// How long the lines the public's (or admins') open feeds share are
-/// served before the database is asked again: one read for all of them.
-const SHARED_FRESH: std::time::Duration = std::time::Duration::from_millis(200);
+/// The shortest time between two reads for the open feeds of one contest
+/// and reader (the public, or admins): changes that come meanwhile are
+/// read together, once for all of them.
+const SHARED_EVERY: Duration = Duration::from_millis(200);
 /// Lines the open feeds of one contest and reader share.
 const SHARED_LINES: usize = 2048;
 
@@ -90,11 +92,20 @@ pub async fn event_feed(
     } else {
         None
     };
+    let reader = reader(&role);
+    let shared = (stream && matches!(reader, Reader::Admin | Reader::Public)).then(|| {
+        let (shared, news, new) = state.feeds.share(c.id, reader);
+        if new {
+            tokio::spawn(pump(state.clone(), c.clone(), reader, shared.clone()));
+        }
+        (shared, news)
+    });
     let mut feed = Feed {
         last: since.map_or(0, |(seq, _)| seq),
         head: Vec::new(),
         done: false,
-        reader: reader(&role),
+        reader,
+        shared,
         role,
         credential,
         contest: c,
@@ -196,6 +207,10 @@ struct Feed {
     role: Role,
     reader: Reader,
     credential: Credential,
+    /// What it shares with the other open feeds of its contest and
+    /// reader, and the news of it: the public's and admins' streaming
+    /// feeds have it; a team's reads its own.
+    shared: Option<(Arc<Shared>, tokio::sync::watch::Receiver<u64>)>,
     /// The token of the last event read.
     last: i64,
     /// What to send first.
@@ -228,7 +243,7 @@ impl Feed {
 
     /// The next events after `last`, as lines (empty when none).
     async fn read(&mut self) -> Result<Bytes, ApiError> {
-        let chunk = match self.read_shared().await? {
+        let chunk = match self.read_shared() {
             Some(chunk) => chunk,
             None => Chunk::join(self.last, &self.read_own().await?),
         };
@@ -259,30 +274,15 @@ impl Feed {
         Ok(open)
     }
 
-    /// Whether this feed shares its lines with the other open feeds of its
-    /// contest and reader: the public's and admins' do; a team's reads
-    /// its own.
-    fn shares_lines(&self) -> bool {
-        matches!(self.reader, Reader::Admin | Reader::Public)
-    }
-
     /// The contest as the database has it now; for the feeds that share
-    /// lines, as read for all of them at most [`SHARED_FRESH`] ago (one
-    /// read a moment for a hundred feeds, not one each).
+    /// lines, as last read for all of them ([`pump`]).
     async fn contest_now(&self) -> Result<Option<Contest>, crate::store::Error> {
-        if !self.shares_lines() {
-            return self.state.store.contest_by_id(self.contest.id).await;
-        }
-        let shared = self.state.feeds.tail(self.contest.id, self.reader);
-        let mut tail = shared.lock().await;
-        match &tail.contest {
-            Some((at, c)) if at.elapsed() < SHARED_FRESH => Ok(c.clone()),
-            _ => {
-                let c = self.state.store.contest_by_id(self.contest.id).await?;
-                tail.contest = Some((std::time::Instant::now(), c.clone()));
-                Ok(c)
+        if let Some((shared, _)) = &self.shared {
+            if let Some(c) = shared.lock().contest.clone() {
+                return Ok(c);
             }
         }
+        self.state.store.contest_by_id(self.contest.id).await
     }
 
     /// The next events from the database, rendered for this feed alone.
@@ -302,78 +302,129 @@ impl Feed {
     }
 
     /// The next events from the lines that the open feeds of the same
-    /// contest and reader (the public, or admins) share: read from the
-    /// database, rendered and joined once for all of them, at most every
-    /// [`SHARED_FRESH`]. `None` when this feed is behind what they keep
-    /// (it reads its own way until it catches up) or reads for one team.
-    async fn read_shared(&self) -> Result<Option<Chunk>, ApiError> {
-        if !self.shares_lines() {
-            return Ok(None);
-        }
-        let shared = self.state.feeds.tail(self.contest.id, self.reader);
-        let mut tail = shared.lock().await;
-        if tail.read_at.is_none() {
-            // New: it keeps what comes after the record's head now.
-            let head = self.state.store.contest_version(&self.contest).await?.0;
-            tail.base = head;
-            tail.head = head;
-        }
-        if self.last < tail.base {
-            return Ok(None);
-        }
-        if tail.read_at.is_none_or(|at| at.elapsed() >= SHARED_FRESH) {
-            loop {
-                let events = self
-                    .state
-                    .store
-                    .contest_events(self.contest.id, tail.head, self.reader, BATCH)
-                    .await?;
-                for e in &events {
-                    // Admins' and the public's: no team of their own.
-                    let r = rendered(&self.state, &self.contest, (&self.role, None), e).await?;
-                    tail.head = r.seq;
-                    tail.lines.push_back(r);
-                    tail.joined = None;
-                }
-                if (events.len() as i64) < BATCH {
-                    break;
-                }
-            }
-            while tail.lines.len() > SHARED_LINES {
-                if let Some(gone) = tail.lines.pop_front() {
-                    tail.base = gone.seq;
-                }
-            }
-            tail.read_at = Some(std::time::Instant::now());
-        }
-        if self.last < tail.base {
-            return Ok(None);
+    /// contest and reader share ([`pump`]): joined once for every feed
+    /// that is as far (most are: they wake together). `None` when this
+    /// feed is behind what they keep (it reads its own way until it
+    /// catches up) or reads for one team.
+    fn read_shared(&self) -> Option<Chunk> {
+        let (shared, _) = self.shared.as_ref()?;
+        let mut tail = shared.lock();
+        if !tail.started || self.last < tail.base {
+            return None;
         }
         if let Some(joined) = tail.joined.as_ref().filter(|j| j.after == self.last) {
-            return Ok(Some(joined.clone()));
+            return Some(joined.clone());
         }
         // The lines are in the order of their numbers: this feed's are
         // found without looking at those it sent already.
         let from = tail.lines.partition_point(|l| l.seq <= self.last);
         let chunk = Chunk::join(self.last, tail.lines.range(from..));
-        tail.joined = Some(chunk.clone());
-        Ok(Some(chunk))
-    }
-
-    /// Until when the lines this feed shares with others are fresh (read
-    /// from the database less than [`SHARED_FRESH`] ago): a change
-    /// notified before then is read at that moment, with whatever else
-    /// came meanwhile, not once per change. `None`: it reads its own way,
-    /// or they are stale.
-    async fn shared_fresh_until(&self) -> Option<tokio::time::Instant> {
-        if !self.shares_lines() {
-            return None;
+        // Kept for the feeds as far as this one; a feed that has sent
+        // everything keeps nothing (it would put out the one the others
+        // still want).
+        if !chunk.text.is_empty() {
+            tail.joined = Some(chunk.clone());
         }
-        let shared = self.state.feeds.tail(self.contest.id, self.reader);
-        let read_at = shared.lock().await.read_at?;
-        let until = tokio::time::Instant::from_std(read_at + SHARED_FRESH);
-        (until > tokio::time::Instant::now()).then_some(until)
+        Some(chunk)
     }
+}
+
+/// Reads the record for the open feeds of contest `c` and `reader` that
+/// share `shared`, and tells them: after each change (or every [`POLL`],
+/// for judges in other processes), at most every [`SHARED_EVERY`], once
+/// for all of them. It brings the record up to the clock and reads the
+/// contest for their checks as well. It ends once no feed is open.
+async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Shared>) {
+    let role = match reader {
+        Reader::Admin => Role::Admin,
+        _ => Role::Public,
+    };
+    let mut caught_up = crate::site::contests::now_ms();
+    loop {
+        let changes = state.worker.changes.clone();
+        // Made before reading: a change meanwhile is read next time.
+        let changed = changes.any.notified();
+        let read_at = tokio::time::Instant::now();
+        if let Err(e) = pump_once(&state, &mut c, &role, reader, &shared, &mut caught_up).await {
+            tracing::warn!(contest = %c.slug, "reading the record for the open feeds: {}", e.message);
+        }
+        if state.is_stopping() || state.feeds.unshare(c.id, reader) {
+            return;
+        }
+        let _ = tokio::time::timeout(POLL, changed).await;
+        tokio::time::sleep_until(read_at + SHARED_EVERY).await;
+    }
+}
+
+/// One read of [`pump`]: the clock's moments, the contest, the events
+/// since the last read, rendered once and kept for the feeds.
+async fn pump_once(
+    state: &AppState,
+    c: &mut Contest,
+    role: &Role,
+    reader: Reader,
+    shared: &Shared,
+    caught_up: &mut i64,
+) -> Result<(), ApiError> {
+    // The clock's moments (started, frozen, ended) are written by whoever
+    // reads first; each is written once.
+    let now = crate::site::contests::now_ms();
+    if !crate::contest::clics::same_state(c, now, *caught_up) {
+        state.store.catch_up_contest(c.id).await?;
+        *caught_up = now;
+    }
+    let read = state.store.contest_by_id(c.id).await?;
+    if let Some(now) = &read {
+        *c = now.clone();
+    }
+    let (started, mut head) = {
+        let tail = shared.lock();
+        (tail.started, tail.head)
+    };
+    if !started {
+        // It keeps what comes after the record's head now: a feed that
+        // is behind reads its own way up to it.
+        head = state.store.contest_version(c).await?.0;
+    }
+    let base = head;
+    let mut lines = Vec::new();
+    loop {
+        let events = state
+            .store
+            .contest_events(c.id, head, reader, BATCH)
+            .await?;
+        for e in &events {
+            // Admins' and the public's: no team of their own.
+            let r = rendered(state, c, (role, None), e).await?;
+            head = r.seq;
+            lines.push(r);
+        }
+        if (events.len() as i64) < BATCH {
+            break;
+        }
+    }
+    let mut tail = shared.lock();
+    let news = !started || !lines.is_empty() || tail.contest.as_ref() != Some(&read);
+    if !started {
+        tail.started = true;
+        tail.base = base;
+    }
+    tail.head = head;
+    if !lines.is_empty() {
+        tail.lines.extend(lines);
+        tail.joined = None;
+    }
+    while tail.lines.len() > SHARED_LINES {
+        if let Some(gone) = tail.lines.pop_front() {
+            tail.base = gone.seq;
+        }
+    }
+    tail.contest = Some(read);
+    drop(tail);
+    if news {
+        shared.news.send_modify(|n| *n = n.wrapping_add(1));
+    }
+    Ok(())
 }
 
 /// Event `e` as `role` reads it, as one line with what the feed needs to
@@ -466,13 +517,22 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
             }
         }
         let changes = f.state.worker.changes.clone();
+        // Made before reading: a change meanwhile wakes it.
         let changed = changes.any.notified();
-        // The clock's moments (started, frozen, ended) are written by
-        // whoever reads first; each is written once.
-        let now = crate::site::contests::now_ms();
-        if !crate::contest::clics::same_state(&f.contest, now, f.caught_up) {
-            f.state.store.catch_up_contest(f.contest.id).await.ok()?;
-            f.caught_up = now;
+        match &mut f.shared {
+            // What the lines hold now is read now.
+            Some((_, news)) => {
+                news.borrow_and_update();
+            }
+            // The clock's moments (started, frozen, ended) are written by
+            // whoever reads first; each is written once.
+            None => {
+                let now = crate::site::contests::now_ms();
+                if !crate::contest::clics::same_state(&f.contest, now, f.caught_up) {
+                    f.state.store.catch_up_contest(f.contest.id).await.ok()?;
+                    f.caught_up = now;
+                }
+            }
         }
         let lines = f.read().await.ok()?;
         if !lines.is_empty() {
@@ -483,10 +543,12 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
             f.quiet_since = tokio::time::Instant::now();
             return Some((Ok(Bytes::from_static(b"\n")), f));
         }
-        if tokio::time::timeout(POLL, changed).await.is_ok() {
-            // Many changes a second wake a feed a few times a second.
-            if let Some(until) = f.shared_fresh_until().await {
-                tokio::time::sleep_until(until).await;
+        match &mut f.shared {
+            Some((_, news)) => {
+                let _ = tokio::time::timeout(POLL, news.changed()).await;
+            }
+            None => {
+                let _ = tokio::time::timeout(POLL, changed).await;
             }
         }
     }
