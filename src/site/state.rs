@@ -377,6 +377,18 @@ impl FeedSlots {
         unread
     }
 
+    /// Forgets `shared` as what the feeds of `contest` for `reader`
+    /// share, if it still is (its task ended).
+    pub fn forget_shared(&self, contest: i64, reader: crate::store::Reader, shared: &Arc<Shared>) {
+        let mut all = self.lock_shared();
+        if all
+            .get(&(contest, reader))
+            .is_some_and(|s| Arc::ptr_eq(s, shared))
+        {
+            all.remove(&(contest, reader));
+        }
+    }
+
     fn lock_shared(&self) -> std::sync::MutexGuard<'_, SharedTails> {
         self.shared
             .lock()

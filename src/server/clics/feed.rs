@@ -339,6 +339,12 @@ async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Share
         Reader::Admin => Role::Admin,
         _ => Role::Public,
     };
+    let _served = Served {
+        state: state.clone(),
+        contest: c.id,
+        reader,
+        shared: shared.clone(),
+    };
     let mut caught_up = crate::site::contests::now_ms();
     loop {
         let changes = state.worker.changes.clone();
@@ -353,6 +359,26 @@ async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Share
         }
         let _ = tokio::time::timeout(POLL, changed).await;
         tokio::time::sleep_until(read_at + SHARED_EVERY).await;
+    }
+}
+
+/// Held by [`pump`] while it runs. However it ends (no feed open, the
+/// server stopping, a panic), the feeds still open read their own way from
+/// then on, and the next feed to open starts a new one.
+struct Served {
+    state: AppState,
+    contest: i64,
+    reader: Reader,
+    shared: Arc<Shared>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.shared.lock().started = false;
+        self.state
+            .feeds
+            .forget_shared(self.contest, self.reader, &self.shared);
+        self.shared.news.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
 
