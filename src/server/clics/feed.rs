@@ -346,8 +346,8 @@ async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Share
         shared: shared.clone(),
     };
     let mut caught_up = crate::site::contests::now_ms();
+    let changes = state.worker.changes.clone();
     loop {
-        let changes = state.worker.changes.clone();
         // Made before reading: a change meanwhile is read next time.
         let changed = changes.any.notified();
         let read_at = tokio::time::Instant::now();
@@ -542,9 +542,10 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
                 return None;
             }
         }
+        // A team's feed waits for any change of the judge; made before
+        // reading, so that a change meanwhile wakes it.
         let changes = f.state.worker.changes.clone();
-        // Made before reading: a change meanwhile wakes it.
-        let changed = changes.any.notified();
+        let changed = f.shared.is_none().then(|| changes.any.notified());
         match &mut f.shared {
             // What the lines hold now is read now.
             Some((_, news)) => {
@@ -574,7 +575,9 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
                 let _ = tokio::time::timeout(POLL, news.changed()).await;
             }
             None => {
-                let _ = tokio::time::timeout(POLL, changed).await;
+                if let Some(changed) = changed {
+                    let _ = tokio::time::timeout(POLL, changed).await;
+                }
             }
         }
     }
