@@ -44,13 +44,8 @@ const POLL: Duration = Duration::from_secs(1);
 const BATCH: i64 = 500;
 /// The shortest time between two reads for the open feeds of one contest
 /// and reader (the public, or admins): changes that come meanwhile are
-/// read together, once for all of them, and each feed writes them out in
-/// one chunk, one write to its connection: under a steady stream of
-/// changes, half-second chunks make 2.5 times fewer writes than 200 ms
-/// ones did, for 0.3 s more to wait at most (`cargo bench --bench
-/// contest` measures what the feeds cost). A change after a quiet spell
-/// is read at once.
-const SHARED_EVERY: Duration = Duration::from_millis(500);
+/// read together, once for all of them.
+const SHARED_EVERY: Duration = Duration::from_millis(200);
 /// Lines the open feeds of one contest and reader share.
 const SHARED_LINES: usize = 2048;
 
