@@ -85,7 +85,7 @@ pub use contests::{ContestSubmission, NewContest};
 pub use masking::masked_url;
 pub use packages::{Published, Refusal};
 pub use queue::{Claim, ClaimAs, Failed, Lease, Queue, Rejudged, MAX_TRIES};
-pub use record::{ContestVersion, Event, Reader, StoredEvent};
+pub use record::{ContestVersion, Event, Reader};
 pub use shadows::ImportedContest;
 pub use timing::{FairTiming, SubmissionTiming, Timed, WorkerSpeed};
 pub use users::{Revoked, TokenInfo, User};

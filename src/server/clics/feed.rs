@@ -33,7 +33,7 @@ use crate::site::policy::{Object, Who};
 use crate::site::signin::{self, Credential};
 use crate::site::state::{Chunk, FeedSlot, Rendered, Shared};
 use crate::site::AppState;
-use crate::store::{Event, Reader, StoredEvent};
+use crate::store::{Event, Reader};
 
 /// The longest silence on an open feed.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
@@ -290,11 +290,11 @@ impl Feed {
         let events = self
             .state
             .store
-            .contest_events_stored(self.contest.id, self.last, self.reader, BATCH)
+            .contest_events(self.contest.id, self.last, self.reader, BATCH)
             .await?;
         let own = own_team(&self.state, &self.role).await?;
         let mut out = Vec::with_capacity(events.len());
-        for e in events {
+        for e in &events {
             let r = rendered(&self.state, &self.contest, (&self.role, own.as_deref()), e);
             out.push(r.await?);
         }
@@ -417,16 +417,15 @@ async fn pump_once(
     loop {
         let events = state
             .store
-            .contest_events_stored(c.id, head, reader, BATCH)
+            .contest_events(c.id, head, reader, BATCH)
             .await?;
-        let more = events.len() as i64 >= BATCH;
-        for e in events {
+        for e in &events {
             // Admins' and the public's: no team of their own.
             let r = rendered(state, c, (role, None), e).await?;
             head = r.seq;
             lines.push(r);
         }
-        if !more {
+        if (events.len() as i64) < BATCH {
             break;
         }
     }
@@ -460,61 +459,17 @@ async fn rendered(
     state: &AppState,
     c: &Contest,
     reader: (&Role, Option<&str>),
-    e: StoredEvent,
+    e: &Event,
 ) -> Result<Rendered, ApiError> {
-    if let Some(line) = as_stored(&e)? {
-        return Ok(Rendered {
-            seq: e.seq,
-            line: line.into(),
-            ends: false,
-            settings: false,
-        });
-    }
-    let e = e.parsed()?;
     Ok(Rendered {
         seq: e.seq,
-        line: render(state, c, reader, &e).await?.to_string().into(),
+        line: render(state, c, reader, e).await?.to_string().into(),
         ends: e.kind == "state"
             && e.data
                 .as_ref()
                 .is_some_and(|d| !d["end_of_updates"].is_null()),
         settings: matches!(e.kind.as_str(), "contest" | "state"),
     })
-}
-
-/// Event `e`'s line when every reader reads its data as stored (most
-/// events of a busy contest: judgements, awards), made from the stored
-/// text without parsing it and writing it out again. It is the line that
-/// [`render`] makes: the stored text is what writing the parsed data
-/// gives, and the keys come in the order in which `serde_json` writes
-/// them. `None` for the kinds that [`render`] fills in or that a feed
-/// must look into (`state`, `contest`).
-fn as_stored(e: &StoredEvent) -> Result<Option<String>, crate::store::Error> {
-    if matches!(
-        e.kind.as_str(),
-        "problems" | "submissions" | "runs" | "state" | "contest"
-    ) {
-        return Ok(None);
-    }
-    let data = match &e.data {
-        Some(text) => {
-            // Never a line that is not JSON, whatever the database holds.
-            if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() {
-                return Err(crate::store::Error::BadContest(
-                    format!("event {}", e.seq),
-                    text.clone(),
-                ));
-            }
-            text.as_str()
-        }
-        None => "null",
-    };
-    let id = Value::from(e.id.clone());
-    let kind = Value::from(e.kind.as_str());
-    Ok(Some(format!(
-        "{{\"data\":{data},\"id\":{id},\"token\":\"{}\",\"type\":{kind}}}",
-        e.seq
-    )))
 }
 
 /// The CLICS id of the team `role` reads for, if any: read once per
@@ -624,72 +579,6 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
                     let _ = tokio::time::timeout(POLL, changed).await;
                 }
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The line made from the stored text is the one that parsing it and
-    /// writing the event out again makes, byte for byte.
-    #[test]
-    fn a_line_made_as_stored_is_the_line_rendered() {
-        let data = [
-            json!({"id": "j1", "submission_id": "s\"1\\", "judgement_type_id": "AC",
-                   "start_time": "2026-12-02T05:00:00.000+00:00", "max_run_time": 0.125,
-                   "score": 1e-7, "big": 1.0e300, "n": -0.0, "z": 18446744073709551615u64}),
-            json!({"id": "winner", "citation": "Gewinner: Team «Ünï»\n\t\u{1}", "team_ids": ["t1", "t2"]}),
-            json!({"nested": {"b": [1, {"d": null, "c": true}], "a": {}}}),
-            json!([]),
-        ];
-        for (k, d) in data.iter().enumerate() {
-            for (kind, id) in [
-                ("judgements", Some(format!("j{k}"))),
-                ("awards", None),
-                ("teams", Some("t\"é".to_string())),
-            ] {
-                let stored = StoredEvent {
-                    seq: 40 + k as i64,
-                    kind: kind.to_string(),
-                    id: id.clone(),
-                    data: Some(d.to_string()),
-                    at_ms: 0,
-                };
-                // What `render` makes of it, once parsed.
-                let e = stored.clone().parsed().unwrap();
-                let rendered = json!({
-                    "type": e.kind, "id": e.id, "data": e.data, "token": e.seq.to_string(),
-                })
-                .to_string();
-                assert_eq!(as_stored(&stored).unwrap(), Some(rendered));
-            }
-        }
-        let deleted = StoredEvent {
-            seq: 7,
-            kind: "awards".into(),
-            id: Some("first-to-solve-a".into()),
-            data: None,
-            at_ms: 0,
-        };
-        assert_eq!(
-            as_stored(&deleted).unwrap().as_deref(),
-            Some(r#"{"data":null,"id":"first-to-solve-a","token":"7","type":"awards"}"#)
-        );
-        // What the database holds but is no JSON is an error, not a line.
-        let broken = StoredEvent {
-            data: Some("{\"id\": ".into()),
-            ..deleted.clone()
-        };
-        assert!(as_stored(&broken).is_err());
-        // The kinds a reader reads differently are rendered as before.
-        for kind in ["problems", "submissions", "runs", "state", "contest"] {
-            let e = StoredEvent {
-                kind: kind.into(),
-                ..deleted.clone()
-            };
-            assert_eq!(as_stored(&e).unwrap(), None);
         }
     }
 }

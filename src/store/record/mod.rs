@@ -140,41 +140,6 @@ pub struct Event {
     pub at_ms: i64,
 }
 
-/// An event as stored: its data the JSON text that was written, not yet
-/// parsed ([`StoredEvent::parsed`]). A feed that sends the data as it is
-/// need not parse it and write it out again.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEvent {
-    pub seq: i64,
-    pub kind: String,
-    pub id: Option<String>,
-    pub data: Option<String>,
-    pub at_ms: i64,
-}
-
-impl StoredEvent {
-    /// The event with its data parsed.
-    ///
-    /// # Errors
-    /// [`Error::BadContest`] when the stored data is not JSON.
-    pub fn parsed(self) -> Result<Event, Error> {
-        let data = match self.data {
-            Some(text) => Some(
-                serde_json::from_str(&text)
-                    .map_err(|_| Error::BadContest(format!("event {}", self.seq), text))?,
-            ),
-            None => None,
-        };
-        Ok(Event {
-            seq: self.seq,
-            kind: self.kind,
-            id: self.id,
-            data,
-            at_ms: self.at_ms,
-        })
-    }
-}
-
 /// Who reads a contest's record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reader {

@@ -1,7 +1,7 @@
 //! Reading a contest's record: its version, its objects as a reader holds
 //! them, its events after a token.
 
-use super::{ContestVersion, Event, Reader, StoredEvent};
+use super::{ContestVersion, Event, Reader};
 use crate::contest::Contest;
 use crate::store::db::{on_db, sql};
 use crate::store::{Error, Store};
@@ -67,12 +67,11 @@ impl Store {
         reader: Reader,
         of: (&str, Option<&str>),
     ) -> Result<Vec<Event>, Error> {
-        self.read_events(contest, 0, reader, Selection::Latest(of), i64::MAX)
-            .await?
-            .into_iter()
-            .filter(|e| e.data.is_some())
-            .map(StoredEvent::parsed)
-            .collect()
+        let mut events = self
+            .read_events(contest, 0, reader, Selection::Latest(of), i64::MAX)
+            .await?;
+        events.retain(|e| e.data.is_some());
+        Ok(events)
     }
 
     /// Up to `limit` events of contest `contest` after number `after` that
@@ -88,24 +87,6 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<Event>, Error> {
         self.read_events(contest, after, reader, Selection::All, limit)
-            .await?
-            .into_iter()
-            .map(StoredEvent::parsed)
-            .collect()
-    }
-
-    /// [`Store::contest_events`] as stored: their data not parsed.
-    ///
-    /// # Errors
-    /// Database failures.
-    pub async fn contest_events_stored(
-        &self,
-        contest: i64,
-        after: i64,
-        reader: Reader,
-        limit: i64,
-    ) -> Result<Vec<StoredEvent>, Error> {
-        self.read_events(contest, after, reader, Selection::All, limit)
             .await
     }
 
@@ -120,7 +101,7 @@ impl Store {
         reader: Reader,
         selection: Selection<'_>,
         limit: i64,
-    ) -> Result<Vec<StoredEvent>, Error> {
+    ) -> Result<Vec<Event>, Error> {
         let (kind, object) = match selection {
             Selection::All => (None, None),
             Selection::Latest((kind, object)) => (Some(kind), object),
@@ -174,16 +155,24 @@ impl Store {
             }
             query.fetch_all(pool).await?
         });
-        Ok(rows
-            .into_iter()
-            .map(|(seq, kind, id, data, at_ms)| StoredEvent {
-                seq,
-                kind,
-                id,
-                data,
-                at_ms,
+        rows.into_iter()
+            .map(|(seq, kind, id, data, at_ms)| {
+                let data = match data {
+                    Some(text) => Some(
+                        serde_json::from_str(&text)
+                            .map_err(|_| Error::BadContest(format!("event {seq}"), text))?,
+                    ),
+                    None => None,
+                };
+                Ok(Event {
+                    seq,
+                    kind,
+                    id,
+                    data,
+                    at_ms,
+                })
             })
-            .collect())
+            .collect()
     }
 }
 
