@@ -567,6 +567,18 @@ fn compile(runner: &dyn Runner) {
             "#include <{header}>\n#include <vector>\nusing namespace std;\nint main() {{ int n; cin >> n; vector<long long> a(n); long long x = 0; for (auto &v : a) {{ cin >> v; x ^= v; }} cout << (x ? \"Yes\" : \"No\") << \" {i}\" << endl; }}\n"
         )
     };
+    let cstdio = |i: usize| {
+        format!(
+            "#include <cstdio>\nint main() {{ int n, x = 0, a; if (scanf(\"%d\", &n) != 1) return 0; for (int i = 0; i < n; i++) {{ scanf(\"%d\", &a); x ^= a; }} puts(x ? \"Yes {i}\" : \"No\"); }}\n"
+        )
+    };
+    let solution = |header: &str, i: usize| {
+        if header == "cstdio" {
+            cstdio(i)
+        } else {
+            solution(header, i)
+        }
+    };
     let timed = |header: &str, i: usize| {
         let t = Instant::now();
         let source = Source::new(solution(header, i).into_bytes());
@@ -584,6 +596,7 @@ fn compile(runner: &dyn Runner) {
     let n = 7;
     let stdcpp = median((0..n).map(|i| timed("bits/stdc++.h", i)).collect());
     let iostream = median((0..n).map(|i| timed("iostream", 100 + i)).collect());
+    let scanf = median((0..n).map(|i| timed("cstdio", 300 + i)).collect());
     let hits = median(
         (0..n)
             .map(|_| {
@@ -600,6 +613,20 @@ fn compile(runner: &dyn Runner) {
             })
             .collect(),
     );
+    let bare = |header: &str, i: usize| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("main.cpp"), solution(header, i)).expect("write");
+        let t = Instant::now();
+        let ok = Command::new("g++")
+            .args(["-std=c++17", "-O2", "-pipe", "-o", "main", "main.cpp"])
+            .current_dir(dir.path())
+            .status()
+            .expect("g++")
+            .success();
+        assert!(ok);
+        t.elapsed()
+    };
+    let bare_scanf = median((0..n).map(|i| bare("cstdio", 400 + i)).collect());
     let unboxed = median(
         (0..3)
             .map(|i| {
@@ -627,6 +654,12 @@ fn compile(runner: &dyn Runner) {
         ms(first),
         ms(iostream),
         ms(unboxed)
+    );
+    println!(
+        "  cstdio: boxed {:.0} ms, bare g++ {:.0} ms: {:.2}x",
+        ms(scanf),
+        ms(bare_scanf),
+        scanf.as_secs_f64() / bare_scanf.as_secs_f64()
     );
     println!(
         "C++ compile cache hit, median of {n}: {:.0} us (target <= 10 ms)",

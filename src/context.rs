@@ -190,6 +190,13 @@ impl Runner for Deferred {
     fn describe(&self) -> String {
         self.runner().describe()
     }
+
+    fn wind_down(&self) {
+        // A sandbox never selected has nothing to let go.
+        if let Some(sandbox) = self.sandbox.get() {
+            sandbox.runner.wind_down();
+        }
+    }
 }
 
 /// The number of cores, the default size of the run budget.

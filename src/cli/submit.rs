@@ -180,6 +180,10 @@ pub fn run(
         let judged = judging
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // Nothing more runs: the boxes kept for a next test go now, and
+        // the kernel tears them down while the verdict is recorded and
+        // printed rather than after.
+        ctx.runner().wind_down();
         anyhow::Ok((judged, store_error, write_error))
     })?;
     let (report, failure) = match judged {

@@ -663,4 +663,10 @@ pub trait Runner: Send + Sync {
 
     /// A one-line description of the isolation and measurement in force.
     fn describe(&self) -> String;
+
+    /// No run follows for a while (a command's judging is over): what is
+    /// kept ready for the next runs is let go now, its teardown going on
+    /// off the caller's path while the caller finishes. A later run works
+    /// as before. Nothing by default.
+    fn wind_down(&self) {}
 }

@@ -144,6 +144,10 @@ impl Runner for Throttled {
         let runs = if self.slots == 1 { "run" } else { "runs" };
         format!("{} ({} {runs} at once)", self.inner.describe(), self.slots)
     }
+
+    fn wind_down(&self) {
+        self.inner.wind_down();
+    }
 }
 
 #[cfg(test)]

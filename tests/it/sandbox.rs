@@ -38,19 +38,7 @@ pub(super) fn boxed() -> Option<Arc<dyn Runner>> {
 /// [`boxed`] and the tiers it is made of.
 fn boxed_with_tiers() -> Option<(Arc<dyn Runner>, sandbox::Tiers)> {
     static SELECTED: OnceLock<(Arc<dyn Runner>, sandbox::Tiers)> = OnceLock::new();
-    let (runner, tiers) = SELECTED.get_or_init(|| {
-        let config = SandboxConfig::default();
-        match std::env::var("GRUNDY_TEST_TIER").as_deref() {
-            Ok("root-namespaces") => {
-                sandbox::select_among(&config, &[IsolationTier::RootNamespaces])
-            }
-            Ok("user-namespace") => sandbox::select_among(&config, &[IsolationTier::UserNamespace]),
-            Ok(other) => {
-                panic!("GRUNDY_TEST_TIER={other}: expected root-namespaces or user-namespace")
-            }
-            Err(_) => sandbox::select(&config),
-        }
-    });
+    let (runner, tiers) = SELECTED.get_or_init(select);
     if tiers.isolation == IsolationTier::None {
         assert!(
             std::env::var_os("GRUNDY_SKIP_SANDBOX_TESTS").is_some(),
@@ -65,6 +53,18 @@ fn boxed_with_tiers() -> Option<(Arc<dyn Runner>, sandbox::Tiers)> {
         return None;
     }
     Some((runner.clone(), tiers.clone()))
+}
+
+/// A sandbox of the tier [`boxed`] tests, made afresh: for a test that
+/// must not share its boxes with the others.
+fn select() -> (Arc<dyn Runner>, sandbox::Tiers) {
+    let config = SandboxConfig::default();
+    match std::env::var("GRUNDY_TEST_TIER").as_deref() {
+        Ok("root-namespaces") => sandbox::select_among(&config, &[IsolationTier::RootNamespaces]),
+        Ok("user-namespace") => sandbox::select_among(&config, &[IsolationTier::UserNamespace]),
+        Ok(other) => panic!("GRUNDY_TEST_TIER={other}: expected root-namespaces or user-namespace"),
+        Err(_) => sandbox::select(&config),
+    }
 }
 
 /// Limits of an ordinary submission run.

@@ -459,6 +459,10 @@ impl Runner for NamespaceSandbox {
             self.measurement()
         )
     }
+
+    fn wind_down(&self) {
+        self.let_boxes_go();
+    }
 }
 
 /// What the watchdog saw without a cgroup: the box's largest sampled CPU

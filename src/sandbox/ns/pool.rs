@@ -16,6 +16,14 @@
 //! boxes are few (four a core: two for each worker's submission, with
 //! room for its interactor) and short-lived ([`KEPT_FOR`]).
 //!
+//! A judge that has no more runs to give for a while (a command whose
+//! judging is over) winds the pool down ([`Runner::wind_down`]):
+//! its kept and prepared boxes go to the reaper at once, and none is
+//! prepared until the next run. A box's end takes the kernel a while (a
+//! kept box's inotify instance waits for a grace period as its init
+//! exits: some 12 ms), and it goes on while the judge records and prints
+//! its verdict, not after.
+//!
 //! The pool's own work waits for the runs in flight, up to [`HOLD_BACK`]:
 //! preparing a box (cloning its namespaces, building its root) and
 //! reaping one (the kernel tearing its namespaces down) take the same
@@ -29,6 +37,8 @@ use std::time::{Duration, Instant};
 
 use super::boxed::{Boxed, PREPARE_TIMEOUT};
 use super::{Inner, NamespaceSandbox};
+#[cfg(doc)]
+use crate::sandbox::Runner;
 use crate::sandbox::{Error, Limits};
 
 /// How many boxes are kept prepared.
@@ -77,6 +87,8 @@ struct PoolState {
     awaited: bool,
     /// Runs in flight (see [`InFlight`]).
     running: usize,
+    /// Wound down: nothing is prepared until the next run.
+    idle: bool,
     shutdown: bool,
 }
 
@@ -123,6 +135,7 @@ impl Pool {
                 preparing: false,
                 awaited: false,
                 running: 0,
+                idle: false,
                 shutdown: false,
             }),
             wake: Condvar::new(),
@@ -250,6 +263,13 @@ impl NamespaceSandbox {
     /// Starts the pool's threads on first use.
     pub(super) fn take(&self, limits: &Limits, key: Option<&str>) -> Result<Boxed, Error> {
         self.start_workers();
+        {
+            let mut state = lock(&self.pool.state);
+            if state.idle {
+                state.idle = false;
+                self.pool.wake.notify_one();
+            }
+        }
         if let Some(b) = key.and_then(|key| self.take_kept(key)) {
             return Ok(b);
         }
@@ -322,6 +342,28 @@ impl NamespaceSandbox {
         });
     }
 
+    /// [`Runner::wind_down`](crate::sandbox::Runner::wind_down): every kept
+    /// and prepared box is killed and handed to the reaper, and none is
+    /// prepared until the next run takes one.
+    pub(super) fn let_boxes_go(&self) {
+        let boxes: Vec<Boxed> = {
+            let mut state = lock(&self.pool.state);
+            state.idle = true;
+            let kept = std::mem::take(&mut state.kept);
+            std::mem::take(&mut state.ready)
+                .into_iter()
+                .chain(kept.into_iter().map(|k| k.boxed))
+                .collect()
+        };
+        // Every init killed first: the kernel tears them down side by side.
+        for b in &boxes {
+            b.kill();
+        }
+        for b in boxes {
+            self.discard(b);
+        }
+    }
+
     /// Hands a used box to the reaper thread (or reaps it here).
     pub(super) fn discard(&self, b: Boxed) {
         let workers = lock(&self.workers);
@@ -385,7 +427,7 @@ fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
                 {
                     let _ = expired.send(state.kept.remove(0).boxed);
                 }
-                if state.shutdown || state.ready.len() < POOL {
+                if state.shutdown || (state.ready.len() < POOL && !state.idle) {
                     break;
                 }
                 state = pool
@@ -411,6 +453,11 @@ fn refill(inner: &Inner, pool: &Pool, expired: &mpsc::Sender<Boxed>) {
                     drop(state);
                     drop(b);
                     return;
+                }
+                if state.idle {
+                    // Wound down while it was prepared.
+                    let _ = expired.send(b);
+                    continue;
                 }
                 state.ready.push(b);
                 pool.ready.notify_one();

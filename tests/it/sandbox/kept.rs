@@ -16,7 +16,7 @@ use std::time::Duration;
 use grundy::sandbox::{Bind, Limits, Measurement, Runner, Termination};
 
 use super::{
-    assert_no_leftovers, boxed, boxed_with_tiers, limits, marker, run_bound, Fixture, Ran,
+    assert_no_leftovers, boxed, boxed_with_tiers, limits, marker, run_bound, select, Fixture, Ran,
     NAME_SELF,
 };
 
@@ -806,4 +806,47 @@ int main(void) {
     boxes.sort_unstable();
     boxes.dedup();
     assert!(boxes.len() <= 6, "a box for nearly every run: {boxes:?}");
+}
+
+/// Issue 46: a judge whose judging is over winds its sandbox down
+/// (`grundy submit` does, before it records and prints the verdict): the
+/// boxes kept for a next run are let go at once, so that the kernel
+/// tears them down meanwhile, and a later run works as before, in a box
+/// of its own, kept again for the run after it.
+#[test]
+fn a_wound_down_sandbox_lets_its_kept_boxes_go_and_runs_on() {
+    if boxed().is_none() {
+        return;
+    }
+    // A sandbox of its own: winding the shared one down would take the
+    // other tests' kept boxes from them.
+    let (runner, _) = select();
+    let fx = with_box("int main(void) { print_box(); puts(\"\"); return 0; }");
+    let boxes = |n: usize| -> Vec<String> {
+        (0..n)
+            .map(|_| {
+                let ran = run_kept(runner.as_ref(), &fx, &[], limits());
+                ran.assert_exited_ok();
+                box_of(&ran).to_string()
+            })
+            .collect()
+    };
+    let before = boxes(6);
+    let kept = |runs: &[String]| (1..runs.len()).any(|i| runs[..i].contains(&runs[i]));
+    assert!(
+        kept(&before),
+        "no box was kept before the wind-down: {before:?}"
+    );
+    runner.wind_down();
+    let after = boxes(6);
+    for b in &after {
+        assert!(
+            !before.contains(b),
+            "a run after the wind-down used box {b}, kept before it ({before:?})"
+        );
+    }
+    assert!(
+        kept(&after),
+        "no box was kept after the wind-down: {after:?}"
+    );
 }
