@@ -50,7 +50,10 @@ fn submit(config: &Path, source: &Path) -> (Duration, Duration) {
     let printed = Instant::now();
     let mut text = vec![first[0]];
     stdout.read_to_end(&mut text).expect("stdout");
-    assert!(child.wait().expect("wait").success(), "grundy submit failed");
+    assert!(
+        child.wait().expect("wait").success(),
+        "grundy submit failed"
+    );
     let elapsed = t.elapsed();
     let text = String::from_utf8_lossy(&text);
     assert!(text.contains("\"AC\""), "not accepted: {text}");

@@ -342,7 +342,7 @@ impl NamespaceSandbox {
         });
     }
 
-    /// [`Runner::wind_down`](crate::sandbox::Runner::wind_down): every kept
+    /// [`Runner::wind_down`]: every kept
     /// and prepared box is killed and handed to the reaper, and none is
     /// prepared until the next run takes one.
     pub(super) fn let_boxes_go(&self) {
