@@ -17,12 +17,12 @@
 //! room for its interactor) and short-lived ([`KEPT_FOR`]).
 //!
 //! A judge that has no more runs to give for a while (a command whose
-//! judging is over) winds the pool down ([`Runner::wind_down`]):
-//! its kept and prepared boxes go to the reaper at once, and none is
-//! prepared until the next run. A box's end takes the kernel a while (a
-//! kept box's inotify instance waits for a grace period as its init
-//! exits: some 12 ms), and it goes on while the judge records and prints
-//! its verdict, not after.
+//! judging is over) winds the pool down ([`Runner::wind_down`]): its kept
+//! and prepared boxes go to the reaper at once, and none is prepared until
+//! the next run. A box's end takes the kernel a while (a kept box's init
+//! exits only once its inotify instance has waited for a grace period:
+//! some 12 ms), and it goes on while the judge records and prints its
+//! verdict, not after.
 //!
 //! The pool's own work waits for the runs in flight, up to [`HOLD_BACK`]:
 //! preparing a box (cloning its namespaces, building its root) and
@@ -342,9 +342,8 @@ impl NamespaceSandbox {
         });
     }
 
-    /// [`Runner::wind_down`]: every kept
-    /// and prepared box is killed and handed to the reaper, and none is
-    /// prepared until the next run takes one.
+    /// [`Runner::wind_down`]: every kept and prepared box is killed and
+    /// handed to the reaper, and none is prepared until the next run.
     pub(super) fn let_boxes_go(&self) {
         let boxes: Vec<Boxed> = {
             let mut state = lock(&self.pool.state);
