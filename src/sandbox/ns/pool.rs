@@ -173,7 +173,14 @@ impl Pool {
 impl NamespaceSandbox {
     /// Counts a run in flight until the guard is dropped.
     pub(super) fn in_flight(&self) -> InFlight<'_> {
-        lock(&self.pool.state).running += 1;
+        let mut state = lock(&self.pool.state);
+        state.running += 1;
+        // A run ends a wind-down: boxes are prepared again.
+        if state.idle {
+            state.idle = false;
+            self.pool.wake.notify_one();
+        }
+        drop(state);
         InFlight(&self.pool)
     }
 
@@ -263,13 +270,6 @@ impl NamespaceSandbox {
     /// Starts the pool's threads on first use.
     pub(super) fn take(&self, limits: &Limits, key: Option<&str>) -> Result<Boxed, Error> {
         self.start_workers();
-        {
-            let mut state = lock(&self.pool.state);
-            if state.idle {
-                state.idle = false;
-                self.pool.wake.notify_one();
-            }
-        }
         if let Some(b) = key.and_then(|key| self.take_kept(key)) {
             return Ok(b);
         }
