@@ -38,7 +38,8 @@ use crate::store::{Event, Reader};
 /// The longest silence on an open feed.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// How often an open feed looks for news (judges in other processes) and
-/// checks its credentials.
+/// checks its credentials: on the process's beats of this length
+/// ([`Beats`]).
 const POLL: Duration = Duration::from_secs(1);
 /// Events read from the database at once.
 const BATCH: i64 = 500;
@@ -111,7 +112,7 @@ pub async fn event_feed(
         contest: c,
         state,
         quiet_since: tokio::time::Instant::now(),
-        checked: tokio::time::Instant::now(),
+        checked: Beats::of(tokio::time::Instant::now()),
         caught_up: crate::site::contests::now_ms(),
         _slot: slot,
     };
@@ -218,8 +219,8 @@ struct Feed {
     /// `end_of_updates` was sent: nothing more will come.
     done: bool,
     quiet_since: tokio::time::Instant,
-    /// When the credentials were last checked.
-    checked: tokio::time::Instant,
+    /// The beat ([`Beats`]) in which the credentials were last checked.
+    checked: u64,
     /// When (this server's clock) the record was last brought up to the
     /// clock: a moment of the contest passed since then asks for it again.
     caught_up: i64,
@@ -536,8 +537,9 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
         if f.done || f.state.is_stopping() {
             return None;
         }
-        if f.checked.elapsed() >= POLL {
-            f.checked = tokio::time::Instant::now();
+        let beat = Beats::of(tokio::time::Instant::now());
+        if beat > f.checked {
+            f.checked = beat;
             if !f.still_signed().await.ok()? || !f.still_open().await.ok()? {
                 return None;
             }
@@ -570,15 +572,68 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
             f.quiet_since = tokio::time::Instant::now();
             return Some((Ok(Bytes::from_static(b"\n")), f));
         }
+        let next_beat = Beats::after(tokio::time::Instant::now());
         match &mut f.shared {
             Some((_, news)) => {
-                let _ = tokio::time::timeout(POLL, news.changed()).await;
+                let _ = tokio::time::timeout_at(next_beat, news.changed()).await;
             }
             None => {
                 if let Some(changed) = changed {
-                    let _ = tokio::time::timeout(POLL, changed).await;
+                    let _ = tokio::time::timeout_at(next_beat, changed).await;
                 }
             }
         }
+    }
+}
+
+/// The beats of [`POLL`] that every open feed of the process keeps: a
+/// feed with no news wakes on the next one (to check its credentials, or
+/// to send a keep-alive), never in between. An idle feed costs little
+/// work, but a wake of the server's threads costs much more than that
+/// work, and feeds opened at scattered moments would each wake them at
+/// its own moment, every second: a hundred idle feeds cost the server
+/// about a tenth of what it spends on a busy contest (`cargo bench
+/// --bench contest`, with the feeds' reads stopped). On shared beats, they
+/// all wake together, once a second.
+struct Beats;
+
+impl Beats {
+    /// When the beats started: the first time a feed asked.
+    fn epoch() -> tokio::time::Instant {
+        static EPOCH: std::sync::OnceLock<tokio::time::Instant> = std::sync::OnceLock::new();
+        *EPOCH.get_or_init(tokio::time::Instant::now)
+    }
+
+    /// The number of the beat that `t` falls in.
+    fn of(t: tokio::time::Instant) -> u64 {
+        let since = t.saturating_duration_since(Self::epoch());
+        u64::try_from(since.as_nanos() / POLL.as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// When the beat after the one `t` falls in begins.
+    fn after(t: tokio::time::Instant) -> tokio::time::Instant {
+        let next = Self::of(t).saturating_add(1);
+        Self::epoch() + POLL * u32::try_from(next).unwrap_or(u32::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::time::Instant;
+
+    /// Feeds that wait from different moments of one beat wake at one
+    /// moment: the next beat's start, within a [`POLL`] of each of them.
+    #[test]
+    fn feeds_waiting_from_different_moments_wake_together() {
+        let start = Beats::after(Instant::now());
+        let next = start + POLL;
+        for ms in [0, 1, 250, 500, 999] {
+            let t = start + Duration::from_millis(ms);
+            assert_eq!(Beats::of(t), Beats::of(start), "{ms} ms into the beat");
+            assert_eq!(Beats::after(t), next, "{ms} ms into the beat");
+        }
+        assert_eq!(Beats::of(next), Beats::of(start) + 1);
+        assert_eq!(Beats::after(next), next + POLL);
     }
 }
