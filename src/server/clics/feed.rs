@@ -327,17 +327,20 @@ impl Feed {
 }
 
 /// Reads the record for the open feeds of contest `c` and `reader` that
-/// share `shared`, and tells them: after each change (or on each beat
-/// ([`Beats`]), for judges in other processes), once for all of them, and
-/// at most once a beat: a change in the beat of the last read is read on
-/// the next beat, with whatever else came meanwhile. A change after a
-/// quiet beat goes out at once; under a stream of changes, each feed
-/// writes once a second, as it wakes for its checks anyway. (Each write
-/// costs the server more than the events in it: with 120 feeds open, the
-/// median of three pairs of `cargo bench --bench contest` at 60× gave them
-/// +20% CPU per change at one read every 200 ms, +12% at one a second.)
-/// It brings the record up to the clock and reads the contest for the
-/// feeds' checks as well. It ends once no feed is open.
+/// share `shared`, once for all of them, and tells them: on each beat
+/// ([`Beats`]: for judges in other processes, and for the feeds' checks)
+/// and after each change, but for changes at most once a beat: a change
+/// in the beat of the last read a change asked for is read on the next
+/// beat, with whatever else came meanwhile. A change after a quiet beat
+/// goes out at once; under a stream of changes, each feed wakes and
+/// writes once a second. (Each write costs the server more than the
+/// events in it: with 120 feeds open, the median of three pairs of
+/// `cargo bench --bench contest` at 60× gave them +20% CPU per change at
+/// one read every 200 ms, +12% at one a second.) The feeds wake on its
+/// word alone while it runs, so that a beat wakes each of them once,
+/// not once for the beat and again for the news (+10%). It brings the record up
+/// to the clock and reads the contest for the feeds' checks as well. It
+/// ends once no feed is open.
 async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Shared>) {
     let role = match reader {
         Reader::Admin => Role::Admin,
@@ -351,20 +354,34 @@ async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Share
     };
     let mut caught_up = crate::site::contests::now_ms();
     let changes = state.worker.changes.clone();
+    // The beat of the last read a change asked for, and of the last news.
+    let (mut asked_in, mut told) = (None, None);
     loop {
         // Made before reading: a change meanwhile is read next time.
         let changed = changes.any.notified();
         let read_in = Beats::of(tokio::time::Instant::now());
-        if let Err(e) = pump_once(&state, &mut c, &role, reader, &shared, &mut caught_up).await {
-            tracing::warn!(contest = %c.slug, "reading the record for the open feeds: {}", e.message);
+        let news = pump_once(&state, &mut c, &role, reader, &shared, &mut caught_up)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!(contest = %c.slug, "reading the record for the open feeds: {}", e.message);
+                false
+            });
+        // Told on every beat, news or not: the feeds wake for their
+        // checks then, once, and not on timers of their own as well.
+        if news || told != Some(read_in) {
+            told = Some(read_in);
+            shared.news.send_modify(|n| *n = n.wrapping_add(1));
         }
         if state.is_stopping() || state.feeds.unshare(c.id, reader) {
             return;
         }
-        let _ = tokio::time::timeout_at(Beats::after(tokio::time::Instant::now()), changed).await;
-        let now = tokio::time::Instant::now();
-        if Beats::of(now) == read_in {
-            tokio::time::sleep_until(Beats::after(now)).await;
+        let next_beat = Beats::after(tokio::time::Instant::now());
+        if tokio::time::timeout_at(next_beat, changed).await.is_ok() {
+            let now = tokio::time::Instant::now();
+            if asked_in == Some(Beats::of(now)) {
+                tokio::time::sleep_until(Beats::after(now)).await;
+            }
+            asked_in = Some(Beats::of(tokio::time::Instant::now()));
         }
     }
 }
@@ -390,7 +407,8 @@ impl Drop for Served {
 }
 
 /// One read of [`pump`]: the clock's moments, the contest, the events
-/// since the last read, rendered once and kept for the feeds.
+/// since the last read, rendered once and kept for the feeds. Whether
+/// there is news for them (events, or the contest changed).
 async fn pump_once(
     state: &AppState,
     c: &mut Contest,
@@ -398,7 +416,7 @@ async fn pump_once(
     reader: Reader,
     shared: &Shared,
     caught_up: &mut i64,
-) -> Result<(), ApiError> {
+) -> Result<bool, ApiError> {
     // The clock's moments (started, frozen, ended) are written by whoever
     // reads first; each is written once.
     let now = crate::site::contests::now_ms();
@@ -453,11 +471,7 @@ async fn pump_once(
         }
     }
     tail.contest = Some(read);
-    drop(tail);
-    if news {
-        shared.news.send_modify(|n| *n = n.wrapping_add(1));
-    }
-    Ok(())
+    Ok(news)
 }
 
 /// Event `e` as `role` reads it, as one line with what the feed needs to
@@ -580,8 +594,16 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
         }
         let next_beat = Beats::after(tokio::time::Instant::now());
         match &mut f.shared {
-            Some((_, news)) => {
-                let _ = tokio::time::timeout_at(next_beat, news.changed()).await;
+            // The shared reader tells its feeds on every beat, a few
+            // milliseconds into it: their own time is only a fallback,
+            // half a beat later, while it runs.
+            Some((shared, news)) => {
+                let by = if shared.lock().started {
+                    next_beat + POLL / 2
+                } else {
+                    next_beat
+                };
+                let _ = tokio::time::timeout_at(by, news.changed()).await;
             }
             None => {
                 if let Some(changed) = changed {
@@ -594,7 +616,9 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
 
 /// The beats of [`POLL`] that every open feed of the process keeps: a
 /// feed with no news wakes on the next one (to check its credentials, or
-/// to send a keep-alive), never in between. An idle feed's checks are
+/// to send a keep-alive), never in between; one that shares a reader
+/// ([`pump`]) wakes when the reader tells it, a few milliseconds into
+/// the beat. An idle feed's checks are
 /// little work, but waking the server's threads for them is much more,
 /// and feeds that each kept their own second would wake them at as many
 /// moments: 120 idle feeds added 10.7% to the server's CPU per change of
