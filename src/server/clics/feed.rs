@@ -336,11 +336,12 @@ impl Feed {
 /// writes once a second. (Each write costs the server more than the
 /// events in it: with 120 feeds open, the median of three pairs of
 /// `cargo bench --bench contest` at 60× gave them +20% CPU per change at
-/// one read every 200 ms, +12% at one a second.) The feeds wake on its
-/// word alone while it runs, so that a beat wakes each of them once,
-/// not once for the beat and again for the news (+10%). It brings the record up
-/// to the clock and reads the contest for the feeds' checks as well. It
-/// ends once no feed is open.
+/// one read every 200 ms, +12% at one a second, +10% once the feeds woke
+/// on its word alone.) While it runs, its word is what wakes the feeds,
+/// so that a beat wakes each of them once, not once for the beat and
+/// again for the news. It brings the record up to the clock and reads
+/// the contest for the feeds' checks as well. It ends once no feed is
+/// open.
 async fn pump(state: AppState, mut c: Contest, reader: Reader, shared: Arc<Shared>) {
     let role = match reader {
         Reader::Admin => Role::Admin,
@@ -618,10 +619,10 @@ async fn next(mut f: Feed) -> Option<(Result<Bytes, std::io::Error>, Feed)> {
 /// feed with no news wakes on the next one (to check its credentials, or
 /// to send a keep-alive), never in between; one that shares a reader
 /// ([`pump`]) wakes when the reader tells it, a few milliseconds into
-/// the beat. An idle feed's checks are
-/// little work, but waking the server's threads for them is much more,
-/// and feeds that each kept their own second would wake them at as many
-/// moments: 120 idle feeds added 10.7% to the server's CPU per change of
+/// the beat. An idle feed's checks are little work, but waking the
+/// server's threads for them is much more, and feeds that each kept
+/// their own second would wake them at as many moments: 120 idle feeds
+/// added 10.7% to the server's CPU per change of
 /// a busy contest that way (`cargo bench --bench contest` at 60×, with
 /// the feeds' reads stopped), and nothing measurable (-2.8%) on shared
 /// beats, where they all wake together.
