@@ -93,17 +93,12 @@ impl Said {
 
 /// What [`Standing::tally`] counts, as the database counts it: every try,
 /// the judged ones, the accepted ones, the compile errors, and the scores
-/// summed. A standing brought up to date that does not count the same
-/// missed a change no event tells (a jury's own try, which the record
-/// leaves out), and is read again whole.
-const TALLY: &str = "SELECT COUNT(*),
-            COUNT(CASE WHEN status = 'done' AND verdict IS NOT NULL THEN 1 END),
-            COUNT(CASE WHEN status = 'done' AND verdict = 'AC' THEN 1 END),
-            COUNT(CASE WHEN status = 'done' AND verdict = 'CE' THEN 1 END),
-            CAST(COALESCE(SUM(CASE WHEN status = 'done' AND verdict IS NOT NULL
-                                   THEN score END), 0) AS BIGINT)
-     FROM submissions
-     WHERE contest_id = ? AND user_id IS NOT NULL AND withdrawn_reason IS NULL";
+/// summed, as the `contest_tallies` triggers keep them (one row, however
+/// many tries; none for a contest with no try). A standing brought up to
+/// date that does not count the same missed a change no event tells (a
+/// jury's own try, which the record leaves out), and is read again whole.
+const TALLY: &str = "SELECT tries, judged, accepted, compile_errors, score
+     FROM contest_tallies WHERE contest_id = ?";
 
 impl Standing {
     /// What [`TALLY`] counts, of these tries.
@@ -207,8 +202,9 @@ async fn standing_in(tx: Tx<'_>, cid: i64, kept: Option<Standing>) -> Result<Sta
                 k.version = version;
                 let tally = sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(&sql(d, TALLY))
                     .bind(cid)
-                    .fetch_one(&mut *conn)
-                    .await?;
+                    .fetch_optional(&mut *conn)
+                    .await?
+                    .unwrap_or_default();
                 if tally == k.tally() {
                     brought = Some(k);
                 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{append, db_now, locked_contest, Audience, NewEvent};
 use crate::contest::clics::{self, Outcome, Try};
-use crate::contest::{Contest, Viewer};
+use crate::contest::{Contest, Scoring, Viewer};
 use crate::store::db::{on_tx, sql, AsTx, Tx};
 use crate::store::Error;
 use crate::verdict::Verdict;
@@ -25,10 +25,9 @@ pub enum TryChange {
 /// in its contest's record within `tx`, after the change was written
 /// there; nothing for a practice submission, nor for a jury's (an
 /// admin's) try, which makes the jury no team, nor for a withdrawn try
-/// (its record deleted it). Evaluates to the contest
-/// whose awards the change may have moved ([`awards_may_move`]), for the
-/// caller to record them once its changes are written
-/// ([`super::record_awards`]).
+/// (its record deleted it). Evaluates to the contest whose awards the
+/// change may have moved, for the caller to record them once its changes
+/// are written ([`super::record_awards`]).
 pub(in crate::store) async fn record_try(
     tx: Tx<'_>,
     id: i64,
@@ -141,21 +140,26 @@ pub(in crate::store) async fn record_try(
                 )?;
                 append(conn.as_tx(), cid, &events).await?;
                 if !stored.hidden {
-                    // A later solve on the problem (this team's, or anyone's
-                    // that this try's result decides the first solve of).
-                    let solved_after = sqlx::query_scalar::<_, i64>(&sql(
-                        d,
-                        "SELECT COUNT(*) FROM submissions
-                         WHERE contest_id = ? AND problem = ? AND verdict = 'AC'
-                           AND (user_id = ? OR submitted_at >= ?)",
-                    ))
-                    .bind(cid)
-                    .bind(&problem)
-                    .bind(team)
-                    .bind(&at)
-                    .fetch_one(&mut *conn)
-                    .await?;
-                    if awards_may_move(&c, change, solved_after > 0) {
+                    // Whether the change may move the awards: a new try
+                    // moves nothing; a try sent back may take a solve
+                    // away; under IOI scoring any result may; under ICPC
+                    // scoring a result may where a solve of its problem
+                    // counts it (the same team's, for the penalty) or
+                    // waits for it (anyone's made at or after it, for the
+                    // first solve).
+                    let may_move = match change {
+                        TryChange::Made => false,
+                        TryChange::Reset => true,
+                        TryChange::Judged if c.scoring == Scoring::Ioi => true,
+                        TryChange::Judged => sqlx::query_scalar::<_, bool>(&sql(d, SOLVES_AFTER))
+                            .bind(cid)
+                            .bind(&problem)
+                            .bind(team)
+                            .bind(&at)
+                            .fetch_one(&mut *conn)
+                            .await?,
+                    };
+                    if may_move {
                         moved = Some(cid);
                     }
                 }
@@ -165,22 +169,16 @@ pub(in crate::store) async fn record_try(
     }))
 }
 
-/// Whether a try's `change` in contest `c` may move its awards:
-/// `solved_after` says whether its problem has a solve that counts this
-/// try (the same team's, for the penalty) or waits for it (anyone's made
-/// at or after it, for the first solve). A new try moves nothing; a try
-/// sent back may take a solve away; under IOI scoring any result may.
-pub(in crate::store) fn awards_may_move(
-    c: &Contest,
-    change: TryChange,
-    solved_after: bool,
-) -> bool {
-    match change {
-        TryChange::Made => false,
-        TryChange::Reset => true,
-        TryChange::Judged => c.scoring == crate::contest::Scoring::Ioi || solved_after,
-    }
-}
+/// Whether a solve of problem `?2` in contest `?1` counts a try of team
+/// `?3` made at `?4` (the team's own solve) or waits for it (anyone's
+/// made at or after it): two probes of the contest's solves of the
+/// problem (the `submissions_solves` index), not a scan of its tries.
+const SOLVES_AFTER: &str = "SELECT EXISTS (SELECT 1 FROM submissions
+                      WHERE contest_id = ?1 AND problem = ?2 AND verdict = 'AC'
+                        AND submitted_at >= ?4)
+         OR EXISTS (SELECT 1 FROM submissions
+                      WHERE contest_id = ?1 AND problem = ?2 AND verdict = 'AC'
+                        AND user_id = ?3)";
 
 /// A try as its row holds it.
 pub struct StoredTry<'a> {

@@ -583,3 +583,133 @@ on_both_databases!(
     a_contest_version_moves_with_what_its_board_reads,
     a_try_is_stamped_and_checked_at_one_instant,
 );
+
+/// What a contest's tries count ([`TALLY_AFRESH`], read over the tries)
+/// against what its `contest_tallies` row says, which the database's
+/// triggers keep as tries are written.
+macro_rules! tallies_kept_by_triggers {
+    ($pool:ty, $url:expr) => {{
+        let url: String = $url;
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let store = Store::open(&url).await.unwrap();
+            let raw = <$pool>::connect(&url).await.unwrap();
+            let ann = store.add_user("ann", "h", false).await.unwrap();
+            let bob = store.add_user("bob", "h", false).await.unwrap();
+            let jury = store.add_user("jury", "h", true).await.unwrap();
+            let now = grundy::site::contests::now_ms();
+            let id = store
+                .create_contest(
+                    &contest("tallied", now - HOUR_MS, Some(&["ann", "bob", "jury"])),
+                    now,
+                )
+                .await
+                .unwrap();
+            let same = |why: &'static str| {
+                let raw = &raw;
+                async move {
+                    let kept: Option<(i64, i64, i64, i64, i64)> = sqlx::query_as(
+                        "SELECT tries, judged, accepted, compile_errors, score
+                         FROM contest_tallies WHERE contest_id = $1",
+                    )
+                    .bind(id)
+                    .fetch_optional(raw)
+                    .await
+                    .unwrap();
+                    let afresh: (i64, i64, i64, i64, i64) = sqlx::query_as(TALLY_AFRESH)
+                        .bind(id)
+                        .fetch_one(raw)
+                        .await
+                        .unwrap();
+                    assert_eq!(kept.unwrap_or_default(), afresh, "{why}");
+                    afresh
+                }
+            };
+            assert_eq!(same("no try yet").await, (0, 0, 0, 0, 0));
+            let made = |user: i64, at: i64| {
+                let store = &store;
+                async move {
+                    let mut t = new("nim");
+                    t.user_id = Some(user);
+                    store.insert_contest_submission(t, id, at).await.unwrap()
+                }
+            };
+            let first = made(ann, now - HOUR_MS + 60_000).await;
+            same("made").await;
+            let lease = claim_own(&store, first, LEASE).await.unwrap();
+            same("claimed").await;
+            assert!(store.finish(lease, &small_only(), None).await.unwrap());
+            assert_eq!(same("judged").await, (1, 1, 0, 0, 30));
+            let second = made(bob, now - HOUR_MS + 90_000).await;
+            let lease = claim_own(&store, second, LEASE).await.unwrap();
+            assert!(store
+                .finish(lease, &report(Verdict::CE), None)
+                .await
+                .unwrap());
+            same("a compile error").await;
+            assert!(store.rejudge(second).await.unwrap());
+            same("sent back").await;
+            let lease = claim_own(&store, second, LEASE).await.unwrap();
+            assert!(store
+                .finish(lease, &report(Verdict::AC), None)
+                .await
+                .unwrap());
+            assert_eq!(same("judged again").await, (2, 2, 1, 0, 130));
+            // The jury's own try, which the record leaves out, counts.
+            let jurys = made(jury, now - HOUR_MS + 100_000).await;
+            let lease = claim_own(&store, jurys, LEASE).await.unwrap();
+            assert!(store
+                .finish(lease, &report(Verdict::AC), None)
+                .await
+                .unwrap());
+            assert_eq!(same("a jury's try").await, (3, 3, 2, 0, 230));
+            let waiting = made(ann, now - HOUR_MS + 120_000).await;
+            same("one waiting").await;
+            store
+                .withdraw_try(id, waiting, "a broken test")
+                .await
+                .unwrap();
+            assert_eq!(same("withdrawn").await, (3, 3, 2, 0, 230));
+            // A practice submission is no try of it.
+            let mut practice = new("nim");
+            practice.user_id = Some(ann);
+            store.insert_submission(practice).await.unwrap();
+            same("practice").await;
+            raw.close().await;
+            store.close().await;
+        });
+    }};
+}
+
+/// What a contest's tries count, read over them all: what
+/// `contest_tallies` must say.
+const TALLY_AFRESH: &str = "SELECT COUNT(*),
+        COUNT(CASE WHEN status = 'done' AND verdict IS NOT NULL THEN 1 END),
+        COUNT(CASE WHEN status = 'done' AND verdict = 'AC' THEN 1 END),
+        COUNT(CASE WHEN status = 'done' AND verdict = 'CE' THEN 1 END),
+        CAST(COALESCE(SUM(CASE WHEN status = 'done' AND verdict IS NOT NULL
+                               THEN score END), 0) AS BIGINT)
+     FROM submissions
+     WHERE contest_id = $1 AND user_id IS NOT NULL AND withdrawn_reason IS NULL";
+
+/// A contest's tally, kept by triggers as its tries are made, judged,
+/// sent back, withdrawn (and a jury's try, which the record leaves out),
+/// is at every step what its tries count.
+#[test]
+fn a_contests_tally_is_what_its_tries_count_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("grundy.db").display());
+    tallies_kept_by_triggers!(sqlx::SqlitePool, url);
+}
+
+#[test]
+fn a_contests_tally_is_what_its_tries_count_on_postgres() {
+    let Some(url) = crate::pg::database() else {
+        return;
+    };
+    tallies_kept_by_triggers!(sqlx::PgPool, url);
+}
