@@ -5,7 +5,8 @@
 use super::Error;
 use crate::contest::{Contest, ContestProblem, Medals};
 
-/// A contest's row, without its problems.
+/// A contest's row, with its problems as the JSON text that
+/// `{contest_problems}` makes of them.
 #[derive(sqlx::FromRow)]
 pub(super) struct ContestRow {
     pub(super) id: i64,
@@ -24,14 +25,20 @@ pub(super) struct ContestRow {
     gold_medals: i64,
     silver_medals: i64,
     bronze_medals: i64,
+    /// `[position, label, problem, colour]` each, in no order; none where
+    /// PostgreSQL aggregates no row.
+    problems: Option<String>,
 }
 
 impl ContestRow {
-    /// The contest, with its problems as (label, slug, colour) in order.
-    pub(super) fn into_contest(
-        self,
-        problems: Vec<(String, String, Option<String>)>,
-    ) -> Result<Contest, Error> {
+    /// The contest, with its problems in order.
+    pub(super) fn into_contest(self) -> Result<Contest, Error> {
+        let mut problems: Vec<(i64, String, String, Option<String>)> = match &self.problems {
+            None => Vec::new(),
+            Some(text) => serde_json::from_str(text)
+                .map_err(|_| Error::BadContest(self.slug.clone(), "its problems".into()))?,
+        };
+        problems.sort_unstable_by_key(|p| p.0);
         Ok(Contest {
             id: self.id,
             scoring: self
@@ -56,7 +63,7 @@ impl ContestRow {
             },
             problems: problems
                 .into_iter()
-                .map(|(label, slug, rgb)| ContestProblem { label, slug, rgb })
+                .map(|(_, label, slug, rgb)| ContestProblem { label, slug, rgb })
                 .collect(),
         })
     }
@@ -67,13 +74,14 @@ fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
 }
 
-/// The select list of a [`ContestRow`] (a macro, so that it joins
-/// statements at compile time and they stay `&'static str`).
+/// The select list of a [`ContestRow`], its problems with it (a macro, so
+/// that it joins statements at compile time and they stay `&'static
+/// str`); the table is `contests`, unnamed.
 macro_rules! contest_columns {
     () => {
         "SELECT id, slug, name, start_ms, duration_s, freeze_s, penalty_min, \
          scoring, open_to_all, board_public, frozen_ms, thawed_ms, finalized_ms, \
-         gold_medals, silver_medals, bronze_medals"
+         gold_medals, silver_medals, bronze_medals, {contest_problems} AS problems"
     };
 }
 pub(super) use contest_columns;

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::contest_row::{contest_columns, ContestRow};
-use super::db::{on_db, on_tx, sql, AsTx, Tx};
+use super::db::{on_db, on_reader, on_tx, sql, AsTx, Tx};
 use super::record::{self, retimed, settings_events, team_gone, Audience, NewEvent};
 use super::standing::{
     attempts_of, tries_changed, CONTEST_SUBMISSIONS, EVENTS_AFTER, GROUP_SCORES, MOST_CHANGES,
@@ -262,11 +262,7 @@ impl Store {
             .fetch_all(pool)
             .await?
         });
-        let mut contests = Vec::with_capacity(rows.len());
-        for row in rows {
-            contests.push(self.with_problems(row).await?);
-        }
-        Ok(contests)
+        rows.into_iter().map(ContestRow::into_contest).collect()
     }
 
     /// One contest by its slug.
@@ -285,39 +281,22 @@ impl Store {
         self.one_contest(Which::Id(id)).await
     }
 
-    /// The one query of a contest, by slug or by id.
+    /// The one query of a contest and its problems, by slug or by id.
     async fn one_contest(&self, which: Which<'_>) -> Result<Option<Contest>, Error> {
         let text = match which {
             Which::Slug(_) => concat!(contest_columns!(), " FROM contests WHERE slug = ?"),
             Which::Id(_) => concat!(contest_columns!(), " FROM contests WHERE id = ?"),
         };
-        let row = on_db!(&self.db, pool, d => {
+        let row = on_reader!(self, db, d => {
             let text = sql(d, text);
             let query = sqlx::query_as::<_, ContestRow>(&text);
             let query = match which {
                 Which::Slug(slug) => query.bind(slug),
                 Which::Id(id) => query.bind(id),
             };
-            query.fetch_optional(pool).await?
+            query.fetch_optional(db).await?
         });
-        match row {
-            Some(row) => Ok(Some(self.with_problems(row).await?)),
-            None => Ok(None),
-        }
-    }
-
-    async fn with_problems(&self, row: ContestRow) -> Result<Contest, Error> {
-        let problems = on_db!(&self.db, pool, d => {
-            sqlx::query_as::<_, (String, String, Option<String>)>(&sql(
-                d,
-                "SELECT label, problem, rgb FROM contest_problems WHERE contest_id = ?
-                 ORDER BY position",
-            ))
-            .bind(row.id)
-            .fetch_all(pool)
-            .await?
-        });
-        row.into_contest(problems)
+        row.map(ContestRow::into_contest).transpose()
     }
 
     /// Shows the scoreboard page to anyone, or to participants and admins only.
@@ -513,16 +492,16 @@ impl Store {
         ids: &[i64],
     ) -> Result<Vec<Attempt>, Error> {
         let ids = serde_json::to_string(ids).expect("a list of numbers");
-        let (subs, groups) = on_db!(&self.db, pool, d => {
+        let (subs, groups) = on_reader!(self, db, d => {
             let subs = sqlx::query_as::<_, ContestSubmission>(&sql(d, SOME_CONTEST_SUBMISSIONS))
                 .bind(contest)
                 .bind(&ids)
-                .fetch_all(pool)
+                .fetch_all(&mut *db)
                 .await?;
             let groups = sqlx::query_as::<_, (i64, String, i64)>(&sql(d, SOME_GROUP_SCORES))
                 .bind(contest)
                 .bind(&ids)
-                .fetch_all(pool)
+                .fetch_all(db)
                 .await?;
             (subs, groups)
         });
@@ -542,12 +521,12 @@ impl Store {
         contest: i64,
         since: ContestVersion,
     ) -> Result<Option<Vec<i64>>, Error> {
-        let events = on_db!(&self.db, pool, d => {
+        let events = on_reader!(self, db, d => {
             sqlx::query_as::<_, (String, Option<String>)>(&sql(d, EVENTS_AFTER))
                 .bind(contest)
                 .bind(since.0)
                 .bind(MOST_CHANGES + 1)
-                .fetch_all(pool)
+                .fetch_all(db)
                 .await?
         });
         Ok(tries_changed(events))

@@ -54,6 +54,31 @@ macro_rules! on_db {
 }
 pub(crate) use on_db;
 
+/// Runs `$body`, a read, with `$exec` bound to the connection it reads on
+/// and `$d` to its dialect: one of the store's own SQLite connections
+/// ([`super::readers`]) when one is free, which answers in one trip to
+/// its thread; else one from the pool ([`on_db!`]), held for the whole
+/// body, which costs a second trip as it goes back. For the reads that
+/// every status poll and every poll of a contest's pages make.
+macro_rules! on_reader {
+    ($store:expr, $exec:ident, $d:ident => $body:expr) => {
+        match $store.readers.free().await {
+            Some(mut reader) => {
+                #[allow(unused_variables)]
+                let $d = $crate::store::db::Dialect::Sqlite;
+                let $exec = reader.connection();
+                $body
+            }
+            None => $crate::store::db::on_db!(&$store.db, pool, $d => {
+                let mut held = pool.acquire().await?;
+                let $exec = &mut *held;
+                $body
+            }),
+        }
+    };
+}
+pub(crate) use on_reader;
+
 /// An open transaction (or connection) on either database, as the
 /// functions that write within a caller's transaction take it: the
 /// record's appends, which every kind of change makes in its own
@@ -172,6 +197,16 @@ pub const WORDS: &[(&str, &str, &str)] = &[
     ("{json}", "TEXT", "json"),
     // A text's position in another (0: nowhere), taken as it is.
     ("{position}", "instr", "strpos"),
+    // The problems of a contest (a row of `contests`, unnamed), as the
+    // text of a JSON array of `[position, label, problem, colour]`: its row
+    // and its problems read in one statement.
+    (
+        "{contest_problems}",
+        "(SELECT json_group_array(json_array(position, label, problem, rgb))
+          FROM contest_problems WHERE contest_id = contests.id)",
+        "(SELECT CAST(json_agg(json_build_array(position, label, problem, rgb)) AS TEXT)
+          FROM contest_problems WHERE contest_id = contests.id)",
+    ),
     // An empty blob.
     ("{empty_blob}", "X''", "'\\x'::bytea"),
     // A line feed.

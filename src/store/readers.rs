@@ -1,14 +1,16 @@
-//! Connections of their own for the hottest read on SQLite: a
-//! submission's status row.
+//! Connections of their own for the hottest reads on SQLite: a
+//! submission's status row, and what each poll of a contest's board reads
+//! (the contest, its version, the tries changed since a kept board).
 //!
 //! A query through the pool costs two trips to a SQLite connection's
 //! thread (sqlx pings a connection as it goes back to the pool, on a task
-//! spawned for it) where the query needs one; and a status read, one
-//! indexed row, is most of a busy judge's traffic (every contestant's
-//! client polls its submissions). So that row is read on one of a few
-//! connections held here, taken only when one is free: when all are busy
-//! the pool serves the read as before, so a slow read never waits here.
-//! A database in memory has none (a new connection would open another).
+//! spawned for it) where the query needs one; and these reads, a few
+//! indexed rows each, are most of a busy judge's traffic (every
+//! contestant's client polls its submissions and the board). So they are
+//! read on one of a few connections held here ([`super::db::on_reader`]),
+//! taken only when one is free: when all are busy the pool serves the read
+//! as before, so a slow read never waits here. A database in memory has
+//! none (a new connection would open another).
 //!
 //! Each is opened when a read first finds none free, not with the store:
 //! most commands read a status once, and opening a connection (a thread,

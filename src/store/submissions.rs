@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::db::{on_db, sql, AsTx, Dialect};
+use super::db::{on_db, on_reader, sql, AsTx, Dialect};
 use super::finished::Results;
 use super::record::{self, stamp_of, TryChange};
 use super::{
@@ -310,21 +310,12 @@ impl Store {
                     s.score, s.time_ms, s.memory_kib, s.compile_output, s.contest_id
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?"
         };
-        let row = match self.readers.free().await {
-            // SQLite, on a connection of its own when one is free.
-            Some(mut reader) => {
-                sqlx::query_as::<_, SubmissionRow>(&sql(Dialect::Sqlite, query))
-                    .bind(id)
-                    .fetch_optional(reader.connection())
-                    .await?
-            }
-            None => on_db!(&self.db, pool, d => {
-                sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
-                    .bind(id)
-                    .fetch_optional(pool)
-                    .await?
-            }),
-        };
+        let row = on_reader!(self, db, d => {
+            sqlx::query_as::<_, SubmissionRow>(&sql(d, query))
+                .bind(id)
+                .fetch_optional(db)
+                .await?
+        });
         let Some(row) = row else { return Ok(None) };
         let status = match row.status.as_str() {
             "queued" => Status::Queued,

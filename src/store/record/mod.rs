@@ -173,21 +173,7 @@ pub(in crate::store) async fn locked_contest(
         .bind(cid)
         .fetch_optional(&mut *conn)
         .await?;
-        match row {
-            None => None,
-            Some(row) => {
-                let problems =
-                    sqlx::query_as::<_, (String, String, Option<String>)>(&sql(
-                        d,
-                        "SELECT label, problem, rgb FROM contest_problems WHERE contest_id = ?
-                     ORDER BY position",
-                    ))
-                    .bind(cid)
-                    .fetch_all(&mut *conn)
-                    .await?;
-                Some(row.into_contest(problems)?)
-            }
-        }
+        row.map(contest_row::ContestRow::into_contest).transpose()?
     }))
 }
 

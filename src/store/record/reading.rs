@@ -3,7 +3,7 @@
 
 use super::{ContestVersion, Event, Reader};
 use crate::contest::Contest;
-use crate::store::db::{on_db, sql};
+use crate::store::db::{on_db, on_reader, sql};
 use crate::store::{Error, Store};
 
 impl Store {
@@ -12,10 +12,10 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn contest_version(&self, contest: &Contest) -> Result<ContestVersion, Error> {
-        Ok(ContestVersion(on_db!(&self.db, pool, d => {
+        Ok(ContestVersion(on_reader!(self, db, d => {
             sqlx::query_scalar::<_, i64>(&sql(d, "SELECT event_seq FROM contests WHERE id = ?"))
                 .bind(contest.id)
-                .fetch_optional(pool)
+                .fetch_optional(db)
                 .await?
                 .unwrap_or(0)
         })))
