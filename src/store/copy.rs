@@ -7,7 +7,7 @@
 //! here: a table a later migration adds moves with the rest. Tables are
 //! copied parents first (by their foreign keys); the identity sequences
 //! are set past the largest copied id, so new rows get new ids. A table
-//! that triggers keep ([`KEPT_BY_TRIGGERS`]) is made by the target's own.
+//! that triggers keep (`KEPT_BY_TRIGGERS`) is made by the target's own.
 
 use std::collections::{BTreeMap, BTreeSet};
 
