@@ -25,41 +25,45 @@ FROM submissions
 WHERE contest_id IS NOT NULL AND user_id IS NOT NULL AND withdrawn_reason IS NULL
 GROUP BY contest_id;
 
+-- What try `s` counts: a try, judged, accepted, a compile error, its
+-- score; all zero where it counts for no contest.
+CREATE FUNCTION contest_tally_of(s submissions) RETURNS BIGINT[] LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN s.contest_id IS NULL OR s.user_id IS NULL OR s.withdrawn_reason IS NOT NULL
+                THEN ARRAY[0, 0, 0, 0, 0]::BIGINT[]
+                ELSE ARRAY[1,
+                    CASE WHEN s.status = 'done' AND s.verdict IS NOT NULL THEN 1 ELSE 0 END,
+                    CASE WHEN s.status = 'done' AND s.verdict = 'AC' THEN 1 ELSE 0 END,
+                    CASE WHEN s.status = 'done' AND s.verdict = 'CE' THEN 1 ELSE 0 END,
+                    CASE WHEN s.status = 'done' AND s.verdict IS NOT NULL
+                         THEN COALESCE(s.score, 0) ELSE 0 END]::BIGINT[]
+           END
+$$;
+
 CREATE FUNCTION contest_tally() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     old_counts BIGINT[] := ARRAY[0, 0, 0, 0, 0];
     new_counts BIGINT[] := ARRAY[0, 0, 0, 0, 0];
 BEGIN
-    IF TG_OP <> 'INSERT' AND OLD.contest_id IS NOT NULL AND OLD.user_id IS NOT NULL
-       AND OLD.withdrawn_reason IS NULL THEN
-        old_counts := ARRAY[1,
-            CASE WHEN OLD.status = 'done' AND OLD.verdict IS NOT NULL THEN 1 ELSE 0 END,
-            CASE WHEN OLD.status = 'done' AND OLD.verdict = 'AC' THEN 1 ELSE 0 END,
-            CASE WHEN OLD.status = 'done' AND OLD.verdict = 'CE' THEN 1 ELSE 0 END,
-            CASE WHEN OLD.status = 'done' AND OLD.verdict IS NOT NULL
-                 THEN COALESCE(OLD.score, 0) ELSE 0 END];
+    IF TG_OP <> 'INSERT' THEN
+        old_counts := contest_tally_of(OLD);
     END IF;
-    IF TG_OP <> 'DELETE' AND NEW.contest_id IS NOT NULL AND NEW.user_id IS NOT NULL
-       AND NEW.withdrawn_reason IS NULL THEN
-        new_counts := ARRAY[1,
-            CASE WHEN NEW.status = 'done' AND NEW.verdict IS NOT NULL THEN 1 ELSE 0 END,
-            CASE WHEN NEW.status = 'done' AND NEW.verdict = 'AC' THEN 1 ELSE 0 END,
-            CASE WHEN NEW.status = 'done' AND NEW.verdict = 'CE' THEN 1 ELSE 0 END,
-            CASE WHEN NEW.status = 'done' AND NEW.verdict IS NOT NULL
-                 THEN COALESCE(NEW.score, 0) ELSE 0 END];
+    IF TG_OP <> 'DELETE' THEN
+        new_counts := contest_tally_of(NEW);
     END IF;
-    IF TG_OP = 'UPDATE' AND OLD.contest_id IS NOT DISTINCT FROM NEW.contest_id AND old_counts = new_counts THEN
+    IF TG_OP = 'UPDATE' AND OLD.contest_id IS NOT DISTINCT FROM NEW.contest_id
+       AND old_counts = new_counts THEN
         RETURN NULL;
     END IF;
     IF old_counts[1] = 1 THEN
-        UPDATE contest_tallies SET tries = tries - old_counts[1], judged = judged - old_counts[2],
-            accepted = accepted - old_counts[3], compile_errors = compile_errors - old_counts[4],
-            score = score - old_counts[5]
+        UPDATE contest_tallies SET tries = tries - old_counts[1],
+            judged = judged - old_counts[2], accepted = accepted - old_counts[3],
+            compile_errors = compile_errors - old_counts[4], score = score - old_counts[5]
         WHERE contest_id = OLD.contest_id;
     END IF;
     IF new_counts[1] = 1 THEN
         INSERT INTO contest_tallies (contest_id, tries, judged, accepted, compile_errors, score)
-        VALUES (NEW.contest_id, new_counts[1], new_counts[2], new_counts[3], new_counts[4], new_counts[5])
+        VALUES (NEW.contest_id, new_counts[1], new_counts[2], new_counts[3], new_counts[4],
+                new_counts[5])
         ON CONFLICT (contest_id) DO UPDATE SET
             tries = contest_tallies.tries + EXCLUDED.tries,
             judged = contest_tallies.judged + EXCLUDED.judged,

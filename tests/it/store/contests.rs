@@ -590,13 +590,7 @@ on_both_databases!(
 macro_rules! tallies_kept_by_triggers {
     ($pool:ty, $url:expr) => {{
         let url: String = $url;
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let store = Store::open(&url).await.unwrap();
+        run(&url.clone(), |store| async move {
             let raw = <$pool>::connect(&url).await.unwrap();
             let ann = store.add_user("ann", "h", false).await.unwrap();
             let bob = store.add_user("bob", "h", false).await.unwrap();
@@ -680,7 +674,6 @@ macro_rules! tallies_kept_by_triggers {
             store.insert_submission(practice).await.unwrap();
             same("practice").await;
             raw.close().await;
-            store.close().await;
         });
     }};
 }
