@@ -24,7 +24,9 @@ pub enum TryChange {
 /// Records what happened to submission `id` (`change`, a [`TryChange`])
 /// in its contest's record within `tx`, after the change was written
 /// there; nothing for a practice submission, nor for a jury's (an
-/// admin's) try, which makes the jury no team, nor for a withdrawn try
+/// admin's) try, which makes the jury no team (an admin listed among the
+/// contest's participants is a team, [`super::teams::teams_in`], and
+/// its tries are told), nor for a withdrawn try
 /// (its record deleted it). Evaluates to the contest whose awards the
 /// change may have moved, for the caller to record them once its changes
 /// are written ([`super::record_awards`]).
@@ -53,7 +55,10 @@ pub(in crate::store) async fn record_try(
         >(&sql(
             d,
             "SELECT CASE WHEN s.withdrawn_reason IS NULL THEN s.contest_id END,
-                        CASE WHEN u.is_admin THEN NULL ELSE s.user_id END,
+                        CASE WHEN u.is_admin AND NOT EXISTS (
+                                 SELECT 1 FROM contest_participants p
+                                 WHERE p.contest_id = s.contest_id AND p.user_id = s.user_id)
+                             THEN NULL ELSE s.user_id END,
                         s.problem, s.language, s.submitted_at, s.verdict, s.score, s.time_ms,
                         s.finished_at, {team_id}, u.hidden
                  FROM submissions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = ?",

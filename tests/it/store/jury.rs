@@ -292,6 +292,64 @@ async fn a_jury_try_makes_no_team(store: Store) {
     assert_eq!(team_ids, [ann.to_string()]);
 }
 
+/// An admin listed among a contest's participants is one of its teams:
+/// the record tells its tries as it tells every team's, so the kept
+/// boards, brought up by the record's changes, show what a board
+/// computed whole shows.
+async fn a_listed_admin_is_a_team_whose_tries_the_record_tells(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let root = store.add_user("root", "h", true).await.unwrap();
+    let start = now_ms() - 600_000;
+    let id = store
+        .create_contest(
+            &contest("listed", start, 0, Some(&["ann", "root"])),
+            now_ms(),
+        )
+        .await
+        .unwrap();
+    let c = store.contest_by_id(id).await.unwrap().unwrap();
+    let boards = grundy::site::boards::Boards::default();
+    let solved = |shown: &grundy::site::boards::Shown, user: i64| {
+        shown
+            .board
+            .rows
+            .iter()
+            .find(|r| r.team.id == user)
+            .map(|r| r.solved)
+    };
+    let before = boards
+        .board(&store, &c, Viewer::Admin, now_ms())
+        .await
+        .unwrap();
+    assert_eq!(solved(&before, root), Some(0), "the listed admin is a team");
+
+    let tried = judged_at(&store, root, id, start + 60_000, Verdict::AC).await;
+    judged_at(&store, ann, id, start + 120_000, Verdict::WA).await;
+    let admin = events(&store, id, 0, Reader::Admin).await;
+    assert!(
+        admin
+            .iter()
+            .any(|e| e.kind == "submissions" && e.id.as_deref() == Some(&tried.to_string())),
+        "the record tells the listed admin's try"
+    );
+    assert!(has_judgement(&admin, tried));
+    let kept = boards
+        .board(&store, &c, Viewer::Admin, now_ms())
+        .await
+        .unwrap();
+    let whole = grundy::site::boards::Boards::default()
+        .board(&store, &c, Viewer::Admin, now_ms())
+        .await
+        .unwrap();
+    assert_eq!(solved(&whole, root), Some(1));
+    assert_eq!(
+        solved(&kept, root),
+        Some(1),
+        "the kept board is brought up with it"
+    );
+    assert_eq!(kept.board.rows, whole.board.rows);
+}
+
 /// The clock appends a contest's start (its state and its problems for
 /// everyone) at its time, with no reader to catch the record up.
 async fn the_clock_writes_the_start_with_nobody_reading(store: Store) {
@@ -330,6 +388,7 @@ on_both_databases!(
     moving_a_begun_freeze_reveals_what_it_no_longer_hides,
     a_final_contest_is_never_rejudged,
     a_jury_try_makes_no_team,
+    a_listed_admin_is_a_team_whose_tries_the_record_tells,
     the_clock_writes_the_start_with_nobody_reading,
 );
 
