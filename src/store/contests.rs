@@ -345,11 +345,7 @@ impl Store {
             sqlx::query_as::<_, (i64, String, String, bool)>(&sql(
                 d,
                 "SELECT u.id, u.name, {team_id}, u.hidden FROM users u
-                 WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
-                    OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
-                    OR (u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
-                     AND NOT u.is_admin)
-                 ORDER BY u.name",
+                 WHERE {is_team} ORDER BY u.name",
             ))
             .bind(contest.id)
             .bind(contest.open_to_all)

@@ -145,6 +145,11 @@ pub(crate) fn millis(d: std::time::Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2)
 }
 
+/// `{is_team}` of [`WORDS`], spelled alike for both databases.
+const IS_TEAM: &str = "((?2 AND NOT u.is_admin AND NOT u.disabled)
+    OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
+    OR (u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1) AND NOT u.is_admin))";
+
 /// The `{word}`s a statement may use, spelled for SQLite and PostgreSQL.
 pub const WORDS: &[(&str, &str, &str)] = &[
     // The database's clock in Unix milliseconds (one value per statement).
@@ -177,6 +182,14 @@ pub const WORDS: &[(&str, &str, &str)] = &[
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
         "COALESCE(u.team_id, CAST(u.id AS TEXT))",
     ),
+    // Whether account `u` (a row of `users` named `u`) is a team of the
+    // contest bound as `?1`, which is open to all where `?2`: listed among
+    // its participants, or no admin and either signed up by its openness
+    // (an enabled account) or a submitter in it. A jury's (an admin's)
+    // tries make no team. The teams the boards show and those the record
+    // tells are both read by it; a try's own check (`record_try`) is its
+    // one-row form: its submitter is a team unless an unlisted admin.
+    ("{is_team}", IS_TEAM, IS_TEAM),
     // The queue's fence, the one condition of every write a worker makes
     // under its lease: the submission is still being judged, in the
     // attempt the lease holds (the lease's id and attempt are bound next,

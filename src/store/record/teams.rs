@@ -407,11 +407,7 @@ pub(in crate::store) async fn teams_in(
         let rows = sqlx::query_as::<_, TeamFields>(&sql(
             d,
             "SELECT u.id, {team_id}, u.name, u.organization_id, u.icpc_id, u.hidden FROM users u
-             WHERE (?2 AND NOT u.is_admin AND NOT u.disabled)
-                OR u.id IN (SELECT user_id FROM contest_participants WHERE contest_id = ?1)
-                OR (u.id IN (SELECT user_id FROM submissions WHERE contest_id = ?1)
-                     AND NOT u.is_admin)
-             ORDER BY u.name",
+             WHERE {is_team} ORDER BY u.name",
         ))
         .bind(cid)
         .bind(open)
