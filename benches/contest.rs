@@ -15,7 +15,8 @@
 //! 100 ms. Nothing else is asserted; everything stops by itself.
 //!
 //! Issue 32: the replay runs twice, the second time with 100 public and
-//! 20 admin event feeds open throughout. Each run reports the server's CPU
+//! 20 admin event feeds open throughout (read by one client thread that
+//! takes what each socket holds, [`follow`]). Each run reports the server's CPU
 //! per change of the contest's record (the CPU of the server's runtime
 //! threads and the database's threads, read from `/proc/self/task`, over
 //! the record's events), and the two runs are compared side by side.
@@ -157,26 +158,162 @@ fn cpu_of(prefixes: &[&str]) -> Duration {
     Duration::from_secs_f64(total)
 }
 
-/// Reads an event feed until the server closes it; the events read.
-/// `open` is told once the server has answered (the feed is open).
-fn follow(url: String, auth: Option<String>, open: std::sync::mpsc::Sender<()>) -> usize {
-    use std::io::BufRead;
-    // These readers stand in for clients on other machines: at the lowest
-    // priority, they take a core only when no server thread wants it, and
-    // a line they are sent does not put them before the server that sent it.
+/// Reads all the open event feeds from one thread until the server closes
+/// them; the events each read. `open` is told once the server has
+/// answered every one (they are open).
+///
+/// These feeds stand in for clients on other machines. One thread at the
+/// lowest priority reads what each socket holds every [`SWEEP`], without
+/// waiting on any: a line the server sends is queued for it and wakes no
+/// thread, as a line sent to another machine wakes none here. (A thread
+/// blocked on each feed's socket charged every feed's wake-up to the
+/// server thread that wrote to it, and put 120 more threads on the
+/// server's two cores.) Loopback still charges the receiving side's TCP
+/// work to the sender.
+fn follow(
+    addr: std::net::SocketAddr,
+    admin: String,
+    open: std::sync::mpsc::Sender<()>,
+) -> Vec<usize> {
+    use std::io::{ErrorKind, Read, Write};
     // SAFETY: setpriority on this thread alone (who 0 is the caller).
     unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
-    let mut req = ureq::Agent::new_with_defaults().get(&url);
-    if let Some(a) = &auth {
-        req = req.header("Authorization", a);
+    let mut feeds: Vec<(std::net::TcpStream, Chunked)> = (0..PUBLIC_FEEDS + ADMIN_FEEDS)
+        .map(|i| {
+            let auth = if i >= PUBLIC_FEEDS {
+                format!("Authorization: {admin}\r\n")
+            } else {
+                String::new()
+            };
+            let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+            write!(
+                stream,
+                "GET /api/contests/load/event-feed HTTP/1.1\r\nHost: {addr}\r\n{auth}\r\n"
+            )
+            .expect("the feed's request");
+            stream.set_nonblocking(true).expect("nonblocking");
+            (stream, Chunked::default())
+        })
+        .collect();
+    let mut told = false;
+    let mut buf = vec![0; 1 << 16];
+    let mut heard = Instant::now();
+    while feeds.iter().any(|(_, c)| !c.ended) {
+        for (stream, chunked) in feeds.iter_mut().filter(|(_, c)| !c.ended) {
+            loop {
+                match stream.read(&mut buf) {
+                    Ok(0) => {
+                        chunked.ended = true;
+                        break;
+                    }
+                    Ok(n) => {
+                        heard = Instant::now();
+                        chunked.take(&buf[..n]);
+                    }
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                    Err(e) => panic!("reading a feed: {e}"),
+                }
+            }
+        }
+        if !told && feeds.iter().all(|(_, c)| c.answered) {
+            told = true;
+            let _ = open.send(());
+        }
+        // Each feed sends a newline after 10 s of silence at the most.
+        assert!(
+            heard.elapsed() < Duration::from_secs(60),
+            "the feeds were silent for a minute"
+        );
+        std::thread::sleep(SWEEP);
     }
-    let reply = req.call().unwrap_or_else(|e| panic!("GET {url}: {e}"));
-    let _ = open.send(());
-    std::io::BufReader::new(reply.into_body().into_reader())
-        .lines()
-        .map_while(Result::ok)
-        .filter(|l| !l.is_empty())
-        .count()
+    feeds.into_iter().map(|(_, c)| c.events).collect()
+}
+
+/// How often [`follow`] reads the feeds' sockets.
+const SWEEP: Duration = Duration::from_millis(50);
+
+/// An HTTP/1.1 answer with a chunked body, read as it comes: the
+/// non-empty lines of its body are counted (a feed's events; its
+/// keep-alives are empty lines).
+#[derive(Default)]
+struct Chunked {
+    /// Read and not yet understood.
+    pending: Vec<u8>,
+    /// The answer's head was read (a 200 with a chunked body).
+    answered: bool,
+    /// Bytes left of the chunk being read, once its size line was.
+    left: Option<usize>,
+    /// The last chunk came, or the connection closed.
+    ended: bool,
+    /// The body's line being read has a byte other than its newline.
+    in_line: bool,
+    events: usize,
+}
+
+impl Chunked {
+    fn take(&mut self, bytes: &[u8]) {
+        self.pending.extend_from_slice(bytes);
+        let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+        let mut at = 0;
+        loop {
+            let rest = &self.pending[at..];
+            if !self.answered {
+                let Some(end) = find(rest, b"\r\n\r\n") else {
+                    break;
+                };
+                let head = String::from_utf8_lossy(&rest[..end]).to_ascii_lowercase();
+                assert!(
+                    head.starts_with("http/1.1 200"),
+                    "the feed answered: {head}"
+                );
+                assert!(
+                    head.contains("transfer-encoding: chunked"),
+                    "not chunked: {head}"
+                );
+                self.answered = true;
+                at += end + 4;
+            } else if let Some(left) = self.left {
+                if left == 0 {
+                    // The CRLF after a chunk's data.
+                    if rest.len() < 2 {
+                        break;
+                    }
+                    self.left = None;
+                    at += 2;
+                    continue;
+                }
+                let n = left.min(rest.len());
+                if n == 0 {
+                    break;
+                }
+                for &b in &rest[..n] {
+                    if b == b'\n' {
+                        self.events += usize::from(self.in_line);
+                        self.in_line = false;
+                    } else {
+                        self.in_line = true;
+                    }
+                }
+                self.left = Some(left - n);
+                at += n;
+            } else {
+                let Some(end) = find(rest, b"\r\n") else {
+                    break;
+                };
+                let line = std::str::from_utf8(&rest[..end]).expect("a chunk's size");
+                let size = line.split(';').next().unwrap_or_default().trim();
+                let size = usize::from_str_radix(size, 16).expect("a chunk's size");
+                at += end + 2;
+                if size == 0 {
+                    self.ended = true;
+                    break;
+                }
+                self.left = Some(size);
+            }
+        }
+        self.pending.drain(..at);
+    }
 }
 
 /// What one replay measured.
@@ -477,20 +614,14 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
         }
     }
 
-    let mut followers = Vec::new();
-    if feeds {
-        let url = format!("{base}/api/contests/load/event-feed");
+    let followers = feeds.then(|| {
         let (open, opened) = std::sync::mpsc::channel();
-        for i in 0..PUBLIC_FEEDS + ADMIN_FEEDS {
-            let auth = (i >= PUBLIC_FEEDS).then(|| admin.clone());
-            let (url, open) = (url.clone(), open.clone());
-            followers.push(std::thread::spawn(move || follow(url, auth, open)));
-        }
+        let admin = admin.clone();
+        let follower = std::thread::spawn(move || follow(addr, admin, open));
         // Opening them is not what is measured: what they cost open is.
-        for _ in &followers {
-            opened.recv().expect("a feed opened");
-        }
-    }
+        opened.recv().expect("the feeds opened");
+        follower
+    });
     // Both replays start together (see `main`).
     println!("{READY}");
     let mut go = String::new();
@@ -635,9 +766,8 @@ fn replay(plan: &[Planned], speedup: i64, feeds: bool, name: &'static str) -> Ru
     let _ = tx.send(());
     let _ = rt.block_on(handle);
     let feeds = followers
-        .into_iter()
-        .map(|f| f.join().expect("feed"))
-        .collect();
+        .map(|f| f.join().expect("the feeds"))
+        .unwrap_or_default();
     Run {
         p99: samples
             .iter_mut()
