@@ -43,7 +43,7 @@ pub struct Shown {
     /// Each team's organization's name, where it has one.
     pub organizations: Arc<HashMap<i64, String>>,
     /// The Contest API's rows (JSON), without problem cells and with them.
-    pub clics_rows: [OnceLock<String>; 2],
+    pub clics_rows: [tokio::sync::OnceCell<String>; 2],
     /// The page's board (HTML) and its digest.
     pub page: OnceLock<(String, String)>,
 }
@@ -54,7 +54,10 @@ impl Shown {
             board,
             viewer,
             organizations,
-            clics_rows: [OnceLock::new(), OnceLock::new()],
+            clics_rows: [
+                tokio::sync::OnceCell::const_new(),
+                tokio::sync::OnceCell::const_new(),
+            ],
             page: OnceLock::new(),
         }
     }

@@ -221,11 +221,15 @@ async fn scoreboard(
     let names = may(&c, role.who(), Object::ProblemNames);
     let now = crate::site::contests::now_ms();
     let Some(group) = query.group_id else {
-        // The rows as JSON text, made once per board for its every reader.
-        let rows = shown.clics_rows[usize::from(names)].get_or_init(|| {
-            serde_json::to_string(&objects::rows(&c, &shown.board, names))
-                .expect("rows are plain data")
-        });
+        // The rows as JSON text, made once per board for its every reader;
+        // the readers that come meanwhile wait for it without holding a
+        // thread of the runtime.
+        let rows = shown.clics_rows[usize::from(names)]
+            .get_or_init(|| async {
+                serde_json::to_string(&objects::rows(&c, &shown.board, names))
+                    .expect("rows are plain data")
+            })
+            .await;
         let body = objects::scoreboard_text(&c, rows, now);
         return Ok((
             [(axum::http::header::CONTENT_TYPE, "application/json")],
