@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::affiliations::{ContestTeams, TeamRow};
 use super::contest_row::{contest_columns, ContestRow};
 use super::db::{on_db, on_reader, on_tx, sql, AsTx, Tx};
 use super::record::{self, retimed, settings_events, team_gone, Audience, NewEvent};
@@ -197,16 +198,30 @@ impl Store {
                         audience: if now < before.start_ms { Audience::Admin } else { Audience::All },
                     })
                 );
-                events.extend(
-                    teams_before
-                        .teams
-                        .iter()
-                        .filter(|t| !teams.teams.iter().any(|n| n.id == t.id))
-                        .map(|t| team_gone(&t.team_id)),
-                );
+                // The tries follow their teams: a team gone takes its
+                // tries from every reader, and a new one (an admin listed,
+                // a team listed again) brings its tries as they stand.
+                let is_team = |teams: &ContestTeams, user: i64| teams.teams.iter().any(|t| t.id == user);
+                let gone: Vec<&TeamRow> = teams_before
+                    .teams
+                    .iter()
+                    .filter(|t| !is_team(&teams, t.id))
+                    .collect();
+                let mut gone_tries = std::collections::HashSet::new();
+                for t in &gone {
+                    gone_tries.extend(tries_of(tx.as_tx(), id, t.id).await?);
+                }
+                events.extend(record::tries_gone(tx.as_tx(), id, &gone_tries).await?);
+                events.extend(gone.iter().map(|t| team_gone(&t.team_id)));
                 events.extend(settings_events(&c, record::roster_events(&teams), now));
                 record::append(tx.as_tx(), id, &events).await?;
                 record::drop_stale(tx.as_tx(), id, &teams).await?;
+                for t in teams.teams.iter().filter(|t| !is_team(&teams_before, t.id)) {
+                    for try_id in tries_of(tx.as_tx(), id, t.id).await? {
+                        record::record_try(tx.as_tx(), try_id, record::TryChange::Made).await?;
+                        record::record_try(tx.as_tx(), try_id, record::TryChange::Judged).await?;
+                    }
+                }
                 // What the new settings make of the standings (the freeze
                 // moved, problems or teams gone, the penalty).
                 record::record_awards(tx.as_tx(), id, None).await?;
@@ -604,5 +619,22 @@ pub(super) async fn create_contest_in(
             record::record_awards(tx.as_tx(), id, None).await?;
         }
         id
+    }))
+}
+
+/// The tries of account `user` in contest `cid` that count (not
+/// withdrawn), in the order they were made; within `tx`.
+async fn tries_of(tx: Tx<'_>, cid: i64, user: i64) -> Result<Vec<i64>, Error> {
+    Ok(on_tx!(tx, conn, d => {
+        sqlx::query_scalar::<_, i64>(&sql(
+            d,
+            "SELECT id FROM submissions
+             WHERE contest_id = ? AND user_id = ? AND withdrawn_reason IS NULL
+             ORDER BY id",
+        ))
+        .bind(cid)
+        .bind(user)
+        .fetch_all(&mut *conn)
+        .await?
     }))
 }

@@ -10,9 +10,8 @@
 //! too. Why a try waits is the workers' business (`site::waiting`).
 
 use super::db::{on_db, sql, AsTx};
-use super::record::{self, Audience, NewEvent};
+use super::record;
 use super::{Error, Store};
-use crate::contest::clics;
 
 /// A contest try without a result that counts.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -209,41 +208,8 @@ impl Store {
             .await?;
             // Every object of the try each reader holds, deleted for that
             // reader: its runs, then its judgements, then itself.
-            let held_by = sqlx::query_as::<_, (String, Option<String>, String, Option<i64>)>(&sql(
-                d,
-                "SELECT DISTINCT kind, object_id, audience, team_id FROM contest_events
-                 WHERE contest_id = ? AND kind IN ('submissions', 'judgements', 'runs')",
-            ))
-            .bind(contest)
-            .fetch_all(&mut *tx)
-            .await?;
-            let mut events: Vec<NewEvent> = Vec::new();
-            for kind in ["runs", "judgements", "submissions"] {
-                for (k, object, audience, team) in &held_by {
-                    let ours = object.as_deref().and_then(clics::try_of) == Some(submission);
-                    if k != kind || !ours {
-                        continue;
-                    }
-                    let audience = match audience.as_str() {
-                        "all" => Audience::All,
-                        "admin" => Audience::Admin,
-                        "team" => Audience::Team(team.unwrap_or_default()),
-                        _ => Audience::Others(*team),
-                    };
-                    let event = NewEvent {
-                        kind,
-                        id: object.clone(),
-                        data: None,
-                        audience,
-                    };
-                    let said = events
-                        .iter()
-                        .any(|e| e.id == event.id && e.kind == kind && e.audience == audience);
-                    if !said {
-                        events.push(event);
-                    }
-                }
-            }
+            let events =
+                record::tries_gone(tx.as_tx(), contest, &[submission].into_iter().collect()).await?;
             record::append(tx.as_tx(), contest, &events).await?;
             record::record_awards(tx.as_tx(), contest, None).await?;
             tx.commit().await?;

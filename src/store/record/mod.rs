@@ -35,7 +35,7 @@
 //! | a try sent back (a rejudge, [`record_try`] `Reset`) | a new `judgements` beside the last | as a result |
 //! | a try withdrawn (`withdraw_try`) | a delete of each of its objects | each audience that held it |
 //! | a question asked, answered (`ask`, `answer`) | `clarifications` | *team*; the answer *team* or all, the question then *others* without who asked |
-//! | a contest made or edited (`create_contest`, `update_contest`) | `contest`, `problems`, the `teams`, `organizations` and `groups` that changed (deletes for those gone), `state`; when the start moved, every try's and question's latest events again with their contest times counted anew ([`retimed_events`]) | all; problems admin before the start |
+//! | a contest made or edited (`create_contest`, `update_contest`) | `contest`, `problems`, the `teams`, `organizations` and `groups` that changed (deletes for those gone; a team gone takes its tries' objects, [`tries_gone`], and a new one brings its tries as they stand, [`record_try`]), `state`; when the start moved, every try's and question's latest events again with their contest times counted anew ([`retimed_events`]) | all; problems admin before the start |
 //! | the clock (`catch_up_contest`): start, freeze, end | `problems` at the start, `state` | *others* (the admins had them), all |
 //! | the freeze moved, the thaw (`set_contest_frozen`, `set_contest_thawed`) | the sealed results revealed ([`revealed_results`]), `contest`, `state` | *others* (the team had them), all |
 //! | the finalize (`finalize_contest`) | `state` | all |
@@ -71,7 +71,9 @@ pub(in crate::store) use teams::{
     roster_events, team_gone, team_id_of, teams_in,
 };
 pub use tries::TryChange;
-pub(in crate::store) use tries::{record_try, retimed, retimed_events, revealed_results};
+pub(in crate::store) use tries::{
+    record_try, retimed, retimed_events, revealed_results, tries_gone,
+};
 
 /// Who reads an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -174,6 +174,64 @@ pub(in crate::store) async fn record_try(
     }))
 }
 
+/// The deletes, within `tx`, of every object of tries `tries` (by id)
+/// that contest `cid`'s record holds for some audience now, each for
+/// every audience that holds it: their runs, then their judgements, then
+/// the tries themselves.
+pub(in crate::store) async fn tries_gone(
+    tx: Tx<'_>,
+    cid: i64,
+    tries: &std::collections::HashSet<i64>,
+) -> Result<Vec<NewEvent>, Error> {
+    if tries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let told = on_tx!(tx, conn, d => {
+        sqlx::query_as::<_, (String, Option<String>, String, Option<i64>, bool)>(&sql(
+            d,
+            "SELECT kind, object_id, audience, team_id, data IS NOT NULL FROM contest_events
+             WHERE contest_id = ? AND kind IN ('submissions', 'judgements', 'runs')
+             ORDER BY seq",
+        ))
+        .bind(cid)
+        .fetch_all(&mut *conn)
+        .await?
+    });
+    // Each object of the tries, by audience: whether its latest event
+    // there holds it, in the order the pairs first appeared.
+    let mut order = Vec::new();
+    let mut holds = std::collections::HashMap::new();
+    for (kind, object, audience, team, data) in told {
+        let Some(object) = object.filter(|o| clics::try_of(o).is_some_and(|t| tries.contains(&t)))
+        else {
+            continue;
+        };
+        let key = (kind, object, audience, team);
+        if holds.insert(key.clone(), data).is_none() {
+            order.push(key);
+        }
+    }
+    let mut events = Vec::new();
+    for kind in ["runs", "judgements", "submissions"] {
+        for key in order.iter().filter(|k| k.0 == kind && holds[*k]) {
+            let (_, object, audience, team) = key;
+            let audience = match audience.as_str() {
+                "all" => Audience::All,
+                "admin" => Audience::Admin,
+                "team" => Audience::Team(team.unwrap_or_default()),
+                _ => Audience::Others(*team),
+            };
+            events.push(NewEvent {
+                kind,
+                id: Some(object.clone()),
+                data: None,
+                audience,
+            });
+        }
+    }
+    Ok(events)
+}
+
 /// Whether a solve of problem `?2` in contest `?1` counts a try of team
 /// `?3` made at `?4` (the team's own solve) or waits for it (anyone's
 /// made at or after it): two probes of the contest's solves of the

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use grundy::contest::{Scoring, Viewer};
+use grundy::contest::{clics, Scoring, Viewer};
 use grundy::store::{Error, Event, NewContest, Queue, Reader, Store, SubmitLimits};
 use grundy::verdict::Verdict;
 
@@ -350,6 +350,135 @@ async fn a_listed_admin_is_a_team_whose_tries_the_record_tells(store: Store) {
     assert_eq!(kept.board.rows, whole.board.rows);
 }
 
+/// The ids of the objects of endpoint `kind` that `reader` holds, as REST
+/// and a feed read to its end give them.
+async fn held(store: &Store, cid: i64, reader: Reader, kind: &str) -> Vec<String> {
+    store
+        .contest_objects(cid, reader, kind)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| e.id)
+        .collect()
+}
+
+/// The board kept across the changes equals the one computed whole, and
+/// `user`'s row there solved `solved` (`None`: no row).
+async fn boards_agree(
+    store: &Store,
+    boards: &grundy::site::boards::Boards,
+    cid: i64,
+    user: i64,
+    solved: Option<u32>,
+) {
+    let c = store.contest_by_id(cid).await.unwrap().unwrap();
+    let kept = boards
+        .board(store, &c, Viewer::Admin, now_ms())
+        .await
+        .unwrap();
+    let whole = grundy::site::boards::Boards::default()
+        .board(store, &c, Viewer::Admin, now_ms())
+        .await
+        .unwrap();
+    assert_eq!(kept.board.rows, whole.board.rows);
+    let row = whole.board.rows.iter().find(|r| r.team.id == user);
+    assert_eq!(row.map(|r| r.solved), solved);
+}
+
+/// An admin taken off a contest's list is no team of it any more (a jury's
+/// tries make none) and takes its tries from every reader of the record
+/// with it: no reader holds a submission of a team that is not there.
+/// Listed again, it brings them back with their results. The record and
+/// the boards agree throughout.
+async fn an_admin_taken_off_the_list_takes_its_tries_with_it(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let root = store.add_user("root", "h", true).await.unwrap();
+    let start = now_ms() - 600_000;
+    let both = contest("list", start, 0, Some(&["ann", "root"]));
+    let id = store.create_contest(&both, now_ms()).await.unwrap();
+    let boards = grundy::site::boards::Boards::default();
+    let tried = judged_at(&store, root, id, start + 60_000, Verdict::AC).await;
+    judged_at(&store, ann, id, start + 120_000, Verdict::WA).await;
+    boards_agree(&store, &boards, id, root, Some(1)).await;
+
+    store
+        .update_contest(id, &contest("list", start, 0, Some(&["ann"])))
+        .await
+        .unwrap();
+    for reader in [Reader::Admin, Reader::Public, Reader::Team(ann)] {
+        for kind in ["submissions", "judgements", "runs"] {
+            let ids = held(&store, id, reader, kind).await;
+            assert!(
+                !ids.is_empty() && ids.iter().all(|o| clics::try_of(o) != Some(tried)),
+                "{reader:?} holds {kind} of ann's try and none of root's {tried}: {ids:?}"
+            );
+        }
+        assert_eq!(held(&store, id, reader, "teams").await, [ann.to_string()]);
+    }
+    boards_agree(&store, &boards, id, root, None).await;
+
+    store.update_contest(id, &both).await.unwrap();
+    for reader in [Reader::Admin, Reader::Public] {
+        assert!(
+            held(&store, id, reader, "submissions")
+                .await
+                .contains(&tried.to_string()),
+            "{reader:?} is told root's try again"
+        );
+        let judgements = store
+            .contest_objects(id, reader, "judgements")
+            .await
+            .unwrap();
+        let told = judgements
+            .iter()
+            .find(|e| e.data.as_ref().unwrap()["submission_id"] == tried.to_string().as_str());
+        assert_eq!(
+            told.map(|e| e.data.as_ref().unwrap()["judgement_type_id"].clone()),
+            Some(serde_json::json!("AC")),
+            "{reader:?} reads its result again: {judgements:?}"
+        );
+        assert!(held(&store, id, reader, "runs")
+            .await
+            .iter()
+            .any(|o| clics::try_of(o) == Some(tried)));
+    }
+    boards_agree(&store, &boards, id, root, Some(1)).await;
+}
+
+/// An admin's jury try, made before the admin was listed among the
+/// contest's participants, is told once the admin is: the admin is a
+/// team, and the record and the boards show its try alike.
+async fn an_admin_listed_later_brings_the_tries_made_before(store: Store) {
+    store.add_user("ann", "h", false).await.unwrap();
+    let root = store.add_user("root", "h", true).await.unwrap();
+    let start = now_ms() - 600_000;
+    let id = store
+        .create_contest(&contest("later", start, 0, Some(&["ann"])), now_ms())
+        .await
+        .unwrap();
+    let boards = grundy::site::boards::Boards::default();
+    let jury = judged_at(&store, root, id, start + 60_000, Verdict::AC).await;
+    assert!(!held(&store, id, Reader::Admin, "submissions")
+        .await
+        .contains(&jury.to_string()));
+    boards_agree(&store, &boards, id, root, None).await;
+
+    store
+        .update_contest(id, &contest("later", start, 0, Some(&["ann", "root"])))
+        .await
+        .unwrap();
+    for reader in [Reader::Admin, Reader::Public] {
+        assert_eq!(
+            held(&store, id, reader, "submissions").await,
+            [jury.to_string()],
+            "{reader:?}"
+        );
+        let events = events(&store, id, 0, reader).await;
+        assert!(has_judgement(&events, jury), "{reader:?}");
+    }
+    boards_agree(&store, &boards, id, root, Some(1)).await;
+}
+
 /// The clock appends a contest's start (its state and its problems for
 /// everyone) at its time, with no reader to catch the record up.
 async fn the_clock_writes_the_start_with_nobody_reading(store: Store) {
@@ -389,6 +518,8 @@ on_both_databases!(
     a_final_contest_is_never_rejudged,
     a_jury_try_makes_no_team,
     a_listed_admin_is_a_team_whose_tries_the_record_tells,
+    an_admin_taken_off_the_list_takes_its_tries_with_it,
+    an_admin_listed_later_brings_the_tries_made_before,
     the_clock_writes_the_start_with_nobody_reading,
 );
 
