@@ -209,7 +209,7 @@ impl Store {
                     .collect();
                 let mut gone_tries = std::collections::HashSet::new();
                 for t in &gone {
-                    gone_tries.extend(tries_of(tx.as_tx(), id, t.id).await?);
+                    gone_tries.extend(record::tries_of(tx.as_tx(), id, t.id).await?);
                 }
                 events.extend(record::tries_gone(tx.as_tx(), id, &gone_tries).await?);
                 events.extend(gone.iter().map(|t| team_gone(&t.team_id)));
@@ -217,10 +217,8 @@ impl Store {
                 record::append(tx.as_tx(), id, &events).await?;
                 record::drop_stale(tx.as_tx(), id, &teams).await?;
                 for t in teams.teams.iter().filter(|t| !is_team(&teams_before, t.id)) {
-                    for try_id in tries_of(tx.as_tx(), id, t.id).await? {
-                        record::record_try(tx.as_tx(), try_id, record::TryChange::Made).await?;
-                        record::record_try(tx.as_tx(), try_id, record::TryChange::Judged).await?;
-                    }
+                    let tries = record::tries_of(tx.as_tx(), id, t.id).await?;
+                    record::tell_tries(tx.as_tx(), &tries).await?;
                 }
                 // What the new settings make of the standings (the freeze
                 // moved, problems or teams gone, the penalty).
@@ -619,22 +617,5 @@ pub(super) async fn create_contest_in(
             record::record_awards(tx.as_tx(), id, None).await?;
         }
         id
-    }))
-}
-
-/// The tries of account `user` in contest `cid` that count (not
-/// withdrawn), in the order they were made; within `tx`.
-async fn tries_of(tx: Tx<'_>, cid: i64, user: i64) -> Result<Vec<i64>, Error> {
-    Ok(on_tx!(tx, conn, d => {
-        sqlx::query_scalar::<_, i64>(&sql(
-            d,
-            "SELECT id FROM submissions
-             WHERE contest_id = ? AND user_id = ? AND withdrawn_reason IS NULL
-             ORDER BY id",
-        ))
-        .bind(cid)
-        .bind(user)
-        .fetch_all(&mut *conn)
-        .await?
     }))
 }

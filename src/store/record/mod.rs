@@ -39,7 +39,7 @@
 //! | the clock (`catch_up_contest`): start, freeze, end | `problems` at the start, `state` | *others* (the admins had them), all |
 //! | the freeze moved, the thaw (`set_contest_frozen`, `set_contest_thawed`) | the sealed results revealed ([`revealed_results`]), `contest`, `state` | *others* (the team had them), all |
 //! | the finalize (`finalize_contest`) | `state` | all |
-//! | an account added or changed (`add_user`, `set_disabled`, …: [`record_account`]) | in each contest open to all and not final, its `teams` (or a delete), and the organizations and groups that changed | all |
+//! | an account added or changed (`add_user`, `set_disabled`, `set_admin`, …: [`record_account`]) | in each contest not final that is open to all, lists it or holds its tries: its `teams` (or a delete), and the organizations and groups that changed; a team gone takes its tries' objects, one that comes brings its tries | all; the tries as above |
 //! | an import, a team hidden or shown (`import_affiliations`, `set_hidden`: [`record_teams`]) | in each contest not final, the `teams`, `organizations`, `groups` that changed; a hidden team's tries deleted, or told again when shown ([`teams::retell_tries`]) | all; the tries *others* |
 //! | any change above that may move the awards, the medals, an admin's award (`set_contest_medals`, `change_contest_award`) | each award that moved ([`record_awards`], [`award_events_now`]) | all, or admin and *others* apart where the freeze makes them differ |
 //!
@@ -72,7 +72,7 @@ pub(in crate::store) use teams::{
 };
 pub use tries::TryChange;
 pub(in crate::store) use tries::{
-    record_try, retimed, retimed_events, revealed_results, tries_gone,
+    record_try, retimed, retimed_events, revealed_results, tell_tries, tries_gone, tries_of,
 };
 
 /// Who reads an event.

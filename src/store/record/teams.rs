@@ -97,39 +97,81 @@ pub(in crate::store) async fn drop_stale(
 }
 
 /// Records a change of account `user` within `tx`: in every contest
-/// open to all whose results are not final, the team is there (enabled,
-/// not an admin, with its organization and groups) or gone, and the
-/// awards that moves.
+/// whose results are not final and that is open to all, lists the
+/// account or holds its tries, the team is there (by [`teams_in`]'s rule,
+/// with its organization and groups) or gone, and the awards that moves.
+/// The team's tries follow it: a team gone (an account made admin) takes
+/// them from every reader ([`super::tries_gone`]), and one that comes
+/// (an admin made a team again) brings them as they stand.
 pub(in crate::store) async fn record_account(tx: Tx<'_>, user: i64) -> Result<(), Error> {
     on_tx!(tx, conn, d => {
-        let open = sqlx::query_scalar::<_, i64>(&sql(
+        let concerned = sqlx::query_scalar::<_, i64>(&sql(
             d,
-            "SELECT id FROM contests WHERE open_to_all ORDER BY id",
+            "SELECT id FROM contests
+             WHERE open_to_all
+                OR id IN (SELECT contest_id FROM contest_participants WHERE user_id = ?1)
+                OR id IN (SELECT contest_id FROM submissions WHERE user_id = ?1)
+             ORDER BY id",
         ))
+        .bind(user)
         .fetch_all(&mut *conn)
         .await?;
-        for cid in open {
+        for cid in concerned {
             if let Some(c) = locked_contest(conn.as_tx(), cid).await? {
                 if c.finalized_ms.is_some() {
                     continue;
                 }
-                let teams = teams_in(conn.as_tx(), cid, true).await?;
+                let teams = teams_in(conn.as_tx(), cid, c.open_to_all).await?;
                 let team_id = team_id_of(conn.as_tx(), Some(user)).await?
                     .unwrap_or_else(|| user.to_string());
-                let mut events: Vec<NewEvent> = roster_events(&teams)
-                    .into_iter()
-                    .filter(|e| e.kind != "teams" || e.id.as_deref() == Some(team_id.as_str()))
-                    .collect();
-                if !teams.teams.iter().any(|t| t.id == user) {
+                let was = team_shown(conn.as_tx(), cid, &team_id).await?;
+                let is = teams.teams.iter().any(|t| t.id == user);
+                let tries = if was != is {
+                    super::tries_of(conn.as_tx(), cid, user).await?
+                } else {
+                    Vec::new()
+                };
+                let mut events: Vec<NewEvent> = Vec::new();
+                if was && !is {
+                    let gone = tries.iter().copied().collect();
+                    events.extend(super::tries_gone(conn.as_tx(), cid, &gone).await?);
+                }
+                events.extend(
+                    roster_events(&teams)
+                        .into_iter()
+                        .filter(|e| e.kind != "teams" || e.id.as_deref() == Some(team_id.as_str())),
+                );
+                if !is {
                     events.push(team_gone(&team_id));
                 }
                 append_changed(conn.as_tx(), cid, events).await?;
                 drop_stale(conn.as_tx(), cid, &teams).await?;
+                if is && !was {
+                    super::tell_tries(conn.as_tx(), &tries).await?;
+                }
                 record_awards(conn.as_tx(), cid, None).await?;
             }
         }
     });
     Ok(())
+}
+
+/// Whether contest `cid`'s record shows team `team_id` to its admins now
+/// (its latest event there holds it); within `tx`.
+async fn team_shown(tx: Tx<'_>, cid: i64, team_id: &str) -> Result<bool, Error> {
+    Ok(on_tx!(tx, conn, d => {
+        sqlx::query_scalar::<_, bool>(&sql(
+            d,
+            "SELECT data IS NOT NULL FROM contest_events
+             WHERE contest_id = ? AND kind = 'teams' AND object_id = ? AND audience <> 'others'
+             ORDER BY seq DESC LIMIT 1",
+        ))
+        .bind(cid)
+        .bind(team_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .unwrap_or(false)
+    }))
 }
 
 /// Retells, within `tx`, to everyone but the admins the tries of account

@@ -174,6 +174,35 @@ pub(in crate::store) async fn record_try(
     }))
 }
 
+/// The tries of account `user` in contest `cid` that count (not
+/// withdrawn), in the order they were made; within `tx`.
+pub(in crate::store) async fn tries_of(tx: Tx<'_>, cid: i64, user: i64) -> Result<Vec<i64>, Error> {
+    Ok(on_tx!(tx, conn, d => {
+        sqlx::query_scalar::<_, i64>(&sql(
+            d,
+            "SELECT id FROM submissions
+             WHERE contest_id = ? AND user_id = ? AND withdrawn_reason IS NULL
+             ORDER BY id",
+        ))
+        .bind(cid)
+        .bind(user)
+        .fetch_all(&mut *conn)
+        .await?
+    }))
+}
+
+/// Tells, within `tx`, tries `tries` of a team that has just come to
+/// their contest, as they stand: each made, then judged where it was.
+pub(in crate::store) async fn tell_tries(tx: Tx<'_>, tries: &[i64]) -> Result<(), Error> {
+    on_tx!(tx, conn, _d => {
+        for &id in tries {
+            record_try(conn.as_tx(), id, TryChange::Made).await?;
+            record_try(conn.as_tx(), id, TryChange::Judged).await?;
+        }
+    });
+    Ok(())
+}
+
 /// The deletes, within `tx`, of every object of tries `tries` (by id)
 /// that contest `cid`'s record holds for some audience now, each for
 /// every audience that holds it: their runs, then their judgements, then

@@ -445,6 +445,44 @@ async fn an_admin_taken_off_the_list_takes_its_tries_with_it(store: Store) {
     boards_agree(&store, &boards, id, root, Some(1)).await;
 }
 
+/// A team of a contest open to all that is made an admin is no team of it
+/// any more and takes its tries from every reader of the record with it;
+/// made a team again, it brings them back with their results.
+async fn a_team_made_admin_takes_its_tries_with_it(store: Store) {
+    let ann = store.add_user("ann", "h", false).await.unwrap();
+    let bob = store.add_user("bob", "h", false).await.unwrap();
+    let start = now_ms() - 600_000;
+    let id = store
+        .create_contest(&contest("open", start, 0, None), now_ms())
+        .await
+        .unwrap();
+    let boards = grundy::site::boards::Boards::default();
+    let tried = judged_at(&store, ann, id, start + 60_000, Verdict::AC).await;
+    judged_at(&store, bob, id, start + 120_000, Verdict::WA).await;
+    boards_agree(&store, &boards, id, ann, Some(1)).await;
+
+    store.set_admin("ann", true).await.unwrap();
+    for reader in [Reader::Admin, Reader::Public] {
+        let ids = held(&store, id, reader, "submissions").await;
+        assert_eq!(ids, [(tried + 1).to_string()], "{reader:?}: only bob's try");
+        assert!(held(&store, id, reader, "judgements")
+            .await
+            .iter()
+            .all(|o| clics::try_of(o) != Some(tried)));
+        assert_eq!(held(&store, id, reader, "teams").await, [bob.to_string()]);
+    }
+    boards_agree(&store, &boards, id, ann, None).await;
+
+    store.set_admin("ann", false).await.unwrap();
+    for reader in [Reader::Admin, Reader::Public] {
+        let submissions = held(&store, id, reader, "submissions").await;
+        assert!(submissions.contains(&tried.to_string()), "{reader:?}");
+        let events = events(&store, id, 0, reader).await;
+        assert!(has_judgement(&events, tried), "{reader:?}");
+    }
+    boards_agree(&store, &boards, id, ann, Some(1)).await;
+}
+
 /// An admin's jury try, made before the admin was listed among the
 /// contest's participants, is told once the admin is: the admin is a
 /// team, and the record and the boards show its try alike.
@@ -520,6 +558,7 @@ on_both_databases!(
     a_listed_admin_is_a_team_whose_tries_the_record_tells,
     an_admin_taken_off_the_list_takes_its_tries_with_it,
     an_admin_listed_later_brings_the_tries_made_before,
+    a_team_made_admin_takes_its_tries_with_it,
     the_clock_writes_the_start_with_nobody_reading,
 );
 
